@@ -1,0 +1,15 @@
+"""Sphinx configuration of the sphinxcontrib-trending documentation site."""
+
+project = "sphinxcontrib-trending"
+author = "sphinxcontrib-trending developers"
+copyright = "2026, sphinxcontrib-trending developers"
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinxcontrib_trending",
+]
+
+exclude_patterns = ["_build"]
+html_theme = "alabaster"
+autodoc_typehints = "description"

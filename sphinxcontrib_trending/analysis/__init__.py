@@ -1,0 +1,1 @@
+"""MDL grouping, anomalies, trend compliance and verdicts.  Never imports Sphinx."""

@@ -1,0 +1,1 @@
+"""Sources -> parsed, normalised builds.  Never imports Sphinx."""

@@ -1,0 +1,105 @@
+"""The normalised model every input format is parsed into.
+
+Robot Framework archives, CSV and JSON Lines all end up as these frozen
+dataclasses, so analysis, rendering, the CLI and the Sphinx directives never
+know which format a number came from.  They are plain data (picklable, no
+Sphinx, no lxml objects) so that the on-disk cache and Sphinx's parallel
+workers can carry them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """The trial values one test produced for one metric in one build.
+
+    ``values`` holds every trial (MRR gives ten one-second trials); a metric
+    with a single number (NDR lower bound) has a one-element tuple.
+    """
+
+    metric: str
+    unit: str
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TestResult:
+    """One test case as it ran in one build, passed or failed.
+
+    A failed test keeps its row with no measurements: the failed-tests table
+    and the CI gate need to know it ran and failed.
+    """
+
+    test_id: str
+    name: str
+    suite: str
+    tags: tuple[str, ...]
+    status: str
+    start: datetime | None
+    message: str
+    measurements: tuple[Measurement, ...] = ()
+    thread_core: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "PASS"
+
+    def measurement(self, metric: str) -> Measurement | None:
+        for measurement in self.measurements:
+            if measurement.metric == metric:
+                return measurement
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """One CI job build: where it came from and what it tested."""
+
+    job: str
+    build: str
+    time: datetime
+    dut_version: str | None
+    testbed: str | None
+    origin: str
+    tests: tuple[TestResult, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """Identity used to spot the same build archived twice."""
+        return (self.job, self.build)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A bad input that was skipped or repaired, reported instead of raised.
+
+    ``subtype`` is one of ``source``, ``parse``, ``data``, ``duplicate``,
+    ``cache``; it becomes the Sphinx warning subtype, so users can silence a
+    class of problems with ``suppress_warnings``.
+    """
+
+    origin: str
+    message: str
+    subtype: str = "parse"
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.origin}:{self.line}" if self.line else self.origin
+        return f"{where}: {self.message}"
+
+
+@dataclass(slots=True)
+class Dataset:
+    """Everything one source yielded: builds in time order, problems, files.
+
+    ``files`` lists every local file that was read (archives and cached
+    downloads), so the Sphinx layer can declare them as dependencies.
+    """
+
+    builds: list[Build] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)

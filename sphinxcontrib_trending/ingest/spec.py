@@ -1,0 +1,41 @@
+"""What a user asks to be ingested: one named source of archived results.
+
+The same specification is built from ``trending_sources`` in conf.py and from
+the command-line options of ``sphinx-trending export`` and ``check``, so both
+read data identically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+DEFAULT_BUILD_PATTERN = r"(?P<job>[^/\\]+?)__(?P<build>[^/\\_]+)__[^/\\]*$"
+"""CSIT archives are named ``{job}__{build}__output_info.xml.gz``."""
+
+DEFAULT_VERSION_PATTERN = r"VPP [Vv]ersion:\s*(?P<version>\S+)"
+
+FORMATS = ("robot", "csv", "jsonl")
+DIRECTIONS = ("higher", "lower")
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """Where to find archives and how to read them.
+
+    ``testbed_pattern`` is a regular expression searched in the job name (its
+    ``testbed`` group, else the whole match, names the testbed);
+    ``testbed_map`` maps a traffic-generator address from the "Setup of TG
+    node <ip>" message to a testbed name.  Suite metadata ``testbed`` wins over
+    both.
+    """
+
+    paths: tuple[str, ...]
+    format: str = "robot"
+    build_pattern: str = DEFAULT_BUILD_PATTERN
+    version_pattern: str = DEFAULT_VERSION_PATTERN
+    testbed_pattern: str | None = None
+    testbed_map: Mapping[str, str] = field(default_factory=dict)
+    metric: str = "mrr"
+    unit: str | None = None
+    direction: str = "higher"

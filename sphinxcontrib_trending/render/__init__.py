@@ -1,0 +1,1 @@
+"""Tables and figures as plain data structures, shared by Sphinx and the CLI."""
