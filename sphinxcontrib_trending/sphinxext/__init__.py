@@ -1,13 +1,58 @@
-"""The Sphinx side: configuration, directives, nodes and environment data."""
+"""The Sphinx side: configuration, directives, nodes and environment data.
+
+Each feature registers itself through its own ``register(app)``; this module
+only wires them together and answers the incremental-build questions that
+span features.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 
 from sphinxcontrib_trending import __version__
+from sphinxcontrib_trending.sphinxext import assets, config, directives, nodes, store
+from sphinxcontrib_trending.sphinxext.data import current_fingerprint, preload
+
+
+def _outdated_by_data(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Pages whose sources changed, including by a new file matching a glob.
+
+    ``note_dependency`` only notices files it already knows about; comparing
+    each source's fingerprint catches archives that appeared since.
+    """
+    data = store.env_data(env)
+    settings = config.settings_of(app)
+    changed_sources = set()
+    for name in store.sources_in_use(env):
+        source = settings.sources.get(name)
+        if source is None or data.fingerprints.get(name) != current_fingerprint(app, source):
+            changed_sources.add(name)
+    return store.docs_using(env, changed_sources)
+
+
+def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Parse sources once in the main process, before parallel readers fork."""
+    if docnames:
+        preload(app)
 
 
 def setup_extension(app: Sphinx) -> dict[str, Any]:
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    config.register(app)
+    nodes.register(app)
+    directives.register(app)
+    assets.register(app)
+    app.connect("env-get-outdated", _outdated_by_data)
+    app.connect("env-before-read-docs", _preload)
+    app.connect("env-purge-doc", store.purge_doc)
+    app.connect("env-merge-info", store.merge_info)
+    return {
+        "version": __version__,
+        "env_version": store.ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

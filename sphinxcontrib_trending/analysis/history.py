@@ -1,0 +1,143 @@
+"""Per-test histories cut out of ingested builds.
+
+Archives are organised by build; trending is organised by test.  A history
+holds one run per build the test appeared in, failed runs included (with no
+values), so that run indices line up with builds for graphs, the CI gate and
+the failed-tests table alike.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sphinxcontrib_trending.ingest.model import Build, TestResult
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One test in one build: the unit the MDL grouping works on."""
+
+    time: datetime
+    job: str
+    build: str
+    dut_version: str | None
+    testbed: str | None
+    status: str
+    message: str
+    values: tuple[float, ...]
+
+    @property
+    def measured(self) -> bool:
+        return bool(self.values) and not all(math.isnan(v) for v in self.values)
+
+    @property
+    def average(self) -> float | None:
+        finite = [v for v in self.values if not math.isnan(v)]
+        return sum(finite) / len(finite) if finite else None
+
+    @property
+    def stdev(self) -> float | None:
+        """Population stdev of the trials, as the hover text shows it."""
+        finite = [v for v in self.values if not math.isnan(v)]
+        if not finite:
+            return None
+        mean = sum(finite) / len(finite)
+        return math.sqrt(sum((v - mean) ** 2 for v in finite) / len(finite))
+
+    @property
+    def job_build(self) -> str:
+        return f"{self.job}-{self.build}"
+
+
+@dataclass(frozen=True)
+class TestHistory:
+    """Every run of one test on one testbed, oldest first."""
+
+    key: str
+    test_id: str
+    name: str
+    suite: str
+    tags: tuple[str, ...]
+    testbed: str | None
+    thread_core: str | None
+    metric: str
+    unit: str | None
+    runs: tuple[Run, ...]
+
+    @property
+    def times(self) -> list[datetime]:
+        return [run.time for run in self.runs]
+
+
+def history_key(testbed: str | None, test_id: str) -> str:
+    """Stable identity of a series: the same test on two testbeds is two series."""
+    return f"{testbed}/{test_id}" if testbed else test_id
+
+
+def anchor_for(source: str, key: str) -> str:
+    """An HTML id that survives any test name: lower-case, safe characters only."""
+    slug = re.sub(r"[^a-z0-9]+", "-", f"{source}-{key}".lower()).strip("-")
+    return f"trending-{slug}"
+
+
+def _run(build: Build, test: TestResult, metric: str) -> Run:
+    measurement = test.measurement(metric)
+    return Run(
+        time=build.time,
+        job=build.job,
+        build=build.build,
+        dut_version=build.dut_version,
+        testbed=build.testbed,
+        status=test.status,
+        message=test.message,
+        values=measurement.values if measurement else (),
+    )
+
+
+def histories(
+    builds: Iterable[Build],
+    metric: str,
+    accept: Callable[[TestResult], bool] | None = None,
+) -> list[TestHistory]:
+    """Histories of every test that measured ``metric`` at least once.
+
+    A test that only ever failed has no evidence of which metric it belongs
+    to, so it is left to the failed-tests table rather than guessed into a
+    trend.  Builds are taken in the order given (the ingest layer sorts them
+    by time).
+    """
+    runs: dict[str, list[Run]] = {}
+    latest: dict[str, tuple[TestResult, str | None]] = {}
+    units: dict[str, str] = {}
+    for build in builds:
+        for test in build.tests:
+            if accept is not None and not accept(test):
+                continue
+            key = history_key(build.testbed, test.test_id)
+            runs.setdefault(key, []).append(_run(build, test, metric))
+            latest[key] = (test, build.testbed)
+            measurement = test.measurement(metric)
+            if measurement is not None:
+                units[key] = measurement.unit
+    result = []
+    for key in sorted(units):
+        test, testbed = latest[key]
+        result.append(
+            TestHistory(
+                key=key,
+                test_id=test.test_id,
+                name=test.name,
+                suite=test.suite,
+                tags=test.tags,
+                testbed=testbed,
+                thread_core=test.thread_core,
+                metric=metric,
+                unit=units[key],
+                runs=tuple(runs[key]),
+            )
+        )
+    return result

@@ -1,0 +1,69 @@
+"""Dashboard tables: one row per test, one table per group-by combination."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.render.grouping import split
+from sphinxcontrib_trending.render.table import Row, Table, percent
+from sphinxcontrib_trending.render.units import display_unit
+
+
+def header(unit_label: str) -> tuple[str, ...]:
+    return (
+        "Test Case",
+        f"Trend [{unit_label}]",
+        "Runs [#]",
+        "Short-Term Change [%]",
+        "Long-Term Change [%]",
+        "Regressions [#]",
+        "Progressions [#]",
+    )
+
+
+def _sort_key(trend: TestTrend) -> tuple[int, int, float, str]:
+    """Regressions first, then progressions, then the worst long-term change.
+
+    A missing long-term change sorts after every number instead of dropping
+    the row, which is what the reference did.
+    """
+    long_change = trend.compliance.long_change
+    return (
+        -trend.regressions,
+        -trend.progressions,
+        math.inf if long_change is None else long_change,
+        trend.history.name,
+    )
+
+
+def _row(trend: TestTrend) -> Row:
+    unit = display_unit(trend.history.unit)
+    classes = []
+    if trend.regressions:
+        classes.append("trending-regression")
+    elif trend.progressions:
+        classes.append("trending-progression")
+    return Row(
+        cells=(
+            trend.history.name,
+            unit.format(trend.trend),
+            str(trend.runs_in_last_group),
+            percent(trend.compliance.short_change),
+            percent(trend.compliance.long_change),
+            str(trend.regressions),
+            str(trend.progressions),
+        ),
+        link_key=trend.history.key,
+        classes=tuple(classes),
+    )
+
+
+def dashboard_tables(trends: Iterable[TestTrend], group_by: Sequence[str]) -> list[Table]:
+    tables = []
+    for caption, members in split(trends, group_by, lambda trend: trend.history):
+        unit_label = display_unit(members[0].history.unit).label
+        rows = tuple(_row(trend) for trend in sorted(members, key=_sort_key))
+        tables.append(Table(caption=caption, header=header(unit_label), rows=rows))
+    return tables

@@ -1,0 +1,85 @@
+"""Failed-tests tables: what failed within the window, per testbed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sphinxcontrib_trending.analysis.history import history_key
+from sphinxcontrib_trending.ingest.model import Build, TestResult
+from sphinxcontrib_trending.render.table import Row, Table
+
+HEADER = (
+    "Test Case",
+    "Failures [#]",
+    "Last Failure [Time]",
+    "Last Failure [DUT build]",
+    "Last Failure [CI job build]",
+)
+
+
+@dataclass
+class _Failures:
+    name: str
+    key: str
+    count: int
+    last_time: datetime
+    last_version: str | None
+    last_job_build: str
+
+
+def _collect(
+    builds: Iterable[Build], since: datetime, accept: Callable[[TestResult], bool] | None
+) -> dict[str | None, dict[str, _Failures]]:
+    by_testbed: dict[str | None, dict[str, _Failures]] = {}
+    for build in builds:
+        if build.time < since:
+            continue
+        for test in build.tests:
+            if test.passed or (accept is not None and not accept(test)):
+                continue
+            key = history_key(build.testbed, test.test_id)
+            failures = by_testbed.setdefault(build.testbed, {})
+            seen = failures.get(key)
+            if seen is None:
+                seen = failures[key] = _Failures(
+                    test.name, key, 0, build.time, None, f"{build.job}-{build.build}"
+                )
+            seen.count += 1
+            if build.time >= seen.last_time:
+                seen.last_time = build.time
+                seen.last_version = build.dut_version
+                seen.last_job_build = f"{build.job}-{build.build}"
+    return by_testbed
+
+
+def failed_tables(
+    builds: Iterable[Build],
+    since: datetime,
+    accept: Callable[[TestResult], bool] | None = None,
+) -> list[Table]:
+    """One table per testbed, most failures first, then the most recent."""
+    tables = []
+    by_testbed = _collect(builds, since, accept)
+    for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
+        ordered = sorted(
+            by_testbed[testbed].values(),
+            key=lambda f: (-f.count, -f.last_time.timestamp(), f.name),
+        )
+        rows = tuple(
+            Row(
+                cells=(
+                    f.name,
+                    str(f.count),
+                    f.last_time.strftime("%Y-%m-%d %H:%M %Z").strip(),
+                    f.last_version or "",
+                    f.last_job_build,
+                ),
+                link_key=f.key,
+            )
+            for f in ordered
+        )
+        caption = f"Testbed {testbed}" if testbed else "No testbed"
+        tables.append(Table(caption=caption, header=HEADER, rows=rows))
+    return tables

@@ -1,0 +1,53 @@
+"""Splitting rows into one table per combination (testbed x cores by default)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from sphinxcontrib_trending.analysis.history import TestHistory
+
+T = TypeVar("T")
+
+GROUP_FIELDS: dict[str, Callable[[TestHistory], str | None]] = {
+    "testbed": lambda history: history.testbed,
+    "cores": lambda history: history.thread_core,
+    "suite": lambda history: history.suite,
+    "metric": lambda history: history.metric,
+}
+
+
+class GroupByError(ValueError):
+    """An unknown ``:group-by:`` field; the message lists the known ones."""
+
+
+def parse_group_by(text: str) -> tuple[str, ...]:
+    fields = tuple(part.strip().lower() for part in text.split(",") if part.strip())
+    unknown = [field for field in fields if field not in GROUP_FIELDS]
+    if unknown:
+        raise GroupByError(
+            f"unknown group-by field(s) {', '.join(unknown)}; known: {', '.join(GROUP_FIELDS)}"
+        )
+    return fields
+
+
+def caption_for(fields: Sequence[str], values: Sequence[str | None]) -> str:
+    parts = [
+        f"{field} {value}" if value else f"no {field}"
+        for field, value in zip(fields, values, strict=True)
+    ]
+    text = ", ".join(parts)
+    return text[:1].upper() + text[1:]
+
+
+def split(
+    items: Iterable[T], fields: Sequence[str], history_of: Callable[[T], TestHistory]
+) -> list[tuple[str, list[T]]]:
+    """Groups of items under their caption, in caption order (missing values last)."""
+    groups: dict[tuple[str | None, ...], list[T]] = {}
+    for item in items:
+        history = history_of(item)
+        key = tuple(GROUP_FIELDS[field](history) for field in fields)
+        groups.setdefault(key, []).append(item)
+    ordered = sorted(groups, key=lambda key: tuple((value is None, value or "") for value in key))
+    return [(caption_for(fields, key), groups[key]) for key in ordered]

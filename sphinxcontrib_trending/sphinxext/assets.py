@@ -1,0 +1,73 @@
+"""Static assets: our CSS everywhere, plotly.js only where a graph is drawn.
+
+plotly.js is about 4.5 MB, so it is added per page (like MathJax) and, by
+default, copied from the installed ``plotly`` package so the site works
+offline.  ``trending_plotlyjs = "cdn"`` or a URL trades that for a download.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.config import Config
+
+from sphinxcontrib_trending.sphinxext.config import settings_of
+from sphinxcontrib_trending.sphinxext.nodes import trending_graph
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+BUNDLED_PLOTLY = "trending/plotly.min.js"
+
+
+def _plotly_source() -> Path:
+    import plotly
+
+    return Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+
+
+def _plotly_url(choice: str) -> str:
+    if choice == "bundled":
+        return BUNDLED_PLOTLY
+    if choice == "cdn":
+        from plotly.offline import get_plotlyjs_version
+
+        return f"https://cdn.plot.ly/plotly-{get_plotlyjs_version()}.min.js"
+    return choice
+
+
+def _add_static_path(app: Sphinx, config: Config) -> None:
+    config.html_static_path.append(str(STATIC_DIR))
+
+
+def _page_assets(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    if app.builder.format != "html" or not isinstance(doctree, nodes.document):
+        return
+    if next(doctree.findall(trending_graph), None) is None:
+        return
+    app.add_js_file(_plotly_url(settings_of(app).plotlyjs), priority=400)
+    app.add_js_file("trending.js", priority=500)
+
+
+def _copy_plotly(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    if settings_of(app).plotlyjs != "bundled":
+        return
+    source = _plotly_source()
+    target = Path(app.outdir) / "_static" / BUNDLED_PLOTLY
+    if target.exists() and target.stat().st_size == source.stat().st_size:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+
+
+def register(app: Sphinx) -> None:
+    app.connect("config-inited", _add_static_path)
+    app.add_css_file("trending.css")
+    app.connect("html-page-context", _page_assets)
+    app.connect("build-finished", _copy_plotly)

@@ -1,0 +1,41 @@
+"""conf.py values: registration, validation at start-up, typed access.
+
+Each ``trending_*`` value is registered with ``rebuild="env"`` so changing it
+re-reads the pages that use it.  Validation happens once, at
+``config-inited``: a bad value warns with its key and falls back to the
+default; an unusable configuration (a source with no paths) leaves that
+source out with a warning rather than aborting the whole site.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.config import Config
+
+from sphinxcontrib_trending.settings import DEFAULTS, Settings, validate
+from sphinxcontrib_trending.sphinxext.warnings import warn
+
+_SETTINGS_ATTRIBUTE = "_trending_settings"
+
+
+def register(app: Sphinx) -> None:
+    for name, default in DEFAULTS.items():
+        app.add_config_value(name, default, "env")
+    app.connect("config-inited", _validate)
+
+
+def _validate(app: Sphinx, config: Config) -> None:
+    raw = {name: getattr(config, name) for name in DEFAULTS}
+    settings, issues = validate(raw, Path(app.confdir))
+    for issue in issues:
+        warn(f"configuration {issue}", "config")
+    setattr(app, _SETTINGS_ATTRIBUTE, settings)
+
+
+def settings_of(app: Sphinx) -> Settings:
+    settings = getattr(app, _SETTINGS_ATTRIBUTE, None)
+    if settings is None:
+        settings, _issues = validate({}, Path(app.confdir))
+    return settings

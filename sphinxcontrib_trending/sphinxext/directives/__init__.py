@@ -1,0 +1,15 @@
+"""The reST directives; each one only renders what ingest and analysis computed."""
+
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+
+
+def register(app: Sphinx) -> None:
+    from sphinxcontrib_trending.sphinxext.directives.dashboard import DashboardDirective
+    from sphinxcontrib_trending.sphinxext.directives.failed import FailedTestsDirective
+    from sphinxcontrib_trending.sphinxext.directives.graph import GraphDirective
+
+    app.add_directive("trending-dashboard", DashboardDirective)
+    app.add_directive("trending-failed-tests", FailedTestsDirective)
+    app.add_directive("trending-graph", GraphDirective)

@@ -1,0 +1,135 @@
+"""What every trending directive shares: picking the source, options, tables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util.docutils import SphinxDirective
+
+from sphinxcontrib_trending.analysis.summary import TrendOptions
+from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
+from sphinxcontrib_trending.render.table import Table
+from sphinxcontrib_trending.settings import SAMPLE_MODES
+from sphinxcontrib_trending.sphinxext.config import settings_of
+from sphinxcontrib_trending.sphinxext.data import LoadedSource, load_source
+from sphinxcontrib_trending.sphinxext.nodes import trending_link
+from sphinxcontrib_trending.sphinxext.store import note_source_use
+from sphinxcontrib_trending.sphinxext.warnings import warn
+
+
+class Unusable(Exception):
+    """Raised after a warning when a directive cannot render anything sensible."""
+
+
+def samples_option(argument: str) -> str:
+    return directives.choice(argument, SAMPLE_MODES)
+
+
+class TrendingDirective(SphinxDirective):
+    """Base of the trending directives: ``:source:``, ``:filter:``, ``:metric:``, ``:samples:``."""
+
+    has_content = False
+    option_spec: ClassVar[dict[str, Callable[[str], object]]] = {
+        "source": directives.unchanged_required,
+        "filter": directives.unchanged,
+        "metric": directives.unchanged_required,
+        "samples": samples_option,
+    }
+
+    def warn(self, message: str, subtype: str) -> None:
+        warn(f"{self.name}: {message}", subtype, location=self.get_location())
+
+    def run(self) -> list[nodes.Node]:
+        """Render, or warn and render nothing: one bad directive never stops a build."""
+        try:
+            return self.render()
+        except Unusable:
+            return []
+
+    def render(self) -> list[nodes.Node]:
+        raise NotImplementedError
+
+    def unusable(self, message: str, subtype: str) -> Unusable:
+        self.warn(message, subtype)
+        return Unusable(message)
+
+    def loaded_source(self) -> LoadedSource:
+        """The source this directive reads, declared as a dependency of the page."""
+        sources = settings_of(self.env.app).sources
+        name = self.options.get("source")
+        if name is None:
+            if len(sources) != 1:
+                known = ", ".join(sorted(sources)) or "none configured"
+                raise self.unusable(
+                    f":source: is required when there is not exactly one source ({known})",
+                    "option",
+                )
+            name = next(iter(sources))
+        if name not in sources:
+            known = ", ".join(sorted(sources)) or "none configured in trending_sources"
+            raise self.unusable(f"unknown source {name!r}; known sources: {known}", "option")
+        loaded = load_source(self.env.app, name)
+        note_source_use(self.env, self.env.docname, name, loaded.fingerprint)
+        for path in loaded.dataset.files:
+            self.env.note_dependency(path)
+        return loaded
+
+    def tag_filter(self) -> Callable[[tuple[str, ...]], bool] | None:
+        """The compiled ``:filter:`` tag expression, or None when there is none."""
+        expression = self.options.get("filter")
+        if not expression:
+            return None
+        try:
+            return compile_filter(expression)
+        except FilterError as error:
+            raise self.unusable(f"bad :filter: {expression!r}: {error}", "filter") from None
+
+    def metric(self, loaded: LoadedSource) -> str:
+        return self.options.get("metric", loaded.source.metric)
+
+    def trend_options(self, loaded: LoadedSource) -> TrendOptions:
+        settings = settings_of(self.env.app)
+        return TrendOptions(
+            samples=self.options.get("samples", loaded.source.samples),
+            search=settings.search,
+            direction=loaded.source.direction,
+            windows=settings.windows,
+        )
+
+
+def table_node(table: Table, source: str, classes: list[str]) -> nodes.table:
+    """A plain docutils table, so every builder renders it."""
+    table_node = nodes.table(classes=["trending-table", *classes])
+    if table.caption:
+        table_node += nodes.title(table.caption, table.caption)
+    group = nodes.tgroup(cols=len(table.header))
+    table_node += group
+    for index in range(len(table.header)):
+        group += nodes.colspec(colwidth=40 if index == 0 else 10)
+    head = nodes.thead()
+    group += head
+    head += _row_node(table.header)
+    body = nodes.tbody()
+    group += body
+    for row in table.rows:
+        first: nodes.Node = nodes.Text(row.cells[0])
+        if row.link_key is not None:
+            first = trending_link(row.cells[0], row.cells[0], source=source, key=row.link_key)
+        body += _row_node(row.cells, first_cell=first, classes=list(row.classes))
+    return table_node
+
+
+def _row_node(
+    cells: tuple[str, ...], first_cell: nodes.Node | None = None, classes: list[str] | None = None
+) -> nodes.row:
+    row = nodes.row(classes=classes or [])
+    for index, text in enumerate(cells):
+        entry = nodes.entry()
+        paragraph = nodes.paragraph()
+        paragraph += first_cell if index == 0 and first_cell is not None else nodes.Text(text)
+        entry += paragraph
+        row += entry
+    return row

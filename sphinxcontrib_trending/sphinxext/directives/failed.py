@@ -1,0 +1,47 @@
+"""``.. trending-failed-tests::``: tests that failed within the window."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from sphinxcontrib_trending.render.failed import failed_tables
+from sphinxcontrib_trending.sphinxext.config import settings_of
+from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+
+
+def positive_days(argument: str) -> float:
+    days = float(directives.unchanged_required(argument))
+    if days <= 0:
+        raise ValueError("the window is a positive number of days")
+    return days
+
+
+class FailedTestsDirective(TrendingDirective):
+    option_spec: ClassVar = {
+        **TrendingDirective.option_spec,
+        "window": positive_days,
+    }
+
+    def render(self) -> list[nodes.Node]:
+        loaded = self.loaded_source()
+        tag_filter = self.tag_filter()
+        window = settings_of(self.env.app).windows.failed
+        if "window" in self.options:
+            window = timedelta(days=self.options["window"])
+        since = loaded.end - window
+        tables = failed_tables(
+            loaded.dataset.builds,
+            since,
+            accept=(lambda test: tag_filter(test.tags)) if tag_filter else None,
+        )
+        if not tables:
+            days = window / timedelta(days=1)
+            text = f"No test failed in the {days:g} days up to {loaded.end:%Y-%m-%d %H:%M}."
+            return [nodes.paragraph(text, text, classes=["trending-no-failures"])]
+        return [
+            table_node(table, loaded.source.name, ["trending-failed-tests"]) for table in tables
+        ]

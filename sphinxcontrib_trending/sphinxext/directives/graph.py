@@ -1,0 +1,80 @@
+"""``.. trending-graph::``: interactive Plotly trend graphs."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from sphinxcontrib_trending.analysis.history import TestHistory, anchor_for
+from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.render.figure import script_json, trend_figure
+from sphinxcontrib_trending.sphinxext.data import select, source_histories, trends_for
+from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
+from sphinxcontrib_trending.sphinxext.nodes import trending_graph
+from sphinxcontrib_trending.sphinxext.store import note_anchor
+
+
+class GraphDirective(TrendingDirective):
+    option_spec: ClassVar = {
+        **TrendingDirective.option_spec,
+        "tests": directives.unchanged_required,
+        "title": directives.unchanged,
+        "per-test": directives.flag,
+    }
+
+    def _selected(self, candidates: list[TestHistory]) -> list[TestHistory]:
+        pattern = self.options.get("tests")
+        if pattern is None:
+            return candidates
+        try:
+            regex = re.compile(pattern)
+        except re.error as error:
+            raise self.unusable(
+                f"bad :tests: regular expression {pattern!r}: {error}", "option"
+            ) from None
+        return [history for history in candidates if regex.search(history.test_id)]
+
+    def render(self) -> list[nodes.Node]:
+        loaded = self.loaded_source()
+        tag_filter = self.tag_filter()
+        metric = self.metric(loaded)
+        selected = self._selected(select(source_histories(loaded, metric), tag_filter))
+        if not selected:
+            raise self.unusable(
+                f"no test of source {loaded.source.name!r} with metric {metric!r} "
+                "matches :tests: and :filter:",
+                "data",
+            )
+        trends = trends_for(loaded, selected, self.trend_options(loaded))
+        title = self.options.get("title", "")
+        if "per-test" in self.options:
+            return [
+                node
+                for trend in trends
+                for node in self._graph([trend], loaded.source.name, heading=trend.history.name)
+            ]
+        return self._graph(trends, loaded.source.name, title=title)
+
+    def _graph(
+        self, trends: list[TestTrend], source: str, title: str = "", heading: str = ""
+    ) -> list[nodes.Node]:
+        """Anchors for every test, an optional heading, then the graph they land on."""
+        result: list[nodes.Node] = []
+        for trend in trends:
+            anchor = anchor_for(source, trend.history.key)
+            if note_anchor(self.env, source, trend.history.key, anchor):
+                result.append(nodes.target("", "", ids=[anchor]))
+        graph_id = f"trending-graph-{self.env.new_serialno('trending-graph')}"
+        graph = trending_graph(
+            figure=script_json(trend_figure(trends, title)),
+            title=title or heading,
+            tests=len(trends),
+            ids=[graph_id],
+        )
+        if heading:
+            result.append(nodes.rubric(heading, heading, classes=["trending-graph-heading"]))
+        result.append(graph)
+        return result

@@ -1,0 +1,47 @@
+/* sphinxcontrib-trending: draw every trend graph on the page with Plotly.
+ * Figures are drawn when they scroll into view, so a page with hundreds of
+ * graphs opens fast; the figure JSON sits in a <script type="application/json">
+ * next to each graph and is parsed, never evaluated. */
+(function () {
+  "use strict";
+
+  function draw(plot) {
+    if (plot.dataset.drawn) { return; }
+    plot.dataset.drawn = "1";
+    var source = document.getElementById(plot.dataset.figure);
+    if (!source || typeof Plotly === "undefined") { return; }
+    var figure = JSON.parse(source.textContent);
+    Plotly.newPlot(plot, figure.data, figure.layout, figure.config);
+  }
+
+  function start() {
+    var plots = document.querySelectorAll(".trending-graph-plot");
+    if (!("IntersectionObserver" in window)) {
+      plots.forEach(draw);
+      return;
+    }
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (entry.isIntersecting) {
+          observer.unobserve(entry.target);
+          draw(entry.target);
+        }
+      });
+    }, { rootMargin: "400px" });
+    plots.forEach(function (plot) { observer.observe(plot); });
+    /* A link to a test's anchor must land on a drawn graph. */
+    if (window.location.hash) {
+      var target = document.getElementById(window.location.hash.slice(1));
+      var box = target && (target.closest(".trending-graph") ||
+        (target.nextElementSibling && target.nextElementSibling.closest(".trending-graph")));
+      var graph = box && box.querySelector(".trending-graph-plot");
+      if (graph) { draw(graph); }
+    }
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
