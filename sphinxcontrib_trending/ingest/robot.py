@@ -1,0 +1,248 @@
+"""Streaming reader of Robot Framework ``output.xml``, RF 2.9 to RF 7.
+
+Memory stays bounded by one test: ``iterparse`` reports only ``robot``,
+``suite`` and ``test`` events, every finished test is cleared, and finished
+siblings are deleted as soon as the next one starts.  Keyword messages are
+read (for the DUT version and the TG address) only until what is looked for
+has been found, so most of the document is never touched from Python.
+
+Both schemas are read side by side; they differ in:
+
+* times: ``starttime``/``endtime`` (RF <= 6) or ``start`` + ``elapsed`` (RF 7);
+* tags: ``<tags><tag/></tags>`` (RF <= 3) or ``<tag/>`` under ``<test>``;
+* metadata: ``<metadata><item name=/></metadata>`` (RF <= 3) or ``<meta name=/>``.
+"""
+
+from __future__ import annotations
+
+import lzma
+import re
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from lxml import etree
+
+from sphinxcontrib_trending.ingest.model import Measurement, Problem, TestResult
+from sphinxcontrib_trending.ingest.replay import Readable
+from sphinxcontrib_trending.ingest.results import (
+    make_test_id,
+    read_message,
+    strip_tc_prefix,
+    thread_core,
+)
+from sphinxcontrib_trending.ingest.safexml import PARSER_OPTIONS, UnsafeXmlError, guarded
+from sphinxcontrib_trending.ingest.timestamps import parse_elapsed, parse_robot_time
+
+TG_SETUP = re.compile(r"Setup of TG node (?P<address>[0-9A-Fa-f.:]*[0-9A-Fa-f])")
+
+
+@dataclass
+class RobotRun:
+    """What one output.xml says, before the file name gives it a job and build.
+
+    ``complete`` is false when the document broke off; the tests read before
+    the break are kept (their results are real) and a problem says so.
+    """
+
+    generated: datetime | None = None
+    end: datetime | None = None
+    dut_version: str | None = None
+    testbed: str | None = None
+    tg_address: str | None = None
+    tests: list[TestResult] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    complete: bool = False
+
+
+def status_end(status: etree._Element) -> datetime | None:
+    """End time of a ``<status>`` element in either schema."""
+    end = parse_robot_time(status.get("endtime"))
+    if end is not None:
+        return end
+    start = parse_robot_time(status.get("start"))
+    elapsed = parse_elapsed(status.get("elapsed"))
+    if start is None or elapsed is None:
+        return None
+    return start + elapsed
+
+
+def status_start(status: etree._Element) -> datetime | None:
+    return parse_robot_time(status.get("starttime") or status.get("start"))
+
+
+class _Reader:
+    """One pass over one document; state lives here, not in closures."""
+
+    def __init__(self, origin: str, version_pattern: re.Pattern[str], want_tg: bool) -> None:
+        self.origin = origin
+        self.version_pattern = version_pattern
+        self.want_tg = want_tg
+        self.run = RobotRun()
+        self.suite_names: list[str] = []
+        self.suite_testbeds: list[str | None] = []
+
+    def read(self, stream: Readable) -> RobotRun:
+        events = etree.iterparse(
+            guarded(stream),
+            events=("start", "end"),
+            tag=("robot", "suite", "test"),
+            **PARSER_OPTIONS,
+        )
+        for event, element in events:
+            if event == "start":
+                self._start(element)
+            elif element.tag == "test":
+                self._test(element)
+            elif element.tag == "suite" and self._suite_end(element):
+                self.run.complete = True
+                break
+        if not self.run.tests:
+            self.run.problems.append(Problem(self.origin, "no test found in this file", "parse"))
+        return self.run
+
+    def _start(self, element: etree._Element) -> None:
+        if element.tag == "robot":
+            if element.getroottree().docinfo.doctype:
+                raise UnsafeXmlError("document type declaration refused")
+            self.run.generated = parse_robot_time(element.get("generated"))
+            return
+        self._scan_and_drop_previous(element)
+        if element.tag == "suite":
+            self.suite_names.append(element.get("name", ""))
+            self.suite_testbeds.append(None)
+
+    def _scan_and_drop_previous(self, element: etree._Element) -> None:
+        """Finished siblings (setup keywords, earlier tests) are read once, then freed.
+
+        Metadata written before the children (some old writers did) is kept
+        for the enclosing suite before its element goes.
+        """
+        parent = element.getparent()
+        if parent is None:
+            return
+        while (previous := element.getprevious()) is not None:
+            self._scan_messages(previous)
+            if self.suite_testbeds and (testbed := _metadata_in(previous, "testbed")):
+                self.suite_testbeds[-1] = testbed
+            parent.remove(previous)
+
+    def _scan_messages(self, element: etree._Element) -> None:
+        run = self.run
+        if run.dut_version is not None and (run.tg_address is not None or not self.want_tg):
+            return
+        for message in element.iter("msg"):
+            text = message.text
+            if not text:
+                continue
+            if run.dut_version is None and (found := self.version_pattern.search(text)):
+                run.dut_version = _version_of(found)
+            if self.want_tg and run.tg_address is None and (tg := TG_SETUP.search(text)):
+                run.tg_address = tg["address"]
+
+    def _test(self, element: etree._Element) -> None:
+        self._scan_messages(element)
+        name = element.get("name", "")
+        suite = ".".join(self.suite_names)
+        tags = tuple(tag.text or "" for tag in element.iterchildren("tag")) + tuple(
+            tag.text or "" for tag in element.iterfind("tags/tag")
+        )
+        status = element.find("status")
+        status_name = status.get("status", "FAIL") if status is not None else "FAIL"
+        message = (status.text or "") if status is not None else ""
+        start = status_start(status) if status is not None else None
+        measurements: tuple[Measurement, ...] = ()
+        if status_name == "PASS":
+            found = read_message(message)
+            measurements = found.measurements
+            self.run.problems.extend(
+                Problem(self.origin, f"test {suite}.{name}: {error}", "data")
+                for error in found.errors
+            )
+        self.run.tests.append(
+            TestResult(
+                test_id=make_test_id(f"{suite}.{name}"),
+                name=strip_tc_prefix(name),
+                suite=suite,
+                tags=tags,
+                status=status_name,
+                start=start,
+                message=message,
+                measurements=measurements,
+                thread_core=thread_core(tags),
+            )
+        )
+        element.clear()
+
+    def _suite_end(self, element: etree._Element) -> bool:
+        """Close a suite; true when it was the top suite (the run is complete)."""
+        self._scan_messages(element)
+        testbed = _metadata(element, "testbed") or self.suite_testbeds.pop()
+        self.suite_names.pop()
+        if testbed and (self.run.testbed is None or not self.suite_names):
+            self.run.testbed = testbed
+        top = not self.suite_names
+        if top:
+            status = element.find("status")
+            self.run.end = status_end(status) if status is not None else None
+        element.clear()
+        return top
+
+
+def _metadata(suite: etree._Element, wanted: str) -> str | None:
+    for child in suite.iterchildren("meta", "metadata"):
+        if found := _metadata_in(child, wanted):
+            return found
+    return None
+
+
+def _metadata_in(element: etree._Element, wanted: str) -> str | None:
+    """Value of metadata ``wanted`` in a ``<meta>`` (RF 4+) or ``<metadata>`` element."""
+    if element.tag == "meta":
+        items = [element]
+    elif element.tag == "metadata":
+        items = list(element.iterchildren("item"))
+    else:
+        return None
+    for item in items:
+        if item.get("name", "").lower() == wanted:
+            return (item.text or "").strip() or None
+    return None
+
+
+def _version_of(found: re.Match[str]) -> str:
+    if "version" in found.re.groupindex:
+        return found["version"]
+    return found.group(1) if found.re.groups else found.group(0)
+
+
+def read_robot(
+    stream: Readable,
+    origin: str,
+    *,
+    version_pattern: re.Pattern[str],
+    want_tg: bool = False,
+) -> RobotRun:
+    """Parse one output.xml stream; bad XML becomes a problem, never an exception.
+
+    Decompression errors of the underlying stream surface here too (the
+    parser pulls the bytes), so they are reported against the same origin.
+    """
+    reader = _Reader(origin, version_pattern, want_tg)
+    try:
+        return reader.read(stream)
+    except etree.XMLSyntaxError as error:
+        problem = Problem(origin, _syntax_message(error, reader.run), "parse", error.lineno or None)
+    except UnsafeXmlError as error:
+        problem = Problem(origin, str(error), "parse")
+    except (OSError, EOFError, zlib.error, lzma.LZMAError) as error:
+        problem = Problem(origin, f"cannot read: {error}", "parse")
+    reader.run.problems.append(problem)
+    return reader.run
+
+
+def _syntax_message(error: etree.XMLSyntaxError, run: RobotRun) -> str:
+    text = f"malformed XML: {error.msg}"
+    if run.tests:
+        text += f" (kept the {len(run.tests)} tests read before it)"
+    return text
