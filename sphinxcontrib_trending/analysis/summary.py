@@ -46,7 +46,7 @@ class TestTrend:
         return self.result.groups[-1].avg if self.result.groups else None
 
 
-def _samples(history: TestHistory, samples: str) -> list[float | Sequence[float] | None]:
+def run_samples(history: TestHistory, samples: str) -> list[float | Sequence[float] | None]:
     """Runs as the grouping sees them; unmeasured runs stay as None placeholders."""
     if samples == "trials":
         return [run.values if run.measured else None for run in history.runs]
@@ -60,7 +60,7 @@ def summarize(history: TestHistory, options: TrendOptions, end: datetime) -> Tes
     clock, so rebuilding the same data gives the same page.
     """
     result = classify(
-        _samples(history, options.samples), search=options.search, direction=options.direction
+        run_samples(history, options.samples), search=options.search, direction=options.direction
     )
     times = history.times
     windows = options.windows

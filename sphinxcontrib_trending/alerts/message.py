@@ -1,0 +1,179 @@
+"""The alert e-mail: what changed, as plain text and as HTML, in one message.
+
+Test names, messages and job names come from archives anybody may have
+written, so the HTML part is rendered by Jinja2 with autoescaping on: every
+data string is escaped, and links are only ever built from the configured
+base URL and a sanitised anchor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+import jinja2
+
+from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict, worst_first
+from sphinxcontrib_trending.reports.records import (
+    GraphLinks,
+    describe,
+    format_change,
+    format_value,
+)
+from sphinxcontrib_trending.reports.text import summary_line
+
+SECTIONS = (Reason.REGRESSION, Reason.FAILED, Reason.PROGRESSION, Reason.MISSING)
+"""What an alert lists, most urgent first; Normal verdicts are only counted."""
+
+
+@dataclass(frozen=True)
+class Addresses:
+    sender: str
+    recipients: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One listed verdict with its display strings (raw: escaping is the template's job)."""
+
+    test: str
+    testbed: str
+    build: str
+    before: str
+    after: str
+    change: str
+    details: str
+    link: str | None
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    reason: str
+    items: tuple[Item, ...]
+
+
+_TEXT = """\
+Performance analysis of {{ builds }}: {{ outcome }}
+{{ summary }}
+{% for section in sections %}
+{{ section.title }} ({{ section.items | length }})
+{% for item in section.items %}  - {{ item.test }}\
+{% if item.testbed %} [{{ item.testbed }}]{% endif %} in {{ item.build }}: {{ item.details }}
+{% if item.link %}    {{ item.link }}
+{% endif %}{% endfor %}{% endfor %}
+"""
+
+_HTML = """\
+<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>{{ subject }}</title></head>
+<body style="font-family: sans-serif">
+<p>Performance analysis of <b>{{ builds }}</b>: <b>{{ outcome }}</b><br>{{ summary }}</p>
+{% for section in sections %}
+<h2 class="trending-{{ section.reason | lower }}">\
+{{ section.title }} ({{ section.items | length }})</h2>
+<table border="1" cellspacing="0" cellpadding="4">
+<tr><th>Test</th><th>Testbed</th><th>Build</th><th>Trend before</th><th>Trend after</th>\
+<th>Change</th><th>Details</th></tr>
+{% for item in section.items %}<tr>
+<td>{% if item.link %}<a href="{{ item.link }}">{{ item.test }}</a>{% else %}{{ item.test }}\
+{% endif %}</td>
+<td>{{ item.testbed }}</td><td>{{ item.build }}</td><td>{{ item.before }}</td>\
+<td>{{ item.after }}</td><td>{{ item.change }}</td><td>{{ item.details }}</td>
+</tr>
+{% endfor %}</table>
+{% endfor %}
+</body></html>
+"""
+
+_environment = jinja2.Environment(
+    autoescape=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined
+)
+_text_environment = jinja2.Environment(keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+
+
+def _item(verdict: Verdict, links: GraphLinks) -> Item:
+    return Item(
+        test=verdict.history.name,
+        testbed=verdict.history.testbed or "",
+        build=verdict.job_build,
+        before=format_value(verdict, verdict.previous_trend),
+        after=format_value(verdict, verdict.trend),
+        change=format_change(verdict),
+        details=describe(verdict),
+        link=links.url(verdict),
+    )
+
+
+def sections(verdicts: Sequence[Verdict], links: GraphLinks) -> list[Section]:
+    ordered = worst_first(verdicts)
+    result = []
+    for reason in SECTIONS:
+        items = tuple(_item(v, links) for v in ordered if v.reason is reason)
+        if items:
+            title = "Failed tests" if reason is Reason.FAILED else f"{reason.value}s"
+            result.append(Section(title=title, reason=reason.value, items=items))
+    return result
+
+
+def _one_line(text: str) -> str:
+    """Header values must not carry line breaks from the data (header injection)."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _builds(verdicts: Sequence[Verdict]) -> str:
+    names = sorted({verdict.job_build for verdict in verdicts})
+    if not names:
+        return "no build"
+    if len(names) <= 3:
+        return ", ".join(names)
+    return f"{len(names)} builds"
+
+
+def subject_of(verdicts: Sequence[Verdict], fail_on: frozenset[Reason], prefix: str) -> str:
+    outcome = "FAIL" if any(v.fails(fail_on) for v in verdicts) else "PASS"
+    listed = [
+        f"{sum(v.reason is reason for v in verdicts)} {reason.value.lower()}"
+        for reason in SECTIONS
+        if any(v.reason is reason for v in verdicts)
+    ]
+    details = ", ".join(listed) if listed else "no change"
+    return _one_line(f"{prefix} {outcome}: {details} in {_builds(verdicts)}")
+
+
+def compose(
+    verdicts: Sequence[Verdict],
+    fail_on: frozenset[Reason],
+    addresses: Addresses,
+    links: GraphLinks | None = None,
+    subject_prefix: str = "[trending]",
+) -> EmailMessage:
+    """The alert for these verdicts: a text part and an HTML alternative."""
+    links = links or GraphLinks()
+    subject = subject_of(verdicts, fail_on, subject_prefix)
+    context = {
+        "subject": subject,
+        "builds": _builds(verdicts),
+        "outcome": "FAIL" if any(v.fails(fail_on) for v in verdicts) else "PASS",
+        "summary": summary_line(verdicts, fail_on),
+        "sections": sections(verdicts, links),
+    }
+    message = EmailMessage()
+    message["Subject"] = subject
+    message["From"] = addresses.sender
+    message["To"] = ", ".join(addresses.recipients)
+    message["Date"] = formatdate(usegmt=True)
+    message["Message-ID"] = make_msgid(domain=_domain(addresses.sender))
+    message.set_content(_text_environment.from_string(_TEXT).render(context))
+    message.add_alternative(_environment.from_string(_HTML).render(context), subtype="html")
+    return message
+
+
+def _domain(address: str) -> str | None:
+    """The sender's domain for Message-ID, so it does not leak the CI host's name."""
+    _, _, domain = address.rpartition("@")
+    domain = domain.strip(" >")
+    return domain or None

@@ -1,0 +1,387 @@
+"""The Performance Analysis verdicts: how each test's newest data is judged.
+
+The methodology's PA job regroups the history after every test job and judges
+the new run: its group prolonged is Pass/Normal, a new group with a worse
+trend is Fail/Regression, a better one Pass/Progression.  Two more reasons
+come from the data itself: a test that failed in the build (Failed) and one
+that was expected there but did not run (Missing).
+
+Judging a run uses only the history up to and including it, exactly as the
+PA job would have seen it at the time; that is what makes ``--all`` a true
+record of when each change arrived.
+
+A change in performance often shows only a run or two after it started: the
+MDL grouping needs some evidence before a new group pays for its bits.  The
+reference gate then missed it forever, because by the time the group existed
+it no longer started at the newest run.  Here a run is also judged a
+Regression or Progression when its group's boundary was not there one
+measured run earlier ("detected late"); ``since`` names the run the new group
+starts at.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+
+from sphinxcontrib_trending.analysis import Classification, Group, classify
+from sphinxcontrib_trending.analysis.history import Run, TestHistory
+from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
+from sphinxcontrib_trending.ingest.model import Build
+
+
+class Reason(str, Enum):
+    """Why a test got its verdict; the PA job's "Reason" plus Failed and Missing."""
+
+    NORMAL = "Normal"
+    REGRESSION = "Regression"
+    PROGRESSION = "Progression"
+    FAILED = "Failed"
+    MISSING = "Missing"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+DEFAULT_FAIL_ON: frozenset[Reason] = frozenset({Reason.REGRESSION, Reason.FAILED})
+"""The reasons that fail a CI job unless the user chooses others."""
+
+
+def parse_reasons(text: str) -> frozenset[Reason]:
+    """``"Regression,Failed"`` -> reasons; case-insensitive, an empty string means none.
+
+    Raises ValueError naming the unknown word and the known ones.
+    """
+    by_name = {reason.value.lower(): reason for reason in Reason}
+    reasons = set()
+    for word in (part.strip() for part in text.split(",")):
+        if not word:
+            continue
+        if word.lower() not in by_name:
+            known = ", ".join(reason.value for reason in Reason)
+            raise ValueError(f"unknown verdict {word!r}; known verdicts: {known}")
+        reasons.add(by_name[word.lower()])
+    return frozenset(reasons)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One test judged in one build.
+
+    ``trend`` is the average of the group the run belongs to and
+    ``previous_trend`` the average of the group before it, both only when a
+    new group was detected (Regression, Progression) or, for ``trend``, when
+    the group was prolonged (Normal).  ``since`` is the run the new group
+    starts at when it was detected after that run.
+    """
+
+    source: str
+    history: TestHistory
+    reason: Reason
+    job: str
+    build: str
+    time: datetime
+    value: float | None = None
+    trend: float | None = None
+    previous_trend: float | None = None
+    since: Run | None = None
+    message: str = ""
+
+    @property
+    def job_build(self) -> str:
+        return f"{self.job}-{self.build}"
+
+    @property
+    def change(self) -> float | None:
+        """Relative change of the trend, (new - old) / old, when a new group arrived."""
+        if self.trend is None or self.previous_trend in (None, 0.0):
+            return None
+        return (self.trend - self.previous_trend) / self.previous_trend
+
+    def fails(self, fail_on: Iterable[Reason] = DEFAULT_FAIL_ON) -> bool:
+        return self.reason in frozenset(fail_on)
+
+    def result(self, fail_on: Iterable[Reason] = DEFAULT_FAIL_ON) -> str:
+        """The PA job's Result: Fail or Pass; a Missing test that does not fail is Skip."""
+        if self.fails(fail_on):
+            return "Fail"
+        return "Skip" if self.reason is Reason.MISSING else "Pass"
+
+
+@dataclass(frozen=True)
+class BuildVerdicts:
+    """Every expected test of one build, judged as of that build."""
+
+    job: str
+    build: str
+    time: datetime
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def job_build(self) -> str:
+        return f"{self.job}-{self.build}"
+
+
+class UnknownBuild(LookupError):
+    """``--build`` named a build the source does not hold."""
+
+
+Sample = float | Sequence[float] | None
+
+
+class _Judge:
+    """Judges the runs of one history, classifying each prefix at most once.
+
+    The classification of a prefix is kept only while a later judgement may
+    still compare against it, so walking a long history costs the memory of
+    two classifications.
+    """
+
+    def __init__(self, source: str, history: TestHistory, options: TrendOptions) -> None:
+        self.source = source
+        self.history = history
+        self.options = options
+        self.samples: list[Sample] = run_samples(history, options.samples)
+        self.measured = [sample is not None for sample in self.samples]
+        self._classified: dict[int, Classification] = {}
+
+    def _classification(self, index: int) -> Classification:
+        """The grouping the PA job had after run ``index``: the prefix only."""
+        result = self._classified.get(index)
+        if result is None:
+            result = classify(
+                self.samples[: index + 1],
+                search=self.options.search,
+                direction=self.options.direction,
+            )
+            self._classified[index] = result
+        return result
+
+    def forget_before(self, index: int) -> None:
+        for old in [known for known in self._classified if known < index]:
+            del self._classified[old]
+
+    def _first_measured(self, group: Group) -> int | None:
+        return next((i for i in range(group.start, group.stop) if self.measured[i]), None)
+
+    def _previous_measured(self, index: int) -> int | None:
+        return next((i for i in range(index - 1, -1, -1) if self.measured[i]), None)
+
+    def _boundaries(self, result: Classification) -> set[int]:
+        """Measured runs where a group other than the first one starts."""
+        starts = (self._first_measured(group) for group in result.groups[1:])
+        return {start for start in starts if start is not None}
+
+    def verdict(self, index: int) -> Verdict:
+        run = self.history.runs[index]
+        if run.status != "PASS":
+            return self._make(run, Reason.FAILED, message=run.message)
+        if not self.measured[index]:
+            return self._make(
+                run, Reason.MISSING, message=f"passed without a {self.history.metric} value"
+            )
+        result = self._classification(index)
+        position, group = _group_of(result, index)
+        start = self._first_measured(group)
+        if position == 0 or start is None:
+            return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
+        since: Run | None = None
+        if start != index:
+            previous = self._previous_measured(index)
+            if previous is None or start in self._boundaries(self._classification(previous)):
+                return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
+            since = self.history.runs[start]
+        return self._make(
+            run,
+            _reason_of(group),
+            value=run.average,
+            trend=group.avg,
+            previous_trend=result.groups[position - 1].avg,
+            since=since,
+        )
+
+    def missing(self, build: Build) -> Verdict:
+        return Verdict(
+            source=self.source,
+            history=self.history,
+            reason=Reason.MISSING,
+            job=build.job,
+            build=build.build,
+            time=build.time,
+            message="not run in this build",
+        )
+
+    def _make(self, run: Run, reason: Reason, **fields: object) -> Verdict:
+        return Verdict(
+            source=self.source,
+            history=self.history,
+            reason=reason,
+            job=run.job,
+            build=run.build,
+            time=run.time,
+            **fields,  # type: ignore[arg-type]
+        )
+
+
+def _group_of(result: Classification, index: int) -> tuple[int, Group]:
+    for position, group in enumerate(result.groups):
+        if group.start <= index < group.stop:
+            return position, group
+    raise ValueError(f"run {index} is in no group of its own classification")
+
+
+def _reason_of(group: Group) -> Reason:
+    """The group's label, already direction-aware in the classification."""
+    if group.comment == "regression":
+        return Reason.REGRESSION
+    if group.comment == "progression":
+        return Reason.PROGRESSION
+    return Reason.NORMAL
+
+
+def _run_index(history: TestHistory, build: Build) -> int | None:
+    for index in range(len(history.runs) - 1, -1, -1):
+        run = history.runs[index]
+        if run.job == build.job and run.build == build.build:
+            return index
+    return None
+
+
+def _expected(history: TestHistory, build: Build) -> bool:
+    """A test is expected in every build of a job it had run in by then.
+
+    Tests of other jobs or testbeds, and tests added later, are no
+    concern of this build and are left out rather than called Missing.
+    """
+    return any(run.job == build.job and run.time <= build.time for run in history.runs)
+
+
+def _judge_in(judge: _Judge, build: Build) -> Verdict:
+    index = _run_index(judge.history, build)
+    return judge.missing(build) if index is None else judge.verdict(index)
+
+
+def _newest_per_job(builds: Sequence[Build]) -> dict[str, Build]:
+    newest: dict[str, Build] = {}
+    for build in builds:
+        current = newest.get(build.job)
+        if current is None or build.time >= current.time:
+            newest[build.job] = build
+    return newest
+
+
+def judge_latest(
+    source: str, histories: Iterable[TestHistory], builds: Sequence[Build], options: TrendOptions
+) -> list[Verdict]:
+    """Each test judged in the newest build of the job its newest run came from.
+
+    A test absent from that build is Missing there; judging per job rather
+    than only the newest build of the source keeps tests of other testbeds
+    (other jobs) from all looking Missing.
+    """
+    newest = _newest_per_job(builds)
+    verdicts = []
+    for history in histories:
+        if not history.runs:
+            continue
+        build = newest.get(history.runs[-1].job)
+        judge = _Judge(source, history, options)
+        if build is None:
+            verdicts.append(judge.verdict(len(history.runs) - 1))
+        else:
+            verdicts.append(_judge_in(judge, build))
+    return verdicts
+
+
+def find_build(builds: Sequence[Build], job_build: str) -> Build:
+    """The build whose ``JOB-BUILD`` id is given, else UnknownBuild listing the newest ids."""
+    for build in reversed(builds):
+        if f"{build.job}-{build.build}" == job_build:
+            return build
+    newest = ", ".join(f"{b.job}-{b.build}" for b in list(reversed(builds))[:5]) or "none"
+    raise UnknownBuild(f"no build {job_build!r} in the source; newest builds: {newest}")
+
+
+def judge_build(
+    source: str,
+    histories: Iterable[TestHistory],
+    builds: Sequence[Build],
+    job_build: str,
+    options: TrendOptions,
+) -> list[Verdict]:
+    """Every test expected in the chosen build, judged as of that build."""
+    build = find_build(builds, job_build)
+    return [
+        _judge_in(_Judge(source, history, options), build)
+        for history in histories
+        if _expected(history, build)
+    ]
+
+
+def judge_every_build(
+    source: str,
+    histories: Iterable[TestHistory],
+    builds: Sequence[Build],
+    options: TrendOptions,
+    progress: Callable[[TestHistory], None] | None = None,
+) -> list[BuildVerdicts]:
+    """The verdict every build would have got, newest build first.
+
+    Each history is walked once, oldest run first, classifying every prefix
+    once and keeping only the classification the next run compares with.
+    The cost is one classification per measured run, which is why the CLI
+    defaults ``--all`` to the reference's quadratic ``jumpavg`` search.
+    """
+    per_build: dict[tuple[str, str], list[Verdict]] = {build.key: [] for build in builds}
+    jobs: dict[str, list[Build]] = {}
+    for build in builds:
+        jobs.setdefault(build.job, []).append(build)
+    for history in histories:
+        judge = _Judge(source, history, options)
+        for verdict in _walk(judge, jobs):
+            per_build.setdefault((verdict.job, verdict.build), []).append(verdict)
+        if progress is not None:
+            progress(history)
+    result = [
+        BuildVerdicts(build.job, build.build, build.time, tuple(per_build[build.key]))
+        for build in builds
+    ]
+    return sorted(result, key=lambda entry: entry.time, reverse=True)
+
+
+def _walk(judge: _Judge, jobs: dict[str, list[Build]]) -> Iterable[Verdict]:
+    """Verdicts of every run, plus Missing for builds of its jobs that skipped it."""
+    history = judge.history
+    present = {(run.job, run.build) for run in history.runs}
+    for index in range(len(history.runs)):
+        yield judge.verdict(index)
+        if judge.measured[index]:
+            judge.forget_before(index)
+    first_seen: dict[str, datetime] = {}
+    for run in history.runs:
+        first_seen.setdefault(run.job, run.time)
+    for job, since in first_seen.items():
+        for build in jobs.get(job, ()):
+            if build.time >= since and build.key not in present:
+                yield judge.missing(build)
+
+
+def worst_first(verdicts: Iterable[Verdict]) -> list[Verdict]:
+    """Regressions and failures first, then by the size of the change, then by name."""
+    order = {
+        Reason.REGRESSION: 0,
+        Reason.FAILED: 1,
+        Reason.PROGRESSION: 2,
+        Reason.MISSING: 3,
+        Reason.NORMAL: 4,
+    }
+
+    def key(verdict: Verdict) -> tuple[int, float, str]:
+        change = verdict.change
+        magnitude = -abs(change) if change is not None and not math.isnan(change) else 0.0
+        return (order[verdict.reason], magnitude, verdict.history.name)
+
+    return sorted(verdicts, key=key)

@@ -1,0 +1,191 @@
+"""Which sources a CLI command reads: a docs project's conf.py or paths given.
+
+A CI gate must judge exactly what the published docs show, so ``--conf``
+reads the project's conf.py the way Sphinx does (``sphinx.config.Config``
+executes it, with Sphinx's working directory and ``tags``) and validates it
+with the same :func:`~sphinxcontrib_trending.settings.validate`.  Sphinx is
+imported only when ``--conf`` is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sphinxcontrib_trending.ingest.spec import (
+    DEFAULT_BUILD_PATTERN,
+    DEFAULT_VERSION_PATTERN,
+    DIRECTIONS,
+    FORMATS,
+    SourceSpec,
+)
+from sphinxcontrib_trending.settings import (
+    DEFAULTS,
+    SAMPLE_MODES,
+    ConfigIssue,
+    Settings,
+    Source,
+    validate,
+)
+
+DEFAULT_SOURCE_NAME = "results"
+
+_PATH_ONLY = ("format", "build_pattern", "version_pattern", "testbed", "unit", "direction")
+
+
+class SourceError(Exception):
+    """The sources cannot be determined: reported by the CLI with exit code 2."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The sources to read plus the settings that apply to all of them."""
+
+    sources: tuple[Source, ...]
+    cache_dir: Path | None = None
+    search: str = "exact"
+    docs_base_url: str | None = None
+
+
+def add_source_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "sources", "Either --conf DIR (the sources of a docs project) or archive paths."
+    )
+    group.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="archive file, folder, glob or URL (instead of --conf)",
+    )
+    group.add_argument(
+        "--conf",
+        type=Path,
+        metavar="DIR",
+        help="folder of a Sphinx project's conf.py whose trending_sources to read",
+    )
+    group.add_argument(
+        "--source",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --conf: the source to read (repeatable; default: every source)",
+    )
+    group.add_argument(
+        "--name",
+        default=DEFAULT_SOURCE_NAME,
+        help="with paths: the source's name, used in graph anchors (default: %(default)s)",
+    )
+    group.add_argument("--format", choices=FORMATS, help="input format (default: robot)")
+    group.add_argument(
+        "--build-pattern",
+        metavar="REGEX",
+        help="regex with (?P<job>) and (?P<build>) groups searched in file names",
+    )
+    group.add_argument(
+        "--version-pattern", metavar="REGEX", help="regex finding the DUT version in messages"
+    )
+    group.add_argument(
+        "--testbed", metavar="REGEX", help="regex naming the testbed from the job name"
+    )
+    group.add_argument("--unit", help="unit of the values when the data does not say")
+    group.add_argument(
+        "--direction", choices=DIRECTIONS, help="higher (default) or lower is better"
+    )
+    group.add_argument(
+        "--cache-dir", type=Path, metavar="DIR", help="cache of parsed archives and downloads"
+    )
+
+
+def sources_from_args(args: argparse.Namespace, warn: Callable[[str], None]) -> Selection:
+    """The selection the options ask for; configuration issues go to ``warn``."""
+    if args.conf is not None:
+        if args.paths:
+            raise SourceError("give either --conf DIR or archive paths, not both")
+        given = [f"--{name.replace('_', '-')}" for name in _PATH_ONLY if getattr(args, name)]
+        if given:
+            raise SourceError(
+                f"{', '.join(given)} only apply to archive paths; with --conf the "
+                "source's settings in conf.py are used"
+            )
+        settings, issues = read_conf(args.conf)
+        return _from_settings(settings, issues, args, warn)
+    if args.source:
+        raise SourceError("--source NAME needs --conf DIR")
+    if not args.paths:
+        raise SourceError("give archive paths or --conf DIR")
+    spec = SourceSpec(
+        paths=tuple(args.paths),
+        format=args.format or "robot",
+        build_pattern=args.build_pattern or DEFAULT_BUILD_PATTERN,
+        version_pattern=args.version_pattern or DEFAULT_VERSION_PATTERN,
+        testbed_pattern=args.testbed,
+        metric=getattr(args, "metric", None) or "mrr",
+        unit=args.unit,
+        direction=args.direction or "higher",
+    )
+    samples = getattr(args, "samples", None) or SAMPLE_MODES[0]
+    return Selection(
+        sources=(Source(name=args.name, spec=spec, samples=samples),),
+        cache_dir=args.cache_dir,
+    )
+
+
+def read_conf(confdir: Path) -> tuple[Settings, list[ConfigIssue]]:
+    """Execute conf.py as Sphinx does and validate its ``trending_*`` values."""
+    from sphinx.config import Config
+    from sphinx.errors import ConfigError
+    from sphinx.util.tags import Tags
+
+    try:
+        config = Config.read(confdir, overrides={}, tags=Tags())
+    except ConfigError as error:
+        raise SourceError(f"cannot read {confdir / 'conf.py'}: {error}") from None
+    for name, default in DEFAULTS.items():
+        config.add(name, default, "env", ())
+    raw: dict[str, Any] = {name: getattr(config, name) for name in DEFAULTS}
+    return validate(raw, confdir.resolve())
+
+
+def _concerns(issue: ConfigIssue, names: tuple[str, ...]) -> bool:
+    """Issues a gate must not guess around: its sources' settings and the search.
+
+    A wrong direction or pattern silently replaced by the default would turn
+    regressions into progressions or read the wrong files; a wrong window or
+    plotly setting does not change a verdict.
+    """
+    if issue.key in ("trending_sources", "trending_search"):
+        return True
+    return any(issue.key.startswith(f"trending_sources[{name!r}]") for name in names)
+
+
+def _from_settings(
+    settings: Settings,
+    issues: list[ConfigIssue],
+    args: argparse.Namespace,
+    warn: Callable[[str], None],
+) -> Selection:
+    conf = args.conf / "conf.py"
+    wanted = tuple(args.source) or tuple(settings.sources)
+    fatal = [issue for issue in issues if _concerns(issue, wanted)]
+    for issue in issues:
+        severity = "error" if issue in fatal else "warning"
+        warn(f"{severity}: {conf}: {issue}")
+    if fatal:
+        raise SourceError(f"{conf}: {len(fatal)} configuration error(s) in the judged sources")
+    if not settings.sources:
+        raise SourceError(f"{conf} defines no usable trending_sources")
+    unknown = [name for name in wanted if name not in settings.sources]
+    if unknown:
+        known = ", ".join(sorted(settings.sources))
+        raise SourceError(
+            f"unknown source(s) {', '.join(map(repr, unknown))} in {conf}; known: {known}"
+        )
+    return Selection(
+        sources=tuple(settings.sources[name] for name in wanted),
+        cache_dir=args.cache_dir or settings.cache_dir,
+        search=settings.search,
+        docs_base_url=settings.docs_base_url,
+    )

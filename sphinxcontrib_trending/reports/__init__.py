@@ -1,0 +1,1 @@
+"""Verdicts written for people and machines: stdout table, JSON, JUnit XML."""

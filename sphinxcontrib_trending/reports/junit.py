@@ -1,0 +1,128 @@
+"""Verdicts as JUnit XML, the report format Jenkins and GitLab both show.
+
+The writer takes plain :class:`Case` rows so that any check (trend verdicts
+today, baseline comparisons later) can be reported the same way; lxml does
+the escaping, so a test name holding ``<`` or ``&`` stays well-formed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from lxml import etree
+
+from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict
+from sphinxcontrib_trending.reports.records import GraphLinks, describe, first_line, record
+
+
+@dataclass(frozen=True)
+class Case:
+    """One ``<testcase>``: passed, failed (``failure_type`` set) or skipped."""
+
+    classname: str
+    name: str
+    failure_type: str | None = None
+    failure_message: str = ""
+    details: str = ""
+    skipped: str | None = None
+    output: str = ""
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    cases: Sequence[Case]
+    timestamp: datetime | None = None
+    properties: Sequence[tuple[str, str]] = field(default_factory=tuple)
+
+
+def _totals(element: etree._Element, cases: Sequence[Case]) -> None:
+    element.set("tests", str(len(cases)))
+    element.set("failures", str(sum(case.failure_type is not None for case in cases)))
+    element.set("errors", "0")
+    element.set("skipped", str(sum(case.skipped is not None for case in cases)))
+    element.set("time", "0")
+
+
+def junit_tree(name: str, suites: Iterable[Suite]) -> etree._ElementTree:
+    root = etree.Element("testsuites", name=name)
+    every_case: list[Case] = []
+    for suite in suites:
+        element = etree.SubElement(root, "testsuite", name=suite.name)
+        _totals(element, suite.cases)
+        if suite.timestamp is not None:
+            element.set("timestamp", suite.timestamp.replace(microsecond=0).isoformat())
+        if suite.properties:
+            properties = etree.SubElement(element, "properties")
+            for key, value in suite.properties:
+                etree.SubElement(properties, "property", name=key, value=value)
+        for case in suite.cases:
+            _case(element, case)
+        every_case.extend(suite.cases)
+    _totals(root, every_case)
+    return etree.ElementTree(root)
+
+
+def _case(parent: etree._Element, case: Case) -> None:
+    element = etree.SubElement(
+        parent, "testcase", classname=_xml_safe(case.classname), name=_xml_safe(case.name)
+    )
+    element.set("time", "0")
+    if case.failure_type is not None:
+        failure = etree.SubElement(
+            element,
+            "failure",
+            type=_xml_safe(case.failure_type),
+            message=_xml_safe(case.failure_message),
+        )
+        failure.text = _xml_safe(case.details)
+    elif case.skipped is not None:
+        etree.SubElement(element, "skipped", message=_xml_safe(case.skipped))
+    if case.output:
+        etree.SubElement(element, "system-out").text = _xml_safe(case.output)
+
+
+def _xml_safe(text: str) -> str:
+    """XML 1.0 cannot carry most control characters, even escaped: drop them."""
+    return "".join(
+        char for char in text if char in "\t\n\r" or (char >= " " and char not in "\ufffe\uffff")
+    )
+
+
+def write_junit(path: Path, tree: etree._ElementTree) -> None:
+    tree.write(str(path), xml_declaration=True, encoding="UTF-8", pretty_print=True)
+
+
+def verdict_case(verdict: Verdict, fail_on: frozenset[Reason], links: GraphLinks) -> Case:
+    """A verdict that fails the job is a failure; a Missing test that does not is skipped."""
+    history = verdict.history
+    facts = record(verdict, fail_on, links)
+    output = "\n".join(
+        f"{label}: {facts[key]}"
+        for label, key in (
+            ("build", "job_build"),
+            ("reason", "reason"),
+            ("value", "value"),
+            ("trend", "trend"),
+            ("previous trend", "previous_trend"),
+            ("since", "since"),
+            ("graph", "graph"),
+        )
+        if facts[key] is not None
+    )
+    classname = ".".join(part for part in (verdict.source, history.testbed, history.suite) if part)
+    summary = f"{verdict.reason.value}: {describe(verdict)}"
+    if verdict.fails(fail_on):
+        return Case(
+            classname=classname,
+            name=history.name,
+            failure_type=verdict.reason.value,
+            failure_message=first_line(summary),
+            details=f"{summary}\n{verdict.message}".strip(),
+            output=output,
+        )
+    skipped = summary if verdict.reason is Reason.MISSING else None
+    return Case(classname=classname, name=history.name, skipped=skipped, output=output)

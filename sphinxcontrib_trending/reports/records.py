@@ -1,0 +1,108 @@
+"""One flat record per verdict, shared by every output format.
+
+The stdout table, JSON, JUnit XML and the alert e-mail all say the same
+things about a verdict; building those words and numbers in one place keeps
+them from disagreeing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from sphinxcontrib_trending.analysis.history import anchor_for
+from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Reason, Verdict
+from sphinxcontrib_trending.render.table import percent
+from sphinxcontrib_trending.render.units import display_unit
+
+DEFAULT_GRAPH_PAGE = "graphs"
+"""The page ``sphinx-trending init`` puts the per-test graphs on."""
+
+
+@dataclass(frozen=True)
+class GraphLinks:
+    """Where each test's graph is published: ``<base_url>/<page>.html#<anchor>``.
+
+    The anchor is the one the ``trending-graph`` directive sets for the test,
+    so the link works as long as every test's graph is on ``page``.
+    """
+
+    base_url: str | None = None
+    page: str = DEFAULT_GRAPH_PAGE
+
+    def url(self, verdict: Verdict) -> str | None:
+        if not self.base_url:
+            return None
+        anchor = anchor_for(verdict.source, verdict.history.key)
+        page = quote(self.page.strip("/"), safe="/")
+        return f"{self.base_url.rstrip('/')}/{page}.html#{anchor}"
+
+
+def format_value(verdict: Verdict, value: float | None) -> str:
+    """A value in the unit dashboards use (Mpps for packet rates), with its label."""
+    if value is None:
+        return ""
+    unit = display_unit(verdict.history.unit)
+    return f"{unit.format(value)} {unit.label}"
+
+
+def format_change(verdict: Verdict) -> str:
+    change = verdict.change
+    return "" if change is None else f"{'+' if change > 0 else ''}{percent(change)} %"
+
+
+def describe(verdict: Verdict) -> str:
+    """One line saying what happened, for people: trend move, failure or absence."""
+    if verdict.reason in (Reason.REGRESSION, Reason.PROGRESSION):
+        text = (
+            f"trend {format_value(verdict, verdict.previous_trend)} -> "
+            f"{format_value(verdict, verdict.trend)} ({format_change(verdict)})"
+        )
+        if verdict.since is not None:
+            text += f", new group since {verdict.since.job_build}"
+        return text
+    if verdict.reason is Reason.NORMAL:
+        return f"trend {format_value(verdict, verdict.trend)}"
+    return first_line(verdict.message)
+
+
+def first_line(text: str, limit: int = 200) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def record(
+    verdict: Verdict,
+    fail_on: Iterable[Reason] = DEFAULT_FAIL_ON,
+    links: GraphLinks | None = None,
+) -> dict[str, Any]:
+    """The JSON-ready facts of a verdict; numbers stay raw, in the data's unit."""
+    history = verdict.history
+    since = verdict.since
+    return {
+        "source": verdict.source,
+        "key": history.key,
+        "test_id": history.test_id,
+        "name": history.name,
+        "suite": history.suite,
+        "testbed": history.testbed,
+        "metric": history.metric,
+        "unit": history.unit,
+        "job": verdict.job,
+        "build": verdict.build,
+        "job_build": verdict.job_build,
+        "time": verdict.time.isoformat(),
+        "result": verdict.result(fail_on),
+        "reason": verdict.reason.value,
+        "value": verdict.value,
+        "trend": verdict.trend,
+        "previous_trend": verdict.previous_trend,
+        "change": verdict.change,
+        "since": since.job_build if since is not None else None,
+        "since_time": since.time.isoformat() if since is not None else None,
+        "message": verdict.message,
+        "description": describe(verdict),
+        "graph": links.url(verdict) if links is not None else None,
+    }
