@@ -79,6 +79,9 @@ def register(subparsers: Any) -> None:
         "Normal, Regression, Progression, Failed or Missing.  Exit status: 0 no failing "
         "verdict, 1 a failing verdict, 2 usage or configuration error, 3 the alert e-mail "
         "could not be sent.",
+        # No prefix matching: "--smtp-password SECRET" must be an error, not
+        # silently taken as --smtp-password-env.
+        allow_abbrev=False,
     )
     add_source_arguments(parser)
     mode = parser.add_argument_group("what to judge").add_mutually_exclusive_group()

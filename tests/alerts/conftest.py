@@ -40,14 +40,28 @@ class Recorder:
 
 @dataclass
 class Server:
+    """A running test server: where it listens and what it received."""
+
     port: int
     recorder: Recorder
 
 
-def free_port() -> int:
+def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@pytest.fixture
+def free_port() -> Callable[[], int]:
+    """A port on 127.0.0.1 nobody listens on (a server that is down)."""
+    return _free_port
+
+
+@pytest.fixture
+def credentials() -> tuple[str, str]:
+    """The only user and password the test server accepts."""
+    return USER, PASSWORD
 
 
 @pytest.fixture(scope="session")
@@ -89,7 +103,7 @@ def start_smtp(certificate: tuple[Path, Path]) -> Iterator[Callable[..., Server]
         if auth:
             options.update(authenticator=recorder.authenticate, auth_required=True)
             options.update(auth_require_tls=security != "none")
-        port = free_port()
+        port = _free_port()
         controller = Controller(recorder, hostname="127.0.0.1", port=port, **options)
         controller.start()
         controllers.append(controller)

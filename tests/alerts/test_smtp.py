@@ -7,9 +7,9 @@ import email.policy
 from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import PASSWORD, USER, Server, free_port
 
 from sphinxcontrib_trending.alerts.smtp import DeliveryError, SmtpSettings, deliver
 
@@ -23,7 +23,7 @@ def _message(to: tuple[str, ...] = ("dev@example.org", "ops@example.org")) -> Em
     return message
 
 
-def _received(server: Server) -> EmailMessage:
+def _received(server: Any) -> EmailMessage:
     (envelope,) = server.recorder.envelopes
     parsed = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
     assert isinstance(parsed, EmailMessage)
@@ -32,7 +32,7 @@ def _received(server: Server) -> EmailMessage:
 
 @pytest.mark.parametrize("security", ["none", "starttls", "ssl"])
 def test_delivers_to_every_recipient(
-    start_smtp: Callable[..., Server], certificate: tuple[Path, Path], security: str
+    start_smtp: Callable[..., Any], certificate: tuple[Path, Path], security: str
 ) -> None:
     server = start_smtp(security)
     settings = SmtpSettings(
@@ -47,49 +47,54 @@ def test_delivers_to_every_recipient(
 
 
 def test_login_takes_the_password_from_the_named_environment_variable(
-    start_smtp: Callable[..., Server], certificate: tuple[Path, Path]
+    start_smtp: Callable[..., Any], certificate: tuple[Path, Path], credentials: tuple[str, str]
 ) -> None:
+    user, password = credentials
     server = start_smtp("starttls", auth=True)
     settings = SmtpSettings(
         "127.0.0.1",
         server.port,
         security="starttls",
-        user=USER,
+        user=user,
         password_env="MY_SMTP_PASSWORD",
         ca_file=str(certificate[0]),
         timeout=10,
     )
-    deliver(_message(), settings, environ={"MY_SMTP_PASSWORD": PASSWORD})
-    assert server.recorder.logins == [(USER, PASSWORD)]
+    deliver(_message(), settings, environ={"MY_SMTP_PASSWORD": password})
+    assert server.recorder.logins == [(user, password)]
     assert len(server.recorder.envelopes) == 1
 
 
 def test_wrong_password_is_a_clear_delivery_error(
-    start_smtp: Callable[..., Server], certificate: tuple[Path, Path]
+    start_smtp: Callable[..., Any], certificate: tuple[Path, Path], credentials: tuple[str, str]
 ) -> None:
     server = start_smtp("starttls", auth=True)
     settings = SmtpSettings(
-        "127.0.0.1", server.port, user=USER, ca_file=str(certificate[0]), timeout=10
+        "127.0.0.1", server.port, user=credentials[0], ca_file=str(certificate[0]), timeout=10
     )
     with pytest.raises(DeliveryError, match=r"login as 'ci-bot' refused: 535"):
         deliver(_message(), settings, environ={"SPHINX_TRENDING_SMTP_PASSWORD": "wrong"})
     assert server.recorder.envelopes == []
 
 
-def test_missing_password_variable_fails_before_connecting() -> None:
-    settings = SmtpSettings("127.0.0.1", free_port(), user=USER, password_env="UNSET_VARIABLE")
+def test_missing_password_variable_fails_before_connecting(
+    free_port: Callable[[], int],
+) -> None:
+    settings = SmtpSettings("127.0.0.1", free_port(), user="ci", password_env="UNSET_VARIABLE")
     with pytest.raises(DeliveryError, match="UNSET_VARIABLE"):
         deliver(_message(), settings, environ={})
 
 
-def test_server_down_is_a_delivery_error_naming_the_address() -> None:
+def test_server_down_is_a_delivery_error_naming_the_address(
+    free_port: Callable[[], int],
+) -> None:
     port = free_port()
     settings = SmtpSettings("127.0.0.1", port, security="none", timeout=5)
     with pytest.raises(DeliveryError, match=rf"127\.0\.0\.1:{port} \(none\): .*refused"):
         deliver(_message(), settings, environ={})
 
 
-def test_untrusted_certificate_is_refused(start_smtp: Callable[..., Server]) -> None:
+def test_untrusted_certificate_is_refused(start_smtp: Callable[..., Any]) -> None:
     server = start_smtp("ssl")
     settings = SmtpSettings("127.0.0.1", server.port, security="ssl", timeout=10)
     with pytest.raises(DeliveryError, match="CERTIFICATE_VERIFY_FAILED"):

@@ -1,0 +1,116 @@
+"""The alert e-mail: sections, trend changes, links, and escaping of hostile names."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from lxml import html
+
+from sphinxcontrib_trending.alerts.message import Addresses, compose
+from sphinxcontrib_trending.analysis.history import anchor_for, histories
+from sphinxcontrib_trending.analysis.summary import TrendOptions
+from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Verdict, judge_latest
+from sphinxcontrib_trending.ingest import SourceSpec, load
+from sphinxcontrib_trending.reports.records import GraphLinks
+from tools.make_robot_archive import DEFAULT_JOB, DEFAULT_TESTS, Change, TestPlan, generate_archive
+
+HOSTILE = '<script>alert("x")</script> & <b>co</b>'
+PLANS = (
+    *DEFAULT_TESTS[:3],
+    TestPlan(DEFAULT_TESTS[0].suite, HOSTILE, ("MRR", "1T1C"), base=5e6),
+)
+ADDRESSES = Addresses("ci@example.org", ("dev@example.org", "ops@example.org"))
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory: pytest.TempPathFactory) -> list[Verdict]:
+    """Newest build 8: the hostile test regresses 30 %, the 2t1c test fails,
+    the l2 test gains 40 %."""
+    folder = tmp_path_factory.mktemp("alerts")
+    generate_archive(
+        folder,
+        builds=8,
+        tests=PLANS,
+        changes=[Change(HOSTILE, 7, 0.7), Change(PLANS[2].name, 7, 1.4)],
+        failures=[(PLANS[1].name, 7)],
+        seed=5,
+    )
+    dataset = load(SourceSpec(paths=(str(folder),)))
+    return judge_latest("mrr", histories(dataset.builds, "mrr"), dataset.builds, TrendOptions())
+
+
+def _parts(message: EmailMessage) -> tuple[str, str]:
+    parsed = email.message_from_bytes(bytes(message), policy=email.policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return (
+        parsed.get_body(("plain",)).get_content(),
+        parsed.get_body(("html",)).get_content(),
+    )
+
+
+def test_headers_and_sections(verdicts: list[Verdict]) -> None:
+    message = compose(verdicts, DEFAULT_FAIL_ON, ADDRESSES)
+    assert message["From"] == "ci@example.org"
+    assert message["To"] == "dev@example.org, ops@example.org"
+    assert message["Subject"] == (
+        f"[trending] FAIL: 1 regression, 1 failed, 1 progression in {DEFAULT_JOB}-8"
+    )
+    assert message["Date"] and message["Message-ID"].endswith("@example.org>")
+    assert message.is_multipart() and message.get_content_type() == "multipart/alternative"
+    text, _ = _parts(message)
+    order = [
+        text.index(title) for title in ("Regressions (1)", "Failed tests (1)", "Progressions (1)")
+    ]
+    assert order == sorted(order)
+    assert "4 tests: 1 Normal, 1 Regression, 1 Progression, 1 Failed -> FAIL" in text
+    regression_line = next(line for line in text.splitlines() if "<script>" in line)
+    assert "trend 5.00 Mpps -> 3.5" in regression_line and "(-3" in regression_line
+    assert "link down on port 0" in text
+
+
+def test_every_data_string_is_escaped_in_html(verdicts: list[Verdict]) -> None:
+    message = compose(verdicts, DEFAULT_FAIL_ON, ADDRESSES, GraphLinks("https://d.example.org"))
+    _, body = _parts(message)
+    assert "<script>" not in body and "<b>co</b>" not in body
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &lt;b&gt;co&lt;/b&gt;" in body
+    document = html.fromstring(body)
+    assert document.xpath("//script") == [] and document.xpath("//td//b") == []
+    cells = [cell.text_content() for cell in document.xpath("//td")]
+    assert HOSTILE in cells
+
+
+def test_links_point_at_each_tests_graph_anchor(verdicts: list[Verdict]) -> None:
+    links = GraphLinks("https://d.example.org/trending/", "perf/graphs")
+    _, body = _parts(compose(verdicts, DEFAULT_FAIL_ON, ADDRESSES, links))
+    document = html.fromstring(body)
+    hrefs = {anchor.text_content(): anchor.get("href") for anchor in document.xpath("//a")}
+    hostile = next(v for v in verdicts if v.history.name == HOSTILE)
+    assert hrefs[HOSTILE] == (
+        "https://d.example.org/trending/perf/graphs.html#" + anchor_for("mrr", hostile.history.key)
+    )
+    assert len(hrefs) == 3
+    _, plain = _parts(compose(verdicts, DEFAULT_FAIL_ON, ADDRESSES))
+    assert "<a " not in plain and "href" not in html.tostring(html.fromstring(plain)).decode()
+
+
+def test_a_quiet_run_says_pass_and_lists_nothing(verdicts: list[Verdict]) -> None:
+    normal = [v for v in verdicts if v.reason.value == "Normal"]
+    message = compose(normal, DEFAULT_FAIL_ON, ADDRESSES)
+    text, _ = _parts(message)
+    assert message["Subject"] == f"[trending] PASS: no change in {DEFAULT_JOB}-8"
+    assert "Regressions" not in text and "1 tests: 1 Normal -> PASS" in text
+
+
+def test_header_values_from_data_cannot_inject_headers(
+    verdicts: list[Verdict], tmp_path: Path
+) -> None:
+    message = compose(verdicts, DEFAULT_FAIL_ON, ADDRESSES, subject_prefix="[a]\nBcc: x@evil.org")
+    assert "\n" not in message["Subject"]
+    target = tmp_path / "m.eml"
+    target.write_bytes(bytes(message))
+    parsed = email.message_from_bytes(target.read_bytes(), policy=email.policy.default)
+    assert parsed["Bcc"] is None

@@ -1,0 +1,343 @@
+"""Verdicts on real Robot Framework archives with known injected changes.
+
+The archives are made by tools/make_robot_archive.py (real ``robot`` runs):
+20 daily builds of one job, 2 % noise, and at known builds a regression, a
+progression, failures and a test left out.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import jumpavg
+import pytest
+
+from sphinxcontrib_trending.analysis.history import TestHistory, histories
+from sphinxcontrib_trending.analysis.summary import TrendOptions
+from sphinxcontrib_trending.analysis.verdicts import (
+    DEFAULT_FAIL_ON,
+    Reason,
+    UnknownBuild,
+    Verdict,
+    judge_build,
+    judge_every_build,
+    judge_latest,
+    parse_reasons,
+)
+from sphinxcontrib_trending.ingest import SourceSpec, load
+from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
+from tools.make_robot_archive import (
+    DEFAULT_JOB,
+    DEFAULT_START,
+    DEFAULT_TESTS,
+    Change,
+    generate_archive,
+    generate_build,
+    plan_outcomes,
+)
+
+IP4_1C = "64b-1t1c-ethip4-ip4base-mrr"
+IP4_2C = "64b-2t1c-ethip4-ip4base-mrr"
+L2_1C = "64b-1t1c-eth-l2bdbasemaclrn-mrr"
+L2_2C = "64b-2t1c-eth-l2bdbasemaclrn-mrr"
+BUILDS = 20
+
+
+def _by_name(histories_: list[TestHistory]) -> dict[str, TestHistory]:
+    return {history.name: history for history in histories_}
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Builds 1..20: IP4_1C -20 % from build 13, IP4_2C +25 % from build 9,
+    L2_2C -30 % at build 20, L2_1C fails in builds 6 and 20."""
+    folder = tmp_path_factory.mktemp("verdict-archive")
+    generate_archive(
+        folder,
+        builds=BUILDS,
+        changes=[
+            Change(f"tc01-{IP4_1C}", 12, 0.8),
+            Change(f"tc02-{IP4_2C}", 8, 1.25),
+            Change(f"tc02-{L2_2C}", 19, 0.7),
+        ],
+        failures=[(f"tc01-{L2_1C}", 5), (f"tc01-{L2_1C}", 19)],
+        seed=7,
+    )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def data(archive: Path) -> tuple[list[Build], list[TestHistory]]:
+    dataset = load(SourceSpec(paths=(str(archive),)))
+    assert dataset.problems == []
+    return dataset.builds, histories(dataset.builds, "mrr")
+
+
+def _job_build(number: int) -> str:
+    return f"{DEFAULT_JOB}-{number}"
+
+
+def test_latest_verdicts_match_the_injected_changes(data) -> None:
+    builds, selected = data
+    verdicts = {v.history.name: v for v in judge_latest("mrr", selected, builds, TrendOptions())}
+    assert sorted(verdicts) == sorted([IP4_1C, IP4_2C, L2_1C, L2_2C])
+    assert {name: v.reason for name, v in verdicts.items()} == {
+        IP4_1C: Reason.NORMAL,
+        IP4_2C: Reason.NORMAL,
+        L2_1C: Reason.FAILED,
+        L2_2C: Reason.REGRESSION,
+    }
+    assert {v.job_build for v in verdicts.values()} == {_job_build(BUILDS)}
+    regression = verdicts[L2_2C]
+    assert regression.previous_trend == pytest.approx(18.9e6, rel=0.02)
+    assert regression.trend == pytest.approx(0.7 * 18.9e6, rel=0.05)
+    assert regression.change == pytest.approx(-0.3, abs=0.05)
+    assert regression.since is None
+    assert regression.fails(DEFAULT_FAIL_ON) and regression.result() == "Fail"
+    assert "link down" in verdicts[L2_1C].message
+    assert verdicts[IP4_1C].trend == pytest.approx(0.8 * 12.5e6, rel=0.02)
+    assert verdicts[IP4_2C].result() == "Pass"
+
+
+def test_a_chosen_build_is_judged_on_the_history_up_to_it(data) -> None:
+    builds, selected = data
+    verdicts = {
+        v.history.name: v
+        for v in judge_build("mrr", selected, builds, _job_build(13), TrendOptions())
+    }
+    assert verdicts[IP4_1C].reason is Reason.REGRESSION
+    assert verdicts[IP4_1C].previous_trend == pytest.approx(12.5e6, rel=0.02)
+    # The later builds are not known yet: L2_2C is still normal in build 13.
+    assert verdicts[L2_2C].reason is Reason.NORMAL
+    progression = judge_build("mrr", selected, builds, _job_build(9), TrendOptions())
+    assert {v.history.name: v.reason for v in progression}[IP4_2C] is Reason.PROGRESSION
+
+
+def test_unknown_build_names_the_newest_ones(data) -> None:
+    builds, selected = data
+    with pytest.raises(UnknownBuild, match=rf"no build 'nope-1'.*{_job_build(BUILDS)}"):
+        judge_build("mrr", selected, builds, "nope-1", TrendOptions())
+
+
+def _changes(history) -> dict[str, list[tuple[str, str]]]:
+    """Test name -> [(build, reason)] of every verdict that is not Normal, oldest first."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for entry in reversed(history):
+        for verdict in entry.verdicts:
+            if verdict.reason is not Reason.NORMAL:
+                found.setdefault(verdict.history.name, []).append(
+                    (verdict.build, verdict.reason.value)
+                )
+    return found
+
+
+def test_every_build_is_judged_newest_first_showing_when_changes_arrived(data) -> None:
+    builds, selected = data
+    history = judge_every_build("mrr", selected, builds, TrendOptions(search="jumpavg"))
+    assert [entry.build for entry in history] == [str(n) for n in range(BUILDS, 0, -1)]
+    assert all(len(entry.verdicts) == 4 for entry in history)
+    assert _changes(history) == {
+        IP4_1C: [("13", "Regression")],
+        IP4_2C: [("9", "Progression")],
+        L2_1C: [("6", "Failed"), ("20", "Failed")],
+        L2_2C: [("20", "Regression")],
+    }
+    first = {entry.build: entry for entry in history}["1"]
+    assert {v.reason for v in first.verdicts} == {Reason.NORMAL}
+
+
+def test_exact_search_gives_the_same_history_on_clear_changes(data) -> None:
+    builds, selected = data
+    exact = judge_every_build("mrr", selected, builds, TrendOptions(search="exact"))
+    greedy = judge_every_build("mrr", selected, builds, TrendOptions(search="jumpavg"))
+    assert _changes(exact) == _changes(greedy)
+
+
+def test_lower_is_better_swaps_regressions_and_progressions(data) -> None:
+    builds, selected = data
+    history = judge_every_build(
+        "lat", selected, builds, TrendOptions(search="jumpavg", direction="lower")
+    )
+    changes = _changes(history)
+    assert changes[IP4_1C] == [("13", "Progression")]
+    assert changes[IP4_2C] == [("9", "Regression")]
+    assert changes[L2_2C] == [("20", "Progression")]
+
+
+def test_trials_as_samples_find_the_same_changes(data) -> None:
+    builds, selected = data
+    history = judge_every_build(
+        "mrr", selected, builds, TrendOptions(samples="trials", search="jumpavg")
+    )
+    changes = _changes(history)
+    assert changes[IP4_1C] == [("13", "Regression")]
+    assert changes[L2_2C] == [("20", "Regression")]
+
+
+@pytest.fixture(scope="module")
+def two_jobs(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Build], list[TestHistory]]:
+    """Job A (2n-skx): 5 builds, then build 6 without IP4_2C; job B (3n-icx): 3 builds."""
+    folder = tmp_path_factory.mktemp("two-jobs")
+    generate_archive(folder, builds=5, seed=3)
+    dropped = [plan for plan in DEFAULT_TESTS if plan.name != f"tc02-{IP4_2C}"]
+    generate_build(
+        folder,
+        job=DEFAULT_JOB,
+        build="6",
+        time=DEFAULT_START + timedelta(days=5),
+        tests=dropped,
+        outcomes=plan_outcomes(dropped, 5, random.Random(5)),
+        version="24.06-rc0~105",
+    )
+    generate_archive(
+        folder,
+        job="csit-vpp-perf-mrr-daily-master-3n-icx",
+        builds=3,
+        tests=DEFAULT_TESTS[:2],
+        testbed="3n-icx",
+        start=DEFAULT_START + timedelta(hours=6),
+        seed=4,
+    )
+    dataset = load(SourceSpec(paths=(str(folder),)))
+    return dataset.builds, histories(dataset.builds, "mrr")
+
+
+def test_missing_only_where_the_test_was_expected(two_jobs) -> None:
+    builds, selected = two_jobs
+    verdicts = judge_latest("mrr", selected, builds, TrendOptions())
+    summary = sorted((v.history.testbed, v.history.name, v.job_build, v.reason) for v in verdicts)
+    icx_job = "csit-vpp-perf-mrr-daily-master-3n-icx"
+    assert summary == [
+        ("2n-skx", IP4_1C, _job_build(6), Reason.NORMAL),
+        ("2n-skx", IP4_2C, _job_build(6), Reason.MISSING),
+        ("2n-skx", L2_1C, _job_build(6), Reason.NORMAL),
+        ("2n-skx", L2_2C, _job_build(6), Reason.NORMAL),
+        ("3n-icx", IP4_1C, f"{icx_job}-3", Reason.NORMAL),
+        ("3n-icx", IP4_2C, f"{icx_job}-3", Reason.NORMAL),
+    ]
+    missing = next(v for v in verdicts if v.reason is Reason.MISSING)
+    assert missing.result() == "Skip"
+    assert missing.result(DEFAULT_FAIL_ON | {Reason.MISSING}) == "Fail"
+    # A build of job B judges only the tests job B runs.
+    in_b = judge_build("mrr", selected, builds, f"{icx_job}-2", TrendOptions())
+    assert {v.history.testbed for v in in_b} == {"3n-icx"}
+    every = judge_every_build("mrr", selected, builds, TrendOptions(search="jumpavg"))
+    assert len(every) == 9
+    assert _changes(every) == {IP4_2C: [("6", "Missing")]}
+
+
+# --- the verdict rules against an independent grouping (jumpavg 0.4.2) --------------
+
+T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+def _synthetic(values: list[float | None]) -> tuple[list[Build], list[TestHistory]]:
+    """One test, one build per value; None is a failed run."""
+    builds = []
+    for index, value in enumerate(values):
+        measured = () if value is None else (Measurement("mrr", "pps", (value,)),)
+        test = TestResult(
+            test_id="suite.t",
+            name="t",
+            suite="suite",
+            tags=("MRR",),
+            status="FAIL" if value is None else "PASS",
+            start=None,
+            message="boom" if value is None else "",
+            measurements=measured,
+        )
+        builds.append(
+            Build("job", str(index + 1), T0 + timedelta(hours=index), None, None, "x", (test,))
+        )
+    return builds, histories(builds, "mrr")
+
+
+def _oracle(values: list[float | None]) -> list[str]:
+    """The reasons the PA rules give when the grouping is jumpavg's own, per prefix."""
+
+    def boundaries(prefix: list[float | None]) -> dict[int, str]:
+        """Run index -> label of every group after the first, in jumpavg's grouping."""
+        present = [index for index, value in enumerate(prefix) if value is not None]
+        classified = jumpavg.classify([prefix[index] for index in present])
+        starts: dict[int, str] = {}
+        position = 0
+        for number, group in enumerate(classified):
+            if number:
+                starts[present[position]] = group.comment
+            position += group.stats.size
+        return starts
+
+    reasons = []
+    previous: dict[int, str] | None = None
+    for index, value in enumerate(values):
+        if value is None:
+            reasons.append("Failed")
+            continue
+        current = boundaries(values[: index + 1])
+        last_start = max([0, *current])
+        if last_start == 0 or (
+            last_start != index and previous is not None and last_start in previous
+        ):
+            reasons.append("Normal")
+        else:
+            reasons.append(current[last_start].capitalize())
+        previous = current
+    return reasons
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_reasons_follow_the_rules_on_jumpavg_groupings(seed: int) -> None:
+    rng = random.Random(seed)
+    values: list[float | None] = []
+    level = 1e6
+    for index in range(40):
+        if index in (10, 22, 31):
+            level *= rng.choice([0.9, 0.95, 1.05, 1.1])
+        values.append(None if rng.random() < 0.08 else level * (1 + rng.gauss(0, 0.01)))
+    values[0] = level
+    builds, selected = _synthetic(values)
+    (history,) = selected
+    every = judge_every_build("s", [history], builds, TrendOptions(search="jumpavg"))
+    reasons = [entry.verdicts[0].reason.value for entry in reversed(every)]
+    assert reasons == _oracle(values)
+
+
+def test_a_late_detection_is_a_regression_that_names_where_it_started() -> None:
+    values: list[float | None] = [100.0, 101.0, 99.5, 100.5, 99.0, 100.0, 101.0, 100.0]
+    values += [97.0, 97.5, 96.5, 97.0, 97.5]
+    builds, selected = _synthetic(values)
+    every = judge_every_build("s", selected, builds, TrendOptions(search="jumpavg"))
+    late = [v for entry in every for v in entry.verdicts if v.reason is Reason.REGRESSION]
+    assert len(late) == 1
+    (verdict,) = late
+    assert verdict.since is not None and verdict.since.build == "9"
+    assert int(verdict.build) > 9
+    assert verdict.previous_trend == pytest.approx(100.125)
+
+
+def test_a_failed_run_neither_hides_nor_shifts_a_regression() -> None:
+    values: list[float | None] = [100.0, 100.5, 99.5, 100.0, 100.2, 99.8, None, 80.0, 80.5]
+    builds, selected = _synthetic(values)
+    every = judge_every_build("s", selected, builds, TrendOptions(search="jumpavg"))
+    reasons = {v.build: v.reason for entry in every for v in entry.verdicts}
+    assert reasons["7"] is Reason.FAILED
+    assert reasons["8"] is Reason.REGRESSION
+    assert reasons["9"] is Reason.NORMAL
+    latest = judge_latest("s", selected, builds, TrendOptions(search="jumpavg"))
+    assert [v.reason for v in latest] == [Reason.NORMAL]
+
+
+def test_fail_on_words_are_parsed_case_insensitively() -> None:
+    assert parse_reasons("regression, FAILED") == {Reason.REGRESSION, Reason.FAILED}
+    assert parse_reasons("") == frozenset()
+    with pytest.raises(ValueError, match="unknown verdict 'Regresion'"):
+        parse_reasons("Regresion")
+
+
+def test_change_is_relative_to_the_previous_trend() -> None:
+    _, (history,) = _synthetic([1.0, 2.0])
+    verdict = Verdict("s", history, Reason.REGRESSION, "job", "2", T0, 8.0, 8.0, 10.0)
+    assert verdict.change == pytest.approx(-0.2)
+    assert Verdict("s", history, Reason.NORMAL, "job", "2", T0).change is None

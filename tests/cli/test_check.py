@@ -1,0 +1,323 @@
+"""``sphinx-trending check`` end to end on generated Robot Framework archives.
+
+Twelve daily builds: IP4_2C gains 25 % from build 5; in the newest build
+(12) IP4_1C drops 25 % and L2_1C fails.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from sphinxcontrib_trending.cli import main
+from tools.make_robot_archive import DEFAULT_JOB, Change, generate_archive
+
+IP4_1C = "64b-1t1c-ethip4-ip4base-mrr"
+IP4_2C = "64b-2t1c-ethip4-ip4base-mrr"
+L2_1C = "64b-1t1c-eth-l2bdbasemaclrn-mrr"
+L2_2C = "64b-2t1c-eth-l2bdbasemaclrn-mrr"
+NEWEST = f"{DEFAULT_JOB}-12"
+
+JUNIT_XSD = b"""<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="testsuites">
+    <xs:complexType>
+      <xs:sequence><xs:element ref="testsuite" maxOccurs="unbounded"/></xs:sequence>
+      <xs:attribute name="name" type="xs:string"/>
+      <xs:attributeGroup ref="totals"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:attributeGroup name="totals">
+    <xs:attribute name="tests" type="xs:nonNegativeInteger" use="required"/>
+    <xs:attribute name="failures" type="xs:nonNegativeInteger" use="required"/>
+    <xs:attribute name="errors" type="xs:nonNegativeInteger" use="required"/>
+    <xs:attribute name="skipped" type="xs:nonNegativeInteger"/>
+    <xs:attribute name="time" type="xs:decimal"/>
+  </xs:attributeGroup>
+  <xs:element name="testsuite">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="properties" minOccurs="0">
+          <xs:complexType><xs:sequence>
+            <xs:element name="property" maxOccurs="unbounded">
+              <xs:complexType>
+                <xs:attribute name="name" type="xs:string" use="required"/>
+                <xs:attribute name="value" type="xs:string" use="required"/>
+              </xs:complexType>
+            </xs:element>
+          </xs:sequence></xs:complexType>
+        </xs:element>
+        <xs:element name="testcase" minOccurs="0" maxOccurs="unbounded">
+          <xs:complexType>
+            <xs:sequence>
+              <xs:choice minOccurs="0">
+                <xs:element name="failure">
+                  <xs:complexType><xs:simpleContent><xs:extension base="xs:string">
+                    <xs:attribute name="type" type="xs:string" use="required"/>
+                    <xs:attribute name="message" type="xs:string"/>
+                  </xs:extension></xs:simpleContent></xs:complexType>
+                </xs:element>
+                <xs:element name="skipped">
+                  <xs:complexType><xs:attribute name="message" type="xs:string"/></xs:complexType>
+                </xs:element>
+              </xs:choice>
+              <xs:element name="system-out" type="xs:string" minOccurs="0"/>
+            </xs:sequence>
+            <xs:attribute name="name" type="xs:string" use="required"/>
+            <xs:attribute name="classname" type="xs:string" use="required"/>
+            <xs:attribute name="time" type="xs:decimal"/>
+          </xs:complexType>
+        </xs:element>
+      </xs:sequence>
+      <xs:attribute name="name" type="xs:string" use="required"/>
+      <xs:attribute name="timestamp" type="xs:dateTime"/>
+      <xs:attributeGroup ref="totals"/>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+"""
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("check-archive")
+    generate_archive(
+        folder,
+        builds=12,
+        changes=[Change(f"tc02-{IP4_2C}", 4, 1.25), Change(f"tc01-{IP4_1C}", 11, 0.75)],
+        failures=[(f"tc01-{L2_1C}", 11)],
+        seed=11,
+    )
+    return folder
+
+
+def _rows(stdout: str) -> dict[str, list[str]]:
+    """Table rows keyed by test name (the third column)."""
+    rows = {}
+    for line in stdout.splitlines():
+        cells = line.split()
+        if len(cells) > 3 and cells[0] in ("Pass", "Fail", "Skip"):
+            rows[cells[2]] = cells
+    return rows
+
+
+def test_newest_build_fails_on_regression_and_failure(archive: Path, capsys) -> None:
+    assert main(["check", str(archive)]) == 1
+    out = capsys.readouterr().out
+    rows = _rows(out)
+    assert set(rows) == {IP4_1C, L2_1C}
+    assert rows[IP4_1C][:2] == ["Fail", "Regression"] and rows[IP4_1C][3] == NEWEST
+    assert rows[L2_1C][:2] == ["Fail", "Failed"]
+    assert "link down" in out
+    assert "4 tests: 2 Normal, 1 Regression, 1 Failed -> FAIL" in out
+
+
+def test_fail_on_chooses_which_verdicts_fail_the_job(archive: Path, capsys) -> None:
+    assert main(["check", str(archive), "--fail-on", ""]) == 0
+    assert main(["check", str(archive), "--fail-on", "failed"]) == 1
+    assert main(["check", str(archive), "--build", f"{DEFAULT_JOB}-5"]) == 0
+    assert (
+        main(["check", str(archive), "--build", f"{DEFAULT_JOB}-5", "--fail-on", "Progression"])
+        == 1
+    )
+    rows = _rows(capsys.readouterr().out)
+    assert rows[IP4_2C][:2] == ["Fail", "Progression"]
+
+
+def test_quiet_build_passes_and_verbose_lists_every_test(archive: Path, capsys) -> None:
+    assert main(["check", str(archive), "--build", f"{DEFAULT_JOB}-3", "--verbose"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert sorted(rows) == sorted([IP4_1C, IP4_2C, L2_1C, L2_2C])
+    assert {cells[1] for cells in rows.values()} == {"Normal"}
+
+
+def test_json_report(archive: Path, tmp_path: Path) -> None:
+    target = tmp_path / "verdicts.json"
+    assert (
+        main(
+            ["check", str(archive), "--json", str(target), "--docs-base-url", "https://x.org/perf/"]
+        )
+        == 1
+    )
+    report = json.loads(target.read_text())
+    assert report["schema"] == "sphinx-trending-check/1"
+    assert report["result"] == "Fail" and report["mode"] == "latest"
+    assert report["counts"] == {
+        "Normal": 2,
+        "Regression": 1,
+        "Progression": 0,
+        "Failed": 1,
+        "Missing": 0,
+    }
+    by_name = {item["name"]: item for item in report["verdicts"]}
+    regression = by_name[IP4_1C]
+    assert regression["job_build"] == NEWEST and regression["result"] == "Fail"
+    assert regression["change"] == pytest.approx(-0.25, abs=0.04)
+    assert regression["previous_trend"] == pytest.approx(12.5e6, rel=0.02)
+    assert regression["graph"].startswith("https://x.org/perf/graphs.html#trending-results-2n-skx-")
+    assert by_name[L2_1C]["reason"] == "Failed" and "link down" in by_name[L2_1C]["message"]
+    assert by_name[IP4_2C]["trend"] == pytest.approx(1.25 * 24e6, rel=0.02)
+
+
+def test_junit_report_is_valid_and_fails_regressions_and_failures(
+    archive: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "junit.xml"
+    assert main(["check", str(archive), "--junit", str(target)]) == 1
+    tree = etree.parse(str(target))
+    etree.XMLSchema(etree.fromstring(JUNIT_XSD)).assertValid(tree)
+    root = tree.getroot()
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("4", "2", "0")
+    cases = {case.get("name"): case for case in root.iter("testcase")}
+    assert sorted(cases) == sorted([IP4_1C, IP4_2C, L2_1C, L2_2C])
+    assert cases[IP4_1C].find("failure").get("type") == "Regression"
+    assert cases[L2_1C].find("failure").get("type") == "Failed"
+    assert "link down" in cases[L2_1C].find("failure").text
+    assert cases[IP4_2C].find("failure") is None
+    assert cases[IP4_1C].get("classname").startswith("results.2n-skx.")
+
+
+def test_all_prints_the_history_newest_first(archive: Path, tmp_path: Path, capsys) -> None:
+    target = tmp_path / "all.json"
+    assert main(["check", str(archive), "--all", "--json", str(target)]) == 1
+    out = capsys.readouterr().out
+    headings = [line.split()[1] for line in out.splitlines() if line.startswith("== ")]
+    assert headings == [f"{DEFAULT_JOB}-{n}" for n in range(12, 0, -1)]
+    report = json.loads(target.read_text())
+    arrivals = {
+        (entry["build"], item["name"], item["reason"])
+        for entry in report["history"]
+        for item in entry["verdicts"]
+        if item["reason"] != "Normal"
+    }
+    assert arrivals == {
+        ("5", IP4_2C, "Progression"),
+        ("12", IP4_1C, "Regression"),
+        ("12", L2_1C, "Failed"),
+    }
+    assert report["counts"]["Regression"] == 1
+
+
+def test_unknown_build_is_a_usage_error(archive: Path, capsys) -> None:
+    assert main(["check", str(archive), "--build", "nope-7"]) == 2
+    assert "no build 'nope-7'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "give archive paths or --conf DIR"),
+        (["--source", "x", "p"], "--source NAME needs --conf DIR"),
+        (["p", "--fail-on", "Bad"], "unknown verdict 'Bad'"),
+        (["p", "--send"], "--send needs --email FILE, --mail-from, --mail-to"),
+    ],
+)
+def test_usage_errors_exit_2(argv: list[str], message: str, capsys) -> None:
+    assert main(["check", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_password_cannot_be_given_on_the_command_line(capsys) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["check", "p", "--smtp-password", "hunter2"])
+    assert raised.value.code == 2
+    assert "unrecognized arguments: --smtp-password" in capsys.readouterr().err
+
+
+def test_empty_source_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    assert main(["check", str(tmp_path)]) == 2
+    assert "has no usable build" in capsys.readouterr().err
+
+
+def _conf(folder: Path, body: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "conf.py").write_text(body)
+    return folder
+
+
+def test_conf_is_read_the_way_sphinx_reads_it(archive: Path, tmp_path: Path) -> None:
+    # Relative paths resolve against conf.py's folder, and conf.py runs with
+    # that folder as working directory and a ``tags`` object, as in Sphinx.
+    docs = tmp_path / "docs"
+    (tmp_path / "data").symlink_to(archive)
+    _conf(
+        docs,
+        "import os\n"
+        "assert os.path.isfile('conf.py') and not tags.has('html')\n"
+        "trending_sources = {'perf': {'paths': ['../data'], 'testbed': r'\\dn-\\w+$'},\n"
+        "                    'other': {'paths': ['nowhere/*.xml']}}\n"
+        "trending_docs_base_url = 'https://docs.example.org/trending'\n",
+    )
+    target = tmp_path / "out.json"
+    code = main(["check", "--conf", str(docs), "--source", "perf", "--json", str(target)])
+    assert code == 1
+    report = json.loads(target.read_text())
+    assert {item["source"] for item in report["verdicts"]} == {"perf"}
+    regression = next(item for item in report["verdicts"] if item["reason"] == "Regression")
+    assert regression["graph"].startswith(
+        "https://docs.example.org/trending/graphs.html#trending-perf-"
+    )
+
+
+def test_conf_errors_in_a_judged_source_are_fatal(tmp_path: Path, archive: Path, capsys) -> None:
+    docs = _conf(
+        tmp_path / "docs",
+        f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}], 'direction': 'up'}}}}\n"
+        "trending_short_term_days = -1\n",
+    )
+    assert main(["check", "--conf", str(docs)]) == 2
+    err = capsys.readouterr().err
+    assert "error: " in err and "trending_sources['perf']['direction']" in err
+    assert "warning: " in err and "trending_short_term_days" in err
+
+
+def test_conf_warnings_outside_the_judged_sources_do_not_stop_the_gate(
+    tmp_path: Path, archive: Path, capsys
+) -> None:
+    docs = _conf(
+        tmp_path / "docs",
+        f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}]}}}}\n"
+        "trending_plotlyjs = 'nope'\n",
+    )
+    assert main(["check", "--conf", str(docs), "--build", f"{DEFAULT_JOB}-3"]) == 0
+    assert "warning: " in capsys.readouterr().err
+
+
+def test_conf_problems_exit_2(tmp_path: Path, capsys) -> None:
+    assert main(["check", "--conf", str(tmp_path)]) == 2
+    assert "conf.py" in capsys.readouterr().err
+    docs = _conf(tmp_path / "docs", "trending_sources = {'a': {'paths': ['x']}}\n")
+    assert main(["check", "--conf", str(docs), "--source", "b"]) == 2
+    assert "unknown source(s) 'b'" in capsys.readouterr().err
+    assert main(["check", "--conf", str(docs), "--direction", "lower"]) == 2
+    assert "--direction only apply to archive paths" in capsys.readouterr().err
+    broken = _conf(tmp_path / "broken", "raise RuntimeError('oops')\n")
+    assert main(["check", "--conf", str(broken)]) == 2
+    assert "oops" in capsys.readouterr().err
+
+
+def test_email_file_is_a_complete_message(archive: Path, tmp_path: Path) -> None:
+    target = tmp_path / "alert.eml"
+    code = main(
+        [
+            "check",
+            str(archive),
+            "--email",
+            str(target),
+            "--mail-from",
+            "ci@example.org",
+            "--mail-to",
+            "a@example.org",
+        ]
+    )
+    assert code == 1
+    message = email.message_from_bytes(target.read_bytes(), policy=email.policy.default)
+    assert message["Subject"] == f"[trending] FAIL: 1 regression, 1 failed in {NEWEST}"
+    assert message["To"] == "a@example.org"
+    text = message.get_body(("plain",)).get_content()
+    assert f"{IP4_1C} [2n-skx] in {NEWEST}: trend 12." in text
