@@ -139,17 +139,24 @@ class BitModel:
         return table
 
     def ranking_bits(
-        self,
-        size_bits: npt.NDArray[np.float64],
-        sizes: npt.NDArray[np.float64],
-        stdevs: npt.NDArray[np.float64],
+        self, sizes: npt.NDArray[np.int64], stdevs: npt.NDArray[np.float64]
     ) -> npt.NDArray[np.float64]:
         """Bits of groups without the average's term, fast and for ranking only.
 
-        ``size_bits`` is :meth:`ranking_size_bits` looked up at ``sizes``.
+        Works in place on few temporaries: it runs on an N x N table at once.
         """
-        sd1 = stdevs / self.unit + 1.0
-        return size_bits + np.log2(sd1 * (sd1 + 1.0)) + (sizes - 2.0) * np.log2(sd1)
+        bits = self.ranking_size_bits()[sizes]
+        spread = np.divide(stdevs, self.unit)
+        spread += 1.0
+        term = np.add(spread, 1.0)
+        term *= spread
+        np.log2(term, out=term)
+        bits += term
+        np.subtract(sizes, 2.0, out=term)
+        np.log2(spread, out=spread)
+        spread *= term
+        bits += spread
+        return bits
 
     def first_record_bits(self, size: int, avg: float, stdev: float) -> float:
         """Bits of the record after the first run, as a later group's prefix.

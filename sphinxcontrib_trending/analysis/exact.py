@@ -48,10 +48,9 @@ def exact_search(runs: PreparedRuns, model: BitModel) -> Partition:
         return incumbent  # with two runs or fewer both searches see every partition
     cumulative = np.concatenate(([0], np.cumsum(runs.sizes))).astype(np.int64)
     sizes = _group_sizes(cumulative)
-    sizes_float = sizes.astype(np.float64)
-    _derive_seen_stats(table, sizes_float)
-    best = model.ranking_bits(model.ranking_size_bits()[sizes], sizes_float, table.stdev)
-    del sizes, sizes_float
+    _derive_seen_stats(table, sizes)
+    best = model.ranking_bits(sizes, table.stdev)
+    del sizes
     starts = _programme(table, best, model)
     stats = [
         (
@@ -80,7 +79,7 @@ def _group_sizes(cumulative: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return sizes
 
 
-def _derive_seen_stats(table: StatsTable, sizes: npt.NDArray[np.float64]) -> None:
+def _derive_seen_stats(table: StatsTable, sizes: npt.NDArray[np.int64]) -> None:
     """Turn stored stats into what the bit formula sees (``A*n/n``, ``sqrt(S*S*n/n)``)."""
     table.avg *= sizes
     table.avg /= sizes
@@ -91,30 +90,36 @@ def _derive_seen_stats(table: StatsTable, sizes: npt.NDArray[np.float64]) -> Non
 
 
 def _predecessor_terms(
-    scaled: npt.NDArray[np.float64], model: BitModel
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """For group ``[i, e]`` as the predecessor of a group starting at ``e + 1``:
-    ``log2(norm(p))`` and that minus the largest ``log2(|a - p| + 1)`` over the
-    averages ``a`` of the groups ``[e + 1, ...]`` (fast logarithm).
+    avgs: npt.NDArray[np.float64], model: BitModel
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Everything the programme needs about groups as predecessors, indexed ``[e, i]``.
+
+    For the group ``[i, e]`` followed by a group starting at ``e + 1``: its
+    average (in units), ``log2(norm(p))`` and that minus the largest
+    ``log2(|a - p| + 1)`` over the averages ``a`` of the groups ``[e + 1, ...]``
+    (fast logarithm).  Indexed by end first, so that a column of ends is
+    contiguous.
     """
+    count = len(avgs)
     big_m = model.max_in_units
-    norm_bits = np.subtract(scaled, big_m / 2.0)
+    on_or_above = np.triu(np.ones((count, count), dtype=bool))
+    low = avgs.min(axis=1, where=on_or_above, initial=np.inf) / model.unit
+    high = avgs.max(axis=1, where=on_or_above, initial=-np.inf) / model.unit
+    del on_or_above
+    prev_avgs = np.divide(avgs.T, model.unit)
+    norm_bits = np.subtract(prev_avgs, big_m / 2.0)
     norm_bits *= norm_bits
     norm_bits += big_m * big_m / 4.0 + big_m  # norm(p) = (p - M/2)^2 + M^2/4 + M
     np.log2(norm_bits, out=norm_bits)
-    # averages of the groups [j, e] for each start j (upper triangle only)
-    upper_triangle = np.triu(np.ones(scaled.shape, dtype=bool))
-    low = np.where(upper_triangle, scaled, np.inf).min(axis=1)
-    high = np.where(upper_triangle, scaled, -np.inf).max(axis=1)
-    # the successor of [i, e] starts at e + 1: shift the per-start values left
+    # the successor of [i, e] starts at e + 1: per-end values come from row e + 1
     middle = np.append((low[1:] + high[1:]) / 2.0, 0.0)
     half_range = np.append((high[1:] - low[1:]) / 2.0, 0.0)
-    lowest_bits = np.subtract(scaled, middle[None, :])
+    lowest_bits = np.subtract(prev_avgs, middle[:, None])
     np.abs(lowest_bits, out=lowest_bits)
-    lowest_bits += half_range[None, :] + 1.0
+    lowest_bits += half_range[:, None] + 1.0
     np.log2(lowest_bits, out=lowest_bits)
     np.subtract(norm_bits, lowest_bits, out=lowest_bits)
-    return norm_bits, lowest_bits
+    return prev_avgs, norm_bits, lowest_bits
 
 
 def _programme(
@@ -127,38 +132,35 @@ def _programme(
     """
     count = len(best)
     best[0] += model.first_avg_bits
-    scaled = table.avg / model.unit
-    norm_bits, lowest_bits = _predecessor_terms(scaled, model)
-    # read by column below: transposed copies make those reads contiguous
-    norm_bits = np.ascontiguousarray(norm_bits.T)
-    lowest_bits = np.ascontiguousarray(lowest_bits.T)
-    prev_avgs = np.ascontiguousarray(scaled.T)
+    prev_avgs, norm_bits, lowest_bits = _predecessor_terms(table.avg, model)
     upper_buffer = np.empty(count)
     lower_buffer = np.empty(count)
+    row_avgs = np.empty(count)
+    inverse_unit = 1.0 / model.unit
+    add, subtract, log2, absolute = np.add, np.subtract, np.log2, np.abs
     for start in range(1, count):
         column = start - 1
         candidates = best[:start, column]
-        upper = np.add(candidates, norm_bits[column, :start], out=upper_buffer[:start])
-        lower = np.add(candidates, lowest_bits[column, :start], out=lower_buffer[:start])
+        upper = add(candidates, norm_bits[column, :start], out=upper_buffer[:start])
+        lower = add(candidates, lowest_bits[column, :start], out=lower_buffer[:start])
         chosen = int(upper.argmin())
         ceiling = float(upper[chosen])
         threshold = ceiling + RELATIVE_SLACK * (abs(ceiling) + 1.0)
         row = best[start, start:]
+        avgs = np.multiply(table.avg[start, start:], inverse_unit, out=row_avgs[start:])
         lower[chosen] = np.inf
         if lower.min() > threshold:
-            jump = np.subtract(scaled[start, start:], prev_avgs[column, chosen])
-            np.abs(jump, out=jump)
+            jump = subtract(avgs, prev_avgs[column, chosen], out=avgs)
+            absolute(jump, out=jump)
             jump += 1.0
-            np.log2(jump, out=jump)
+            log2(jump, out=jump)
             row -= jump
             row += ceiling
             continue
         lower[chosen] = -np.inf
         kept = np.flatnonzero(lower <= threshold)
-        row += _predecessor_costs(scaled[start, start:], prev_avgs[column, kept], upper[kept]).min(
-            axis=0
-        )
-    return _backtrack(best, scaled, norm_bits, prev_avgs)
+        row += _predecessor_costs(avgs, prev_avgs[column, kept], upper[kept]).min(axis=0)
+    return _backtrack(best, table.avg, norm_bits, prev_avgs, model.unit)
 
 
 def _predecessor_costs(
@@ -176,23 +178,24 @@ def _predecessor_costs(
 
 def _backtrack(
     best: npt.NDArray[np.float64],
-    scaled: npt.NDArray[np.float64],
+    avgs: npt.NDArray[np.float64],
     norm_bits: npt.NDArray[np.float64],
     prev_avgs: npt.NDArray[np.float64],
+    unit: float,
 ) -> tuple[int, ...]:
     """Follow the cheapest predecessors back from the cheapest complete partition.
 
     The programme keeps no pointers (an N x N index table): along the one path
     that matters, the predecessor is found again by the same minimisation.
     """
-    count = len(best)
-    end = count - 1
+    end = len(best) - 1
     start = int(best[:, end].argmin())
     starts = [start]
     while start:
         column = start - 1
         upper = best[:start, column] + norm_bits[column, :start]
-        costs = _predecessor_costs(scaled[start, end : end + 1], prev_avgs[column, :start], upper)
+        group_avg = np.array([avgs[start, end] / unit])
+        costs = _predecessor_costs(group_avg, prev_avgs[column, :start], upper)
         end, start = column, int(costs[:, 0].argmin())
         starts.append(start)
     return tuple(reversed(starts))

@@ -61,84 +61,87 @@ class StatsTable:
 
 
 class _Ranking:
-    """Per-candidate constants and scratch arrays of the fast ranking."""
+    """Per-candidate constants and scratch arrays of the fast ranking.
+
+    Works on the same windows as :class:`OpenGroups`; entries not opened yet
+    carry an infinite key, so they rank last.
+    """
 
     def __init__(self, groups: OpenGroups, model: BitModel) -> None:
-        count = groups.count
-        self.size_bits = model.ranking_size_bits()
-        sizes = np.arange(len(self.size_bits))
-        self.size_minus_two = sizes - 2.0
-        if groups.uniform:
-            # sizes of [s, k] for s = 0..k are reversed slices of these
-            multiples = np.minimum(groups.multiples, len(sizes) - 1)
-            self.size_bits = self.size_bits[multiples]
-            self.size_minus_two = self.size_minus_two[multiples]
-        self.uniform = groups.uniform
-        self.inverse_unit = 1.0 / model.unit
-        self.key = np.zeros(count)  # prefix bits + the average's "norm" bits
-        self.prev = np.zeros(count)  # previous group's average, raw
-        self.gate = np.full(count, self.inverse_unit)  # 0 for the first group
-        if count:
-            self.gate[0] = 0.0
-        # row 0: stdev term, row 1: average term; stacked so that one numpy
-        # call does the "+ 1" and one the logarithm of both
-        self.terms = np.zeros((2, count))
-        self.scratch = np.zeros(count)
+        padded = len(groups.avg)
+        self.unit = model.unit
+        # jump and spread are kept in raw units plus one unit, (x + u) instead
+        # of (x / u + 1): the missing 1/u factors are per-size constants
+        sizes = np.arange(len(model.length_bits)) - 2.0
+        self.size_minus_two = sizes
+        log_inverse_unit = -math.log2(model.unit)
+        self.size_bits = model.ranking_size_bits() + (sizes + 1.0) * log_inverse_unit
+        self.key = np.full(padded, np.inf)  # prefix bits + the average's "norm" bits
+        self.prev = np.zeros(padded)  # previous group's average, raw
+        self.spread = np.zeros(padded)
+        self.total = np.zeros(padded)
+        self.product = np.zeros(padded)
+        self.window = 0
 
-    def rank(self, groups: OpenGroups, k: int) -> npt.NDArray[np.float64]:
-        """Approximate total bits of "record before s, then group [s, k]" for s <= k.
+    def _set_window(self, window: int) -> None:
+        self.window = window
+        self._key = self.key[:window]
+        self._prev = self.prev[:window]
+        self._spread = self.spread[:window]
+        self._total = self.total[:window]
+        self._product = self.product[:window]
+
+    def rank(self, groups: OpenGroups) -> npt.NDArray[np.float64]:
+        """Approximate total bits of "record before s, then group [s, k]" over the window.
 
         The terms of :meth:`BitModel.ranking_bits` plus the average's, computed
         in place to keep the per-run cost at a few array operations.
         """
-        stop = k + 1
-        terms = self.terms[:, :stop]
-        spread, total = terms
-        np.multiply(groups.stdev[:stop], self.inverse_unit, out=spread)
-        np.subtract(groups.avg[:stop], self.prev[:stop], out=total)
+        if self.window != groups.window:
+            self._set_window(groups.window)
+        unit = self.unit
+        spread, total, product = self._spread, self._total, self._product
+        # the first group has no previous average: make its jump zero
+        self.prev[0] = groups.avg[0]
+        np.add(groups.window_stdev, unit, out=spread)
+        np.subtract(groups.window_avg, self._prev, out=total)
         np.abs(total, out=total)
-        total *= self.gate[:stop]
-        terms += 1.0
-        product = np.add(spread, 1.0, out=self.scratch[:stop])
+        total += unit
+        np.add(spread, unit, out=product)
         product *= spread
         np.divide(product, total, out=total)
-        np.log2(terms, out=terms)
-        if self.uniform:
-            end = len(self.size_bits)
-            spread *= self.size_minus_two[end - stop : end]
-            total += spread
-            total += self.size_bits[end - stop : end]
-        else:
-            sizes = groups.sizes_through(k)
-            spread *= self.size_minus_two[sizes]
-            total += spread
-            total += self.size_bits[sizes]
-        total += self.key[:stop]
+        np.log2(total, out=total)
+        np.log2(spread, out=spread)
+        sizes = groups.window_sizes()
+        spread *= self.size_minus_two[sizes]
+        total += spread
+        total += self.size_bits[sizes]
+        total += self._key
         return total
 
 
 class _Records:
-    """The record after each run: last group's start and stats, and its total bits.
+    """The record after each run: its last group's start and stats, and its total bits.
 
     Totals are kept as ranked (fast logarithm); the exact totals the reference
-    would hold are derived on demand along the chain of records.
+    would hold are derived on demand along the chain of records.  Sizes and
+    stdevs too are derived only when needed: most records are never looked at.
     """
 
-    def __init__(self, model: BitModel) -> None:
+    def __init__(self, model: BitModel, groups: OpenGroups) -> None:
         self.model = model
+        self.cumulative = groups.cumulative
         self.starts: list[int] = []
-        self.sizes: list[int] = []
         self.avgs: list[float] = []
-        self.stdevs: list[float] = []
+        self.moments: list[float] = []
         self.ranked_totals: list[float] = []
         self._exact: dict[int, float] = {}
 
-    def add(self, start: int, size: int, avg: float, stdev: float, ranked_total: float) -> None:
-        self.starts.append(start)
-        self.sizes.append(size)
-        self.avgs.append(avg)
-        self.stdevs.append(stdev)
-        self.ranked_totals.append(ranked_total)
+    def size(self, step: int) -> int:
+        return int(self.cumulative[step + 1] - self.cumulative[self.starts[step]])
+
+    def stdev(self, step: int) -> float:
+        return math.sqrt(self.moments[step] / self.size(step))
 
     def prev_avg(self, start: int) -> float | None:
         """Previous group's average as seen by a group opened at run ``start``."""
@@ -153,7 +156,7 @@ class _Records:
         if start == 0:
             return 0.0
         if start == 1:
-            return self.model.first_record_bits(self.sizes[0], self.avgs[0], self.stdevs[0])
+            return self.model.first_record_bits(self.size(0), self.avgs[0], self.stdev(0))
         return self.exact_total(start - 1)
 
     def exact_total(self, k: int) -> float:
@@ -169,7 +172,7 @@ class _Records:
         for step in reversed(pending):
             start = self.starts[step]
             self._exact[step] = self.exact_prefix(start) + self.model.group_bits(
-                self.sizes[step], self.avgs[step], self.stdevs[step], self.prev_avg(start)
+                self.size(step), self.avgs[step], self.stdev(step), self.prev_avg(start)
             )
         return self._exact[k]
 
@@ -180,8 +183,9 @@ def greedy_search(
     """Group the present runs exactly as jumpavg 0.4.2 does; fill ``table`` on the way."""
     groups = OpenGroups(runs)
     ranking = _Ranking(groups, model)
-    records = _Records(model)
-    key = ranking.key
+    records = _Records(model, groups)
+    key, prev = ranking.key, ranking.prev
+    avg_seen, moment_seen = groups.avg_seen, groups.moment_seen
     for _ in range(runs.count):
         k = groups.advance()
         if table is not None:
@@ -191,11 +195,13 @@ def greedy_search(
         else:
             previous = records.avgs[k - 1]
             key[k] = records.ranked_totals[k - 1] + math.log2(model.norm(previous))
-            ranking.prev[k] = previous
-        totals = ranking.rank(groups, k)
+            prev[k] = previous
+        totals = ranking.rank(groups)
         winner = _decide(totals, groups, k, records)
-        size, avg, stdev = groups.seen_stats(winner)
-        records.add(winner, size, avg, stdev, float(totals[winner]))
+        records.starts.append(winner)
+        records.avgs.append(float(avg_seen[winner]))
+        records.moments.append(float(moment_seen[winner]))
+        records.ranked_totals.append(float(totals[winner]))
     return _backtrack(records)
 
 
@@ -238,8 +244,8 @@ def _backtrack(records: _Records) -> Partition:
     chosen.reverse()
     return Partition(
         starts=tuple(records.starts[end] for end in chosen),
-        sizes=tuple(records.sizes[end] for end in chosen),
+        sizes=tuple(records.size(end) for end in chosen),
         avgs=tuple(records.avgs[end] for end in chosen),
-        stdevs=tuple(records.stdevs[end] for end in chosen),
+        stdevs=tuple(records.stdev(end) for end in chosen),
         bits=records.exact_total(count - 1),
     )
