@@ -46,6 +46,8 @@ class TestPlan:
     level before any :class:`Change`.
     """
 
+    __test__ = False  # a plan, not a pytest test class
+
     suite: str
     name: str
     tags: tuple[str, ...]
@@ -389,6 +391,41 @@ def generate_archive(
             )
         )
     return generated
+
+
+def write_large_output(target: Path, *, target_bytes: int, seed: int = 1) -> int:
+    """A plain output.xml of at least ``target_bytes``, made of real robot output.
+
+    One real build is generated, then its suites (setup keyword, tests,
+    status) are written again and again under new suite names, so the big
+    file has exactly the element structure robot writes.  Returns the number
+    of tests written.  Used by the benchmark and the bounded-memory test.
+    """
+    with tempfile.TemporaryDirectory(prefix="robot-large-") as scratch:
+        build = generate_archive(Path(scratch), builds=1, seed=seed)[0]
+        root = etree.fromstring(gzip.decompress(build.path.read_bytes()))
+    leaves = [suite for suite in root.iter("suite") if suite.find("test") is not None]
+    top_status = etree.tostring(root.find("suite/status"))
+    attributes = " ".join(
+        f'{name}="{root.get(name)}"' for name in ("generator", "generated", "schemaversion")
+    )
+    head = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<robot {attributes} rpa="false">\n'
+        '<suite id="s1" name="Tests" source="/csit/tests">\n'
+    )
+    written = tests = 0
+    with target.open("wb") as out:
+        written += out.write(head.encode())
+        copy = 0
+        while written < target_bytes:
+            for leaf in leaves:
+                copy += 1
+                suite = etree.Element("suite", id=f"s1-s{copy}", name=f"{leaf.get('name')}-{copy}")
+                suite.extend(etree.fromstring(etree.tostring(child)) for child in leaf)
+                tests += len(suite.findall("test"))
+                written += out.write(etree.tostring(suite) + b"\n")
+        out.write(top_status + b"\n</suite>\n<statistics/>\n<errors/>\n</robot>\n")
+    return tests
 
 
 def write_expectations(path: Path, builds: Sequence[GeneratedBuild]) -> None:

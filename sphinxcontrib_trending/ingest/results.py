@@ -37,7 +37,6 @@ _LEGACY_MRR = re.compile(
     re.IGNORECASE,
 )
 _BOUND = re.compile(r"\b(?P<which>NDR|PDR)_LOWER:\s*(?P<value>\S+)\s*pps", re.IGNORECASE)
-_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _TC_PREFIX = re.compile(r"^tc\d+-", re.IGNORECASE)
 _THREAD_CORE = re.compile(r"\d+T\d+C", re.IGNORECASE)
 _CORES_ONLY = re.compile(r"\d+C", re.IGNORECASE)
@@ -89,9 +88,10 @@ def parse_number_list(text: str, *, bracketed: bool = False) -> tuple[float, ...
         raise ValueError("empty list of values")
     values = []
     for item in items:
-        if not _NUMBER.fullmatch(item):
-            raise ValueError(f"{item!r} is not a number")
-        value = float(item)
+        try:
+            value = float(item)
+        except ValueError:
+            raise ValueError(f"{item!r} is not a number") from None
         if not math.isfinite(value):
             raise ValueError(f"{item!r} is not finite")
         values.append(value)
