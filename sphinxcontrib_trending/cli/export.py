@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from sphinxcontrib_trending.cli import EXIT_USAGE
-from sphinxcontrib_trending.ingest import Build, Dataset, SourceSpec, SpecError, TestResult, load
+from sphinxcontrib_trending.ingest import Build, Dataset, SourceSpec, SpecError, load
+from sphinxcontrib_trending.ingest.codec import result_fields
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
     DEFAULT_VERSION_PATTERN,
@@ -95,7 +96,7 @@ def records(build: Build) -> Iterator[dict[str, Any]]:
         "testbed": build.testbed,
     }
     for test in build.tests:
-        body = _test_fields(test)
+        body = result_fields(test)
         if not test.measurements:
             yield {**head, **body, "metric": None, "unit": None, "values": []}
         for measurement in test.measurements:
@@ -106,18 +107,6 @@ def records(build: Build) -> Iterator[dict[str, Any]]:
                 "unit": measurement.unit,
                 "values": list(measurement.values),
             }
-
-
-def _test_fields(test: TestResult) -> dict[str, Any]:
-    return {
-        "test_id": test.test_id,
-        "name": test.name,
-        "suite": test.suite,
-        "tags": list(test.tags),
-        "status": test.status,
-        "message": test.message,
-        "start": None if test.start is None else format_time(test.start),
-    }
 
 
 def write_dataset(dataset: Dataset, out: TextIO) -> None:

@@ -1,10 +1,12 @@
 """Streaming reader of Robot Framework ``output.xml``, RF 2.9 to RF 7.
 
-Memory stays bounded by one test: ``iterparse`` reports only ``robot``,
-``suite`` and ``test`` events, every finished test is cleared, and finished
-siblings are deleted as soon as the next one starts.  Keyword messages are
+Memory stays bounded by one test: ``iterparse`` reports only the ends of
+``suite`` and ``test`` elements, every finished test is cleared, and
+finished siblings are deleted when the next one ends.  Keyword messages are
 read (for the DUT version and the TG address) only until what is looked for
 has been found, so most of the document is never touched from Python.
+Reading stops at the end of the top suite: statistics and errors are not
+results.
 
 Both schemas are read side by side; they differ in:
 
@@ -41,8 +43,8 @@ TG_SETUP = re.compile(r"Setup of TG node (?P<address>[0-9A-Fa-f.:]*[0-9A-Fa-f])"
 class RobotRun:
     """What one output.xml says, before the file name gives it a job and build.
 
-    ``complete`` is false when the document broke off; the tests read before
-    the break are kept (their results are real) and a problem says so.
+    When the document breaks off, the tests read before the break are kept
+    (their results are real) and a problem says so.
     """
 
     generated: datetime | None = None
@@ -52,7 +54,6 @@ class RobotRun:
     tg_address: str | None = None
     tests: list[TestResult] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    complete: bool = False
 
 
 def status_end(status: etree._Element) -> datetime | None:
@@ -68,6 +69,7 @@ def status_end(status: etree._Element) -> datetime | None:
 
 
 def status_start(status: etree._Element) -> datetime | None:
+    """Start time of a ``<status>`` element in either schema."""
     return parse_robot_time(status.get("starttime") or status.get("start"))
 
 
@@ -111,7 +113,6 @@ class _Reader:
             if element.tag == "test":
                 self._test(element)
             elif self._suite_end(element):
-                self.run.complete = True
                 break
         if not self.run.tests:
             self.run.problems.append(Problem(self.origin, "no test found in this file", "parse"))
@@ -139,16 +140,23 @@ class _Reader:
         for the enclosing suite before its element goes.
         """
         parent = element.getparent()
-        while (previous := element.getprevious()) is not None:
-            self._scan_messages(previous)
-            if parent is not None and (testbed := _metadata_in(previous, "testbed")):
+        if parent is None:
+            return
+        while (first := parent[0]) is not element:
+            self._scan_messages(first)
+            if testbed := _metadata_in(first, "testbed"):
                 self.early_testbeds[parent] = testbed
             del parent[0]
 
-    def _scan_messages(self, element: etree._Element) -> None:
+    def _searching(self) -> bool:
+        """Are messages still worth reading (version or TG address not found yet)?"""
         run = self.run
-        if run.dut_version is not None and (run.tg_address is not None or not self.want_tg):
+        return run.dut_version is None or (self.want_tg and run.tg_address is None)
+
+    def _scan_messages(self, element: etree._Element) -> None:
+        if not self._searching():
             return
+        run = self.run
         for message in element.iter("msg"):
             text = message.text
             if not text:
@@ -159,6 +167,10 @@ class _Reader:
                 run.tg_address = tg["address"]
 
     def _test(self, element: etree._Element) -> None:
+        if self._searching():
+            # Outer suites' setups come first in the document: read them first.
+            for ancestor in reversed(list(element.iterancestors("suite"))):
+                self._drop_previous(ancestor)
         self._drop_previous(element)
         self._scan_messages(element)
         parent = element.getparent()
@@ -197,7 +209,7 @@ class _Reader:
         element.clear()
 
     def _suite_end(self, element: etree._Element) -> bool:
-        """Close a suite; true when it was the top suite (the run is complete)."""
+        """Close a suite; true when it was the top suite (nothing more to read)."""
         self._drop_previous(element)
         for child in element:
             self._scan_messages(child)

@@ -182,3 +182,50 @@ def test_name_not_matching_the_pattern_keeps_the_build_and_says_so(tmp_path) -> 
     assert (build.job, build.build) == ("results", "20230315T030959Z")
     (problem,) = dataset.problems
     assert problem.subtype == "data" and "does not match the build pattern" in problem.message
+
+
+def test_metadata_before_the_tests_is_not_lost(tmp_path) -> None:
+    """Some old writers put <metadata> first; it is freed with the setup, but kept."""
+    text = """<robot generated="20200101 10:00:00.000">
+<suite name="Top"><metadata><item name="Testbed">3n-tsh</item></metadata>
+<kw type="setup" name="s">
+<msg timestamp="20200101 10:00:00.100" level="INFO">VPP version: 20.01</msg>
+<status status="PASS" starttime="20200101 10:00:00.000" endtime="20200101 10:00:01.000"/></kw>
+<suite name="Inner"><test name="tc01-x"><tags><tag>1T1C</tag></tags>
+<status status="PASS" starttime="20200101 10:00:02.000" endtime="20200101 10:00:03.000">
+NDR_LOWER: 5.0 pps</status></test>
+<status status="PASS" starttime="20200101 10:00:01.500" endtime="20200101 10:00:04.000"/></suite>
+<status status="PASS" starttime="20200101 10:00:00.000" endtime="20200101 10:00:05.000"/></suite>
+</robot>"""
+    path = tmp_path / "job__3__output.xml"
+    path.write_text(text)
+    dataset = load_paths(path)
+    assert dataset.problems == []
+    (build,) = dataset.builds
+    assert (build.testbed, build.dut_version) == ("3n-tsh", "20.01")
+    assert build.time == datetime(2020, 1, 1, 10, 0, 5, tzinfo=UTC)
+    (test,) = build.tests
+    assert (test.test_id, test.suite, test.thread_core) == ("top.inner.x", "Top.Inner", "1T1C")
+    assert test.measurement("ndr").values == (5.0,)
+
+
+def test_the_first_version_message_in_document_order_wins(tmp_path) -> None:
+    def keyword(version: str) -> str:
+        return (
+            f'<kw name="k"><msg time="2024-01-01T00:00:00.000001" level="INFO">'
+            f"VPP version: {version}</msg>"
+            '<status status="PASS" start="2024-01-01T00:00:00.000001" elapsed="0.1"/></kw>'
+        )
+
+    status = '<status status="PASS" start="2024-01-01T00:00:00.000000" elapsed="3.0"/>'
+    text = (
+        '<robot generated="2024-01-01T00:00:00.000000"><suite name="Outer">'
+        f'<kw name="setup" type="SETUP">{keyword("first")}</kw>'
+        f'<kw name="setup" type="SETUP">{keyword("second")}</kw><suite name="Inner">'
+        f'<kw name="setup" type="SETUP">{keyword("third")}</kw>'
+        f'<test name="t">{keyword("fourth")}{status}</test>'
+        f"{status}</suite>{status}</suite></robot>"
+    )
+    path = tmp_path / "job__1__output.xml"
+    path.write_text(text)
+    assert load_paths(path).builds[0].dut_version == "first"
