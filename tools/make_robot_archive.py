@@ -46,6 +46,8 @@ class TestPlan:
     level before any :class:`Change`.
     """
 
+    __test__ = False  # a plan, not a pytest test class
+
     suite: str
     name: str
     tags: tuple[str, ...]
@@ -175,6 +177,42 @@ def _robot_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("\n", "\\n")
 
 
+_STARTUP_CONF = (  # robot syntax: two spaces would split arguments, so one-space indents
+    "unix {\\n nodaemon\\n log /var/log/vpp/vpp.log\\n cli-listen /run/vpp/cli.sock\\n}\\n"
+    "cpu {\\n main-core 1\\n corelist-workers 2\\n}\\nbuffers {\\n buffers-per-numa 215040\\n}\\n"
+    "dpdk {\\n dev 0000:18:00.0\\n dev 0000:18:00.1\\n no-tx-checksum-offload\\n}"
+)
+
+# The keyword structure of a CSIT MRR test: setup steps, then ten one-second
+# trials in a FOR loop, each logging what the traffic generator did.
+_KEYWORDS = f"""Set Max Rate And Jumbo
+    Log    Max rate set to 14880952.38 pps, jumbo frames disabled
+
+Add Worker Threads To All Duts
+    [Arguments]    ${{threads}}    ${{cores}}
+    Log    Adding ${{threads}} worker threads on ${{cores}} physical cores to DUT1 and DUT2
+
+Apply Startup Configuration On All Vpp Duts
+    Log    {_STARTUP_CONF}
+    Log    Waiting for VPP to come up on DUT1
+    Log    VPP is up on DUT1
+
+Initialize Layer Interface
+    Log    Interfaces configured: TenGigabitEthernet18/0/0, TenGigabitEthernet18/0/1
+
+Find Maximum Receive Rate
+    [Arguments]    ${{trials}}
+    FOR    ${{trial}}    IN RANGE    ${{trials}}
+        Send Traffic At Specified Rate    ${{trial}}
+    END
+
+Send Traffic At Specified Rate
+    [Arguments]    ${{trial}}
+    Log    Trial ${{trial}}: sending traffic for 1 s at 14880952.38 pps
+    Log    Trial ${{trial}}: stats {{'rate': 14880952.38, 'duration': 1.0, 'frame_size': 64}}
+"""
+
+
 def _suite_file(
     plans: Sequence[TestPlan],
     outcomes: dict[str, Outcome],
@@ -188,8 +226,15 @@ def _suite_file(
     lines += ["Suite Setup    Set Up Suite", "", "*** Test Cases ***"]
     for plan in plans:
         outcome = outcomes[plan.test_id]
-        lines += [plan.name, "    [Tags]    " + "    ".join(plan.tags)]
-        lines.append("    Apply Startup Configuration")
+        lines += [
+            plan.name,
+            "    [Tags]    " + "    ".join(plan.tags),
+            "    Set Max Rate And Jumbo",
+            "    Add Worker Threads To All Duts    1    1",
+            "    Apply Startup Configuration On All Vpp Duts",
+            "    Initialize Layer Interface",
+            "    Find Maximum Receive Rate    10",
+        ]
         if outcome.status == "PASS":
             lines.append(f"    Set Test Message    {_robot_escape(outcome.message)}")
         else:
@@ -203,10 +248,7 @@ def _suite_file(
         "Show Vpp Version On All Duts",
         f"    Log    VPP version: {version}",
         "",
-        "Apply Startup Configuration",
-        "    Log    Applying startup configuration: main-core 1, workers 1",
-        "    Log    Waiting for VPP to come up",
-        "",
+        _KEYWORDS,
     ]
     return "\n".join(lines)
 
@@ -279,6 +321,20 @@ def _stable_sources(root: etree._Element, workdir: Path) -> None:
             suite.set("source", "/csit" + source[len(prefix) :])
 
 
+def _check_statuses(
+    root: etree._Element, tests: Sequence[TestPlan], outcomes: dict[str, Outcome]
+) -> None:
+    """A test robot failed on its own (a broken generated suite) must not pass as data."""
+    wanted = {(plan.suite.rsplit(".", 1)[-1], plan.name): outcomes[plan.test_id] for plan in tests}
+    for test in root.iter("test"):
+        suite = Path(test.getparent().get("source", "")).stem
+        status = test.find("status")
+        got = (status.get("status"), status.text or "") if status is not None else None
+        outcome = wanted.get((suite, test.get("name", "")))
+        if outcome is None or got != (outcome.status, outcome.message):
+            raise RuntimeError(f"robot test {suite}.{test.get('name')} ended {got}, not as planned")
+
+
 def build_file_name(job: str, build: str) -> str:
     return f"{job}__{build}__output_info.xml.gz"
 
@@ -308,6 +364,7 @@ def generate_build(
         output = workdir / "output.xml"
         _run_robot(workdir, output)
         root = etree.parse(str(output)).getroot()
+    _check_statuses(root, tests, outcomes)
     shift_times(root, time)
     _stable_sources(root, workdir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -389,6 +446,41 @@ def generate_archive(
             )
         )
     return generated
+
+
+def write_large_output(target: Path, *, target_bytes: int, seed: int = 1) -> int:
+    """A plain output.xml of at least ``target_bytes``, made of real robot output.
+
+    One real build is generated, then its suites (setup keyword, tests,
+    status) are written again and again under new suite names, so the big
+    file has exactly the element structure robot writes.  Returns the number
+    of tests written.  Used by the benchmark and the bounded-memory test.
+    """
+    with tempfile.TemporaryDirectory(prefix="robot-large-") as scratch:
+        build = generate_archive(Path(scratch), builds=1, seed=seed)[0]
+        root = etree.fromstring(gzip.decompress(build.path.read_bytes()))
+    leaves = [suite for suite in root.iter("suite") if suite.find("test") is not None]
+    top_status = etree.tostring(root.find("suite/status"))
+    attributes = " ".join(
+        f'{name}="{root.get(name)}"' for name in ("generator", "generated", "schemaversion")
+    )
+    head = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<robot {attributes} rpa="false">\n'
+        '<suite id="s1" name="Tests" source="/csit/tests">\n'
+    )
+    written = tests = 0
+    with target.open("wb") as out:
+        written += out.write(head.encode())
+        copy = 0
+        while written < target_bytes:
+            for leaf in leaves:
+                copy += 1
+                suite = etree.Element("suite", id=f"s1-s{copy}", name=f"{leaf.get('name')}-{copy}")
+                suite.extend(etree.fromstring(etree.tostring(child)) for child in leaf)
+                tests += len(suite.findall("test"))
+                written += out.write(etree.tostring(suite) + b"\n")
+        out.write(top_status + b"\n</suite>\n<statistics/>\n<errors/>\n</robot>\n")
+    return tests
 
 
 def write_expectations(path: Path, builds: Sequence[GeneratedBuild]) -> None:

@@ -17,21 +17,28 @@ def _time(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value)
 
 
-def test_to_json(test: TestResult) -> dict[str, Any]:
+def result_fields(test: TestResult) -> dict[str, Any]:
+    """The descriptive fields of a test result, as ``export`` also writes them."""
     return {
         "test_id": test.test_id,
         "name": test.name,
         "suite": test.suite,
         "tags": list(test.tags),
         "status": test.status,
-        "start": None if test.start is None else test.start.isoformat(),
         "message": test.message,
+        "start": None if test.start is None else test.start.isoformat(),
+    }
+
+
+def result_to_json(test: TestResult) -> dict[str, Any]:
+    return {
+        **result_fields(test),
         "thread_core": test.thread_core,
         "measurements": [[m.metric, m.unit, list(m.values)] for m in test.measurements],
     }
 
 
-def test_from_json(data: dict[str, Any]) -> TestResult:
+def result_from_json(data: dict[str, Any]) -> TestResult:
     return TestResult(
         test_id=str(data["test_id"]),
         name=str(data["name"]),
@@ -56,7 +63,7 @@ def build_to_json(build: Build) -> dict[str, Any]:
         "dut_version": build.dut_version,
         "testbed": build.testbed,
         "origin": build.origin,
-        "tests": [test_to_json(test) for test in build.tests],
+        "tests": [result_to_json(test) for test in build.tests],
     }
 
 
@@ -71,7 +78,7 @@ def build_from_json(data: dict[str, Any]) -> Build:
         dut_version=data["dut_version"],
         testbed=data["testbed"],
         origin=str(data["origin"]),
-        tests=tuple(test_from_json(test) for test in data["tests"]),
+        tests=tuple(result_from_json(test) for test in data["tests"]),
     )
 
 

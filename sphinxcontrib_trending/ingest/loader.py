@@ -55,10 +55,11 @@ _READ_ERRORS = (
 
 @dataclass(frozen=True)
 class _Input:
-    """One resolved input: where it is on disk and how to name it to the user."""
+    """One resolved input: how to name it to the user, where it is on disk,
+    and the name the build pattern is matched against (a URL's path)."""
 
     origin: str
-    local: Path | None
+    local: Path
     naming: str
 
 
@@ -79,7 +80,8 @@ def fingerprint(spec: SourceSpec, cache_dir: Path | None = None) -> str:
     It covers the resolved inputs (so a new file matching a glob counts), the
     size and modification time of local files, the validators last seen for
     URLs (no network access: a URL changes the fingerprint once a load has
-    fetched the new version) and the parser version.
+    fetched the new version) and the parser version.  Raises
+    :class:`SpecError` for an unusable spec, like :func:`load`.
     """
     options = ReadOptions.from_spec(spec)
     downloads = Downloads(cache_dir / "downloads") if cache_dir is not None else None
@@ -119,12 +121,12 @@ def load(
         builds: list[Build] = []
         for number, entry in enumerate(entries, start=1):
             item = _locate(entry, downloads, dataset, report)
-            if item.local is None:
+            if item is None:
                 continue
             if cache_dir is not None or not is_url(entry):
                 dataset.files.append(str(item.local))
             message = f"parsing {number}/{len(entries)}: {Path(item.naming).name}"
-            parsed = _parsed(item, item.local, options, cache, dataset, lambda m=message: report(m))
+            parsed = _parsed(item, options, cache, dataset, lambda m=message: report(m))
             builds.extend(parsed.builds)
             dataset.problems.extend(parsed.problems)
     dataset.builds = _without_duplicates(builds, dataset.problems)
@@ -132,26 +134,26 @@ def load(
     return dataset
 
 
-def _locate(entry: str, downloads: Downloads, dataset: Dataset, report: Progress) -> _Input:
+def _locate(entry: str, downloads: Downloads, dataset: Dataset, report: Progress) -> _Input | None:
+    """The local file of an entry (None: a URL with neither download nor copy)."""
     if not is_url(entry):
         return _Input(entry, Path(entry), entry)
     report(f"fetching {entry}")
     fetched = downloads.fetch(entry)
     if fetched.problem is not None:
         dataset.problems.append(fetched.problem)
-    return _Input(entry, fetched.path, url_path(entry))
+    return None if fetched.path is None else _Input(entry, fetched.path, url_path(entry))
 
 
 def _parsed(
     item: _Input,
-    local: Path,
     options: ReadOptions,
     cache: ParseCache,
     dataset: Dataset,
     announce: Callable[[], None],
 ) -> Parsed:
     try:
-        info = local.stat()
+        info = item.local.stat()
     except OSError as error:
         return Parsed([], [Problem(item.origin, f"cannot read: {error}", "source")])
     key = CacheKey(
@@ -164,7 +166,7 @@ def _parsed(
     if cached is not None:
         return cached
     announce()
-    parsed = parse_input(local, item.origin, item.naming, options)
+    parsed = parse_input(item.local, item.origin, item.naming, options)
     if (failure := cache.put(key, parsed)) is not None:
         dataset.problems.append(failure)
     return parsed

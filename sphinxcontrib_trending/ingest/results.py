@@ -25,19 +25,17 @@ from dataclasses import dataclass
 
 from sphinxcontrib_trending.ingest.model import Measurement
 
-_TRIALS = re.compile(
+# One alternation, so a message is scanned once whatever it holds.
+_RESULT = re.compile(
     r"trial results in (?P<what>packets|(?:estimated )?connections) per second:\s*"
-    r"(?P<list>[^\]\n]*\]?)",
+    r"(?P<list>[^\]\n]*\]?)"
+    r"|MaxReceivedRate_Results\s*\[pkts/(?P<seconds>\d+(?:\.\d+)?)sec\]:\s*"
+    r"tx\s+(?P<tx>[^\s,]+),\s*rx\s+(?P<rx>[^\s,]+)"
+    r"|\b(?P<bound>NDR|PDR)_LOWER:\s*(?P<value>\S+)\s*pps",
     re.IGNORECASE,
 )
 _TRIAL_METRICS = {"packets": ("mrr", "pps"), "connections": ("cps", "cps")}
-_LEGACY_MRR = re.compile(
-    r"MaxReceivedRate_Results\s*\[pkts/(?P<seconds>\d+(?:\.\d+)?)sec\]:\s*"
-    r"tx\s+(?P<tx>[^\s,]+),\s*rx\s+(?P<rx>[^\s,]+)",
-    re.IGNORECASE,
-)
-_BOUND = re.compile(r"\b(?P<which>NDR|PDR)_LOWER:\s*(?P<value>\S+)\s*pps", re.IGNORECASE)
-_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_SEPARATORS = re.compile(r"[,;\s]+")
 _TC_PREFIX = re.compile(r"^tc\d+-", re.IGNORECASE)
 _THREAD_CORE = re.compile(r"\d+T\d+C", re.IGNORECASE)
 _CORES_ONLY = re.compile(r"\d+C", re.IGNORECASE)
@@ -53,7 +51,8 @@ class MessageResults:
 
 def strip_tc_prefix(name: str) -> str:
     """``tc01-64b-1c-eth`` -> ``64b-1c-eth``: CSIT renumbers tests over time."""
-    return _TC_PREFIX.sub("", name)
+    prefix = _TC_PREFIX.match(name)
+    return name[prefix.end() :] if prefix else name
 
 
 def make_test_id(long_name: str) -> str:
@@ -84,49 +83,64 @@ def parse_number_list(text: str, *, bracketed: bool = False) -> tuple[float, ...
         if not body.endswith("]"):
             raise ValueError(f"unterminated list {text.strip()!r}")
         body = body[1:-1]
-    items = [item for item in re.split(r"[,;\s]+", body) if item]
-    if not items:
+    try:  # fast path: the comma-separated form every CSIT message uses
+        values = tuple(map(float, body.split(",")))
+    except ValueError:
+        values = tuple(_checked_float(item) for item in _SEPARATORS.split(body) if item)
+    if not values:
         raise ValueError("empty list of values")
-    values = []
-    for item in items:
-        if not _NUMBER.fullmatch(item):
-            raise ValueError(f"{item!r} is not a number")
-        value = float(item)
-        if not math.isfinite(value):
-            raise ValueError(f"{item!r} is not finite")
-        values.append(value)
-    return tuple(values)
+    if not all(map(math.isfinite, values)):
+        bad = next(value for value in values if not math.isfinite(value))
+        raise ValueError(f"{bad!r} is not finite")
+    return values
+
+
+def _checked_float(item: str) -> float:
+    try:
+        return float(item)
+    except ValueError:
+        raise ValueError(f"{item!r} is not a number") from None
 
 
 def _legacy_rate(match: re.Match[str]) -> float:
-    seconds = float(match["seconds"])
-    rx = float(match["rx"])
-    if seconds <= 0 or not math.isfinite(rx):
+    try:
+        seconds, rx = float(match["seconds"]), float(match["rx"])
+    except ValueError:
+        seconds = rx = math.nan
+    if not seconds > 0 or not math.isfinite(rx):
         raise ValueError(f"bad legacy MRR result {match.group(0)!r}")
     return rx / seconds
+
+
+def _measure(match: re.Match[str]) -> Measurement:
+    """The measurement one match of :data:`_RESULT` stands for (``ValueError`` if malformed)."""
+    if match["what"] is not None:
+        metric, unit = _TRIAL_METRICS[match["what"].split()[-1].lower()]
+        try:
+            return Measurement(metric, unit, parse_number_list(match["list"], bracketed=True))
+        except ValueError as error:
+            raise ValueError(f"malformed {metric} trial list: {error}") from None
+    if match["bound"] is not None:
+        metric = match["bound"].lower()
+        try:
+            return Measurement(metric, "pps", parse_number_list(match["value"]))
+        except ValueError as error:
+            raise ValueError(f"malformed {match['bound'].upper()}_LOWER value: {error}") from None
+    return Measurement("mrr", "pps", (_legacy_rate(match),))
+
+
+_NOTHING = MessageResults((), ())
 
 
 def read_message(message: str) -> MessageResults:
     """Every measurement the CSIT conventions put in a test message."""
     found: list[Measurement] = []
     errors: list[str] = []
-    for match in _TRIALS.finditer(message):
-        metric, unit = _TRIAL_METRICS[match["what"].split()[-1].lower()]
+    for match in _RESULT.finditer(message):
         try:
-            found.append(
-                Measurement(metric, unit, parse_number_list(match["list"], bracketed=True))
-            )
-        except ValueError as error:
-            errors.append(f"malformed {metric} trial list: {error}")
-    for match in _LEGACY_MRR.finditer(message):
-        try:
-            found.append(Measurement("mrr", "pps", (_legacy_rate(match),)))
+            found.append(_measure(match))
         except ValueError as error:
             errors.append(str(error))
-    for match in _BOUND.finditer(message):
-        metric = match["which"].lower()
-        try:
-            found.append(Measurement(metric, "pps", parse_number_list(match["value"])))
-        except ValueError as error:
-            errors.append(f"malformed {metric.upper()}_LOWER value: {error}")
+    if not found and not errors:
+        return _NOTHING
     return MessageResults(tuple(found), tuple(errors))

@@ -1,10 +1,12 @@
 """Streaming reader of Robot Framework ``output.xml``, RF 2.9 to RF 7.
 
-Memory stays bounded by one test: ``iterparse`` reports only ``robot``,
-``suite`` and ``test`` events, every finished test is cleared, and finished
-siblings are deleted as soon as the next one starts.  Keyword messages are
+Memory stays bounded by one test: ``iterparse`` reports only the ends of
+``suite`` and ``test`` elements, every finished test is cleared, and
+finished siblings are deleted when the next one ends.  Keyword messages are
 read (for the DUT version and the TG address) only until what is looked for
 has been found, so most of the document is never touched from Python.
+Reading stops at the end of the top suite: statistics and errors are not
+results.
 
 Both schemas are read side by side; they differ in:
 
@@ -41,8 +43,8 @@ TG_SETUP = re.compile(r"Setup of TG node (?P<address>[0-9A-Fa-f.:]*[0-9A-Fa-f])"
 class RobotRun:
     """What one output.xml says, before the file name gives it a job and build.
 
-    ``complete`` is false when the document broke off; the tests read before
-    the break are kept (their results are real) and a problem says so.
+    When the document breaks off, the tests read before the break are kept
+    (their results are real) and a problem says so.
     """
 
     generated: datetime | None = None
@@ -52,7 +54,6 @@ class RobotRun:
     tg_address: str | None = None
     tests: list[TestResult] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    complete: bool = False
 
 
 def status_end(status: etree._Element) -> datetime | None:
@@ -68,51 +69,71 @@ def status_end(status: etree._Element) -> datetime | None:
 
 
 def status_start(status: etree._Element) -> datetime | None:
+    """Start time of a ``<status>`` element in either schema."""
     return parse_robot_time(status.get("starttime") or status.get("start"))
 
 
+@dataclass(frozen=True)
+class _Suite:
+    """An open suite: its long name and the test-id prefix derived from it once."""
+
+    long_name: str
+    id_prefix: str
+
+
 class _Reader:
-    """One pass over one document; state lives here, not in closures."""
+    """One pass over one document; state lives here, not in closures.
+
+    Only ``end`` events of ``suite`` and ``test`` reach Python.  A test's
+    suite path is read from its (still open) ancestors and remembered per
+    suite element, so the per-test work is a dictionary lookup.
+    """
 
     def __init__(self, origin: str, version_pattern: re.Pattern[str], want_tg: bool) -> None:
         self.origin = origin
         self.version_pattern = version_pattern
         self.want_tg = want_tg
         self.run = RobotRun()
-        self.suite_names: list[str] = []
-        self.suite_testbeds: list[str | None] = []
+        self.suites: dict[etree._Element, _Suite] = {}
+        self.early_testbeds: dict[etree._Element, str] = {}
 
     def read(self, stream: Readable) -> RobotRun:
         events = etree.iterparse(
             guarded(stream),
-            events=("start", "end"),
-            tag=("robot", "suite", "test"),
+            events=("end",),
+            tag=("suite", "test"),
+            remove_blank_text=True,
             **PARSER_OPTIONS,
         )
-        for event, element in events:
-            if event == "start":
-                self._start(element)
-            elif element.tag == "test":
+        for _event, element in events:
+            if self.run.generated is None:
+                self.run.generated = parse_robot_time(
+                    element.getroottree().getroot().get("generated")
+                )
+            if element.tag == "test":
                 self._test(element)
-            elif element.tag == "suite" and self._suite_end(element):
-                self.run.complete = True
+            elif self._suite_end(element):
                 break
         if not self.run.tests:
             self.run.problems.append(Problem(self.origin, "no test found in this file", "parse"))
         return self.run
 
-    def _start(self, element: etree._Element) -> None:
-        if element.tag == "robot":
-            if element.getroottree().docinfo.doctype:
-                raise UnsafeXmlError("document type declaration refused")
-            self.run.generated = parse_robot_time(element.get("generated"))
-            return
-        self._scan_and_drop_previous(element)
-        if element.tag == "suite":
-            self.suite_names.append(element.get("name", ""))
-            self.suite_testbeds.append(None)
+    def _suite(self, element: etree._Element) -> _Suite:
+        known = self.suites.get(element)
+        if known is None:
+            parent = element.getparent()
+            name = element.get("name", "")
+            if parent is not None and parent.tag == "suite":
+                outer = self._suite(parent)
+                known = _Suite(
+                    f"{outer.long_name}.{name}", f"{outer.id_prefix}.{make_test_id(name)}"
+                )
+            else:
+                known = _Suite(name, make_test_id(name))
+            self.suites[element] = known
+        return known
 
-    def _scan_and_drop_previous(self, element: etree._Element) -> None:
+    def _drop_previous(self, element: etree._Element) -> None:
         """Finished siblings (setup keywords, earlier tests) are read once, then freed.
 
         Metadata written before the children (some old writers did) is kept
@@ -121,16 +142,21 @@ class _Reader:
         parent = element.getparent()
         if parent is None:
             return
-        while (previous := element.getprevious()) is not None:
-            self._scan_messages(previous)
-            if self.suite_testbeds and (testbed := _metadata_in(previous, "testbed")):
-                self.suite_testbeds[-1] = testbed
-            parent.remove(previous)
+        while (first := parent[0]) is not element:
+            self._scan_messages(first)
+            if testbed := _metadata_in(first, "testbed"):
+                self.early_testbeds[parent] = testbed
+            del parent[0]
+
+    def _searching(self) -> bool:
+        """Are messages still worth reading (version or TG address not found yet)?"""
+        run = self.run
+        return run.dut_version is None or (self.want_tg and run.tg_address is None)
 
     def _scan_messages(self, element: etree._Element) -> None:
-        run = self.run
-        if run.dut_version is not None and (run.tg_address is not None or not self.want_tg):
+        if not self._searching():
             return
+        run = self.run
         for message in element.iter("msg"):
             text = message.text
             if not text:
@@ -141,32 +167,40 @@ class _Reader:
                 run.tg_address = tg["address"]
 
     def _test(self, element: etree._Element) -> None:
+        if self._searching():
+            # Outer suites' setups come first in the document: read them first.
+            for ancestor in reversed(list(element.iterancestors("suite"))):
+                self._drop_previous(ancestor)
+        self._drop_previous(element)
         self._scan_messages(element)
+        parent = element.getparent()
+        suite = self._suite(parent) if parent is not None else _Suite("", "")
         name = element.get("name", "")
-        suite = ".".join(self.suite_names)
-        tags = tuple(tag.text or "" for tag in element.iterchildren("tag")) + tuple(
+        tags = tuple(tag.text or "" for tag in element.iterchildren("tag")) or tuple(
             tag.text or "" for tag in element.iterfind("tags/tag")
         )
-        status = element.find("status")
-        status_name = status.get("status", "FAIL") if status is not None else "FAIL"
-        message = (status.text or "") if status is not None else ""
-        start = status_start(status) if status is not None else None
+        status = element[-1] if len(element) else None
+        if status is not None and status.tag != "status":
+            status = element.find("status")
+        status_name = "FAIL" if status is None else status.get("status", "FAIL")
+        message = "" if status is None else (status.text or "")
         measurements: tuple[Measurement, ...] = ()
-        if status_name == "PASS":
+        if status_name == "PASS" and message:
             found = read_message(message)
             measurements = found.measurements
             self.run.problems.extend(
-                Problem(self.origin, f"test {suite}.{name}: {error}", "data")
+                Problem(self.origin, f"test {suite.long_name}.{name}: {error}", "data")
                 for error in found.errors
             )
+        short = strip_tc_prefix(name)
         self.run.tests.append(
             TestResult(
-                test_id=make_test_id(f"{suite}.{name}"),
-                name=strip_tc_prefix(name),
-                suite=suite,
+                test_id=f"{suite.id_prefix}.{make_test_id(name) if '.' in name else short.lower()}",
+                name=short,
+                suite=suite.long_name,
                 tags=tags,
                 status=status_name,
-                start=start,
+                start=None if status is None else status_start(status),
                 message=message,
                 measurements=measurements,
                 thread_core=thread_core(tags),
@@ -175,13 +209,16 @@ class _Reader:
         element.clear()
 
     def _suite_end(self, element: etree._Element) -> bool:
-        """Close a suite; true when it was the top suite (the run is complete)."""
-        self._scan_messages(element)
-        testbed = _metadata(element, "testbed") or self.suite_testbeds.pop()
-        self.suite_names.pop()
-        if testbed and (self.run.testbed is None or not self.suite_names):
+        """Close a suite; true when it was the top suite (nothing more to read)."""
+        self._drop_previous(element)
+        for child in element:
+            self._scan_messages(child)
+        testbed = _metadata(element, "testbed") or self.early_testbeds.pop(element, None)
+        self.suites.pop(element, None)
+        parent = element.getparent()
+        top = parent is None or parent.tag != "suite"
+        if testbed and (self.run.testbed is None or top):
             self.run.testbed = testbed
-        top = not self.suite_names
         if top:
             status = element.find("status")
             self.run.end = status_end(status) if status is not None else None

@@ -37,6 +37,10 @@ REQUIRED = ("test", "build", "time")
 class RowError(ValueError):
     """A row that cannot be read at all (it is skipped)."""
 
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
 
 @dataclass(frozen=True)
 class Row:
@@ -90,10 +94,10 @@ def jsonl_rows(stream: Readable) -> Iterator[Row | RowError]:
         try:
             record = json.loads(line)
         except ValueError as error:
-            yield RowError(f"line {number}: not JSON: {error}")
+            yield RowError(f"not JSON: {error}", number)
             continue
         if not isinstance(record, dict):
-            yield RowError(f"line {number}: a JSON object is expected")
+            yield RowError("a JSON object is expected", number)
             continue
         yield Row(
             number, {_key(key): value for key, value in record.items() if value not in (None, "")}
@@ -137,7 +141,7 @@ class TableReader:
 
     def add(self, row: Row | RowError) -> None:
         if isinstance(row, RowError):
-            self.problems.append(Problem(self.origin, str(row), "parse"))
+            self.problems.append(Problem(self.origin, f"row skipped: {row}", "parse", row.line))
             return
         try:
             self._add(row)

@@ -1,0 +1,201 @@
+"""``search="exact"``: the partition with the fewest bits, over all partitions.
+
+A group's bits depend on the previous group's average, so "best partition of
+a prefix" is not enough state; "best partition of runs ``[0, e]`` whose last
+group is ``[j, e]``" is.  With ``best[j, e]`` for that::
+
+    best[j, e] = base(j, e) + min over i < j of
+                 best[i, j-1] + log2(norm(p_i)) - log2(|a(j, e) - p_i| + 1)
+
+where ``p_i`` is the average of group ``[i, j-1]`` and ``base`` is everything in
+the group's bits that does not depend on the previous average.  That is
+O(N^3) pairs; for a fixed ``j`` the minimum over ``i`` is one numpy reduction
+over an (i, e) matrix.
+
+Most predecessors ``i`` can be dropped before that: the ``p``-dependent term
+of predecessor ``i`` lies between ``U_i - log2(max |a - p_i| + 1)`` and ``U_i``
+(with ``U_i = best[i, j-1] + log2(norm(p_i))``, ``a`` ranging over the averages
+of the groups ``[j, e]``), so a predecessor whose lower bound exceeds the
+smallest upper bound can never give any ``best[j, e]``.  Usually a handful
+survive, making the search close to O(N^2).
+
+The jumpavg-compatible search runs first: it fills the table of group
+statistics the programme reads, and its partition is kept if the programme's
+does not count strictly fewer bits under the exact formula, so the exact
+search never reports more bits than the reference's search would.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from sphinxcontrib_trending.analysis.bits import BitModel
+from sphinxcontrib_trending.analysis.greedy import Partition, StatsTable, greedy_search
+from sphinxcontrib_trending.analysis.runs import PreparedRuns
+
+# Pruning keeps predecessors whose bound is within this (relative) of the
+# best: the fast logarithm and the summation order differ by far less.
+RELATIVE_SLACK = 1e-9
+
+
+def exact_search(runs: PreparedRuns, model: BitModel) -> Partition:
+    """The minimum-bits partition of the present runs."""
+    count = runs.count
+    table = StatsTable(count)
+    incumbent = greedy_search(runs, model, table)
+    if count < 3:
+        return incumbent  # with two runs or fewer both searches see every partition
+    cumulative = np.concatenate(([0], np.cumsum(runs.sizes))).astype(np.int64)
+    sizes = _group_sizes(cumulative)
+    _derive_seen_stats(table, sizes)
+    best = model.ranking_bits(sizes, table.stdev)
+    del sizes
+    starts = _programme(table, best, model)
+    stats = [
+        (
+            int(cumulative[stop] - cumulative[start]),
+            float(table.avg[start, stop - 1]),
+            float(table.stdev[start, stop - 1]),
+        )
+        for start, stop in zip(starts, (*starts[1:], count), strict=True)
+    ]
+    bits = model.partition_bits(starts, stats)
+    if bits < incumbent.bits:
+        return Partition(
+            starts=starts,
+            sizes=tuple(size for size, _, _ in stats),
+            avgs=tuple(avg for _, avg, _ in stats),
+            stdevs=tuple(stdev for _, _, stdev in stats),
+            bits=bits,
+        )
+    return incumbent
+
+
+def _group_sizes(cumulative: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Trials in every group ``[j, e]``; 1 below the diagonal (unused, kept finite)."""
+    sizes = cumulative[None, 1:] - cumulative[:-1, None]
+    np.maximum(sizes, 1, out=sizes)
+    return sizes
+
+
+def _derive_seen_stats(table: StatsTable, sizes: npt.NDArray[np.int64]) -> None:
+    """Turn stored stats into what the bit formula sees (``A*n/n``, ``sqrt(S*S*n/n)``)."""
+    table.avg *= sizes
+    table.avg /= sizes
+    table.stdev *= table.stdev
+    table.stdev *= sizes
+    table.stdev /= sizes
+    np.sqrt(table.stdev, out=table.stdev)
+
+
+def _predecessor_terms(
+    avgs: npt.NDArray[np.float64], model: BitModel
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Everything the programme needs about groups as predecessors, indexed ``[e, i]``.
+
+    For the group ``[i, e]`` followed by a group starting at ``e + 1``: its
+    average (in units), ``log2(norm(p))`` and that minus the largest
+    ``log2(|a - p| + 1)`` over the averages ``a`` of the groups ``[e + 1, ...]``
+    (fast logarithm).  Indexed by end first, so that a column of ends is
+    contiguous.
+    """
+    count = len(avgs)
+    big_m = model.max_in_units
+    on_or_above = np.triu(np.ones((count, count), dtype=bool))
+    low = avgs.min(axis=1, where=on_or_above, initial=np.inf) / model.unit
+    high = avgs.max(axis=1, where=on_or_above, initial=-np.inf) / model.unit
+    del on_or_above
+    prev_avgs = np.divide(avgs.T, model.unit)
+    norm_bits = np.subtract(prev_avgs, big_m / 2.0)
+    norm_bits *= norm_bits
+    norm_bits += big_m * big_m / 4.0 + big_m  # norm(p) = (p - M/2)^2 + M^2/4 + M
+    np.log2(norm_bits, out=norm_bits)
+    # the successor of [i, e] starts at e + 1: per-end values come from row e + 1
+    middle = np.append((low[1:] + high[1:]) / 2.0, 0.0)
+    half_range = np.append((high[1:] - low[1:]) / 2.0, 0.0)
+    lowest_bits = np.subtract(prev_avgs, middle[:, None])
+    np.abs(lowest_bits, out=lowest_bits)
+    lowest_bits += half_range[:, None] + 1.0
+    np.log2(lowest_bits, out=lowest_bits)
+    np.subtract(norm_bits, lowest_bits, out=lowest_bits)
+    return prev_avgs, norm_bits, lowest_bits
+
+
+def _programme(
+    table: StatsTable, best: npt.NDArray[np.float64], model: BitModel
+) -> tuple[int, ...]:
+    """Starts of the groups of the minimum-bits partition (fast logarithm).
+
+    ``best`` comes in holding each group's bits without its average's term and
+    leaves holding ``best[j, e]`` as defined in the module docstring.
+    """
+    count = len(best)
+    best[0] += model.first_avg_bits
+    prev_avgs, norm_bits, lowest_bits = _predecessor_terms(table.avg, model)
+    upper_buffer = np.empty(count)
+    lower_buffer = np.empty(count)
+    row_avgs = np.empty(count)
+    inverse_unit = 1.0 / model.unit
+    add, subtract, log2, absolute = np.add, np.subtract, np.log2, np.abs
+    for start in range(1, count):
+        column = start - 1
+        candidates = best[:start, column]
+        upper = add(candidates, norm_bits[column, :start], out=upper_buffer[:start])
+        lower = add(candidates, lowest_bits[column, :start], out=lower_buffer[:start])
+        chosen = int(upper.argmin())
+        ceiling = float(upper[chosen])
+        threshold = ceiling + RELATIVE_SLACK * (abs(ceiling) + 1.0)
+        row = best[start, start:]
+        avgs = np.multiply(table.avg[start, start:], inverse_unit, out=row_avgs[start:])
+        lower[chosen] = np.inf
+        if lower.min() > threshold:
+            jump = subtract(avgs, prev_avgs[column, chosen], out=avgs)
+            absolute(jump, out=jump)
+            jump += 1.0
+            log2(jump, out=jump)
+            row -= jump
+            row += ceiling
+            continue
+        lower[chosen] = -np.inf
+        kept = np.flatnonzero(lower <= threshold)
+        row += _predecessor_costs(avgs, prev_avgs[column, kept], upper[kept]).min(axis=0)
+    return _backtrack(best, table.avg, norm_bits, prev_avgs, model.unit)
+
+
+def _predecessor_costs(
+    avgs: npt.NDArray[np.float64],
+    prev: npt.NDArray[np.float64],
+    upper: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    """``upper_i - log2(|a_e - p_i| + 1)`` for predecessors ``i`` (rows), ends ``e``."""
+    jump = np.subtract(avgs[None, :], prev[:, None])
+    np.abs(jump, out=jump)
+    jump += 1.0
+    np.log2(jump, out=jump)
+    return np.subtract(upper[:, None], jump, out=jump)
+
+
+def _backtrack(
+    best: npt.NDArray[np.float64],
+    avgs: npt.NDArray[np.float64],
+    norm_bits: npt.NDArray[np.float64],
+    prev_avgs: npt.NDArray[np.float64],
+    unit: float,
+) -> tuple[int, ...]:
+    """Follow the cheapest predecessors back from the cheapest complete partition.
+
+    The programme keeps no pointers (an N x N index table): along the one path
+    that matters, the predecessor is found again by the same minimisation.
+    """
+    end = len(best) - 1
+    start = int(best[:, end].argmin())
+    starts = [start]
+    while start:
+        column = start - 1
+        upper = best[:start, column] + norm_bits[column, :start]
+        group_avg = np.array([avgs[start, end] / unit])
+        costs = _predecessor_costs(group_avg, prev_avgs[column, :start], upper)
+        end, start = column, int(costs[:, 0].argmin())
+        starts.append(start)
+    return tuple(reversed(starts))
