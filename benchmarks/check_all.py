@@ -97,8 +97,10 @@ def reference_reasons(history: TestHistory) -> list[str]:
     return reasons
 
 
-def ours(builds: list[Build], selected: list[TestHistory]) -> dict[str, list[str]]:
-    every = judge_every_build("bench", selected, builds, TrendOptions(search="jumpavg"))
+def ours(
+    builds: list[Build], selected: list[TestHistory], search: str = "jumpavg"
+) -> dict[str, list[str]]:
+    every = judge_every_build("bench", selected, builds, TrendOptions(search=search))
     found: dict[str, list[str]] = {history.key: [] for history in selected}
     for entry in reversed(every):
         for verdict in entry.verdicts:
@@ -137,18 +139,31 @@ def main() -> int:
     started = time.perf_counter()
     found = ours(subset_builds, subset)
     our_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    ours(subset_builds, subset, search="exact")
+    exact_seconds = time.perf_counter() - started
     mismatches = [key for key in expected if expected[key] != found[key]]
+    print(f"{args.compare} tests x {args.builds} builds, every build judged:")
+    print(f"  reference (jumpavg 0.4.2 classify per prefix): {reference_seconds:.2f} s")
     print(
-        f"{args.compare} tests x {args.builds} builds, every build judged: "
-        f"reference (jumpavg per prefix) {reference_seconds:.2f} s, "
-        f"check --all {our_seconds:.2f} s, ratio {reference_seconds / our_seconds:.1f}x faster"
+        f"  check --all, jumpavg search (the default): {our_seconds:.2f} s, "
+        f"{reference_seconds / our_seconds:.1f}x faster than the reference"
     )
-    print(f"verdicts identical to the reference: {len(expected) - len(mismatches)}/{len(expected)}")
+    print(
+        f"  check --all --search exact: {exact_seconds:.2f} s, "
+        f"{reference_seconds / exact_seconds:.1f}x faster than the reference"
+    )
+    print(
+        f"  verdicts identical to the reference: {len(expected) - len(mismatches)}/{len(expected)}"
+    )
 
     started = time.perf_counter()
     ours(builds, selected)
     total = time.perf_counter() - started
-    print(f"{args.tests} tests x {args.builds} builds, every build judged: {total:.1f} s")
+    print(
+        f"{args.tests} tests x {args.builds} builds, check --all (jumpavg): {total:.1f} s, "
+        f"{total / args.tests * 1000:.0f} ms per test"
+    )
     return 1 if mismatches else 0
 
 

@@ -276,6 +276,9 @@ _RF6_TIME = "%Y%m%d %H:%M:%S.%f"
 
 def _read_time(text: str) -> tuple[datetime, str]:
     style = _RF6_TIME if len(text) > 8 and text[8] == " " else _RF7_TIME
+    if style == _RF7_TIME and "." not in text:
+        # RF 7 writes isoformat(), which drops the fraction on a whole second.
+        return datetime.fromisoformat(text), style
     return datetime.strptime(text, style), style
 
 

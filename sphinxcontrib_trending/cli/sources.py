@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sphinxcontrib_trending.cli.export import _testbed_map as parse_testbed_map
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
     DEFAULT_VERSION_PATTERN,
@@ -33,7 +34,15 @@ from sphinxcontrib_trending.settings import (
 
 DEFAULT_SOURCE_NAME = "results"
 
-_PATH_ONLY = ("format", "build_pattern", "version_pattern", "testbed", "unit", "direction")
+_PATH_ONLY = (
+    "format",
+    "build_pattern",
+    "version_pattern",
+    "testbed",
+    "testbed_map",
+    "unit",
+    "direction",
+)
 
 
 class SourceError(Exception):
@@ -78,17 +87,29 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_SOURCE_NAME,
         help="with paths: the source's name, used in graph anchors (default: %(default)s)",
     )
+    # The same options, names and meanings as ``sphinx-trending export``.
     group.add_argument("--format", choices=FORMATS, help="input format (default: robot)")
     group.add_argument(
         "--build-pattern",
-        metavar="REGEX",
-        help="regex with (?P<job>) and (?P<build>) groups searched in file names",
+        metavar="RE",
+        help="regex with (?P<job>) and (?P<build>) groups, searched in file and member names",
     )
     group.add_argument(
-        "--version-pattern", metavar="REGEX", help="regex finding the DUT version in messages"
+        "--version-pattern",
+        metavar="RE",
+        help="regex finding the DUT version in messages (group 'version' or group 1)",
     )
     group.add_argument(
-        "--testbed", metavar="REGEX", help="regex naming the testbed from the job name"
+        "--testbed",
+        metavar="RE",
+        help="regex naming the testbed from the job name (group 'testbed' or whole match)",
+    )
+    group.add_argument(
+        "--testbed-map",
+        action="append",
+        default=[],
+        metavar="ADDRESS=NAME",
+        help="testbed name for a 'Setup of TG node ADDRESS' message (repeatable)",
     )
     group.add_argument("--unit", help="unit of the values when the data does not say")
     group.add_argument(
@@ -122,6 +143,7 @@ def sources_from_args(args: argparse.Namespace, warn: Callable[[str], None]) -> 
         build_pattern=args.build_pattern or DEFAULT_BUILD_PATTERN,
         version_pattern=args.version_pattern or DEFAULT_VERSION_PATTERN,
         testbed_pattern=args.testbed,
+        testbed_map=parse_testbed_map(args.testbed_map),
         metric=getattr(args, "metric", None) or "mrr",
         unit=args.unit,
         direction=args.direction or "higher",

@@ -69,7 +69,9 @@ def test_send_delivers_the_message_kept_on_disk(
     received = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
     kept = email.message_from_bytes(target.read_bytes(), policy=email.policy.default)
     assert received["Message-ID"] == kept["Message-ID"]
-    assert received["Subject"] == f"[trending] FAIL: 1 regression in {DEFAULT_JOB}-6"
+    # The subject is folded before its long job name; CPython's parser keeps
+    # the folding space in front of the unfolded value, hence strip().
+    assert received["Subject"].strip() == f"[trending] FAIL: 1 regression in {DEFAULT_JOB}-6"
     assert "64b-1t1c-ethip4-ip4base-mrr" in received.get_body(("plain",)).get_content()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -68,7 +69,11 @@ def test_headers_and_sections(verdicts: list[Verdict]) -> None:
     assert order == sorted(order)
     assert "4 tests: 1 Normal, 1 Regression, 1 Progression, 1 Failed -> FAIL" in text
     regression_line = next(line for line in text.splitlines() if "<script>" in line)
-    assert "trend 5.00 Mpps -> 3.5" in regression_line and "(-3" in regression_line
+    found = re.search(r"trend ([\d.]+) Mpps -> ([\d.]+) Mpps \(([-+][\d.]+) %\)", regression_line)
+    assert found is not None, regression_line
+    before, after, change = map(float, found.groups())
+    assert before == pytest.approx(5.0, rel=0.02) and after == pytest.approx(3.5, rel=0.03)
+    assert change == pytest.approx(100 * (after - before) / before, abs=0.1)
     assert "link down on port 0" in text
 
 

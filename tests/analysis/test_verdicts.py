@@ -14,7 +14,8 @@ from pathlib import Path
 import jumpavg
 import pytest
 
-from sphinxcontrib_trending.analysis.history import TestHistory, histories
+from sphinxcontrib_trending.analysis import history as history_model
+from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.verdicts import (
     DEFAULT_FAIL_ON,
@@ -26,8 +27,8 @@ from sphinxcontrib_trending.analysis.verdicts import (
     judge_latest,
     parse_reasons,
 )
-from sphinxcontrib_trending.ingest import SourceSpec, load
-from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
+from sphinxcontrib_trending.ingest import SourceSpec, load, model
+from sphinxcontrib_trending.ingest.model import Build, Measurement
 from tools.make_robot_archive import (
     DEFAULT_JOB,
     DEFAULT_START,
@@ -45,7 +46,7 @@ L2_2C = "64b-2t1c-eth-l2bdbasemaclrn-mrr"
 BUILDS = 20
 
 
-def _by_name(histories_: list[TestHistory]) -> dict[str, TestHistory]:
+def _by_name(histories_: list[history_model.TestHistory]) -> dict[str, history_model.TestHistory]:
     return {history.name: history for history in histories_}
 
 
@@ -69,7 +70,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def data(archive: Path) -> tuple[list[Build], list[TestHistory]]:
+def data(archive: Path) -> tuple[list[Build], list[history_model.TestHistory]]:
     dataset = load(SourceSpec(paths=(str(archive),)))
     assert dataset.problems == []
     return dataset.builds, histories(dataset.builds, "mrr")
@@ -177,7 +178,9 @@ def test_trials_as_samples_find_the_same_changes(data) -> None:
 
 
 @pytest.fixture(scope="module")
-def two_jobs(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Build], list[TestHistory]]:
+def two_jobs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[list[Build], list[history_model.TestHistory]]:
     """Job A (2n-skx): 5 builds, then build 6 without IP4_2C; job B (3n-icx): 3 builds."""
     folder = tmp_path_factory.mktemp("two-jobs")
     generate_archive(folder, builds=5, seed=3)
@@ -209,14 +212,16 @@ def test_missing_only_where_the_test_was_expected(two_jobs) -> None:
     verdicts = judge_latest("mrr", selected, builds, TrendOptions())
     summary = sorted((v.history.testbed, v.history.name, v.job_build, v.reason) for v in verdicts)
     icx_job = "csit-vpp-perf-mrr-daily-master-3n-icx"
-    assert summary == [
-        ("2n-skx", IP4_1C, _job_build(6), Reason.NORMAL),
-        ("2n-skx", IP4_2C, _job_build(6), Reason.MISSING),
-        ("2n-skx", L2_1C, _job_build(6), Reason.NORMAL),
-        ("2n-skx", L2_2C, _job_build(6), Reason.NORMAL),
-        ("3n-icx", IP4_1C, f"{icx_job}-3", Reason.NORMAL),
-        ("3n-icx", IP4_2C, f"{icx_job}-3", Reason.NORMAL),
-    ]
+    assert summary == sorted(
+        [
+            ("2n-skx", IP4_1C, _job_build(6), Reason.NORMAL),
+            ("2n-skx", IP4_2C, _job_build(6), Reason.MISSING),
+            ("2n-skx", L2_1C, _job_build(6), Reason.NORMAL),
+            ("2n-skx", L2_2C, _job_build(6), Reason.NORMAL),
+            ("3n-icx", IP4_1C, f"{icx_job}-3", Reason.NORMAL),
+            ("3n-icx", IP4_2C, f"{icx_job}-3", Reason.NORMAL),
+        ]
+    )
     missing = next(v for v in verdicts if v.reason is Reason.MISSING)
     assert missing.result() == "Skip"
     assert missing.result(DEFAULT_FAIL_ON | {Reason.MISSING}) == "Fail"
@@ -233,12 +238,12 @@ def test_missing_only_where_the_test_was_expected(two_jobs) -> None:
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 
-def _synthetic(values: list[float | None]) -> tuple[list[Build], list[TestHistory]]:
+def _synthetic(values: list[float | None]) -> tuple[list[Build], list[history_model.TestHistory]]:
     """One test, one build per value; None is a failed run."""
     builds = []
     for index, value in enumerate(values):
         measured = () if value is None else (Measurement("mrr", "pps", (value,)),)
-        test = TestResult(
+        test = model.TestResult(
             test_id="suite.t",
             name="t",
             suite="suite",

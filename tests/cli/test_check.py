@@ -97,7 +97,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _rows(stdout: str) -> dict[str, list[str]]:
-    """Table rows keyed by test name (the third column)."""
+    """Table rows split at whitespace, keyed by test name (the third cell, then the testbed)."""
     rows = {}
     for line in stdout.splitlines():
         cells = line.split()
@@ -111,7 +111,7 @@ def test_newest_build_fails_on_regression_and_failure(archive: Path, capsys) -> 
     out = capsys.readouterr().out
     rows = _rows(out)
     assert set(rows) == {IP4_1C, L2_1C}
-    assert rows[IP4_1C][:2] == ["Fail", "Regression"] and rows[IP4_1C][3] == NEWEST
+    assert rows[IP4_1C][:2] == ["Fail", "Regression"] and rows[IP4_1C][3:5] == ["[2n-skx]", NEWEST]
     assert rows[L2_1C][:2] == ["Fail", "Failed"]
     assert "link down" in out
     assert "4 tests: 2 Normal, 1 Regression, 1 Failed -> FAIL" in out
