@@ -31,6 +31,8 @@ SECTIONS = (Reason.REGRESSION, Reason.FAILED, Reason.PROGRESSION, Reason.MISSING
 
 @dataclass(frozen=True)
 class Addresses:
+    """Sender and recipients, kept apart from the content so the same alert can go anywhere."""
+
     sender: str
     recipients: tuple[str, ...]
 

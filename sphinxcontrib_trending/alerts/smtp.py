@@ -27,6 +27,11 @@ class DeliveryError(Exception):
 
 @dataclass(frozen=True)
 class SmtpSettings:
+    """Where and how to deliver; holds the *name* of the password variable, never the password.
+
+    ``port`` None means the usual port of ``security`` (25, 587 or 465).
+    """
+
     host: str
     port: int | None = None
     security: str = "starttls"

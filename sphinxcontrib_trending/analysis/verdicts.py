@@ -164,16 +164,8 @@ class _Judge:
         for old in [known for known in self._classified if known < index]:
             del self._classified[old]
 
-    def _first_measured(self, group: Group) -> int | None:
-        return next((i for i in range(group.start, group.stop) if self.measured[i]), None)
-
     def _previous_measured(self, index: int) -> int | None:
         return next((i for i in range(index - 1, -1, -1) if self.measured[i]), None)
-
-    def _boundaries(self, result: Classification) -> set[int]:
-        """Measured runs where a group other than the first one starts."""
-        starts = (self._first_measured(group) for group in result.groups[1:])
-        return {start for start in starts if start is not None}
 
     def verdict(self, index: int) -> Verdict:
         run = self.history.runs[index]
@@ -183,23 +175,24 @@ class _Judge:
             return self._make(
                 run, Reason.MISSING, message=f"passed without a {self.history.metric} value"
             )
-        result = self._classification(index)
-        position, group = _group_of(result, index)
-        start = self._first_measured(group)
-        if position == 0 or start is None:
+        # The run is the last measured one of its prefix, so it is in the last group,
+        # and a group always starts at a measured run.
+        groups = self._classification(index).groups
+        group = groups[-1]
+        if len(groups) == 1:
             return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
         since: Run | None = None
-        if start != index:
+        if group.start != index:
             previous = self._previous_measured(index)
-            if previous is None or start in self._boundaries(self._classification(previous)):
+            if previous is None or group.start in _boundaries(self._classification(previous)):
                 return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
-            since = self.history.runs[start]
+            since = self.history.runs[group.start]
         return self._make(
             run,
             _reason_of(group),
             value=run.average,
             trend=group.avg,
-            previous_trend=result.groups[position - 1].avg,
+            previous_trend=groups[-2].avg,
             since=since,
         )
 
@@ -226,11 +219,9 @@ class _Judge:
         )
 
 
-def _group_of(result: Classification, index: int) -> tuple[int, Group]:
-    for position, group in enumerate(result.groups):
-        if group.start <= index < group.stop:
-            return position, group
-    raise ValueError(f"run {index} is in no group of its own classification")
+def _boundaries(result: Classification) -> set[int]:
+    """Runs where a group other than the first one starts."""
+    return {group.start for group in result.groups[1:]}
 
 
 def _reason_of(group: Group) -> Reason:

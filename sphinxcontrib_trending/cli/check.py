@@ -13,6 +13,7 @@ in as one more judgement function.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -174,7 +175,7 @@ def _error(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        fail_on = parse_reasons(args.fail_on)
+        fail_on = _fail_on(args.fail_on)
         _check_mail_options(args)
         selection = sources_from_args(args, warn=_error)
         loaded = [
@@ -182,16 +183,16 @@ def run(args: argparse.Namespace) -> int:
             for source in selection.sources
         ]
         judged = _judge(args, loaded)
-    except (UsageError, SourceError, SpecError, UnknownBuild, ValueError) as error:
+    except (UsageError, SourceError, SpecError, UnknownBuild) as error:
         _error(str(error))
         return EXIT_USAGE
     links = GraphLinks(args.docs_base_url or selection.docs_base_url, args.graph_page)
-    _print_table(args, judged, fail_on, several_sources=len(loaded) > 1)
     try:
         message = _write_outputs(args, judged, fail_on, links)
     except OSError as error:
         _error(f"cannot write output: {error}")
         return EXIT_USAGE
+    _print_table(args, judged, fail_on, several_sources=len(loaded) > 1)
     code = EXIT_FAILED_VERDICTS if any(v.fails(fail_on) for v in judged.verdicts) else 0
     if args.send and message is not None:
         try:
@@ -201,6 +202,13 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_DELIVERY
         print(f"alert e-mail sent to {', '.join(args.mail_to)}")
     return code
+
+
+def _fail_on(text: str) -> frozenset[Reason]:
+    try:
+        return parse_reasons(text)
+    except ValueError as error:
+        raise UsageError(f"--fail-on: {error}") from None
 
 
 def _check_mail_options(args: argparse.Namespace) -> None:
@@ -313,12 +321,17 @@ def _judge(args: argparse.Namespace, loaded: Sequence[Loaded]) -> Judged:
 def _print_table(
     args: argparse.Namespace, judged: Judged, fail_on: frozenset[Reason], several_sources: bool
 ) -> None:
+    lines = []
     if judged.history:
-        for line in history_table(judged.history, fail_on, args.verbose, several_sources):
-            print(line)
-        print("Gate (newest build of every job):")
-    for line in verdict_table(judged.verdicts, fail_on, args.verbose, several_sources):
-        print(line)
+        lines += history_table(judged.history, fail_on, args.verbose, several_sources)
+        lines.append("Gate (newest build of every job):")
+    lines += verdict_table(judged.verdicts, fail_on, args.verbose, several_sources)
+    try:
+        print("\n".join(lines), flush=True)
+    except BrokenPipeError:
+        # The reader (head, a closed pager) went away; the verdict and the
+        # files written still count, so stop printing and carry on.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _mode_name(args: argparse.Namespace) -> str:

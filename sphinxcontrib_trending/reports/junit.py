@@ -15,7 +15,13 @@ from pathlib import Path
 from lxml import etree
 
 from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict
-from sphinxcontrib_trending.reports.records import GraphLinks, describe, first_line, record
+from sphinxcontrib_trending.reports.records import (
+    GraphLinks,
+    describe,
+    first_line,
+    format_value,
+    record,
+)
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,8 @@ class Case:
 
 @dataclass(frozen=True)
 class Suite:
+    """One ``<testsuite>``: the cases of one source (or one check)."""
+
     name: str
     cases: Sequence[Case]
     timestamp: datetime | None = None
@@ -48,6 +56,7 @@ def _totals(element: etree._Element, cases: Sequence[Case]) -> None:
 
 
 def junit_tree(name: str, suites: Iterable[Suite]) -> etree._ElementTree:
+    """The ``<testsuites>`` document with totals on every level, as Jenkins and GitLab read them."""
     root = etree.Element("testsuites", name=name)
     every_case: list[Case] = []
     for suite in suites:
@@ -93,6 +102,7 @@ def _xml_safe(text: str) -> str:
 
 
 def write_junit(path: Path, tree: etree._ElementTree) -> None:
+    """UTF-8 with an XML declaration: some JUnit readers guess the encoding otherwise."""
     tree.write(str(path), xml_declaration=True, encoding="UTF-8", pretty_print=True)
 
 
@@ -100,18 +110,16 @@ def verdict_case(verdict: Verdict, fail_on: frozenset[Reason], links: GraphLinks
     """A verdict that fails the job is a failure; a Missing test that does not is skipped."""
     history = verdict.history
     facts = record(verdict, fail_on, links)
+    numbers = (
+        ("value", format_value(verdict, verdict.value)),
+        ("trend", format_value(verdict, verdict.trend)),
+        ("previous trend", format_value(verdict, verdict.previous_trend)),
+        ("since", facts["since"] or ""),
+        ("graph", facts["graph"] or ""),
+    )
     output = "\n".join(
-        f"{label}: {facts[key]}"
-        for label, key in (
-            ("build", "job_build"),
-            ("reason", "reason"),
-            ("value", "value"),
-            ("trend", "trend"),
-            ("previous trend", "previous_trend"),
-            ("since", "since"),
-            ("graph", "graph"),
-        )
-        if facts[key] is not None
+        [f"build: {verdict.job_build}", f"reason: {verdict.reason.value}"]
+        + [f"{label}: {text}" for label, text in numbers if text]
     )
     classname = ".".join(part for part in (verdict.source, history.testbed, history.suite) if part)
     summary = f"{verdict.reason.value}: {describe(verdict)}"
@@ -121,7 +129,7 @@ def verdict_case(verdict: Verdict, fail_on: frozenset[Reason], links: GraphLinks
             name=history.name,
             failure_type=verdict.reason.value,
             failure_message=first_line(summary),
-            details=f"{summary}\n{verdict.message}".strip(),
+            details=verdict.message.strip() or summary,
             output=output,
         )
     skipped = summary if verdict.reason is Reason.MISSING else None

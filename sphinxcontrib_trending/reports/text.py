@@ -46,6 +46,7 @@ def verdict_table(
     verbose: bool = False,
     show_source: bool = False,
 ) -> list[str]:
+    """The verdicts worth reading, worst first, closed by the counts and the outcome."""
     shown = [v for v in worst_first(verdicts) if verbose or v.reason is not Reason.NORMAL]
     lines = []
     if shown:
@@ -71,12 +72,19 @@ def history_table(
     verbose: bool = False,
     show_source: bool = False,
 ) -> list[str]:
-    """Build by build, newest first: where each change arrived."""
+    """Build by build, newest first: where each change arrived.
+
+    A build where nothing happened takes one line, so the builds that matter
+    stand out when scrolling through a long history.
+    """
     lines = []
     for entry in history:
-        lines.append(f"== {entry.job_build} ({entry.time.isoformat()})")
-        lines.extend(verdict_table(entry.verdicts, fail_on, verbose, show_source))
-        lines.append("")
+        heading = f"== {entry.job_build} ({entry.time.isoformat()})"
+        table = verdict_table(entry.verdicts, fail_on, verbose, show_source)
+        if len(table) == 1:
+            lines.append(f"{heading}: {table[0]}")
+        else:
+            lines.extend([heading, *table, ""])
     return lines
 
 

@@ -69,6 +69,7 @@ def document(
 
 
 def write_json(path: Path, report: dict[str, Any]) -> None:
+    """Pretty-printed UTF-8; NaN is refused rather than written as invalid JSON."""
     path.write_text(
         json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8"
     )

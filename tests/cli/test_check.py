@@ -177,7 +177,10 @@ def test_junit_report_is_valid_and_fails_regressions_and_failures(
     assert sorted(cases) == sorted([IP4_1C, IP4_2C, L2_1C, L2_2C])
     assert cases[IP4_1C].find("failure").get("type") == "Regression"
     assert cases[L2_1C].find("failure").get("type") == "Failed"
-    assert "link down" in cases[L2_1C].find("failure").text
+    assert cases[L2_1C].find("failure").text == (
+        "Traffic generator reported no received packets: link down on port 0"
+    )
+    assert "previous trend: 12." in cases[IP4_1C].find("system-out").text
     assert cases[IP4_2C].find("failure") is None
     assert cases[IP4_1C].get("classname").startswith("results.2n-skx.")
 
