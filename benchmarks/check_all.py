@@ -18,7 +18,7 @@ import sys
 import time
 from datetime import datetime, timedelta, timezone
 
-import jumpavg
+from reference_verdicts import reference_reasons  # the sibling file: run as a script
 
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
@@ -72,29 +72,10 @@ def synthetic_builds(builds: int, tests: int, seed: int) -> list[Build]:
     return result
 
 
-def reference_reasons(history: TestHistory) -> list[str]:
-    """The same rules on jumpavg.classify of every prefix: the reference way."""
-    reasons = []
-    previous: set[int] | None = None
-    for index, run in enumerate(history.runs):
-        if run.status != "PASS":
-            reasons.append("Failed")
-            continue
-        present = [i for i in range(index + 1) if history.runs[i].status == "PASS"]
-        groups = jumpavg.classify([history.runs[i].average for i in present])
-        starts: dict[int, str] = {}
-        position = 0
-        for number, group in enumerate(groups):
-            if number:
-                starts[present[position]] = group.comment
-            position += group.stats.size
-        last = max([0, *starts])
-        if last == 0 or (last != index and previous is not None and last in previous):
-            reasons.append("Normal")
-        else:
-            reasons.append(starts[last].capitalize())
-        previous = set(starts)
-    return reasons
+def reference_for(history: TestHistory) -> list[str]:
+    return reference_reasons(
+        [run.average if run.status == "PASS" else None for run in history.runs]
+    )
 
 
 def ours(
@@ -134,7 +115,7 @@ def main() -> int:
     ]
 
     started = time.perf_counter()
-    expected = {history.key: reference_reasons(history) for history in subset}
+    expected = {history.key: reference_for(history) for history in subset}
     reference_seconds = time.perf_counter() - started
     started = time.perf_counter()
     found = ours(subset_builds, subset)

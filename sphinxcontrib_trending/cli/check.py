@@ -159,6 +159,7 @@ class Judged:
 
     verdicts: list[Verdict] = field(default_factory=list)
     history: list[BuildVerdicts] = field(default_factory=list)
+    search: str | None = None
 
 
 @dataclass(frozen=True)
@@ -310,6 +311,7 @@ def _judge(args: argparse.Namespace, loaded: Sequence[Loaded]) -> Judged:
         except UnknownBuild as error:
             unknown.append(str(error))
             continue
+        combined.search = item.options.search
         combined.verdicts.extend(judged.verdicts)
         combined.history.extend(judged.history)
     if unknown and len(unknown) == len(loaded):
@@ -344,7 +346,15 @@ def _write_outputs(
     """Write what was asked for; the alert message is returned for --send."""
     if args.json:
         write_json(
-            args.json, document(judged.verdicts, fail_on, links, _mode_name(args), judged.history)
+            args.json,
+            document(
+                judged.verdicts,
+                fail_on,
+                links,
+                _mode_name(args),
+                judged.history,
+                search=judged.search,
+            ),
         )
     if args.junit:
         by_source: dict[str, list[Verdict]] = {}

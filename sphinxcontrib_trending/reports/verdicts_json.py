@@ -43,11 +43,17 @@ def document(
     links: GraphLinks,
     mode: str,
     history: Sequence[BuildVerdicts] = (),
+    search: str | None = None,
 ) -> dict[str, Any]:
-    """The whole report: gate verdicts, their counts and, for ``--all``, the history."""
+    """The whole report: gate verdicts, their counts and, for ``--all``, the history.
+
+    ``search`` records which grouping search produced the verdicts, since
+    the two searches can disagree on a borderline change.
+    """
     result: dict[str, Any] = {
         "schema": SCHEMA,
         "mode": mode,
+        "search": search,
         "fail_on": sorted(reason.value for reason in fail_on),
         "result": "Fail" if any(v.fails(fail_on) for v in verdicts) else "Pass",
         "counts": counts(verdicts),

@@ -11,9 +11,9 @@ import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-import jumpavg
 import pytest
 
+from benchmarks.reference_verdicts import reference_reasons
 from sphinxcontrib_trending.analysis import history as history_model
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
@@ -259,39 +259,6 @@ def _synthetic(values: list[float | None]) -> tuple[list[Build], list[history_mo
     return builds, histories(builds, "mrr")
 
 
-def _oracle(values: list[float | None]) -> list[str]:
-    """The reasons the PA rules give when the grouping is jumpavg's own, per prefix."""
-
-    def boundaries(prefix: list[float | None]) -> dict[int, str]:
-        """Run index -> label of every group after the first, in jumpavg's grouping."""
-        present = [index for index, value in enumerate(prefix) if value is not None]
-        classified = jumpavg.classify([prefix[index] for index in present])
-        starts: dict[int, str] = {}
-        position = 0
-        for number, group in enumerate(classified):
-            if number:
-                starts[present[position]] = group.comment
-            position += group.stats.size
-        return starts
-
-    reasons = []
-    previous: dict[int, str] | None = None
-    for index, value in enumerate(values):
-        if value is None:
-            reasons.append("Failed")
-            continue
-        current = boundaries(values[: index + 1])
-        last_start = max([0, *current])
-        if last_start == 0 or (
-            last_start != index and previous is not None and last_start in previous
-        ):
-            reasons.append("Normal")
-        else:
-            reasons.append(current[last_start].capitalize())
-        previous = current
-    return reasons
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_reasons_follow_the_rules_on_jumpavg_groupings(seed: int) -> None:
     rng = random.Random(seed)
@@ -306,7 +273,7 @@ def test_reasons_follow_the_rules_on_jumpavg_groupings(seed: int) -> None:
     (history,) = selected
     every = judge_every_build("s", [history], builds, TrendOptions(search="jumpavg"))
     reasons = [entry.verdicts[0].reason.value for entry in reversed(every)]
-    assert reasons == _oracle(values)
+    assert reasons == reference_reasons(values)
 
 
 def test_a_late_detection_is_a_regression_that_names_where_it_started() -> None:

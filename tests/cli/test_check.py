@@ -147,6 +147,7 @@ def test_json_report(archive: Path, tmp_path: Path) -> None:
     report = json.loads(target.read_text())
     assert report["schema"] == "sphinx-trending-check/1"
     assert report["result"] == "Fail" and report["mode"] == "latest"
+    assert report["search"] == "exact"
     assert report["counts"] == {
         "Normal": 2,
         "Regression": 1,
@@ -204,6 +205,7 @@ def test_all_prints_the_history_newest_first(archive: Path, tmp_path: Path, caps
         ("12", L2_1C, "Failed"),
     }
     assert report["counts"]["Regression"] == 1
+    assert report["search"] == "jumpavg" and report["mode"] == "all"
 
 
 def test_unknown_build_is_a_usage_error(archive: Path, capsys) -> None:
@@ -254,13 +256,15 @@ def test_conf_is_read_the_way_sphinx_reads_it(archive: Path, tmp_path: Path) -> 
         "assert os.path.isfile('conf.py') and not tags.has('html')\n"
         "trending_sources = {'perf': {'paths': ['../data'], 'testbed': r'\\dn-\\w+$'},\n"
         "                    'other': {'paths': ['nowhere/*.xml']}}\n"
-        "trending_docs_base_url = 'https://docs.example.org/trending'\n",
+        "trending_docs_base_url = 'https://docs.example.org/trending'\n"
+        "trending_search = 'jumpavg'\n",
     )
     target = tmp_path / "out.json"
     code = main(["check", "--conf", str(docs), "--source", "perf", "--json", str(target)])
     assert code == 1
     report = json.loads(target.read_text())
     assert {item["source"] for item in report["verdicts"]} == {"perf"}
+    assert report["search"] == "jumpavg"
     regression = next(item for item in report["verdicts"] if item["reason"] == "Regression")
     assert regression["graph"].startswith(
         "https://docs.example.org/trending/graphs.html#trending-perf-"
@@ -324,3 +328,17 @@ def test_email_file_is_a_complete_message(archive: Path, tmp_path: Path) -> None
     assert message["To"] == "a@example.org"
     text = message.get_body(("plain",)).get_content()
     assert f"{IP4_1C} [2n-skx] in {NEWEST}: trend 12." in text
+
+
+def test_every_conf_source_is_judged_by_default(tmp_path: Path, archive: Path, capsys) -> None:
+    docs = _conf(
+        tmp_path / "docs",
+        f"trending_sources = {{'a': {{'paths': [{str(archive)!r}]}},\n"
+        f"                    'b': {{'paths': [{str(archive)!r}], 'direction': 'lower'}}}}\n",
+    )
+    assert main(["check", "--conf", str(docs), "--build", f"{DEFAULT_JOB}-5"]) == 1
+    out = capsys.readouterr().out
+    # Source b treats lower as better: the +25 % step is its regression.
+    assert f"Fail    Regression   b: {IP4_2C} [2n-skx]" in out
+    assert f"Pass    Progression  a: {IP4_2C} [2n-skx]" in out
+    assert "8 tests: 6 Normal, 1 Regression, 1 Progression -> FAIL" in out
