@@ -219,7 +219,11 @@ def _decide(totals: npt.NDArray[np.float64], groups: OpenGroups, k: int, records
     totals[best] = lowest
     if runner_up > threshold:
         return best
-    close = np.flatnonzero(totals <= threshold).tolist()
+    return _reprice(np.flatnonzero(totals <= threshold).tolist(), groups, k, records)
+
+
+def _reprice(close: list[int], groups: OpenGroups, k: int, records: _Records) -> int:
+    """Decide among candidates too close for the fast ranking, with the exact formula."""
     order = [k, *close[:-1]] if close[-1] == k else close
     winner, record = -1, math.inf
     for start in order:
