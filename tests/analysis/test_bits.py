@@ -43,7 +43,7 @@ def test_ranking_bits_agree_with_the_exact_formula() -> None:
     model = BitModel(1e7, resolve_unit(1e7, None, None), 50)
     sizes = np.arange(2, 51)
     stdevs = np.linspace(0.0, 3e5, len(sizes))
-    fast = model.ranking_bits(sizes, stdevs) + model.first_avg_bits
+    fast = model.ranking_bits(sizes, stdevs.copy()) + model.first_avg_bits
     exact = [
         model.group_bits(int(n), 5e6, float(s), None) for n, s in zip(sizes, stdevs, strict=True)
     ]
