@@ -19,10 +19,11 @@ of the groups ``[j, e]``), so a predecessor whose lower bound exceeds the
 smallest upper bound can never give any ``best[j, e]``.  Usually a handful
 survive, making the search close to O(N^2).
 
-The jumpavg-compatible search runs first: it fills the table of group
-statistics the programme reads, and its partition is kept if the programme's
-does not count strictly fewer bits under the exact formula, so the exact
-search never reports more bits than the reference's search would.
+The programme ranks with numpy's fast logarithm; the partition it finds is
+then priced with the exact formula.  The reference's own partition is decided
+from the same tables (:func:`_incumbent`) and kept unless the programme's
+counts strictly fewer bits, so the exact search never reports more bits than
+``search="jumpavg"`` on the same input, not even by a rounding error.
 """
 
 from __future__ import annotations

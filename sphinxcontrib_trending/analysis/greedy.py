@@ -56,10 +56,9 @@ class _Ranking:
         self.unit = model.unit
         # jump and spread are kept in raw units plus one unit, (x + u) instead
         # of (x / u + 1): the missing 1/u factors are per-size constants
-        sizes = np.arange(len(model.length_bits)) - 2.0
-        self.size_minus_two = sizes
+        self.size_minus_two = np.arange(len(model.length_bits)) - 2.0
         log_inverse_unit = -math.log2(model.unit)
-        self.size_bits = model.ranking_size_bits() + (sizes + 1.0) * log_inverse_unit
+        self.size_bits = model.ranking_size_bits() + (self.size_minus_two + 1.0) * log_inverse_unit
         self.key = np.full(padded, np.inf)  # prefix bits + the average's "norm" bits
         self.prev = np.zeros(padded)  # previous group's average, raw
         self.spread = np.zeros(padded)
