@@ -143,10 +143,11 @@ class BitModel:
     ) -> npt.NDArray[np.float64]:
         """Bits of groups without the average's term, fast and for ranking only.
 
-        Works in place on few temporaries: it runs on an N x N table at once.
+        Runs on an N x N table at once, so it works in place on few
+        temporaries: ``stdevs`` is consumed (overwritten).
         """
         bits = self.ranking_size_bits()[sizes]
-        spread = np.divide(stdevs, self.unit)
+        spread = np.divide(stdevs, self.unit, out=stdevs)
         spread += 1.0
         term = np.add(spread, 1.0)
         term *= spread

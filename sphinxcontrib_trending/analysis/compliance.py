@@ -21,17 +21,13 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.expand import trend_per_run
 
 Mode = Literal["time", "runs"]
-
-DEFAULT_WINDOWS: dict[str, tuple[timedelta | int, timedelta | int]] = {
-    "time": (timedelta(days=7), timedelta(days=90)),
-    "runs": (14, 180),
-}
+_Window = TypeVar("_Window", timedelta, int)
 
 
 @dataclass(frozen=True)
@@ -59,26 +55,40 @@ def compliance(
         times: One timezone-aware time per run (same numbering as the runs
             given to :func:`~.classify`), oldest first.
         result: The classification of those runs.
-        short: Short window: a :class:`~datetime.timedelta` in ``"time"`` mode,
-            a run count in ``"runs"`` mode.
-        long: Long window, same kind as ``short`` and not shorter.
+        short: Short window: a :class:`~datetime.timedelta` in ``"time"`` mode
+            (default 7 days), a run count in ``"runs"`` mode (default 14).
+        long: Long window, same kind as ``short`` and not shorter (default 90
+            days or 180 runs).
         mode: ``"time"`` or ``"runs"``.
     """
-    short, long = _windows(mode, short, long)
     _check_times(times, result)
     trends = trend_per_run(result)
     measured = [index for index, trend in enumerate(trends) if trend is not None]
-    if not measured:
-        return Compliance(None, None, None, None, None)
-    last_trend = trends[measured[-1]]
-    assert last_trend is not None
+    measured_trends = [trend for trend in trends if trend is not None]
     if mode == "time":
-        window = _time_window(times, trends, measured, short, long)  # type: ignore[arg-type]
+        short_time, long_time = _time_windows(short, long)
+        if not measured:
+            return Compliance(None, None, None, None, None)
+        measured_times = [times[index] for index in measured]
+        end = measured_times[-1]
+        # position (among measured runs) of the newest run at or before a moment
+        short_mark = bisect.bisect_right(measured_times, end - short_time) - 1
+        long_mark = bisect.bisect_right(measured_times, end - long_time) - 1
+    elif mode == "runs":
+        short_runs, long_runs = _run_windows(short, long)
+        if not measured:
+            return Compliance(None, None, None, None, None)
+        short_mark = len(measured) - 1 - short_runs
+        long_mark = len(measured) - 1 - long_runs
     else:
-        window = _run_window(trends, measured, short, long)  # type: ignore[arg-type]
-    short_reference, long_window = window
-    pick = max if result.direction == "higher" else min
-    long_reference = pick(long_window) if long_window else None
+        raise ValueError(f"mode must be 'time' or 'runs', got {mode!r}")
+    last_trend = measured_trends[-1]
+    if short_mark < 0:
+        return Compliance(None, None, last_trend, None, None)
+    short_reference = measured_trends[short_mark]
+    # AVG is a step function: the level in force at the window's start counts
+    long_window = measured_trends[max(long_mark, 0) : short_mark + 1]
+    long_reference = max(long_window) if result.direction == "higher" else min(long_window)
     return Compliance(
         short_change=_change(last_trend, short_reference),
         long_change=_change(last_trend, long_reference),
@@ -103,22 +113,32 @@ def count_anomalies(
     return regressions, progressions
 
 
-def _windows(
-    mode: str, short: timedelta | int | None, long: timedelta | int | None
-) -> tuple[timedelta | int, timedelta | int]:
-    if mode not in DEFAULT_WINDOWS:
-        raise ValueError(f"mode must be 'time' or 'runs', got {mode!r}")
-    default_short, default_long = DEFAULT_WINDOWS[mode]
-    short = default_short if short is None else short
-    long = default_long if long is None else long
-    for name, window in (("short", short), ("long", long)):
-        if mode == "time" and not isinstance(window, timedelta):
-            raise ValueError(f"{name} must be a timedelta in 'time' mode, got {window!r}")
-        if mode == "runs" and (not isinstance(window, int) or isinstance(window, bool)):
-            raise ValueError(f"{name} must be a run count in 'runs' mode, got {window!r}")
-        if window < type(window)():
-            raise ValueError(f"{name} window must not be negative, got {window!r}")
-    if long < short:  # type: ignore[operator]
+def _time_windows(
+    short: timedelta | int | None, long: timedelta | int | None
+) -> tuple[timedelta, timedelta]:
+    short = timedelta(days=7) if short is None else short
+    long = timedelta(days=90) if long is None else long
+    if not isinstance(short, timedelta) or not isinstance(long, timedelta):
+        raise ValueError(f"windows must be timedeltas in 'time' mode, got {short!r}, {long!r}")
+    return _ordered(short, long, timedelta())
+
+
+def _run_windows(short: timedelta | int | None, long: timedelta | int | None) -> tuple[int, int]:
+    short = 14 if short is None else short
+    long = 180 if long is None else long
+    if not _is_count(short) or not _is_count(long):
+        raise ValueError(f"windows must be run counts in 'runs' mode, got {short!r}, {long!r}")
+    return _ordered(short, long, 0)
+
+
+def _is_count(window: object) -> TypeGuard[int]:
+    return isinstance(window, int) and not isinstance(window, bool)
+
+
+def _ordered(short: _Window, long: _Window, zero: _Window) -> tuple[_Window, _Window]:
+    if short < zero or long < zero:
+        raise ValueError(f"windows must not be negative, got {short!r}, {long!r}")
+    if long < short:
         raise ValueError(f"long window ({long!r}) is shorter than the short one ({short!r})")
     return short, long
 
@@ -131,50 +151,6 @@ def _check_times(times: Sequence[datetime], result: Classification) -> None:
             raise ValueError(f"time of run {index} is not timezone-aware: {time!r}")
         if index and time < times[index - 1]:
             raise ValueError(f"time of run {index} is earlier than the run before it")
-
-
-def _time_window(
-    times: Sequence[datetime],
-    trends: list[float | None],
-    measured: list[int],
-    short: timedelta,
-    long: timedelta,
-) -> tuple[float | None, list[float]]:
-    """AVG at the short mark, and the AVG values over the long window."""
-    measured_times = [times[index] for index in measured]
-    end = measured_times[-1]
-
-    def position_at(moment: datetime) -> int:
-        """Position (in ``measured``) of the newest measured run at or before ``moment``."""
-        return bisect.bisect_right(measured_times, moment) - 1
-
-    short_position = position_at(end - short)
-    if short_position < 0:
-        return None, []
-    first = max(position_at(end - long), 0)
-    return _trend_at(trends, measured, short_position), [
-        _trend_at(trends, measured, position) for position in range(first, short_position + 1)
-    ]
-
-
-def _run_window(
-    trends: list[float | None], measured: list[int], short: int, long: int
-) -> tuple[float | None, list[float]]:
-    """Like :func:`_time_window` with time counted in measured runs."""
-    last = len(measured) - 1
-    short_position = last - short
-    if short_position < 0:
-        return None, []
-    first = max(last - long, 0)
-    return _trend_at(trends, measured, short_position), [
-        _trend_at(trends, measured, position) for position in range(first, short_position + 1)
-    ]
-
-
-def _trend_at(trends: list[float | None], measured: list[int], position: int) -> float:
-    trend = trends[measured[position]]
-    assert trend is not None
-    return trend
 
 
 def _change(value: float, reference: float | None) -> float | None:

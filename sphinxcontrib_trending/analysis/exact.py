@@ -19,19 +19,29 @@ of the groups ``[j, e]``), so a predecessor whose lower bound exceeds the
 smallest upper bound can never give any ``best[j, e]``.  Usually a handful
 survive, making the search close to O(N^2).
 
-The jumpavg-compatible search runs first: it fills the table of group
-statistics the programme reads, and its partition is kept if the programme's
-does not count strictly fewer bits under the exact formula, so the exact
-search never reports more bits than the reference's search would.
+The programme ranks with numpy's fast logarithm; the partition it finds is
+then priced with the exact formula.  The reference's own partition is decided
+from the same tables (:func:`_incumbent`) and kept unless the programme's
+counts strictly fewer bits, so the exact search never reports more bits than
+``search="jumpavg"`` on the same input, not even by a rounding error.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.bits import BitModel
-from sphinxcontrib_trending.analysis.greedy import Partition, StatsTable, greedy_search
+from sphinxcontrib_trending.analysis.greedy import (
+    Partition,
+    Records,
+    backtrack,
+    decide,
+    greedy_search,
+)
+from sphinxcontrib_trending.analysis.open_groups import OpenGroups
 from sphinxcontrib_trending.analysis.runs import PreparedRuns
 
 # Pruning keeps predecessors whose bound is within this (relative) of the
@@ -39,25 +49,47 @@ from sphinxcontrib_trending.analysis.runs import PreparedRuns
 RELATIVE_SLACK = 1e-9
 
 
+class StatsTable:
+    """Statistics of every group ``[s, k]`` as the bit formula receives them.
+
+    Rows are starts, columns ends; only ``s <= k`` is filled.  ``avg`` is the
+    reference's re-derived ``A*n/n`` (also the "previous average" the next
+    group sees) and ``moment`` its ``S*S*n``; the stdev fed to the formula is
+    ``sqrt(moment / n)``.
+    """
+
+    def __init__(self, runs: PreparedRuns) -> None:
+        count = runs.count
+        self.avg = np.zeros((count, count))
+        self.moment = np.zeros((count, count))
+        groups = OpenGroups(runs)
+        for _ in range(count):
+            k = groups.advance()
+            self.avg[: k + 1, k] = groups.avg_seen[: k + 1]
+            self.moment[: k + 1, k] = groups.moment_seen[: k + 1]
+        self.cumulative = groups.cumulative
+
+    def seen_stats(self, start: int, end: int) -> tuple[int, float, float]:
+        """(size, avg, stdev) of group ``[start, end]`` for the exact formula."""
+        size = int(self.cumulative[end + 1] - self.cumulative[start])
+        return size, float(self.avg[start, end]), math.sqrt(float(self.moment[start, end]) / size)
+
+
 def exact_search(runs: PreparedRuns, model: BitModel) -> Partition:
     """The minimum-bits partition of the present runs."""
     count = runs.count
-    table = StatsTable(count)
-    incumbent = greedy_search(runs, model, table)
     if count < 3:
-        return incumbent  # with two runs or fewer both searches see every partition
-    cumulative = np.concatenate(([0], np.cumsum(runs.sizes))).astype(np.int64)
-    sizes = _group_sizes(cumulative)
-    _derive_seen_stats(table, sizes)
-    best = model.ranking_bits(sizes, table.stdev)
-    del sizes
-    starts = _programme(table, best, model)
+        return greedy_search(runs, model)  # it sees every partition of two runs
+    table = StatsTable(runs)
+    sizes = _group_sizes(table.cumulative)
+    stdevs = np.divide(table.moment, sizes)
+    best = model.ranking_bits(sizes, np.sqrt(stdevs, out=stdevs))
+    del sizes, stdevs
+    terms = _predecessor_terms(table.avg, model)
+    incumbent = _incumbent(table, best, terms, model)
+    starts = _programme(table, best, terms, model)
     stats = [
-        (
-            int(cumulative[stop] - cumulative[start]),
-            float(table.avg[start, stop - 1]),
-            float(table.stdev[start, stop - 1]),
-        )
+        table.seen_stats(start, stop - 1)
         for start, stop in zip(starts, (*starts[1:], count), strict=True)
     ]
     bits = model.partition_bits(starts, stats)
@@ -79,19 +111,51 @@ def _group_sizes(cumulative: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return sizes
 
 
-def _derive_seen_stats(table: StatsTable, sizes: npt.NDArray[np.int64]) -> None:
-    """Turn stored stats into what the bit formula sees (``A*n/n``, ``sqrt(S*S*n/n)``)."""
-    table.avg *= sizes
-    table.avg /= sizes
-    table.stdev *= table.stdev
-    table.stdev *= sizes
-    table.stdev /= sizes
-    np.sqrt(table.stdev, out=table.stdev)
+Terms = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]
 
 
-def _predecessor_terms(
-    avgs: npt.NDArray[np.float64], model: BitModel
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+def _incumbent(
+    table: StatsTable, base: npt.NDArray[np.float64], terms: Terms, model: BitModel
+) -> Partition:
+    """The jumpavg partition, decided from the tables instead of run by run.
+
+    The reference's candidate "record before s, then [s, k]" costs
+    ``base[s, k] + key_s - log2(|a(s, k) - p_s| + 1)``: with ``base`` and the
+    averages already tabulated, each run needs a handful of operations on one
+    column.  Decisions go through the same :func:`~.greedy.decide` as the
+    run-by-run search, so the partition and bits are the reference's.
+    """
+    prev_avgs, norm_bits, _ = terms
+    count = len(base)
+    records = Records(model, table.cumulative)
+    key = np.empty(count)
+    prev = np.empty(count)
+    buffer = np.empty(count)
+    key[0] = model.first_avg_bits
+    for k in range(count):
+        stop = k + 1
+        if k:
+            winner = records.starts[-1]
+            key[k] = records.ranked_totals[-1] + norm_bits[k - 1, winner]
+            prev[k] = prev_avgs[k - 1, winner]
+        prev[0] = prev_avgs[k, 0]  # the first group has no previous average
+        totals = np.subtract(prev_avgs[k, :stop], prev[:stop], out=buffer[:stop])
+        np.abs(totals, out=totals)
+        totals += 1.0
+        np.log2(totals, out=totals)
+        np.subtract(base[:stop, k], totals, out=totals)
+        totals += key[:stop]
+        winner = decide(totals, k, lambda start, end=k: table.seen_stats(start, end), records)
+        records.add(
+            winner,
+            float(table.avg[winner, k]),
+            float(table.moment[winner, k]),
+            float(totals[winner]),
+        )
+    return backtrack(records)
+
+
+def _predecessor_terms(avgs: npt.NDArray[np.float64], model: BitModel) -> Terms:
     """Everything the programme needs about groups as predecessors, indexed ``[e, i]``.
 
     For the group ``[i, e]`` followed by a group starting at ``e + 1``: its
@@ -123,7 +187,7 @@ def _predecessor_terms(
 
 
 def _programme(
-    table: StatsTable, best: npt.NDArray[np.float64], model: BitModel
+    table: StatsTable, best: npt.NDArray[np.float64], terms: Terms, model: BitModel
 ) -> tuple[int, ...]:
     """Starts of the groups of the minimum-bits partition (fast logarithm).
 
@@ -132,7 +196,7 @@ def _programme(
     """
     count = len(best)
     best[0] += model.first_avg_bits
-    prev_avgs, norm_bits, lowest_bits = _predecessor_terms(table.avg, model)
+    prev_avgs, norm_bits, lowest_bits = terms
     upper_buffer = np.empty(count)
     lower_buffer = np.empty(count)
     row_avgs = np.empty(count)

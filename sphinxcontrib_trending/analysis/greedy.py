@@ -18,6 +18,7 @@ formula, so partitions, tie-breaks and bit counts match the reference's.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,23 +44,6 @@ class Partition:
     bits: float
 
 
-class StatsTable:
-    """Reference statistics of every group ``[s, k]``, kept for the exact search.
-
-    Rows are starts, columns ends; only ``s <= k`` is filled.  Holds the stored
-    average and stdev (not the re-derived ones), from which both the bit
-    formula's inputs and the next group's "previous average" follow exactly.
-    """
-
-    def __init__(self, count: int) -> None:
-        self.avg = np.zeros((count, count))
-        self.stdev = np.zeros((count, count))
-
-    def store(self, groups: OpenGroups, k: int) -> None:
-        self.avg[: k + 1, k] = groups.avg[: k + 1]
-        self.stdev[: k + 1, k] = groups.stdev[: k + 1]
-
-
 class _Ranking:
     """Per-candidate constants and scratch arrays of the fast ranking.
 
@@ -72,10 +56,9 @@ class _Ranking:
         self.unit = model.unit
         # jump and spread are kept in raw units plus one unit, (x + u) instead
         # of (x / u + 1): the missing 1/u factors are per-size constants
-        sizes = np.arange(len(model.length_bits)) - 2.0
-        self.size_minus_two = sizes
+        self.size_minus_two = np.arange(len(model.length_bits)) - 2.0
         log_inverse_unit = -math.log2(model.unit)
-        self.size_bits = model.ranking_size_bits() + (sizes + 1.0) * log_inverse_unit
+        self.size_bits = model.ranking_size_bits() + (self.size_minus_two + 1.0) * log_inverse_unit
         self.key = np.full(padded, np.inf)  # prefix bits + the average's "norm" bits
         self.prev = np.zeros(padded)  # previous group's average, raw
         self.spread = np.zeros(padded)
@@ -120,7 +103,7 @@ class _Ranking:
         return total
 
 
-class _Records:
+class Records:
     """The record after each run: its last group's start and stats, and its total bits.
 
     Totals are kept as ranked (fast logarithm); the exact totals the reference
@@ -128,14 +111,21 @@ class _Records:
     stdevs too are derived only when needed: most records are never looked at.
     """
 
-    def __init__(self, model: BitModel, groups: OpenGroups) -> None:
+    def __init__(self, model: BitModel, cumulative: npt.NDArray[np.int64]) -> None:
         self.model = model
-        self.cumulative = groups.cumulative
+        self.cumulative = cumulative
         self.starts: list[int] = []
         self.avgs: list[float] = []
         self.moments: list[float] = []
         self.ranked_totals: list[float] = []
         self._exact: dict[int, float] = {}
+
+    def add(self, start: int, avg: float, moment: float, ranked_total: float) -> None:
+        """Record the winner ``[start, k]``; ``moment`` is its ``S*S*n``."""
+        self.starts.append(start)
+        self.avgs.append(avg)
+        self.moments.append(moment)
+        self.ranked_totals.append(ranked_total)
 
     def size(self, step: int) -> int:
         return int(self.cumulative[step + 1] - self.cumulative[self.starts[step]])
@@ -177,19 +167,15 @@ class _Records:
         return self._exact[k]
 
 
-def greedy_search(
-    runs: PreparedRuns, model: BitModel, table: StatsTable | None = None
-) -> Partition:
-    """Group the present runs exactly as jumpavg 0.4.2 does; fill ``table`` on the way."""
+def greedy_search(runs: PreparedRuns, model: BitModel) -> Partition:
+    """Group the present runs exactly as jumpavg 0.4.2 does."""
     groups = OpenGroups(runs)
     ranking = _Ranking(groups, model)
-    records = _Records(model, groups)
+    records = Records(model, groups.cumulative)
     key, prev = ranking.key, ranking.prev
     avg_seen, moment_seen = groups.avg_seen, groups.moment_seen
     for _ in range(runs.count):
         k = groups.advance()
-        if table is not None:
-            table.store(groups, k)
         if k == 0:
             key[0] = model.first_avg_bits
         else:
@@ -197,18 +183,22 @@ def greedy_search(
             key[k] = records.ranked_totals[k - 1] + math.log2(model.norm(previous))
             prev[k] = previous
         totals = ranking.rank(groups)
-        winner = _decide(totals, groups, k, records)
-        records.starts.append(winner)
-        records.avgs.append(float(avg_seen[winner]))
-        records.moments.append(float(moment_seen[winner]))
-        records.ranked_totals.append(float(totals[winner]))
-    return _backtrack(records)
+        winner = decide(totals, k, groups.seen_stats, records)
+        records.add(
+            winner, float(avg_seen[winner]), float(moment_seen[winner]), float(totals[winner])
+        )
+    return backtrack(records)
 
 
-def _decide(totals: npt.NDArray[np.float64], groups: OpenGroups, k: int, records: _Records) -> int:
+SeenStats = Callable[[int], tuple[int, float, float]]
+
+
+def decide(totals: npt.NDArray[np.float64], k: int, seen_stats: SeenStats, records: Records) -> int:
     """The reference's choice among group ``[k]`` alone and every ``[s, k]``.
 
     It keeps the first strictly cheapest in the order ``k, 0, 1, ..., k-1``.
+    ``totals`` are the ranked totals (index ``s``, past ``k`` ignored as
+    infinite); ``seen_stats(s)`` gives group ``[s, k]``'s exact statistics.
     """
     best = int(totals.argmin())
     lowest = float(totals[best])
@@ -219,11 +209,15 @@ def _decide(totals: npt.NDArray[np.float64], groups: OpenGroups, k: int, records
     totals[best] = lowest
     if runner_up > threshold:
         return best
-    close = np.flatnonzero(totals <= threshold).tolist()
+    return _reprice(np.flatnonzero(totals <= threshold).tolist(), k, seen_stats, records)
+
+
+def _reprice(close: list[int], k: int, seen_stats: SeenStats, records: Records) -> int:
+    """Decide among candidates too close for the fast ranking, with the exact formula."""
     order = [k, *close[:-1]] if close[-1] == k else close
     winner, record = -1, math.inf
     for start in order:
-        size, avg, stdev = groups.seen_stats(start)
+        size, avg, stdev = seen_stats(start)
         total = records.exact_prefix(start) + records.model.group_bits(
             size, avg, stdev, records.prev_avg(start)
         )
@@ -232,7 +226,8 @@ def _decide(totals: npt.NDArray[np.float64], groups: OpenGroups, k: int, records
     return winner
 
 
-def _backtrack(records: _Records) -> Partition:
+def backtrack(records: Records) -> Partition:
+    """The partition the records chain to, with its exact bits."""
     count = len(records.starts)
     if not count:
         return Partition((), (), (), (), 0.0)

@@ -21,6 +21,9 @@ import numpy.typing as npt
 
 Run = float | Sequence[float] | None
 
+LARGEST_VALUE = 1e100
+"""Larger values are refused: squared deviations times trial counts would overflow."""
+
 
 @dataclass(frozen=True)
 class PreparedRuns:
@@ -50,8 +53,11 @@ class PreparedRuns:
 def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
     """Validate ``runs`` and reduce each present run to (size, avg, stdev).
 
+    A trial list loses its NaN trials; it is missing only if none is left.
+
     Raises:
-        ValueError: a value is negative or infinite (the message names the run).
+        ValueError: a value is negative, infinite or above :data:`LARGEST_VALUE`
+            (the message names the run).
         TypeError: a run is neither a number, a sequence of numbers nor None.
     """
     singles: list[float] = []
@@ -65,42 +71,34 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
             lists[index] = _trial_list(index, run)
     values = np.array(singles, dtype=np.float64)
     _check_values(values, np.array(single_index, dtype=np.int64))
-    usable = ~np.isnan(values)
-    run_count = len(runs)
-    if not lists:
+    if lists:
+        trials_of = {index: [value] for index, value in zip(single_index, singles, strict=True)}
+        trials_of.update(lists)
+        kept = {
+            index: [value for value in trials_of[index] if value == value] for index in trials_of
+        }
+        order = sorted(index for index, trials in kept.items() if trials)
+        present = np.array(order, dtype=np.int64)
+        sizes = np.array([len(kept[index]) for index in order], dtype=np.int64)
+        avgs, stdevs = _welford_by_trial([kept[index] for index in order], sizes)
+        max_value = max((max(kept[index]) for index in order), default=0.0)
+    else:
+        usable = ~np.isnan(values)
         present = np.array(single_index, dtype=np.int64)[usable]
         avgs = values[usable]
         sizes = np.ones(len(avgs), dtype=np.int64)
         stdevs = np.zeros(len(avgs))
-    else:
-        trials_of: dict[int, list[float]] = {
-            index: [value] for index, value in zip(single_index, singles, strict=True)
-        }
-        trials_of.update(lists)
-        order = sorted(index for index, trials in trials_of.items() if _has_value(trials))
-        kept = [[value for value in trials_of[index] if value == value] for index in order]
-        present = np.array(order, dtype=np.int64)
-        sizes = np.array([len(trials) for trials in kept], dtype=np.int64)
-        avgs, stdevs = _welford_by_trial(kept, sizes)
+        max_value = float(avgs.max()) if len(avgs) else 0.0
     present_set = set(present.tolist())
-    missing = tuple(index for index in range(run_count) if index not in present_set)
-    max_value = float(np.max(avgs)) if not lists and len(avgs) else 0.0
-    if lists:
-        max_value = max((max(trials_of[index]) for index in order), default=0.0)
-        max_value = float(np.nanmax([max_value]))
     return PreparedRuns(
-        run_count=run_count,
+        run_count=len(runs),
         present=present,
         sizes=sizes,
         avgs=avgs,
         stdevs=stdevs,
-        max_value=max_value,
-        missing=missing,
+        max_value=float(max_value),
+        missing=tuple(index for index in range(len(runs)) if index not in present_set),
     )
-
-
-def _has_value(trials: list[float]) -> bool:
-    return any(value == value for value in trials)
 
 
 def _trial_list(index: int, run: object) -> list[float]:
@@ -117,15 +115,20 @@ def _trial_list(index: int, run: object) -> list[float]:
 
 
 def _check_values(values: npt.NDArray[np.float64], run_index: npt.NDArray[np.int64]) -> None:
-    """Negative or infinite values are errors; the message names the first bad run."""
+    """Negative, infinite or huge values are errors; the message names the first bad run."""
     with np.errstate(invalid="ignore"):
-        bad = (values < 0.0) | np.isinf(values)
+        bad = (values < 0.0) | (values > LARGEST_VALUE)
     if not bad.any():
         return
     first = int(np.flatnonzero(bad)[0])
     value = float(values[first])
-    problem = "infinite value" if math.isinf(value) else f"negative value {value!r}"
-    raise ValueError(f"run {int(run_index[first])}: {problem} (values must be finite and >= 0)")
+    if value < 0.0:
+        problem = f"negative value {value!r} (values must be >= 0)"
+    elif math.isinf(value):
+        problem = "infinite value"
+    else:
+        problem = f"value {value!r} is above the supported {LARGEST_VALUE:g}"
+    raise ValueError(f"run {int(run_index[first])}: {problem}")
 
 
 def _welford_by_trial(
@@ -151,6 +154,4 @@ def _welford_by_trial(
         size = np.where(active, size + 1.0, size)
         avg = np.where(active, avg + delta / size, avg)
         moment = np.where(active, moment + delta * delta * old_size / size, moment)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        stdev = np.sqrt(moment / size) if count else np.zeros(0)
-    return avg, stdev
+    return avg, np.sqrt(moment / np.maximum(size, 1.0))

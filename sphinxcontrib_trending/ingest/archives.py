@@ -41,7 +41,7 @@ class Document:
     """One readable document: the file itself (``member`` None) or a member."""
 
     member: str | None
-    stream: Readable
+    stream: Replay
 
 
 def _decompressed(raw: Readable) -> Replay:

@@ -55,7 +55,7 @@ class Replay(io.RawIOBase):
     def readall(self) -> bytes:
         return self.read(-1)
 
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+    def readinto(self, buffer: bytearray | memoryview) -> int:
         data = self.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)

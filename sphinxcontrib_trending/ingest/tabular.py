@@ -21,7 +21,7 @@ from typing import Any
 
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.options import ReadOptions
-from sphinxcontrib_trending.ingest.replay import Readable
+from sphinxcontrib_trending.ingest.replay import Replay
 from sphinxcontrib_trending.ingest.results import (
     make_test_id,
     parse_number_list,
@@ -66,15 +66,11 @@ class _BuildDraft:
     tests: dict[str, _TestDraft] = field(default_factory=dict)
 
 
-def _text_stream(stream: Readable) -> io.TextIOWrapper:
-    return io.TextIOWrapper(
-        io.BufferedReader(stream),  # type: ignore[arg-type]
-        encoding="utf-8-sig",
-        newline="",
-    )
+def _text_stream(stream: Replay) -> io.TextIOWrapper:
+    return io.TextIOWrapper(io.BufferedReader(stream), encoding="utf-8-sig", newline="")
 
 
-def csv_rows(stream: Readable) -> Iterator[Row]:
+def csv_rows(stream: Replay) -> Iterator[Row]:
     reader = csv.DictReader(_text_stream(stream))
     if reader.fieldnames is None:
         return
@@ -87,7 +83,7 @@ def csv_rows(stream: Readable) -> Iterator[Row]:
         yield Row(reader.line_num, fields)
 
 
-def jsonl_rows(stream: Readable) -> Iterator[Row | RowError]:
+def jsonl_rows(stream: Replay) -> Iterator[Row | RowError]:
     for number, line in enumerate(_text_stream(stream), start=1):
         if not line.strip():
             continue
@@ -249,7 +245,7 @@ class TableReader:
 
 
 def read_table(
-    stream: Readable, origin: str, options: ReadOptions, default_job: str
+    stream: Replay, origin: str, options: ReadOptions, default_job: str
 ) -> tuple[list[Build], list[Problem]]:
     """Every build of one CSV or JSON Lines document, and the rows it could not use."""
     reader = TableReader(origin, options, default_job)

@@ -143,8 +143,10 @@ def test_duplicate_builds_keep_one_and_warn(tmp_path: Path) -> None:
     assert len(dataset.builds) == 6
     duplicates = [p for p in dataset.problems if p.subtype == "duplicate"]
     assert len(duplicates) == 1
-    assert duplicates[0].origin == str(first)  # resolve order: the copy's path sorts first
-    assert str(copy) in duplicates[0].message
+    kept, dropped = sorted([str(first), str(copy)])  # the first input in resolve order wins
+    assert duplicates[0].origin == dropped
+    assert kept in duplicates[0].message
+    assert {b.origin for b in dataset.builds} & {str(first), str(copy)} == {kept}
 
 
 def test_missing_paths_and_empty_globs_are_source_problems(tmp_path: Path) -> None:

@@ -229,3 +229,19 @@ def test_the_first_version_message_in_document_order_wins(tmp_path) -> None:
     path = tmp_path / "job__1__output.xml"
     path.write_text(text)
     assert load_paths(path).builds[0].dut_version == "first"
+
+
+def test_messages_above_libxml2s_10_mb_limit_are_read(tmp_path) -> None:
+    huge = "x" * (11 * 2**20)
+    text = (
+        '<robot generated="2024-01-01T00:00:00.000000"><suite name="S"><test name="t">'
+        f'<kw name="dump"><msg time="2024-01-01T00:00:00.1" level="INFO">{huge}</msg></kw>'
+        '<status status="PASS" start="2024-01-01T00:00:00.000000" elapsed="1.0">'
+        "NDR_LOWER: 2.0 pps</status></test>"
+        '<status status="PASS" start="2024-01-01T00:00:00.000000" elapsed="2.0"/></suite></robot>'
+    )
+    path = tmp_path / "job__1__output.xml"
+    path.write_text(text)
+    dataset = load_paths(path)
+    assert dataset.problems == []
+    assert dataset.builds[0].tests[0].measurement("ndr").values == (2.0,)
