@@ -28,15 +28,22 @@ SUBTYPE = "order"
 
 @dataclass(frozen=True)
 class BestModelOrderEqualityOptions:
-    """``min_r_square``: below it a fit is too poor to trust (Perun: 0.15)."""
+    """``min_r_square``: below it a fit is too poor to trust (Perun: 0.15);
+    ``residual_tolerance``: how much more unexplained variance a simpler model
+    may leave and still be chosen (see :func:`.models.best_fit`)."""
 
     min_r_square: float = 0.15
+    residual_tolerance: float = 0.25
     direction: str = LOWER_IS_BETTER
 
     def __post_init__(self) -> None:
         check_direction(self.direction)
         if not 0 <= self.min_r_square <= 1:
             raise ValueError(f"min_r_square must be within [0, 1], got {self.min_r_square}")
+        if self.residual_tolerance < 0:
+            raise ValueError(
+                f"residual_tolerance must not be negative, got {self.residual_tolerance}"
+            )
 
 
 def _describe(side: str, fit: ModelFit) -> str:
@@ -56,12 +63,9 @@ def check(
     poorer fit turns a changed order into a Maybe and an unchanged order
     into Unknown, since nothing can be said about data no model explains.
     """
-    fits = {
-        side: fit_models(pairs[:, 0], pairs[:, 1])
-        for side, pairs in (("baseline", baseline), ("target", target))
-    }
-    missing = [side for side, side_fits in fits.items() if not side_fits]
-    if missing:
+    sides = {"baseline": baseline, "target": target}
+    too_narrow = [side for side, pairs in sides.items() if len(np.unique(pairs[:, 0])) < 2]
+    if too_narrow:
         return Report(
             result=UNKNOWN,
             subtype=SUBTYPE,
@@ -71,11 +75,11 @@ def check(
             from_value=None,
             to_value=None,
             method=NAME,
-            reason=f"no model can be fitted to the {' and '.join(missing)} "
-            "(needs at least two distinct workloads and three points)",
+            reason=f"the {' and the '.join(too_narrow)} need at least two distinct workloads",
         )
-    before = best_fit(fits["baseline"])
-    after = best_fit(fits["target"])
+    fits = {side: fit_models(pairs[:, 0], pairs[:, 1]) for side, pairs in sides.items()}
+    before = best_fit(fits["baseline"], options.residual_tolerance)
+    after = best_fit(fits["target"], options.residual_tolerance)
     confidence = min(before.r_square, after.r_square)
     reliable = confidence >= options.min_r_square
     reason = f"{_describe('baseline', before)}; {_describe('target', after)}"

@@ -23,7 +23,7 @@ power model with an exponent below one still ranks above linear.  The
 report's reason carries both formulas for a reader to judge."""
 
 _TIE = 1e-9
-"""Adjusted R^2 values closer than this count as equal; the simpler model wins."""
+"""Unexplained fractions closer than this count as equal (exact fits, rounding)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +32,6 @@ class ModelFit:
 
     model: str
     r_square: float
-    adjusted_r_square: float
     formula: str
 
     @property
@@ -113,7 +112,7 @@ def fit_models(workloads: np.ndarray, values: np.ndarray) -> list[ModelFit]:
     total = float(np.sum((values - np.mean(values)) ** 2))
     count = len(values)
     if total == 0.0:
-        return [ModelFit("constant", 1.0, 1.0, f"{float(values[0]):.4g}")]
+        return [ModelFit("constant", 1.0, f"{float(values[0]):.4g}")]
     distinct = len(np.unique(workloads))
     fits = []
     for model in MODEL_ORDER:
@@ -129,18 +128,19 @@ def fit_models(workloads: np.ndarray, values: np.ndarray) -> list[ModelFit]:
         if not np.all(np.isfinite(predicted)):
             continue
         r_square = 1.0 - float(np.sum((values - predicted) ** 2)) / total
-        adjusted = 1.0 - (1.0 - r_square) * (count - 1) / (count - spec.parameters)
-        fits.append(ModelFit(model, r_square, adjusted, formula))
+        fits.append(ModelFit(model, r_square, formula))
     return fits
 
 
-def best_fit(fits: list[ModelFit]) -> ModelFit:
-    """The model with the highest adjusted R^2, the simplest one on a tie.
+def best_fit(fits: list[ModelFit], tolerance: float) -> ModelFit:
+    """The simplest model whose residuals are within ``tolerance`` of the best.
 
-    Adjusted R^2 makes the quadratic model's extra parameter earn its place:
-    with plain R^2 it would never fit worse than the linear model it
-    contains, and noise alone would flip linear baselines to quadratic
-    targets.  Models with equal parameter counts compare by plain R^2.
+    A model is as good as the best one when its unexplained fraction
+    ``1 - R^2`` is at most ``(1 + tolerance)`` times the best's.  Pure R^2
+    (``tolerance=0``, Perun's rule) lets noise decide between near-equal
+    models: a quadratic never fits worse than the linear model it contains,
+    and a power law with exponent near one mimics a line, so a noisy linear
+    baseline and target would often report a spurious order change.
     """
-    highest = max(fit.adjusted_r_square for fit in fits)
-    return next(fit for fit in fits if fit.adjusted_r_square >= highest - _TIE)
+    least = min(1.0 - fit.r_square for fit in fits)
+    return next(fit for fit in fits if 1.0 - fit.r_square <= least * (1.0 + tolerance) + _TIE)
