@@ -95,5 +95,5 @@ def test_bad_content_names_file_and_entry(text: str, message: str) -> None:
 
 
 def test_missing_file_is_an_error_naming_it(tmp_path: Path) -> None:
-    with pytest.raises(KnownChangesError, match="nowhere.toml: cannot read"):
+    with pytest.raises(KnownChangesError, match=r"nowhere\.toml: cannot read"):
         load_known_changes(tmp_path / "nowhere.toml")

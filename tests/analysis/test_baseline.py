@@ -23,7 +23,7 @@ def result(test_id: str, status: str = "PASS", values: tuple = (1.0, 2.0)) -> mo
     return model.TestResult(test_id, test_id, "suite", (), status, None, "", measurements)
 
 
-def build(number: int, version: str, *tests: TestResult, job: str = "daily") -> Build:
+def build(number: int, version: str, *tests: model.TestResult, job: str = "daily") -> Build:
     return Build(job, str(number), START + timedelta(days=number), version, "tb", "x", tests)
 
 
