@@ -109,22 +109,25 @@ class _Parser:
         return FilterError(self._expression, token.position, problem)
 
     def _expression_rule(self) -> TagPredicate:
-        operands = [self._term()]
-        while self._peek().kind == "or":
-            self._advance()
-            operands.append(self._term())
-        if len(operands) == 1:
-            return operands[0]
-        return lambda tags: any(operand(tags) for operand in operands)
+        return self._chain("or", self._term, any)
 
     def _term(self) -> TagPredicate:
-        operands = [self._factor()]
-        while self._peek().kind == "and":
+        return self._chain("and", self._factor, all)
+
+    def _chain(
+        self,
+        keyword: str,
+        operand_rule: Callable[[], TagPredicate],
+        combine: Callable[[Iterable[bool]], bool],
+    ) -> TagPredicate:
+        """``operand (keyword operand)*``, short-circuiting like Python's any/all."""
+        operands = [operand_rule()]
+        while self._peek().kind == keyword:
             self._advance()
-            operands.append(self._factor())
+            operands.append(operand_rule())
         if len(operands) == 1:
             return operands[0]
-        return lambda tags: all(operand(tags) for operand in operands)
+        return lambda tags: combine(operand(tags) for operand in operands)
 
     def _factor(self) -> TagPredicate:
         token = self._advance()

@@ -20,6 +20,7 @@ from .report import (
     Report,
     check_direction,
     directional_verdict,
+    unknown,
 )
 
 NAME = "best_model_order_equality"
@@ -66,16 +67,12 @@ def check(
     sides = {"baseline": baseline, "target": target}
     too_narrow = [side for side, pairs in sides.items() if len(np.unique(pairs[:, 0])) < 2]
     if too_narrow:
-        return Report(
-            result=UNKNOWN,
-            subtype=SUBTYPE,
+        return unknown(
+            location,
+            NAME,
+            SUBTYPE,
+            f"the {' and the '.join(too_narrow)} need at least two distinct workloads",
             confidence_type="r_square",
-            confidence=None,
-            location=location,
-            from_value=None,
-            to_value=None,
-            method=NAME,
-            reason=f"the {' and the '.join(too_narrow)} need at least two distinct workloads",
         )
     fits = {side: fit_models(pairs[:, 0], pairs[:, 1]) for side, pairs in sides.items()}
     before = best_fit(fits["baseline"], options.residual_tolerance)

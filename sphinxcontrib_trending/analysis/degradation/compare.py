@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .registry import Method, resolve_method
-from .report import MISSING_BASELINE, MISSING_TARGET, UNKNOWN, Report
+from .report import MISSING_BASELINE, MISSING_TARGET, Report, unknown
 
 Samples = Sequence[float] | Sequence[tuple[float, float]]
 
@@ -26,20 +26,6 @@ def _as_array(method: Method, location: str, side: str, samples: Samples) -> np.
     if not method.pairs and array.ndim != 1:
         raise ValueError(f"{side} samples of {location!r}: expected a flat list of numbers")
     return array
-
-
-def _unknown(method: Method, location: str, subtype: str, reason: str) -> Report:
-    return Report(
-        result=UNKNOWN,
-        subtype=subtype,
-        confidence_type="none",
-        confidence=None,
-        location=location,
-        from_value=None,
-        to_value=None,
-        method=method.name,
-        reason=reason,
-    )
 
 
 def compare(
@@ -66,17 +52,17 @@ def compare(
     reports = []
     for location in locations:
         if location not in target:
-            reports.append(_unknown(chosen, location, MISSING_TARGET, "not in the target"))
+            reports.append(unknown(location, chosen.name, MISSING_TARGET, "not in the target"))
             continue
         if location not in baseline:
-            reports.append(_unknown(chosen, location, MISSING_BASELINE, "not in the baseline"))
+            reports.append(unknown(location, chosen.name, MISSING_BASELINE, "not in the baseline"))
             continue
         before = _as_array(chosen, location, "baseline", baseline[location])
         after = _as_array(chosen, location, "target", target[location])
         if before.size == 0 or after.size == 0:
-            reports.append(_unknown(chosen, location, "no samples", "a side has no samples"))
+            reports.append(unknown(location, chosen.name, "no samples", "a side has no samples"))
         elif not (np.all(np.isfinite(before)) and np.all(np.isfinite(after))):
-            reports.append(_unknown(chosen, location, "no samples", "non-finite samples"))
+            reports.append(unknown(location, chosen.name, "no samples", "non-finite samples"))
         else:
             reports.append(chosen.check(location, before, after, settings))
     return reports

@@ -70,3 +70,20 @@ def directional_verdict(worse: bool, *, certain: bool) -> str:
 def relative_change(before: float, after: float) -> float | None:
     """``after / before - 1``; undefined (``None``) for a zero baseline."""
     return after / before - 1.0 if before != 0 else None
+
+
+def unknown(
+    location: str, method: str, subtype: str, reason: str, confidence_type: str = "none"
+) -> Report:
+    """An Unknown report: nothing was compared, so no values and no confidence."""
+    return Report(
+        result=UNKNOWN,
+        subtype=subtype,
+        confidence_type=confidence_type,
+        confidence=None,
+        location=location,
+        from_value=None,
+        to_value=None,
+        method=method,
+        reason=reason,
+    )

@@ -18,7 +18,7 @@ from typing import Any
 from ..tagfilter import FilterError, compile_filter
 from .compare import Samples, compare
 from .registry import Method, resolve_method
-from .report import UNKNOWN, Report
+from .report import Report, unknown
 
 APPLY_MODES = ("first", "all")
 SELECTOR_KEYS = ("tags", "metric", "source")
@@ -178,16 +178,8 @@ def check_with_strategies(
         for report in reports:
             found[(report.location, rule.index)] = report
     for location in unmatched:
-        found[(location, -1)] = Report(
-            result=UNKNOWN,
-            subtype=NO_STRATEGY,
-            confidence_type="none",
-            confidence=None,
-            location=location,
-            from_value=None,
-            to_value=None,
-            method="",
-            reason="no strategy rule selects this test",
+        found[(location, -1)] = unknown(
+            location, "", NO_STRATEGY, "no strategy rule selects this test"
         )
     order = {location: position for position, location in enumerate(locations)}
     return [found[key] for key in sorted(found, key=lambda key: (order[key[0]], key[1]))]
