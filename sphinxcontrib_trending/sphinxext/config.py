@@ -17,6 +17,8 @@ from sphinx.config import Config
 from sphinxcontrib_trending.settings import DEFAULTS, Settings, validate
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
+# Kept on the Config object (not pickled with it): directives reach the config
+# without the application, and every process validates at config-inited.
 _SETTINGS_ATTRIBUTE = "_trending_settings"
 
 
@@ -31,11 +33,11 @@ def _validate(app: Sphinx, config: Config) -> None:
     settings, issues = validate(raw, Path(app.confdir))
     for issue in issues:
         warn(f"configuration {issue}", "config")
-    setattr(app, _SETTINGS_ATTRIBUTE, settings)
+    setattr(config, _SETTINGS_ATTRIBUTE, settings)
 
 
-def settings_of(app: Sphinx) -> Settings:
-    settings = getattr(app, _SETTINGS_ATTRIBUTE, None)
+def settings_of(config: Config) -> Settings:
+    settings = getattr(config, _SETTINGS_ATTRIBUTE, None)
     if settings is None:
-        settings, _issues = validate({}, Path(app.confdir))
+        raise RuntimeError("trending settings are read before config-inited validated them")
     return settings

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
@@ -47,25 +47,25 @@ _histories: dict[tuple[str, str, str], list[TestHistory]] = {}
 _trends: dict[tuple[str, str, str, TrendOptions], TestTrend] = {}
 
 
-def cache_dir(app: Sphinx, settings: Settings) -> Path:
+def cache_dir(env: BuildEnvironment, settings: Settings) -> Path:
     if settings.cache_dir is not None:
         return settings.cache_dir
-    return Path(app.doctreedir).parent / "trending-cache"
+    return Path(env.doctreedir).parent / "trending-cache"
 
 
-def current_fingerprint(app: Sphinx, source: Source) -> str:
-    return fingerprint(source.spec, cache_dir(app, settings_of(app)))
+def current_fingerprint(env: BuildEnvironment, source: Source) -> str:
+    return fingerprint(source.spec, cache_dir(env, settings_of(env.config)))
 
 
-def load_source(app: Sphinx, name: str) -> LoadedSource:
+def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
     """The dataset of a configured source, parsed at most once per fingerprint.
 
     Problems found in the archives become warnings here, once per process,
     not once per page that uses the source.
     """
-    settings = settings_of(app)
+    settings = settings_of(env.config)
     source = settings.sources[name]
-    current = current_fingerprint(app, source)
+    current = current_fingerprint(env, source)
     loaded = _loaded.get((name, current))
     if loaded is not None:
         return loaded
@@ -74,7 +74,7 @@ def load_source(app: Sphinx, name: str) -> LoadedSource:
     def progress(message: str) -> None:
         logger.verbose("[trending] %s: %s", name, message)
 
-    dataset = load(source.spec, cache_dir(app, settings), progress=progress)
+    dataset = load(source.spec, cache_dir(env, settings), progress=progress)
     for problem in dataset.problems:
         warn(f"source {name!r}: {problem}", problem.subtype)
     if not dataset.builds:
@@ -116,7 +116,7 @@ def select(
     return [history for history in candidates if tag_filter(history.tags)]
 
 
-def preload(app: Sphinx) -> None:
+def preload(env: BuildEnvironment) -> None:
     """Parse every configured source in the main process before readers fork."""
-    for name in settings_of(app).sources:
-        load_source(app, name)
+    for name in settings_of(env.config).sources:
+        load_source(env, name)

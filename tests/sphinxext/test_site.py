@@ -39,7 +39,7 @@ def built(site: SiteFactory):
 
 def test_dashboard_holds_the_expected_numbers_in_order(built) -> None:
     page = _page(built, "dashboard")
-    captions = [c.text_content() for c in page.xpath("//table/caption")]
+    captions = [c.text_content().rstrip("¶") for c in page.xpath("//table/caption")]
     assert captions == ["Testbed 2n-skx, cores 2T1C"]
     header = [th.text_content().strip() for th in page.xpath("//table/thead//th")]
     assert header == [
