@@ -42,7 +42,7 @@ def rows(builds: range) -> list[dict]:
     for build in builds:
         for test in TESTS:
             value = level(test, build)
-            trials = [] if value is None else [value + (50e3 if k % 2 else -50e3) for k in range(10)]
+            trials = [] if value is None else [value + (-50e3, 50e3)[k % 2] for k in range(10)]
             result.append(
                 {
                     "job": JOB,

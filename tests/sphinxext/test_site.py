@@ -43,8 +43,13 @@ def test_dashboard_holds_the_expected_numbers_in_order(built) -> None:
     assert captions == ["Testbed 2n-skx, cores 2T1C"]
     header = [th.text_content().strip() for th in page.xpath("//table/thead//th")]
     assert header == [
-        "Test Case", "Trend [Mpps]", "Runs [#]", "Short-Term Change [%]",
-        "Long-Term Change [%]", "Regressions [#]", "Progressions [#]",
+        "Test Case",
+        "Trend [Mpps]",
+        "Runs [#]",
+        "Short-Term Change [%]",
+        "Long-Term Change [%]",
+        "Regressions [#]",
+        "Progressions [#]",
     ]
     rows = {row[0]: row for row in _rows(page)}
     assert [row[0] for row in _rows(page)][:2] == ["regress", "progress"]
@@ -79,8 +84,13 @@ def test_test_names_link_to_their_graph_anchors(built) -> None:
 def test_failed_tests_table(built) -> None:
     rows = _rows(_page(built, "failed"))
     assert rows == [
-        ["flaky", "2", "2026-01-30 06:00 UTC", "26.02-rc0~30",
-         "csit-vpp-perf-mrr-daily-master-2n-skx-30"],
+        [
+            "flaky",
+            "2",
+            "2026-01-30 06:00 UTC",
+            "26.02-rc0~30",
+            "csit-vpp-perf-mrr-daily-master-2n-skx-30",
+        ],
     ]
 
 
@@ -103,8 +113,12 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     assert len(flaky_markers["x"]) == 28
     assert "2026-01-30" not in " ".join(flaky_markers["x"])
     hover = markers["text"][0]
-    for expected in ("date: 2026-01-01 06:00", "26.02-rc0~1",
-                     "csit-vpp-perf-mrr-daily-master-2n-skx-1", "testbed: 2n-skx"):
+    for expected in (
+        "date: 2026-01-01 06:00",
+        "26.02-rc0~1",
+        "csit-vpp-perf-mrr-daily-master-2n-skx-1",
+        "testbed: 2n-skx",
+    ):
         assert expected in hover
     layout = regress and by_name["regress"]["layout"]
     assert layout["xaxis"]["tickformat"] == "%m%d"
