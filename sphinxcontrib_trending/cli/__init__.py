@@ -13,7 +13,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-SUBCOMMAND_MODULES: tuple[str, ...] = ("init",)
+SUBCOMMAND_MODULES: tuple[str, ...] = ("init", "export")
 
 EXIT_USAGE = 2
 

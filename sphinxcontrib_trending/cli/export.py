@@ -1,0 +1,143 @@
+"""``sphinx-trending export``: archived results as JSON Lines on stdout.
+
+One object per (build, test, metric), in build time order, so any tool
+(jq, pandas, a database loader) can use what the ingest layer reads.  A
+failed test, or one with no result, is one object with ``metric`` null and
+``values`` empty.  Problems go to stderr, one per line, naming the file and
+line; the exit code is 1 when any input could not be read or parsed (after
+everything else was exported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from sphinxcontrib_trending.cli import EXIT_USAGE
+from sphinxcontrib_trending.ingest import Build, Dataset, SourceSpec, SpecError, load
+from sphinxcontrib_trending.ingest.codec import result_fields
+from sphinxcontrib_trending.ingest.spec import (
+    DEFAULT_BUILD_PATTERN,
+    DEFAULT_VERSION_PATTERN,
+    FORMATS,
+)
+from sphinxcontrib_trending.ingest.timestamps import format_time
+
+FAILING_SUBTYPES = frozenset({"source", "parse"})
+"""Problems meaning an input (or part of it) could not be read: exit code 1."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "export",
+        help="write archived results as JSON Lines",
+        description=__doc__.split("\n\n")[0],
+    )
+    parser.add_argument(
+        "sources",
+        nargs="+",
+        metavar="SOURCE",
+        help="file, directory, glob pattern or http(s) URL",
+    )
+    parser.add_argument("--format", choices=FORMATS, default="robot", help="input format")
+    parser.add_argument(
+        "--build-pattern",
+        default=DEFAULT_BUILD_PATTERN,
+        metavar="RE",
+        help="regex with (?P<job>) and (?P<build>) groups, searched in file and member names",
+    )
+    parser.add_argument(
+        "--version-pattern",
+        default=DEFAULT_VERSION_PATTERN,
+        metavar="RE",
+        help="regex finding the DUT version in messages (group 'version' or group 1)",
+    )
+    parser.add_argument(
+        "--testbed",
+        metavar="RE",
+        help="regex naming the testbed from the job name (group 'testbed' or whole match)",
+    )
+    parser.add_argument(
+        "--testbed-map",
+        action="append",
+        default=[],
+        metavar="ADDRESS=NAME",
+        help="testbed name for a 'Setup of TG node ADDRESS' message (repeatable)",
+    )
+    parser.add_argument("--cache-dir", type=Path, metavar="DIR", help="parse and download cache")
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress messages on stderr (problems still)"
+    )
+    parser.set_defaults(handler=run)
+
+
+def _testbed_map(pairs: list[str]) -> dict[str, str]:
+    mapping = {}
+    for pair in pairs:
+        address, equals, name = pair.partition("=")
+        if not equals or not address or not name:
+            raise SpecError(f"--testbed-map {pair!r} is not ADDRESS=NAME")
+        mapping[address.strip()] = name.strip()
+    return mapping
+
+
+def records(build: Build) -> Iterator[dict[str, Any]]:
+    """The export objects of one build, in test order."""
+    head = {
+        "job": build.job,
+        "build": build.build,
+        "time": format_time(build.time),
+        "dut_version": build.dut_version,
+        "testbed": build.testbed,
+    }
+    for test in build.tests:
+        body = result_fields(test)
+        if not test.measurements:
+            yield {**head, **body, "metric": None, "unit": None, "values": []}
+        for measurement in test.measurements:
+            yield {
+                **head,
+                **body,
+                "metric": measurement.metric,
+                "unit": measurement.unit,
+                "values": list(measurement.values),
+            }
+
+
+def write_dataset(dataset: Dataset, out: TextIO) -> None:
+    for build in dataset.builds:
+        for record in records(build):
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    def progress(message: str) -> None:
+        print(f"sphinx-trending export: {message}", file=sys.stderr, flush=True)
+
+    try:
+        spec = SourceSpec(
+            paths=tuple(args.sources),
+            format=args.format,
+            build_pattern=args.build_pattern,
+            version_pattern=args.version_pattern,
+            testbed_pattern=args.testbed,
+            testbed_map=_testbed_map(args.testbed_map),
+        )
+        dataset = load(spec, cache_dir=args.cache_dir, progress=None if args.quiet else progress)
+    except SpecError as error:
+        print(f"sphinx-trending export: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        write_dataset(dataset, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader (head, a closed pager) went away: stop writing, still report.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    for problem in dataset.problems:
+        print(f"{problem} [{problem.subtype}]", file=sys.stderr)
+    return 1 if any(p.subtype in FAILING_SUBTYPES for p in dataset.problems) else 0

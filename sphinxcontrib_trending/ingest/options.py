@@ -1,0 +1,70 @@
+"""A :class:`SourceSpec` checked and compiled once, before any file is read.
+
+A wrong regular expression or format is the user's configuration, not bad
+data: it raises :class:`SpecError` at once (the CLI turns it into exit code 2,
+the Sphinx layer into a configuration error) instead of a warning per file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sphinxcontrib_trending.ingest.spec import FORMATS, SourceSpec
+
+
+class SpecError(ValueError):
+    """The source specification itself is unusable."""
+
+
+def _compile(name: str, pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise SpecError(f"{name} {pattern!r} is not a valid regular expression: {error}") from None
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    format: str
+    build_pattern: re.Pattern[str]
+    version_pattern: re.Pattern[str]
+    testbed_pattern: re.Pattern[str] | None
+    testbed_map: tuple[tuple[str, str], ...]
+    metric: str
+    unit: str | None
+
+    @classmethod
+    def from_spec(cls, spec: SourceSpec) -> ReadOptions:
+        if spec.format not in FORMATS:
+            raise SpecError(f"format {spec.format!r} is not one of {', '.join(FORMATS)}")
+        build_pattern = _compile("build pattern", spec.build_pattern)
+        if not {"job", "build"} & set(build_pattern.groupindex):
+            raise SpecError(
+                f"build pattern {spec.build_pattern!r} has neither a (?P<job>...) "
+                "nor a (?P<build>...) group"
+            )
+        return cls(
+            format=spec.format,
+            build_pattern=build_pattern,
+            version_pattern=_compile("version pattern", spec.version_pattern),
+            testbed_pattern=(
+                _compile("testbed pattern", spec.testbed_pattern) if spec.testbed_pattern else None
+            ),
+            testbed_map=tuple(sorted((str(k), str(v)) for k, v in spec.testbed_map.items())),
+            metric=spec.metric,
+            unit=spec.unit,
+        )
+
+    def identity(self) -> dict[str, Any]:
+        """Everything that changes what a parse yields, for cache keys and fingerprints."""
+        return {
+            "format": self.format,
+            "build_pattern": self.build_pattern.pattern,
+            "version_pattern": self.version_pattern.pattern,
+            "testbed_pattern": self.testbed_pattern.pattern if self.testbed_pattern else None,
+            "testbed_map": [list(pair) for pair in self.testbed_map],
+            "metric": self.metric,
+            "unit": self.unit,
+        }

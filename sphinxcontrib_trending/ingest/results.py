@@ -1,0 +1,146 @@
+"""What a test's message and tags say: measurements, identity, thread/core.
+
+The CSIT convention puts every result in the test message (Robot Framework
+has no structured result field), so this module owns the patterns of that
+convention.  Metric names are short and stable because they are what users
+select in directives and what export writes:
+
+========  ======  ===============================================================
+metric    unit    message form
+========  ======  ===============================================================
+``mrr``   pps     ``... trial results in packets per second: [v1, v2, ...]``
+``mrr``   pps     legacy ``MaxReceivedRate_Results [pkts/Nsec]: tx A, rx B``
+                  (one value, rx / N)
+``cps``   cps     ``... trial results in [estimated] connections per second: [...]``
+``ndr``   pps     ``NDR_LOWER: <v> pps``
+``pdr``   pps     ``PDR_LOWER: <v> pps``
+========  ======  ===============================================================
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from sphinxcontrib_trending.ingest.model import Measurement
+
+# One alternation, so a message is scanned once whatever it holds.
+_RESULT = re.compile(
+    r"trial results in (?P<what>packets|(?:estimated )?connections) per second:\s*"
+    r"(?P<list>[^\]\n]*\]?)"
+    r"|MaxReceivedRate_Results\s*\[pkts/(?P<seconds>\d+(?:\.\d+)?)sec\]:\s*"
+    r"tx\s+(?P<tx>[^\s,]+),\s*rx\s+(?P<rx>[^\s,]+)"
+    r"|\b(?P<bound>NDR|PDR)_LOWER:\s*(?P<value>\S+)\s*pps",
+    re.IGNORECASE,
+)
+_TRIAL_METRICS = {"packets": ("mrr", "pps"), "connections": ("cps", "cps")}
+_SEPARATORS = re.compile(r"[,;\s]+")
+_TC_PREFIX = re.compile(r"^tc\d+-", re.IGNORECASE)
+_THREAD_CORE = re.compile(r"\d+T\d+C", re.IGNORECASE)
+_CORES_ONLY = re.compile(r"\d+C", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageResults:
+    """Measurements read from one message, and why some could not be read."""
+
+    measurements: tuple[Measurement, ...]
+    errors: tuple[str, ...]
+
+
+def strip_tc_prefix(name: str) -> str:
+    """``tc01-64b-1c-eth`` -> ``64b-1c-eth``: CSIT renumbers tests over time."""
+    prefix = _TC_PREFIX.match(name)
+    return name[prefix.end() :] if prefix else name
+
+
+def make_test_id(long_name: str) -> str:
+    """Stable identity of a test across builds: lower-cased, no ``tcNN-``."""
+    return ".".join(strip_tc_prefix(part) for part in long_name.lower().split("."))
+
+
+def thread_core(tags: tuple[str, ...]) -> str | None:
+    """The ``2T1C``-style tag (older archives: ``2C``), upper-cased."""
+    for pattern in (_THREAD_CORE, _CORES_ONLY):
+        for tag in tags:
+            if pattern.fullmatch(tag):
+                return tag.upper()
+    return None
+
+
+def parse_number_list(text: str, *, bracketed: bool = False) -> tuple[float, ...]:
+    """``[1.0, 2e6]`` or ``1.0;2e6`` or ``1 2``: every item must be a finite number.
+
+    Raises ``ValueError`` naming the offending item, because a silently
+    shortened trial list would bias the run average.  ``bracketed`` demands
+    the ``[...]`` of the Robot message form.
+    """
+    body = text.strip()
+    if bracketed and not body.startswith("["):
+        raise ValueError(f"expected [v1, v2, ...], found {body[:40]!r}")
+    if body.startswith("["):
+        if not body.endswith("]"):
+            raise ValueError(f"unterminated list {text.strip()!r}")
+        body = body[1:-1]
+    try:  # fast path: the comma-separated form every CSIT message uses
+        values = tuple(map(float, body.split(",")))
+    except ValueError:
+        values = tuple(_checked_float(item) for item in _SEPARATORS.split(body) if item)
+    if not values:
+        raise ValueError("empty list of values")
+    if not all(map(math.isfinite, values)):
+        bad = next(value for value in values if not math.isfinite(value))
+        raise ValueError(f"{bad!r} is not finite")
+    return values
+
+
+def _checked_float(item: str) -> float:
+    try:
+        return float(item)
+    except ValueError:
+        raise ValueError(f"{item!r} is not a number") from None
+
+
+def _legacy_rate(match: re.Match[str]) -> float:
+    try:
+        seconds, rx = float(match["seconds"]), float(match["rx"])
+    except ValueError:
+        seconds = rx = math.nan
+    if not seconds > 0 or not math.isfinite(rx):
+        raise ValueError(f"bad legacy MRR result {match.group(0)!r}")
+    return rx / seconds
+
+
+def _measure(match: re.Match[str]) -> Measurement:
+    """The measurement one match of :data:`_RESULT` stands for (``ValueError`` if malformed)."""
+    if match["what"] is not None:
+        metric, unit = _TRIAL_METRICS[match["what"].split()[-1].lower()]
+        try:
+            return Measurement(metric, unit, parse_number_list(match["list"], bracketed=True))
+        except ValueError as error:
+            raise ValueError(f"malformed {metric} trial list: {error}") from None
+    if match["bound"] is not None:
+        metric = match["bound"].lower()
+        try:
+            return Measurement(metric, "pps", parse_number_list(match["value"]))
+        except ValueError as error:
+            raise ValueError(f"malformed {match['bound'].upper()}_LOWER value: {error}") from None
+    return Measurement("mrr", "pps", (_legacy_rate(match),))
+
+
+_NOTHING = MessageResults((), ())
+
+
+def read_message(message: str) -> MessageResults:
+    """Every measurement the CSIT conventions put in a test message."""
+    found: list[Measurement] = []
+    errors: list[str] = []
+    for match in _RESULT.finditer(message):
+        try:
+            found.append(_measure(match))
+        except ValueError as error:
+            errors.append(str(error))
+    if not found and not errors:
+        return _NOTHING
+    return MessageResults(tuple(found), tuple(errors))

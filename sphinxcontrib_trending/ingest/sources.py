@@ -1,0 +1,70 @@
+"""From the entries of a source to the concrete inputs it matches now.
+
+An entry is a file, a directory (searched recursively), a glob pattern
+(``**`` spans folders) or an http(s) URL.  Explicit files are always read;
+files found in directories, and archive members, must look like results of
+the source's format, so ``log.html`` beside ``output.xml`` is left alone.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from pathlib import Path, PurePosixPath
+
+from sphinxcontrib_trending.ingest.archives import ARCHIVE_SUFFIX, COMPRESSION_SUFFIX
+from sphinxcontrib_trending.ingest.download import is_url
+from sphinxcontrib_trending.ingest.model import Problem
+from sphinxcontrib_trending.ingest.spec import SourceSpec
+
+DOCUMENT_NAMES = {
+    "robot": re.compile(r"output[^/]*\.xml$", re.IGNORECASE),
+    "csv": re.compile(r"\.csv$", re.IGNORECASE),
+    "jsonl": re.compile(r"\.(jsonl|ndjson)$", re.IGNORECASE),
+}
+
+
+def is_document(fmt: str, name: str) -> bool:
+    """Is this (member or file) name a results document of ``fmt``?"""
+    base = PurePosixPath(name.replace("\\", "/")).name
+    return bool(DOCUMENT_NAMES[fmt].search(COMPRESSION_SUFFIX.sub("", base)))
+
+
+def _is_input(fmt: str, name: str) -> bool:
+    return is_document(fmt, name) or bool(ARCHIVE_SUFFIX.search(name))
+
+
+def _walk(folder: Path, fmt: str) -> list[str]:
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        found.extend(os.path.join(root, name) for name in sorted(files) if _is_input(fmt, name))
+    return found
+
+
+def resolve_entries(spec: SourceSpec) -> tuple[list[str], list[Problem]]:
+    """Inputs (absolute paths and URLs, sorted, unique) and the entries that matched none."""
+    inputs: set[str] = set()
+    problems: list[Problem] = []
+    for entry in spec.paths:
+        if is_url(entry):
+            inputs.add(entry)
+            continue
+        path = Path(entry).expanduser()
+        if glob.has_magic(entry):
+            matches = [Path(match) for match in glob.glob(str(path), recursive=True)]
+            found = [str(m) for m in matches if m.is_file()]
+            for folder in (m for m in matches if m.is_dir()):
+                found.extend(_walk(folder, spec.format))
+        elif path.is_dir():
+            found = _walk(path, spec.format)
+        elif path.is_file():
+            found = [str(path)]
+        else:
+            problems.append(Problem(entry, "no such file or directory", "source"))
+            continue
+        if not found:
+            problems.append(Problem(entry, f"matches no {spec.format} input files", "source"))
+        inputs.update(os.path.abspath(name) for name in found)
+    return sorted(inputs), problems

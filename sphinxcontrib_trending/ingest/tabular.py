@@ -1,0 +1,261 @@
+"""CSV and JSON Lines results: the way in for CI systems without Robot.
+
+One row is one test result of one metric in one build.  Required: ``test``,
+``build``, ``time`` and (for passed tests) ``value`` or ``values``.
+Optional: ``job``, ``status``, ``version``, ``testbed``, ``metric``,
+``unit``, ``name``, ``suite``, ``tags``, ``message``, ``start``.  The keys
+``sphinx-trending export`` writes (``test_id``, ``dut_version``) are accepted
+as aliases, so an export reads back unchanged.  Rows of one (job, build)
+become one build, rows of one test in it one test result.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
+from sphinxcontrib_trending.ingest.options import ReadOptions
+from sphinxcontrib_trending.ingest.replay import Replay
+from sphinxcontrib_trending.ingest.results import (
+    make_test_id,
+    parse_number_list,
+    strip_tc_prefix,
+    thread_core,
+)
+from sphinxcontrib_trending.ingest.timestamps import as_utc, parse_iso_or_epoch
+
+ALIASES = {"test_id": "test", "dut_version": "version"}
+REQUIRED = ("test", "build", "time")
+
+
+class RowError(ValueError):
+    """A row that cannot be read at all (it is skipped)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    fields: dict[str, Any]
+
+
+@dataclass
+class _TestDraft:
+    row: Row
+    status: str
+    start: datetime | None
+    measurements: list[Measurement] = field(default_factory=list)
+
+
+@dataclass
+class _BuildDraft:
+    job: str
+    build: str
+    time: datetime
+    dut_version: str | None = None
+    testbed: str | None = None
+    tests: dict[str, _TestDraft] = field(default_factory=dict)
+
+
+def _text_stream(stream: Replay) -> io.TextIOWrapper:
+    return io.TextIOWrapper(io.BufferedReader(stream), encoding="utf-8-sig", newline="")
+
+
+def csv_rows(stream: Replay) -> Iterator[Row]:
+    reader = csv.DictReader(_text_stream(stream))
+    if reader.fieldnames is None:
+        return
+    for record in reader:
+        fields = {
+            _key(key): value.strip()
+            for key, value in record.items()
+            if key is not None and isinstance(value, str) and value.strip()
+        }
+        yield Row(reader.line_num, fields)
+
+
+def jsonl_rows(stream: Replay) -> Iterator[Row | RowError]:
+    for number, line in enumerate(_text_stream(stream), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as error:
+            yield RowError(f"not JSON: {error}", number)
+            continue
+        if not isinstance(record, dict):
+            yield RowError("a JSON object is expected", number)
+            continue
+        yield Row(
+            number, {_key(key): value for key, value in record.items() if value not in (None, "")}
+        )
+
+
+def _key(name: str) -> str:
+    key = name.strip().lower()
+    return ALIASES.get(key, key)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _tags(value: Any) -> tuple[str, ...]:
+    if isinstance(value, list):
+        return tuple(str(tag) for tag in value)
+    return tuple(tag.strip() for tag in str(value).replace(",", ";").split(";") if tag.strip())
+
+
+def _values(value: Any) -> tuple[float, ...]:
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a number")
+    if isinstance(value, int | float):
+        return parse_number_list(repr(float(value)))
+    if isinstance(value, list):
+        return parse_number_list(";".join(_text(item) for item in value))
+    return parse_number_list(str(value))
+
+
+class TableReader:
+    """Collects rows of one document into builds, reporting per row."""
+
+    def __init__(self, origin: str, options: ReadOptions, default_job: str) -> None:
+        self.origin = origin
+        self.options = options
+        self.default_job = default_job
+        self.builds: dict[tuple[str, str], _BuildDraft] = {}
+        self.problems: list[Problem] = []
+
+    def add(self, row: Row | RowError) -> None:
+        if isinstance(row, RowError):
+            self.problems.append(Problem(self.origin, f"row skipped: {row}", "parse", row.line))
+            return
+        try:
+            self._add(row)
+        except RowError as error:
+            self.problems.append(Problem(self.origin, f"row skipped: {error}", "parse", row.line))
+
+    def _add(self, row: Row) -> None:
+        fields = row.fields
+        missing = [name for name in REQUIRED if name not in fields]
+        if missing:
+            raise RowError(f"missing {', '.join(missing)}")
+        try:
+            time = parse_iso_or_epoch(_text(fields["time"]))
+            start = parse_iso_or_epoch(_text(fields["start"])) if "start" in fields else time
+        except ValueError as error:
+            raise RowError(str(error)) from None
+        job = _text(fields.get("job", self.default_job))
+        key = (job, _text(fields["build"]))
+        build = self.builds.setdefault(key, _BuildDraft(job, key[1], time))
+        build.time = max(build.time, time)
+        build.dut_version = self._agree(build.dut_version, fields.get("version"), "version", row)
+        build.testbed = self._agree(build.testbed, fields.get("testbed"), "testbed", row)
+        test_id = make_test_id(_text(fields["test"]))
+        status = _text(fields.get("status", "PASS")).upper()
+        draft = build.tests.setdefault(test_id, _TestDraft(row, status, start))
+        if status != "PASS":
+            draft.status = status
+        self._measure(draft, row)
+
+    def _agree(self, known: str | None, value: Any, what: str, row: Row) -> str | None:
+        if value is None:
+            return known
+        text = _text(value)
+        if known is not None and text != known:
+            self.problems.append(
+                Problem(
+                    self.origin,
+                    f"{what} {text!r} differs from {known!r} of the same build; kept the first",
+                    "data",
+                    row.line,
+                )
+            )
+            return known
+        return text
+
+    def _measure(self, draft: _TestDraft, row: Row) -> None:
+        fields = row.fields
+        raw = fields.get("values", fields.get("value"))
+        if raw is None or raw == []:
+            return
+        metric = _text(fields.get("metric", self.options.metric))
+        unit = _text(fields.get("unit", self.options.unit or ""))
+        if any(known.metric == metric for known in draft.measurements):
+            self.problems.append(
+                Problem(
+                    self.origin,
+                    f"second {metric} result of the same test and build ignored",
+                    "duplicate",
+                    row.line,
+                )
+            )
+            return
+        try:
+            draft.measurements.append(Measurement(metric, unit, _values(raw)))
+        except ValueError as error:
+            self.problems.append(
+                Problem(
+                    self.origin,
+                    f"malformed values, test kept without them: {error}",
+                    "data",
+                    row.line,
+                )
+            )
+
+    def result(self) -> list[Build]:
+        return [self._build(draft) for draft in self.builds.values()]
+
+    def _build(self, draft: _BuildDraft) -> Build:
+        return Build(
+            job=draft.job,
+            build=draft.build,
+            time=as_utc(draft.time),
+            dut_version=draft.dut_version,
+            testbed=draft.testbed,
+            origin=self.origin,
+            tests=tuple(self._test(test_id, test) for test_id, test in draft.tests.items()),
+        )
+
+    def _test(self, test_id: str, draft: _TestDraft) -> TestResult:
+        fields = draft.row.fields
+        full = _text(fields["test"])
+        suite, _, last = full.rpartition(".")
+        tags = _tags(fields["tags"]) if "tags" in fields else ()
+        return TestResult(
+            test_id=test_id,
+            name=_text(fields.get("name", strip_tc_prefix(last))),
+            suite=_text(fields.get("suite", suite)),
+            tags=tags,
+            status=draft.status,
+            start=draft.start,
+            message=_text(fields.get("message", "")),
+            measurements=tuple(draft.measurements) if draft.status == "PASS" else (),
+            thread_core=thread_core(tags),
+        )
+
+
+def read_table(
+    stream: Replay, origin: str, options: ReadOptions, default_job: str
+) -> tuple[list[Build], list[Problem]]:
+    """Every build of one CSV or JSON Lines document, and the rows it could not use."""
+    reader = TableReader(origin, options, default_job)
+    rows = csv_rows(stream) if options.format == "csv" else jsonl_rows(stream)
+    try:
+        for row in rows:
+            reader.add(row)
+    except (csv.Error, UnicodeDecodeError) as error:
+        reader.problems.append(Problem(origin, f"cannot read further: {error}", "parse"))
+    builds = reader.result()
+    if not builds and not reader.problems:
+        reader.problems.append(Problem(origin, "no result rows in this file", "parse"))
+    return builds, reader.problems

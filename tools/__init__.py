@@ -1,0 +1,1 @@
+"""Developer tools (fixture generators); not part of the installed package."""
