@@ -60,11 +60,12 @@ def _hover(trend: TestTrend, index: int, unit: DisplayUnit) -> str:
     return "<br>".join(lines)
 
 
-def _traces(trend: TestTrend, index: int) -> list[dict[str, Any]]:
+def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, Any]]:
     history = trend.history
     unit = display_unit(history.unit)
     series_color = color(index)
-    name = _escaped(history.name)
+    label = f"{history.name} ({history.testbed})" if with_testbed else history.name
+    name = _escaped(label)
     measured = [i for i, run in enumerate(history.runs) if run.measured]
     times = [history.runs[i].time.isoformat() for i in measured]
     trend_values = trend_per_run(trend.result)
@@ -123,8 +124,13 @@ def _traces(trend: TestTrend, index: int) -> list[dict[str, Any]]:
 
 def trend_figure(trends: Sequence[TestTrend], title: str = "") -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests."""
-    data = [trace for index, trend in enumerate(trends) for trace in _traces(trend, index)]
-    unit_label = display_unit(trends[0].history.unit).label if trends else ""
+    with_testbed = len({trend.history.testbed for trend in trends}) > 1
+    data = [
+        trace for index, trend in enumerate(trends) for trace in _traces(trend, index, with_testbed)
+    ]
+    first = trends[0].history if trends else None
+    unit_label = display_unit(first.unit).label if first else ""
+    metric = first.metric.upper() if first else ""
     return {
         "data": data,
         "layout": {
@@ -139,7 +145,7 @@ def trend_figure(trends: Sequence[TestTrend], title: str = "") -> dict[str, Any]
                 "title": {"text": "Date [MMDD]"},
                 "rangeselector": {"buttons": list(RANGE_BUTTONS)},
             },
-            "yaxis": {"title": {"text": f"Throughput [{unit_label}]"}, "rangemode": "tozero"},
+            "yaxis": {"title": {"text": f"{metric} [{unit_label}]"}, "rangemode": "tozero"},
         },
         "config": {"displaylogo": False, "responsive": True},
     }
