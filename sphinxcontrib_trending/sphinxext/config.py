@@ -9,6 +9,7 @@ source out with a warning rather than aborting the whole site.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from sphinx.application import Sphinx
@@ -33,7 +34,23 @@ def _validate(app: Sphinx, config: Config) -> None:
     settings, issues = validate(raw, Path(app.confdir))
     for issue in issues:
         warn(f"configuration {issue}", "config")
+    if settings.cache_dir is None:
+        settings = replace(settings, cache_dir=default_cache_dir(app))
     setattr(config, _SETTINGS_ATTRIBUTE, settings)
+
+
+def default_cache_dir(app: Sphinx) -> Path:
+    """Beside the doctree folder, unless that would publish it with the HTML.
+
+    ``sphinx-build -M html`` keeps doctrees in ``_build/doctrees``, so the
+    cache goes to ``_build/trending-cache``; plain ``-b html`` keeps them in
+    ``<outdir>/.doctrees``, where a folder beside them would be published, so
+    the cache goes inside the doctree folder instead.
+    """
+    doctrees = Path(app.doctreedir).resolve()
+    if doctrees.parent == Path(app.outdir).resolve():
+        return doctrees / "trending-cache"
+    return doctrees.parent / "trending-cache"
 
 
 def settings_of(config: Config) -> Settings:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
@@ -21,7 +20,7 @@ from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.ingest import fingerprint, load
 from sphinxcontrib_trending.ingest.model import Dataset
-from sphinxcontrib_trending.settings import Settings, Source
+from sphinxcontrib_trending.settings import Source
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
@@ -47,14 +46,8 @@ _histories: dict[tuple[str, str, str], list[TestHistory]] = {}
 _trends: dict[tuple[str, str, str, TrendOptions], TestTrend] = {}
 
 
-def cache_dir(env: BuildEnvironment, settings: Settings) -> Path:
-    if settings.cache_dir is not None:
-        return settings.cache_dir
-    return Path(env.doctreedir).parent / "trending-cache"
-
-
 def current_fingerprint(env: BuildEnvironment, source: Source) -> str:
-    return fingerprint(source.spec, cache_dir(env, settings_of(env.config)))
+    return fingerprint(source.spec, settings_of(env.config).cache_dir)
 
 
 def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
@@ -74,7 +67,7 @@ def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
     def progress(message: str) -> None:
         logger.verbose("[trending] %s: %s", name, message)
 
-    dataset = load(source.spec, cache_dir(env, settings), progress=progress)
+    dataset = load(source.spec, settings.cache_dir, progress=progress)
     for problem in dataset.problems:
         warn(f"source {name!r}: {problem}", problem.subtype)
     if not dataset.builds:
