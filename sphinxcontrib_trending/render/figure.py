@@ -30,16 +30,27 @@ RANGE_BUTTONS = (
 )
 
 
-def color(index: int) -> str:
-    """Distinct colours for any number of tests: golden-ratio hue steps.
+_ALLOWED_HUES = ((0.05, 0.25), (0.42, 0.95))
+"""Hue arcs for series: red and green are kept for the anomaly markers."""
 
-    Red and green hues are avoided for series so that anomaly markers stay
-    unambiguous.
+
+def color(index: int) -> str:
+    """Distinct colours for any number of tests.
+
+    Golden-ratio steps spread consecutive hues far apart; each step is then
+    mapped onto the allowed arcs, so no series is drawn in anomaly red or
+    green.
     """
-    hue = (0.55 + index * 0.618033988749895) % 1.0
-    if hue > 0.95 or hue < 0.05 or 0.25 < hue < 0.42:
-        hue = (hue + 0.17) % 1.0
-    red, green, blue = colorsys.hls_to_rgb(hue, 0.42, 0.65)
+    position = (0.3 + index * 0.618033988749895) % 1.0
+    total = sum(high - low for low, high in _ALLOWED_HUES)
+    offset = position * total
+    for low, high in _ALLOWED_HUES:
+        if offset < high - low:
+            hue = low + offset
+            break
+        offset -= high - low
+    lightness = 0.40 if index % 2 else 0.48
+    red, green, blue = colorsys.hls_to_rgb(hue, lightness, 0.65)
     return f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
 
 
@@ -145,7 +156,7 @@ def trend_figure(trends: Sequence[TestTrend], title: str = "") -> dict[str, Any]
                 "title": {"text": "Date [MMDD]"},
                 "rangeselector": {"buttons": list(RANGE_BUTTONS)},
             },
-            "yaxis": {"title": {"text": f"{metric} [{unit_label}]"}, "rangemode": "tozero"},
+            "yaxis": {"title": {"text": f"{metric} [{unit_label}]"}},
         },
         "config": {"displaylogo": False, "responsive": True},
     }
