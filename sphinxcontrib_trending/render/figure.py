@@ -30,7 +30,7 @@ RANGE_BUTTONS = (
 )
 
 
-_ALLOWED_HUES = ((0.05, 0.25), (0.42, 0.95))
+_ALLOWED_HUES = ((0.06, 0.18), (0.47, 0.93))
 """Hue arcs for series: red and green are kept for the anomaly markers."""
 
 
