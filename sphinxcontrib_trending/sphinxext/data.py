@@ -68,6 +68,13 @@ def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
         logger.verbose("[trending] %s: %s", name, message)
 
     dataset = load(source.spec, settings.cache_dir, progress=progress)
+    logger.info(
+        "[trending] source %r: %d build(s) from %d file(s), %d parsed, the rest from the cache",
+        name,
+        len(dataset.builds),
+        len(dataset.files),
+        len(dataset.parsed),
+    )
     for problem in dataset.problems:
         warn(f"source {name!r}: {problem}", problem.subtype)
     if not dataset.builds:
