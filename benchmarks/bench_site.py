@@ -80,7 +80,8 @@ def write_build(folder: Path, build: int, tests: int) -> Path:
     for suite in range(SUITES):
         body = "".join(_test_xml(test, build, moment, rng) for test in range(suite, tests, SUITES))
         suites.append(
-            f'<suite id="s1-s{suite + 1}" name="Suite{suite:02d}" source="/csit/suite{suite}.robot">'
+            f'<suite id="s1-s{suite + 1}" name="Suite{suite:02d}" '
+            f'source="/csit/suite{suite}.robot">'
             f'<kw name="Show Vpp Version On All Duts" type="SETUP">'
             f'<msg time="{stamp}" level="INFO">VPP version: 26.02-rc0~{build}</msg>'
             f'<status status="PASS" start="{stamp}" elapsed="0.1"/></kw>'
