@@ -1,0 +1,134 @@
+"""Time the MDL grouping against the reference library, in one run, and print ratios.
+
+Usage: ``python benchmarks/bench_mdl.py [--quick]``
+
+Series look like MRR trending data: a level around 1e7 packets per second with
+a few level shifts (plus or minus 3 to 20 %), 1.5 % Gaussian noise and an
+occasional outlier.  For each length the reference (jumpavg 0.4.2), our
+``search="jumpavg"`` and our ``search="exact"`` run interleaved, best of a
+few repetitions, so load on a shared machine hits all three alike.  Each
+timing is of the public :func:`classify`, input checks included.
+
+Targets (issue 2): jumpavg mode >= 100x faster than the reference at 1,000
+runs; exact mode >= 10x faster at 180 runs and no slower at 1,000 runs.  The
+script also checks the jumpavg partitions equal the reference's and that exact
+mode never counts more bits, and reports exact mode's peak traced memory at
+1,000 runs.  Exit status 1 if a target or a check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+
+import jumpavg
+
+from sphinxcontrib_trending.analysis import Classification, classify
+
+LENGTHS = (100, 180, 300, 1000)
+SEED = 20240501
+
+
+def mrr_like(length: int, rng: random.Random) -> list[float]:
+    """A trending history: stable levels, a few shifts, noise, rare outliers."""
+    level = 1.2e7
+    values = []
+    for _ in range(length):
+        if rng.random() < 0.015:
+            level *= rng.choice((-1, 1)) * rng.uniform(0.03, 0.2) + 1.0
+        value = rng.gauss(level, 0.015 * level)
+        if rng.random() < 0.01:
+            value *= rng.uniform(0.5, 0.9)
+        values.append(max(value, 0.0))
+    return values
+
+
+def best_time(function: Callable[[], object], repeat: int) -> tuple[float, object]:
+    times = []
+    result: object = None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - started)
+    return min(times), result
+
+
+def reference_starts(values: list[float]) -> tuple[list[int], float]:
+    groups = jumpavg.classify(values)
+    starts, position = [], 0
+    for group in groups:
+        starts.append(position)
+        position += len(group)
+    return starts, groups.bits
+
+
+def starts_of(result: Classification) -> list[int]:
+    return [group.start for group in result.groups]
+
+
+def peak_memory(values: list[float]) -> int:
+    tracemalloc.start()
+    try:
+        classify(values, search="exact")
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    arguments = parser.parse_args()
+    rng = random.Random(SEED)
+    rounds = 1 if arguments.quick else 3
+    header = ("runs", "jumpavg ref", "ours jumpavg", "x", "ours exact", "x")
+    print(
+        " ".join(
+            f"{text:>{width}}" for text, width in zip(header, (5, 12, 13, 7, 11, 7), strict=True)
+        )
+    )
+    ratios: dict[int, tuple[float, float]] = {}
+    failures = []
+    for length in LENGTHS:
+        values = mrr_like(length, rng)
+        reference_time = ours_greedy = ours_exact = float("inf")
+        for _ in range(rounds if length < 1000 else max(1, rounds - 1)):
+            seconds, (ref_starts, ref_bits) = best_time(lambda v=values: reference_starts(v), 1)
+            reference_time = min(reference_time, seconds)
+            seconds, greedy = best_time(lambda v=values: classify(v, search="jumpavg"), 5)
+            ours_greedy = min(ours_greedy, seconds)
+            seconds, exact = best_time(lambda v=values: classify(v, search="exact"), 3)
+            ours_exact = min(ours_exact, seconds)
+        if starts_of(greedy) != ref_starts or abs(greedy.bits - ref_bits) > 1e-9 * ref_bits:
+            failures.append(f"{length} runs: jumpavg mode differs from the reference")
+        if exact.bits > greedy.bits:
+            failures.append(f"{length} runs: exact mode counts more bits than jumpavg mode")
+        ratios[length] = (reference_time / ours_greedy, reference_time / ours_exact)
+        print(
+            f"{length:>5} {reference_time * 1e3:>10.1f}ms {ours_greedy * 1e3:>11.2f}ms"
+            f" {ratios[length][0]:>6.0f}x {ours_exact * 1e3:>9.2f}ms {ratios[length][1]:>6.1f}x"
+            f"   groups {len(ref_starts)} / {len(exact.groups)}, bits saved by exact"
+            f" {greedy.bits - exact.bits:.3g}"
+        )
+    targets = [
+        ("jumpavg mode >= 100x the reference at 1000 runs", ratios[1000][0] >= 100),
+        ("exact mode >= 10x the reference at 180 runs", ratios[180][1] >= 10),
+        ("exact mode no slower than the reference at 1000 runs", ratios[1000][1] >= 1),
+    ]
+    for text, met in targets:
+        print(f"{'met ' if met else 'MISSED'} {text}")
+        if not met:
+            failures.append(text)
+    values = mrr_like(1000, random.Random(SEED + 1))
+    print(f"peak traced memory, exact mode, 1000 runs: {peak_memory(values) / 2**20:.1f} MiB")
+    for failure in failures:
+        print(f"FAIL: {failure}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+"""Group a test's history into stretches of stable performance and label the changes.
+
+This is the entry point every number on the site comes from: the trend line
+(group averages), the anomalies (where a new group starts) and, through
+:mod:`.compliance`, the dashboard's change columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
+from sphinxcontrib_trending.analysis.exact import exact_search
+from sphinxcontrib_trending.analysis.greedy import Partition, greedy_search
+from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, prepare_runs
+
+Search = Literal["exact", "jumpavg"]
+Direction = Literal["higher", "lower"]
+Comment = Literal["normal", "regression", "progression"]
+
+SEARCHES = ("exact", "jumpavg")
+DIRECTIONS = ("higher", "lower")
+
+
+@dataclass(frozen=True)
+class Group:
+    """A stretch of runs modelled as one normal distribution.
+
+    ``start``/``stop`` are run indices in the caller's numbering, half-open like
+    :func:`range`.  ``start`` is always a measured run; missing runs after it and
+    before the next group's start belong to the span.
+    """
+
+    start: int
+    stop: int
+    avg: float
+    """Population average over every trial of the group's runs."""
+    stdev: float
+    """Population standard deviation over every trial of the group's runs."""
+    size: int
+    """Number of trials in the group."""
+    comment: Comment
+    """``"regression"``/``"progression"`` when the group starts a worse/better level."""
+
+
+@dataclass(frozen=True)
+class Classification:
+    """The grouping of one series of runs."""
+
+    groups: list[Group]
+    bits: float
+    """Description length of the chosen partition, in bits (0.0 when nothing to encode)."""
+    missing: tuple[int, ...]
+    """Indices of runs with no usable value, skipped by the grouping."""
+    run_count: int
+    direction: Direction = "higher"
+    search: Search = "exact"
+    unit: float | None = None
+    """The value resolution the bit counts assumed (None when there was nothing to count)."""
+
+
+def classify(
+    runs: Sequence[Run],
+    unit: float | None = None,
+    sbps: float | None = None,
+    search: Search = "exact",
+    direction: Direction = "higher",
+) -> Classification:
+    """Split ``runs`` into groups by Minimum Description Length and label each group.
+
+    Args:
+        runs: One entry per test run, oldest first: a number, a sequence of
+            trial values, or ``None``/NaN/an empty sequence for a run without a
+            result.
+        unit: Resolution of the values; differences below it are noise by
+            assumption.  Default: derived from ``sbps``.
+        sbps: Significant bits per sample: the largest value is taken to have
+            this many binary digits, which sets ``unit``.  Default 12.
+        search: ``"exact"`` finds the partition with the fewest bits;
+            ``"jumpavg"`` reproduces the reference library jumpavg 0.4.2.
+        direction: ``"higher"`` if larger values are better (throughput),
+            ``"lower"`` if smaller are (latency); decides which change is a
+            regression.
+
+    Raises:
+        ValueError: a negative or infinite value (naming the run), or an
+            unknown ``search``/``direction``.
+    """
+    if search not in SEARCHES:
+        raise ValueError(f"search must be one of {SEARCHES}, got {search!r}")
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
+    prepared = prepare_runs(runs)
+    result = Classification(
+        groups=[],
+        bits=0.0,
+        missing=prepared.missing,
+        run_count=prepared.run_count,
+        direction=direction,
+        search=search,
+    )
+    if not prepared.count:
+        return result
+    if prepared.max_value <= 0.0:
+        # all zeros: nothing varies, and the bit model has no scale to work with
+        partition = Partition((0,), (int(prepared.sizes.sum()),), (0.0,), (0.0,), 0.0)
+        return _with_groups(result, prepared, partition, None)
+    resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
+    model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
+    searcher = exact_search if search == "exact" else greedy_search
+    return _with_groups(result, prepared, searcher(prepared, model), resolved_unit)
+
+
+def _with_groups(
+    result: Classification,
+    prepared: PreparedRuns,
+    partition: Partition,
+    unit: float | None,
+) -> Classification:
+    """Map the partition of the present runs back to the caller's run numbering."""
+    present = prepared.present.tolist()
+    stops = [present[start] for start in partition.starts[1:]] + [present[-1] + 1]
+    groups = []
+    previous: float | None = None
+    for start, stop, size, avg, stdev in zip(
+        partition.starts, stops, partition.sizes, partition.avgs, partition.stdevs, strict=True
+    ):
+        groups.append(
+            Group(
+                start=present[start],
+                stop=stop,
+                avg=avg,
+                stdev=stdev,
+                size=size,
+                comment=_comment(previous, avg, result.direction),
+            )
+        )
+        previous = avg
+    return Classification(
+        groups=groups,
+        bits=partition.bits,
+        missing=result.missing,
+        run_count=result.run_count,
+        direction=result.direction,
+        search=result.search,
+        unit=unit,
+    )
+
+
+def _comment(previous: float | None, avg: float, direction: Direction) -> Comment:
+    """Label a group by how its average compares with the previous group's."""
+    if previous is None or avg == previous:
+        return "normal"
+    better = avg > previous if direction == "higher" else avg < previous
+    return "progression" if better else "regression"

@@ -1,0 +1,157 @@
+"""Turn the caller's runs into the per-run statistics the grouping works on.
+
+A run is one number or the trials of one test run.  The reference library
+reduces a trial list to (size, average, population stdev) with a one-trial-at-a-
+time Welford update before grouping; doing the same here, in the same order of
+floating-point operations, is what lets ``search="jumpavg"`` reproduce its bit
+counts exactly.  Missing runs (``None``, NaN, empty or all-NaN trial lists) are
+set aside but keep their index, so group boundaries are reported in the caller's
+own run numbering.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from numbers import Real
+
+import numpy as np
+import numpy.typing as npt
+
+Run = float | Sequence[float] | None
+
+LARGEST_VALUE = 1e100
+"""Larger values are refused: squared deviations times trial counts would overflow."""
+
+
+@dataclass(frozen=True)
+class PreparedRuns:
+    """The present (non-missing) runs in order, reduced to their statistics."""
+
+    run_count: int
+    present: npt.NDArray[np.int64]
+    """Original index of each present run."""
+    sizes: npt.NDArray[np.int64]
+    """Trial count of each present run."""
+    avgs: npt.NDArray[np.float64]
+    stdevs: npt.NDArray[np.float64]
+    max_value: float
+    """Largest trial value over every present run (0.0 when there is none)."""
+    missing: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.present)
+
+    @property
+    def all_plain(self) -> bool:
+        """True when every present run is a single value (the lean merge applies)."""
+        return bool(np.all(self.sizes == 1))
+
+
+def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
+    """Validate ``runs`` and reduce each present run to (size, avg, stdev).
+
+    A trial list loses its NaN trials; it is missing only if none is left.
+
+    Raises:
+        ValueError: a value is negative, infinite or above :data:`LARGEST_VALUE`
+            (the message names the run).
+        TypeError: a run is neither a number, a sequence of numbers nor None.
+    """
+    singles: list[float] = []
+    single_index: list[int] = []
+    lists: dict[int, list[float]] = {}
+    for index, run in enumerate(runs):
+        if type(run) is float or (isinstance(run, Real) and not isinstance(run, bool)):
+            singles.append(float(run))
+            single_index.append(index)
+        elif run is not None:
+            lists[index] = _trial_list(index, run)
+    values = np.array(singles, dtype=np.float64)
+    _check_values(values, np.array(single_index, dtype=np.int64))
+    if lists:
+        trials_of = {index: [value] for index, value in zip(single_index, singles, strict=True)}
+        trials_of.update(lists)
+        kept = {
+            index: [value for value in trials_of[index] if value == value] for index in trials_of
+        }
+        order = sorted(index for index, trials in kept.items() if trials)
+        present = np.array(order, dtype=np.int64)
+        sizes = np.array([len(kept[index]) for index in order], dtype=np.int64)
+        avgs, stdevs = _welford_by_trial([kept[index] for index in order], sizes)
+        max_value = max((max(kept[index]) for index in order), default=0.0)
+    else:
+        usable = ~np.isnan(values)
+        present = np.array(single_index, dtype=np.int64)[usable]
+        avgs = values[usable]
+        sizes = np.ones(len(avgs), dtype=np.int64)
+        stdevs = np.zeros(len(avgs))
+        max_value = float(avgs.max()) if len(avgs) else 0.0
+    present_set = set(present.tolist())
+    return PreparedRuns(
+        run_count=len(runs),
+        present=present,
+        sizes=sizes,
+        avgs=avgs,
+        stdevs=stdevs,
+        max_value=float(max_value),
+        missing=tuple(index for index in range(len(runs)) if index not in present_set),
+    )
+
+
+def _trial_list(index: int, run: object) -> list[float]:
+    """The trials of run ``index`` as floats, NaN kept (dropped later), checked."""
+    if isinstance(run, (str, bytes)) or not isinstance(run, (Sequence, np.ndarray)):
+        raise TypeError(f"run {index}: expected a number or a sequence of numbers, got {run!r}")
+    trials = []
+    for trial_index, trial in enumerate(run):
+        if not isinstance(trial, Real) or isinstance(trial, bool):
+            raise TypeError(f"run {index}, trial {trial_index}: expected a number, got {trial!r}")
+        trials.append(float(trial))
+    _check_values(np.array(trials, dtype=np.float64), np.full(len(trials), index))
+    return trials
+
+
+def _check_values(values: npt.NDArray[np.float64], run_index: npt.NDArray[np.int64]) -> None:
+    """Negative, infinite or huge values are errors; the message names the first bad run."""
+    with np.errstate(invalid="ignore"):
+        bad = (values < 0.0) | (values > LARGEST_VALUE)
+    if not bad.any():
+        return
+    first = int(np.flatnonzero(bad)[0])
+    value = float(values[first])
+    if value < 0.0:
+        problem = f"negative value {value!r} (values must be >= 0)"
+    elif math.isinf(value):
+        problem = "infinite value"
+    else:
+        problem = f"value {value!r} is above the supported {LARGEST_VALUE:g}"
+    raise ValueError(f"run {int(run_index[first])}: {problem}")
+
+
+def _welford_by_trial(
+    trials_of: list[list[float]], sizes: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Average and population stdev of each run, trial by trial in input order.
+
+    Vectorised across runs (one pass per trial position) but with exactly the
+    per-trial update of the reference, so the results are bit-identical to it.
+    """
+    count = len(trials_of)
+    longest = int(sizes.max()) if count else 0
+    table = np.zeros((longest, count))
+    for run_index, trials in enumerate(trials_of):
+        table[: len(trials), run_index] = trials
+    size = np.zeros(count)
+    avg = np.zeros(count)
+    moment = np.zeros(count)
+    for position in range(longest):
+        active = sizes > position
+        old_size = size.copy()
+        delta = table[position] - avg
+        size = np.where(active, size + 1.0, size)
+        avg = np.where(active, avg + delta / size, avg)
+        moment = np.where(active, moment + delta * delta * old_size / size, moment)
+    return avg, np.sqrt(moment / np.maximum(size, 1.0))

@@ -1,0 +1,61 @@
+"""The exact bit formula equals the reference's, bit for bit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jumpavg.bit_counting_stats import BitCountingStats
+
+from sphinxcontrib_trending.analysis.bits import BitModel, perturb, resolve_unit
+
+positive = st.floats(1e-6, 1e12, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    size=st.integers(1, 3000),
+    avg_fraction=st.floats(0.0, 1.0),
+    stdev_fraction=st.floats(0.0, 1.0),
+    prev_fraction=st.none() | st.floats(0.0, 1.0),
+    max_value=positive,
+    sbps=st.sampled_from([1.0, 4.0, 12.0, 20.0]),
+)
+def test_group_bits_match_the_reference(
+    size, avg_fraction, stdev_fraction, prev_fraction, max_value, sbps
+) -> None:
+    unit = resolve_unit(max_value, None, sbps)
+    avg = avg_fraction * max_value
+    stdev = stdev_fraction * max_value / 2
+    prev = None if prev_fraction is None else prev_fraction * max_value
+    expected = BitCountingStats(
+        size=size, avg=avg, stdev=stdev, max_value=max_value, unit=unit, prev_avg=prev
+    ).bits
+    model = BitModel(max_value, unit, size)
+    assert model.group_bits(size, avg, stdev, prev) == expected
+
+
+def test_ranking_bits_agree_with_the_exact_formula() -> None:
+    """The fast path only reorders the sum and swaps the logarithm."""
+    model = BitModel(1e7, resolve_unit(1e7, None, None), 50)
+    sizes = np.arange(2, 51)
+    stdevs = np.linspace(0.0, 3e5, len(sizes))
+    fast = model.ranking_bits(sizes, stdevs.copy()) + model.first_avg_bits
+    exact = [
+        model.group_bits(int(n), 5e6, float(s), None) for n, s in zip(sizes, stdevs, strict=True)
+    ]
+    assert fast == pytest.approx(exact, rel=1e-12)
+
+
+def test_perturb_is_what_the_reference_recomputes() -> None:
+    avg, stdev = perturb(3, 0.1 + 0.2, 1.1)
+    assert avg == (0.1 + 0.2) * 3 / 3
+    assert stdev == math.sqrt(1.1 * 1.1 * 3 / 3)
+
+
+def test_model_refuses_a_zero_scale() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        BitModel(0.0, 1.0, 3)
