@@ -13,3 +13,6 @@ extensions = [
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
 autodoc_typehints = "description"
+
+# The live demo: real Robot Framework output, packed as one .tar.xz.
+trending_sources = {"demo": {"paths": ["demo/archive/*.tar.xz"]}}

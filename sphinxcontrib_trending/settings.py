@@ -16,6 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
     DEFAULT_VERSION_PATTERN,
@@ -221,6 +222,11 @@ def _source(validator: _Validator, name: str, raw: Any) -> Source | None:
         unit=unit,
         direction=_source_choice(validator, key, raw, "direction", DIRECTIONS, "higher"),
     )
+    try:
+        ReadOptions.from_spec(spec)
+    except SpecError as error:
+        validator.reject(key, f"{error}; the source is left out")
+        return None
     samples = _source_choice(validator, key, raw, "samples", SAMPLE_MODES, "runs")
     return Source(name=name, spec=spec, samples=samples)
 

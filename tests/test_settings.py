@@ -98,3 +98,12 @@ def test_not_a_dict_of_sources_is_reported() -> None:
     settings, issues = validate({"trending_sources": ["x.xml"]}, BASE)
     assert [issue.key for issue in issues] == ["trending_sources"]
     assert settings.sources == {}
+
+
+def test_build_pattern_without_job_or_build_group_leaves_the_source_out() -> None:
+    settings, issues = validate(
+        {"trending_sources": {"s": {"paths": "x.xml", "build_pattern": r"\d+"}}}, BASE
+    )
+    assert settings.sources == {}
+    assert [issue.key for issue in issues] == ["trending_sources['s']"]
+    assert "neither a (?P<job>...)" in issues[0].message

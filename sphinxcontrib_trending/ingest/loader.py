@@ -166,6 +166,7 @@ def _parsed(
     if cached is not None:
         return cached
     announce()
+    dataset.parsed.append(item.origin)
     parsed = parse_input(item.local, item.origin, item.naming, options)
     if (failure := cache.put(key, parsed)) is not None:
         dataset.problems.append(failure)

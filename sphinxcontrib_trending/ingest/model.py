@@ -99,9 +99,12 @@ class Dataset:
     """Everything one source yielded: builds in time order, problems, files.
 
     ``files`` lists every local file that was read (archives and cached
-    downloads), so the Sphinx layer can declare them as dependencies.
+    downloads), so the Sphinx layer can declare them as dependencies;
+    ``parsed`` the inputs that had to be parsed because the cache had no
+    valid entry, so builds can say how much work a change cost.
     """
 
     builds: list[Build] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    parsed: list[str] = field(default_factory=list)

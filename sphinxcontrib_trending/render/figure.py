@@ -30,16 +30,27 @@ RANGE_BUTTONS = (
 )
 
 
-def color(index: int) -> str:
-    """Distinct colours for any number of tests: golden-ratio hue steps.
+_ALLOWED_HUES = ((0.06, 0.18), (0.47, 0.93))
+"""Hue arcs for series: red and green are kept for the anomaly markers."""
 
-    Red and green hues are avoided for series so that anomaly markers stay
-    unambiguous.
+
+def color(index: int) -> str:
+    """Distinct colours for any number of tests.
+
+    Golden-ratio steps spread consecutive hues far apart; each step is then
+    mapped onto the allowed arcs, so no series is drawn in anomaly red or
+    green.
     """
-    hue = (0.55 + index * 0.618033988749895) % 1.0
-    if hue > 0.95 or hue < 0.05 or 0.25 < hue < 0.42:
-        hue = (hue + 0.17) % 1.0
-    red, green, blue = colorsys.hls_to_rgb(hue, 0.42, 0.65)
+    position = (0.3 + index * 0.618033988749895) % 1.0
+    total = sum(high - low for low, high in _ALLOWED_HUES)
+    offset = position * total
+    for low, high in _ALLOWED_HUES:
+        if offset < high - low:
+            hue = low + offset
+            break
+        offset -= high - low
+    lightness = 0.40 if index % 2 else 0.48
+    red, green, blue = colorsys.hls_to_rgb(hue, lightness, 0.65)
     return f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
 
 
@@ -60,11 +71,12 @@ def _hover(trend: TestTrend, index: int, unit: DisplayUnit) -> str:
     return "<br>".join(lines)
 
 
-def _traces(trend: TestTrend, index: int) -> list[dict[str, Any]]:
+def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, Any]]:
     history = trend.history
     unit = display_unit(history.unit)
     series_color = color(index)
-    name = _escaped(history.name)
+    label = f"{history.name} ({history.testbed})" if with_testbed else history.name
+    name = _escaped(label)
     measured = [i for i, run in enumerate(history.runs) if run.measured]
     times = [history.runs[i].time.isoformat() for i in measured]
     trend_values = trend_per_run(trend.result)
@@ -123,8 +135,13 @@ def _traces(trend: TestTrend, index: int) -> list[dict[str, Any]]:
 
 def trend_figure(trends: Sequence[TestTrend], title: str = "") -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests."""
-    data = [trace for index, trend in enumerate(trends) for trace in _traces(trend, index)]
-    unit_label = display_unit(trends[0].history.unit).label if trends else ""
+    with_testbed = len({trend.history.testbed for trend in trends}) > 1
+    data = [
+        trace for index, trend in enumerate(trends) for trace in _traces(trend, index, with_testbed)
+    ]
+    first = trends[0].history if trends else None
+    unit_label = display_unit(first.unit).label if first else ""
+    metric = first.metric.upper() if first else ""
     return {
         "data": data,
         "layout": {
@@ -139,7 +156,7 @@ def trend_figure(trends: Sequence[TestTrend], title: str = "") -> dict[str, Any]
                 "title": {"text": "Date [MMDD]"},
                 "rangeselector": {"buttons": list(RANGE_BUTTONS)},
             },
-            "yaxis": {"title": {"text": f"Throughput [{unit_label}]"}, "rangemode": "tozero"},
+            "yaxis": {"title": {"text": f"{metric} [{unit_label}]"}},
         },
         "config": {"displaylogo": False, "responsive": True},
     }

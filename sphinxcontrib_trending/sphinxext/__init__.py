@@ -26,11 +26,11 @@ def _outdated_by_data(
     each source's fingerprint catches archives that appeared since.
     """
     data = store.env_data(env)
-    settings = config.settings_of(app)
+    settings = config.settings_of(app.config)
     changed_sources = set()
     for name in store.sources_in_use(env):
         source = settings.sources.get(name)
-        if source is None or data.fingerprints.get(name) != current_fingerprint(app, source):
+        if source is None or data.fingerprints.get(name) != current_fingerprint(env, source):
             changed_sources.add(name)
     return store.docs_using(env, changed_sources)
 
@@ -38,7 +38,7 @@ def _outdated_by_data(
 def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """Parse sources once in the main process, before parallel readers fork."""
     if docnames:
-        preload(app)
+        preload(env)
 
 
 def setup_extension(app: Sphinx) -> dict[str, Any]:

@@ -49,14 +49,14 @@ def _page_assets(
         return
     if next(doctree.findall(trending_graph), None) is None:
         return
-    app.add_js_file(_plotly_url(settings_of(app).plotlyjs), priority=400)
+    app.add_js_file(_plotly_url(settings_of(app.config).plotlyjs), priority=400)
     app.add_js_file("trending.js", priority=500)
 
 
 def _copy_plotly(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    if settings_of(app).plotlyjs != "bundled":
+    if settings_of(app.config).plotlyjs != "bundled":
         return
     source = _plotly_source()
     target = Path(app.outdir) / "_static" / BUNDLED_PLOTLY

@@ -9,6 +9,7 @@ source out with a warning rather than aborting the whole site.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from sphinx.application import Sphinx
@@ -17,6 +18,8 @@ from sphinx.config import Config
 from sphinxcontrib_trending.settings import DEFAULTS, Settings, validate
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
+# Kept on the Config object (not pickled with it): directives reach the config
+# without the application, and every process validates at config-inited.
 _SETTINGS_ATTRIBUTE = "_trending_settings"
 
 
@@ -31,11 +34,27 @@ def _validate(app: Sphinx, config: Config) -> None:
     settings, issues = validate(raw, Path(app.confdir))
     for issue in issues:
         warn(f"configuration {issue}", "config")
-    setattr(app, _SETTINGS_ATTRIBUTE, settings)
+    if settings.cache_dir is None:
+        settings = replace(settings, cache_dir=default_cache_dir(app))
+    setattr(config, _SETTINGS_ATTRIBUTE, settings)
 
 
-def settings_of(app: Sphinx) -> Settings:
-    settings = getattr(app, _SETTINGS_ATTRIBUTE, None)
+def default_cache_dir(app: Sphinx) -> Path:
+    """Beside the doctree folder, unless that would publish it with the HTML.
+
+    ``sphinx-build -M html`` keeps doctrees in ``_build/doctrees``, so the
+    cache goes to ``_build/trending-cache``; plain ``-b html`` keeps them in
+    ``<outdir>/.doctrees``, where a folder beside them would be published, so
+    the cache goes inside the doctree folder instead.
+    """
+    doctrees = Path(app.doctreedir).resolve()
+    if doctrees.parent == Path(app.outdir).resolve():
+        return doctrees / "trending-cache"
+    return doctrees.parent / "trending-cache"
+
+
+def settings_of(config: Config) -> Settings:
+    settings = getattr(config, _SETTINGS_ATTRIBUTE, None)
     if settings is None:
-        settings, _issues = validate({}, Path(app.confdir))
+        raise RuntimeError("trending settings are read before config-inited validated them")
     return settings

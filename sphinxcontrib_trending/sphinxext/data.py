@@ -12,16 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 
-from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.ingest import fingerprint, load
 from sphinxcontrib_trending.ingest.model import Dataset
-from sphinxcontrib_trending.settings import Settings, Source
+from sphinxcontrib_trending.settings import Source
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
@@ -47,25 +46,19 @@ _histories: dict[tuple[str, str, str], list[TestHistory]] = {}
 _trends: dict[tuple[str, str, str, TrendOptions], TestTrend] = {}
 
 
-def cache_dir(app: Sphinx, settings: Settings) -> Path:
-    if settings.cache_dir is not None:
-        return settings.cache_dir
-    return Path(app.doctreedir).parent / "trending-cache"
+def current_fingerprint(env: BuildEnvironment, source: Source) -> str:
+    return fingerprint(source.spec, settings_of(env.config).cache_dir)
 
 
-def current_fingerprint(app: Sphinx, source: Source) -> str:
-    return fingerprint(source.spec, cache_dir(app, settings_of(app)))
-
-
-def load_source(app: Sphinx, name: str) -> LoadedSource:
+def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
     """The dataset of a configured source, parsed at most once per fingerprint.
 
     Problems found in the archives become warnings here, once per process,
     not once per page that uses the source.
     """
-    settings = settings_of(app)
+    settings = settings_of(env.config)
     source = settings.sources[name]
-    current = current_fingerprint(app, source)
+    current = current_fingerprint(env, source)
     loaded = _loaded.get((name, current))
     if loaded is not None:
         return loaded
@@ -74,7 +67,14 @@ def load_source(app: Sphinx, name: str) -> LoadedSource:
     def progress(message: str) -> None:
         logger.verbose("[trending] %s: %s", name, message)
 
-    dataset = load(source.spec, cache_dir(app, settings), progress=progress)
+    dataset = load(source.spec, settings.cache_dir, progress=progress)
+    logger.info(
+        "[trending] source %r: %d build(s) from %d file(s), %d parsed, the rest from the cache",
+        name,
+        len(dataset.builds),
+        len(dataset.files),
+        len(dataset.parsed),
+    )
     for problem in dataset.problems:
         warn(f"source {name!r}: {problem}", problem.subtype)
     if not dataset.builds:
@@ -116,7 +116,7 @@ def select(
     return [history for history in candidates if tag_filter(history.tags)]
 
 
-def preload(app: Sphinx) -> None:
+def preload(env: BuildEnvironment) -> None:
     """Parse every configured source in the main process before readers fork."""
-    for name in settings_of(app).sources:
-        load_source(app, name)
+    for name in settings_of(env.config).sources:
+        load_source(env, name)

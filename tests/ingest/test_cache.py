@@ -35,6 +35,7 @@ def test_second_load_is_served_from_the_cache(daily_archive: Path, tmp_path: Pat
     assert len(parses) == 6
     second = load(spec, cache_dir=tmp_path / "cache")
     assert len(parses) == 6
+    assert len(first.parsed) == 6 and second.parsed == []
     assert second.builds == first.builds
     assert second.files == first.files == resolve(spec)
 
@@ -49,6 +50,7 @@ def test_adding_one_archive_parses_only_that_one(
     (daily_archive / new.name).write_bytes(new.read_bytes())
     dataset = load(spec, cache_dir=tmp_path / "cache")
     assert parses == [new.name]
+    assert [Path(origin).name for origin in dataset.parsed] == [new.name]
     assert len(dataset.builds) == 7
 
 

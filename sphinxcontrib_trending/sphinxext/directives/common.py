@@ -58,7 +58,7 @@ class TrendingDirective(SphinxDirective):
 
     def loaded_source(self) -> LoadedSource:
         """The source this directive reads, declared as a dependency of the page."""
-        sources = settings_of(self.env.app).sources
+        sources = settings_of(self.config).sources
         name = self.options.get("source")
         if name is None:
             if len(sources) != 1:
@@ -71,7 +71,7 @@ class TrendingDirective(SphinxDirective):
         if name not in sources:
             known = ", ".join(sorted(sources)) or "none configured in trending_sources"
             raise self.unusable(f"unknown source {name!r}; known sources: {known}", "option")
-        loaded = load_source(self.env.app, name)
+        loaded = load_source(self.env, name)
         note_source_use(self.env, self.env.docname, name, loaded.fingerprint)
         for path in loaded.dataset.files:
             self.env.note_dependency(path)
@@ -91,7 +91,7 @@ class TrendingDirective(SphinxDirective):
         return self.options.get("metric", loaded.source.metric)
 
     def trend_options(self, loaded: LoadedSource) -> TrendOptions:
-        settings = settings_of(self.env.app)
+        settings = settings_of(self.config)
         return TrendOptions(
             samples=self.options.get("samples", loaded.source.samples),
             search=settings.search,

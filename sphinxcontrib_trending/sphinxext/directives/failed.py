@@ -29,7 +29,7 @@ class FailedTestsDirective(TrendingDirective):
     def render(self) -> list[nodes.Node]:
         loaded = self.loaded_source()
         tag_filter = self.tag_filter()
-        window = settings_of(self.env.app).windows.failed
+        window = settings_of(self.config).windows.failed
         if "window" in self.options:
             window = timedelta(days=self.options["window"])
         since = loaded.end - window

@@ -17,6 +17,11 @@ from sphinxcontrib_trending.sphinxext.nodes import trending_graph
 from sphinxcontrib_trending.sphinxext.store import note_anchor
 
 
+def _heading(trend: TestTrend) -> str:
+    history = trend.history
+    return f"{history.name} ({history.testbed})" if history.testbed else history.name
+
+
 class GraphDirective(TrendingDirective):
     option_spec: ClassVar = {
         **TrendingDirective.option_spec,
@@ -54,7 +59,7 @@ class GraphDirective(TrendingDirective):
             return [
                 node
                 for trend in trends
-                for node in self._graph([trend], loaded.source.name, heading=trend.history.name)
+                for node in self._graph([trend], loaded.source.name, heading=_heading(trend))
             ]
         return self._graph(trends, loaded.source.name, title=title)
 

@@ -1,0 +1,162 @@
+"""The rendered site: numbers, links, graph JSON, escaping, assets, builders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from tests.sphinxext import datasets
+from tests.sphinxext.conftest import SiteFactory
+
+
+def _page(app, name: str) -> lxml.html.HtmlElement:
+    return lxml.html.fromstring((Path(app.outdir) / f"{name}.html").read_bytes())
+
+
+def _rows(page: lxml.html.HtmlElement) -> list[list[str]]:
+    return [
+        [cell.text_content().strip() for cell in row.xpath("./td")]
+        for row in page.xpath("//table[contains(@class, 'trending-table')]/tbody/tr")
+    ]
+
+
+def _figures(page: lxml.html.HtmlElement) -> dict[str, dict]:
+    return {
+        script.get("id"): json.loads(script.text)
+        for script in page.xpath("//div[@class='trending-graph']/script")
+    }
+
+
+@pytest.fixture
+def built(site: SiteFactory):
+    app = site()
+    app.build()
+    return app
+
+
+def test_dashboard_holds_the_expected_numbers_in_order(built) -> None:
+    page = _page(built, "dashboard")
+    captions = [c.text_content().rstrip("¶") for c in page.xpath("//table/caption")]
+    assert captions == ["Testbed 2n-skx, cores 2T1C"]
+    header = [th.text_content().strip() for th in page.xpath("//table/thead//th")]
+    assert header == [
+        "Test Case",
+        "Trend [Mpps]",
+        "Runs [#]",
+        "Short-Term Change [%]",
+        "Long-Term Change [%]",
+        "Regressions [#]",
+        "Progressions [#]",
+    ]
+    rows = {row[0]: row for row in _rows(page)}
+    assert [row[0] for row in _rows(page)][:2] == ["regress", "progress"]
+    assert rows["regress"] == ["regress", "8.00", "6", "-20.00", "-20.00", "1", "0"]
+    assert rows["progress"] == ["progress", "6.00", "4", "20.00", "20.00", "0", "1"]
+    assert rows["stable"][1:] == ["3.00", "30", "0.00", "0.00", "0", "0"]
+    # flaky failed twice: the failed runs are gaps, not zeros, and do not split the group
+    assert rows["flaky"][1:] == ["2.00", "28", "0.00", "0.00", "0", "0"]
+    classes = {
+        row.xpath("./td")[0].text_content().strip(): row.get("class", "")
+        for row in page.xpath("//table/tbody/tr")
+    }
+    assert "trending-regression" in classes["regress"]
+    assert "trending-progression" in classes["progress"]
+    assert "trending-" not in classes["stable"]
+
+
+def test_test_names_link_to_their_graph_anchors(built) -> None:
+    dashboard = _page(built, "dashboard")
+    graphs = _page(built, "graphs")
+    links = dashboard.xpath("//table/tbody/tr/td[1]//a/@href")
+    assert len(links) == len(datasets.TESTS)
+    ids = set(graphs.xpath("//@id"))
+    for href in links:
+        page, anchor = href.split("#")
+        assert page == "graphs.html"
+        assert anchor in ids
+    failed_links = _page(built, "failed").xpath("//table/tbody/tr/td[1]//a/@href")
+    assert failed_links and all(href.startswith("graphs.html#") for href in failed_links)
+
+
+def test_failed_tests_table(built) -> None:
+    rows = _rows(_page(built, "failed"))
+    assert rows == [
+        [
+            "flaky",
+            "2",
+            "2026-01-30 06:00 UTC",
+            "26.02-rc0~30",
+            "csit-vpp-perf-mrr-daily-master-2n-skx-30",
+        ],
+    ]
+
+
+def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
+    figures = list(_figures(_page(built, "graphs")).values())
+    assert len(figures) == len(datasets.TESTS)
+    by_name = {figure["data"][0]["name"]: figure for figure in figures}
+    regress = by_name["regress"]["data"]
+    markers, trend, anomalies = regress
+    assert len(markers["x"]) == 30
+    assert markers["y"][0] == pytest.approx(10.0)
+    assert markers["y"][-1] == pytest.approx(8.0)
+    assert trend["y"][23] == pytest.approx(10.0) and trend["y"][24] == pytest.approx(8.0)
+    assert anomalies["x"] == [datasets.build_time(25).isoformat()]
+    assert anomalies["marker"]["color"] == ["#d62728"]
+    assert anomalies["marker"]["symbol"] == "circle-open"
+    progress_anomalies = by_name["progress"]["data"][2]
+    assert progress_anomalies["marker"]["color"] == ["#2ca02c"]
+    flaky_markers = by_name["flaky"]["data"][0]
+    assert len(flaky_markers["x"]) == 28
+    assert "2026-01-30" not in " ".join(flaky_markers["x"])
+    hover = markers["text"][0]
+    for expected in (
+        "date: 2026-01-01 06:00",
+        "26.02-rc0~1",
+        "csit-vpp-perf-mrr-daily-master-2n-skx-1",
+        "testbed: 2n-skx",
+    ):
+        assert expected in hover
+    layout = regress and by_name["regress"]["layout"]
+    assert layout["xaxis"]["tickformat"] == "%m%d"
+    labels = [button["label"] for button in layout["xaxis"]["rangeselector"]["buttons"]]
+    assert labels == ["2w", "1m", "2m", "3m", "all"]
+
+
+def test_data_strings_are_escaped_in_html_and_json(built) -> None:
+    for name in ("dashboard", "graphs"):
+        raw = (Path(built.outdir) / f"{name}.html").read_text()
+        assert "<script>alert(1)</script>" not in raw
+    dashboard = _page(built, "dashboard")
+    assert datasets.EVIL_NAME in [row[0] for row in _rows(dashboard)]
+    graphs_raw = (Path(built.outdir) / "graphs.html").read_text()
+    assert "\\u003cscript\\u003e" in graphs_raw or "&lt;script&gt;" in graphs_raw
+
+
+def test_plotly_is_bundled_once_and_only_on_graph_pages(built) -> None:
+    out = Path(built.outdir)
+    assert (out / "_static" / "trending" / "plotly.min.js").stat().st_size > 1_000_000
+    graph_scripts = _page(built, "graphs").xpath("//script/@src")
+    assert sum("plotly.min.js" in src for src in graph_scripts) == 1
+    assert any(src.split("?")[0].endswith("_static/trending.js") for src in graph_scripts)
+    dashboard_scripts = _page(built, "dashboard").xpath("//script/@src")
+    assert not any("plotly" in src or "trending.js" in src for src in dashboard_scripts)
+
+
+def test_text_builder_gets_tables_and_a_graph_placeholder(site: SiteFactory) -> None:
+    app = site(builder="text")
+    app.build()
+    out = Path(app.outdir)
+    assert "regress" in (out / "dashboard.txt").read_text()
+    graphs = " ".join((out / "graphs.txt").read_text().split())
+    assert "regress (2n-skx): interactive graph of 1 test(s), shown in the HTML version" in graphs
+
+
+def test_latex_builder_runs(site: SiteFactory) -> None:
+    app = site(builder="latex")
+    app.build()
+    tex = next(Path(app.outdir).glob("*.tex")).read_text()
+    assert "shown in the HTML version" in tex

@@ -1,0 +1,33 @@
+"""Bad configuration, options and data warn with type trending and go on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.sphinxext.conftest import SiteFactory
+
+
+def test_bad_input_warns_by_subtype_and_the_rest_builds(site: SiteFactory) -> None:
+    app = site(root="badinput")
+    (Path(app.srcdir) / "data" / "zz-broken.jsonl").write_text('{"test": "x", "build": \n')
+    app.build()
+    warnings = app.warning.getvalue()
+    assert "trending_sources['broken']" in warnings
+    assert "trending_plotlyjs" in warnings
+    assert "unknown source 'nosuchsource'" in warnings
+    assert "bad :filter: 'mrr and ('" in warnings
+    assert "unknown group-by field(s) colour" in warnings
+    assert "bad :tests: regular expression" in warnings
+    assert "zz-broken.jsonl" in warnings
+    for subtype in ("config", "option", "filter", "parse"):
+        assert f"[trending.{subtype}]" in warnings
+    html = (Path(app.outdir) / "index.html").read_text()
+    assert "regress" in html  # the good dashboard still rendered
+
+
+def test_suppress_warnings_silences_a_subtype(site: SiteFactory) -> None:
+    app = site(root="badinput", confoverrides={"suppress_warnings": ["trending.option"]})
+    app.build()
+    warnings = app.warning.getvalue()
+    assert "unknown source" not in warnings
+    assert "[trending.config]" in warnings
