@@ -166,7 +166,8 @@ def compose(
     message = EmailMessage()
     message["Subject"] = subject
     message["From"] = addresses.sender
-    message["To"] = ", ".join(addresses.recipients)
+    if addresses.recipients:
+        message["To"] = ", ".join(addresses.recipients)
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = make_msgid(domain=_domain(addresses.sender))
     message.set_content(_text_environment.from_string(_TEXT).render(context))

@@ -229,6 +229,11 @@ def _check_mail_options(args: argparse.Namespace) -> None:
             f"--send needs {', '.join(missing)} (the message is written to --email first, "
             "so a failed delivery loses nothing)"
         )
+    if args.smtp_user and args.smtp_password_env not in os.environ:
+        raise UsageError(
+            f"--smtp-user needs the password in the environment variable "
+            f"{args.smtp_password_env} (passwords are never taken from the command line)"
+        )
 
 
 def _load(source: Source, cache_dir: Path | None, args: argparse.Namespace, search: str) -> Loaded:

@@ -161,6 +161,9 @@ def read_conf(confdir: Path) -> tuple[Settings, list[ConfigIssue]]:
     from sphinx.errors import ConfigError
     from sphinx.util.tags import Tags
 
+    # Sphinx changes into confdir before it opens conf.py by the path given,
+    # so a relative path must be made absolute first.
+    confdir = confdir.resolve()
     try:
         config = Config.read(confdir, overrides={}, tags=Tags())
     except ConfigError as error:
@@ -168,7 +171,7 @@ def read_conf(confdir: Path) -> tuple[Settings, list[ConfigIssue]]:
     for name, default in DEFAULTS.items():
         config.add(name, default, "env", ())
     raw: dict[str, Any] = {name: getattr(config, name) for name in DEFAULTS}
-    return validate(raw, confdir.resolve())
+    return validate(raw, confdir)
 
 
 def _concerns(issue: ConfigIssue, names: tuple[str, ...]) -> bool:

@@ -220,6 +220,23 @@ def test_unknown_build_is_a_usage_error(archive: Path, capsys) -> None:
         (["--source", "x", "p"], "--source NAME needs --conf DIR"),
         (["p", "--fail-on", "Bad"], "unknown verdict 'Bad'"),
         (["p", "--send"], "--send needs --email FILE, --mail-from, --mail-to"),
+        (
+            [
+                "p",
+                "--send",
+                "--email",
+                "m",
+                "--mail-from",
+                "a@x",
+                "--mail-to",
+                "b@x",
+                "--smtp-user",
+                "u",
+                "--smtp-password-env",
+                "NO_SUCH_VARIABLE_SET",
+            ],
+            "needs the password in the environment variable NO_SUCH_VARIABLE_SET",
+        ),
     ],
 )
 def test_usage_errors_exit_2(argv: list[str], message: str, capsys) -> None:
@@ -245,7 +262,9 @@ def _conf(folder: Path, body: str) -> Path:
     return folder
 
 
-def test_conf_is_read_the_way_sphinx_reads_it(archive: Path, tmp_path: Path) -> None:
+def test_conf_is_read_the_way_sphinx_reads_it(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Relative paths resolve against conf.py's folder, and conf.py runs with
     # that folder as working directory and a ``tags`` object, as in Sphinx.
     docs = tmp_path / "docs"
@@ -260,7 +279,8 @@ def test_conf_is_read_the_way_sphinx_reads_it(archive: Path, tmp_path: Path) -> 
         "trending_search = 'jumpavg'\n",
     )
     target = tmp_path / "out.json"
-    code = main(["check", "--conf", str(docs), "--source", "perf", "--json", str(target)])
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "--conf", "docs", "--source", "perf", "--json", str(target)])
     assert code == 1
     report = json.loads(target.read_text())
     assert {item["source"] for item in report["verdicts"]} == {"perf"}
@@ -306,6 +326,16 @@ def test_conf_problems_exit_2(tmp_path: Path, capsys) -> None:
     broken = _conf(tmp_path / "broken", "raise RuntimeError('oops')\n")
     assert main(["check", "--conf", str(broken)]) == 2
     assert "oops" in capsys.readouterr().err
+
+
+def test_email_file_without_addresses_has_a_sender_and_no_empty_to(
+    archive: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "alert.eml"
+    assert main(["check", str(archive), "--email", str(target)]) == 1
+    message = email.message_from_bytes(target.read_bytes(), policy=email.policy.default)
+    assert message["From"] == "sphinx-trending@localhost"
+    assert "To" not in message
 
 
 def test_email_file_is_a_complete_message(archive: Path, tmp_path: Path) -> None:
