@@ -31,6 +31,7 @@ from sphinxcontrib_trending.alerts.smtp import (
 )
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
+from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
 from sphinxcontrib_trending.analysis.verdicts import (
     DEFAULT_FAIL_ON,
     BuildVerdicts,
@@ -49,7 +50,7 @@ from sphinxcontrib_trending.cli.sources import (
     sources_from_args,
 )
 from sphinxcontrib_trending.ingest import SpecError, load
-from sphinxcontrib_trending.ingest.model import Build
+from sphinxcontrib_trending.ingest.model import Build, TestResult
 from sphinxcontrib_trending.reports.junit import Suite, junit_tree, verdict_case, write_junit
 from sphinxcontrib_trending.reports.records import DEFAULT_GRAPH_PAGE, GraphLinks
 from sphinxcontrib_trending.reports.text import history_table, verdict_table
@@ -98,6 +99,12 @@ def register(subparsers: Any) -> None:
     )
     analysis = parser.add_argument_group("analysis")
     analysis.add_argument("--metric", help="metric to judge (default: the source's metric)")
+    analysis.add_argument(
+        "--filter",
+        metavar="EXPRESSION",
+        help="judge only tests whose tags match, e.g. 'mrr and (1t1c or 2t1c)' "
+        "(the syntax of the directives' :filter:)",
+    )
     analysis.add_argument(
         "--search",
         choices=SEARCHES,
@@ -177,10 +184,11 @@ def _error(message: str) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         fail_on = _fail_on(args.fail_on)
+        accept = _tag_filter(args.filter)
         _check_mail_options(args)
         selection = sources_from_args(args, warn=_error)
         loaded = [
-            _load(source, selection.cache_dir, args, selection.search)
+            _load(source, selection.cache_dir, args, selection.search, accept)
             for source in selection.sources
         ]
         judged = _judge(args, loaded)
@@ -203,6 +211,16 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_DELIVERY
         print(f"alert e-mail sent to {', '.join(args.mail_to)}")
     return code
+
+
+def _tag_filter(expression: str | None) -> Callable[[TestResult], bool] | None:
+    if not expression:
+        return None
+    try:
+        matches = compile_filter(expression)
+    except FilterError as error:
+        raise UsageError(f"--filter: {error}") from None
+    return lambda test: matches(test.tags)
 
 
 def _fail_on(text: str) -> frozenset[Reason]:
@@ -236,7 +254,13 @@ def _check_mail_options(args: argparse.Namespace) -> None:
         )
 
 
-def _load(source: Source, cache_dir: Path | None, args: argparse.Namespace, search: str) -> Loaded:
+def _load(
+    source: Source,
+    cache_dir: Path | None,
+    args: argparse.Namespace,
+    search: str,
+    accept: Callable[[TestResult], bool] | None,
+) -> Loaded:
     """Read one source and cut it into the histories of the judged metric."""
 
     def progress(message: str) -> None:
@@ -251,9 +275,10 @@ def _load(source: Source, cache_dir: Path | None, args: argparse.Namespace, sear
             f"source {source.name!r} has no usable build in {', '.join(source.spec.paths)}"
         )
     metric = args.metric or source.metric
-    selected = histories(dataset.builds, metric)
+    selected = histories(dataset.builds, metric, accept)
     if not selected:
-        raise UsageError(f"source {source.name!r} has no test with a {metric!r} value")
+        matching = f" matching --filter {args.filter!r}" if args.filter else ""
+        raise UsageError(f"source {source.name!r} has no test{matching} with a {metric!r} value")
     options = TrendOptions(
         samples=args.samples or source.samples,
         search=args.search or (ALL_DEFAULT_SEARCH if args.all else search),

@@ -129,6 +129,15 @@ def test_fail_on_chooses_which_verdicts_fail_the_job(archive: Path, capsys) -> N
     assert rows[IP4_2C][:2] == ["Fail", "Progression"]
 
 
+def test_filter_judges_only_tests_with_matching_tags(archive: Path, tmp_path: Path) -> None:
+    target = tmp_path / "f.json"
+    assert main(["check", str(archive), "--filter", "mrr and 2t1c", "--json", str(target)]) == 0
+    names = {item["name"] for item in json.loads(target.read_text())["verdicts"]}
+    assert names == {IP4_2C, L2_2C}
+    assert main(["check", str(archive), "--filter", "1T1C and not l2*", "--json", str(target)]) == 1
+    assert {item["name"] for item in json.loads(target.read_text())["verdicts"]} == {IP4_1C}
+
+
 def test_quiet_build_passes_and_verbose_lists_every_test(archive: Path, capsys) -> None:
     assert main(["check", str(archive), "--build", f"{DEFAULT_JOB}-3", "--verbose"]) == 0
     rows = _rows(capsys.readouterr().out)
@@ -219,6 +228,7 @@ def test_unknown_build_is_a_usage_error(archive: Path, capsys) -> None:
         ([], "give archive paths or --conf DIR"),
         (["--source", "x", "p"], "--source NAME needs --conf DIR"),
         (["p", "--fail-on", "Bad"], "unknown verdict 'Bad'"),
+        (["p", "--filter", "mrr and ("], "--filter: "),
         (["p", "--send"], "--send needs --email FILE, --mail-from, --mail-to"),
         (
             [
