@@ -25,7 +25,6 @@ from sphinxcontrib_trending.ingest.spec import (
 )
 from sphinxcontrib_trending.settings import (
     DEFAULTS,
-    SAMPLE_MODES,
     ConfigIssue,
     Settings,
     Source,
@@ -144,13 +143,13 @@ def sources_from_args(args: argparse.Namespace, warn: Callable[[str], None]) -> 
         version_pattern=args.version_pattern or DEFAULT_VERSION_PATTERN,
         testbed_pattern=args.testbed,
         testbed_map=parse_testbed_map(args.testbed_map),
+        # The judged metric also names CSV/JSONL rows that have no metric column.
         metric=getattr(args, "metric", None) or "mrr",
         unit=args.unit,
         direction=args.direction or "higher",
     )
-    samples = getattr(args, "samples", None) or SAMPLE_MODES[0]
     return Selection(
-        sources=(Source(name=args.name, spec=spec, samples=samples),),
+        sources=(Source(name=args.name, spec=spec),),
         cache_dir=args.cache_dir,
     )
 
