@@ -104,7 +104,7 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     assert markers["y"][0] == pytest.approx(10.0)
     assert markers["y"][-1] == pytest.approx(8.0)
     assert trend["y"][23] == pytest.approx(10.0) and trend["y"][24] == pytest.approx(8.0)
-    assert anomalies["x"] == [datasets.build_time(25).isoformat()]
+    assert anomalies["x"] == [datasets.build_time(25).strftime("%Y-%m-%d %H:%M:%S")]
     assert anomalies["marker"]["color"] == ["#d62728"]
     assert anomalies["marker"]["symbol"] == "circle-open"
     progress_anomalies = by_name["progress"]["data"][2]
@@ -112,14 +112,15 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     flaky_markers = by_name["flaky"]["data"][0]
     assert len(flaky_markers["x"]) == 28
     assert "2026-01-30" not in " ".join(flaky_markers["x"])
-    hover = markers["text"][0]
-    for expected in (
-        "date: 2026-01-01 06:00",
+    assert markers["customdata"][0][2:] == [
         "26.02-rc0~1",
         "csit-vpp-perf-mrr-daily-master-2n-skx-1",
-        "testbed: 2n-skx",
-    ):
-        assert expected in hover
+        "2n-skx",
+    ]
+    assert markers["customdata"][0][0] == pytest.approx(10.0)
+    assert markers["customdata"][0][1] == pytest.approx(0.05)
+    assert "%{customdata[2]}" in markers["hovertemplate"]
+    assert anomalies["customdata"][0][5] == "regression"
     layout = regress and by_name["regress"]["layout"]
     assert layout["xaxis"]["tickformat"] == "%m%d"
     labels = [button["label"] for button in layout["xaxis"]["rangeselector"]["buttons"]]
