@@ -161,3 +161,38 @@ def test_latex_builder_runs(site: SiteFactory) -> None:
     app.build()
     tex = next(Path(app.outdir).glob("*.tex")).read_text()
     assert "shown in the HTML version" in tex
+
+
+def test_degradation_tables_compare_the_newest_build(built) -> None:
+    page = _page(built, "degradation")
+    tables = page.xpath("//table[contains(@class, 'trending-degradation')]")
+    assert len(tables) == 2
+    caption = tables[0].xpath("./caption")[0].text_content().rstrip("¶")
+    assert caption == "csit-vpp-perf-mrr-daily-master-2n-skx-30 (2026-01-30 06:00 UTC)"
+    nearest = {
+        row[0]: row
+        for row in (
+            [cell.text_content().strip() for cell in tr.xpath("./td")]
+            for tr in tables[0].xpath("./tbody/tr")
+        )
+    }
+    assert nearest["regress"][1:5] == [
+        "No Change",
+        "mean",
+        "welch_t_test",
+        "csit-vpp-perf-mrr-daily-master-2n-skx-29",
+    ]
+    assert nearest["flaky"][1:3] == ["Unknown", "missing target"]
+    pinned = {
+        tr.xpath("./td")[0].text_content().strip(): tr for tr in tables[1].xpath("./tbody/tr")
+    }
+    cells = [cell.text_content().strip() for cell in pinned["regress"].xpath("./td")]
+    assert cells[1:5] == [
+        "No Change",
+        "ratio",
+        "average_amount_threshold",
+        "csit-vpp-perf-mrr-daily-master-2n-skx-24",
+    ]
+    assert cells[5:8] == ["10.000", "8.000", "-20.00"]
+    links = tables[0].xpath(".//td[1]//a/@href")
+    assert links and all(href.startswith("graphs.html#") for href in links)
