@@ -16,6 +16,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from sphinxcontrib_trending.analysis.degradation.strategies import (
+    Strategies,
+    StrategyError,
+    parse_strategies,
+)
 from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
@@ -96,6 +101,7 @@ class Settings:
     plotlyjs: str = "bundled"
     search: str = "exact"
     docs_base_url: str | None = None
+    strategies: Strategies | None = None
 
 
 DEFAULTS: dict[str, Any] = {
@@ -110,6 +116,8 @@ DEFAULTS: dict[str, Any] = {
     "trending_plotlyjs": "bundled",
     "trending_search": "exact",
     "trending_docs_base_url": None,
+    "trending_degradation_strategies": [],
+    "trending_degradation_apply": "first",
 }
 """Every ``trending_*`` conf.py value with its default, in one place."""
 
@@ -260,6 +268,21 @@ def _plotlyjs(validator: _Validator) -> str:
     return "bundled"
 
 
+def _strategies(validator: _Validator) -> Strategies | None:
+    """None when no rule is configured: comparisons then use the default method."""
+    rules = validator.value("trending_degradation_strategies")
+    apply = validator.choice("trending_degradation_apply", ("first", "all"))
+    if not rules:
+        return None
+    try:
+        return parse_strategies(rules, apply)
+    except StrategyError as error:
+        validator.reject(
+            "trending_degradation_strategies", f"{error}; using the default method for every test"
+        )
+        return None
+
+
 def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[ConfigIssue]]:
     """Turn raw ``trending_*`` values into :class:`Settings`.
 
@@ -304,6 +327,7 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
         validator.reject("trending_docs_base_url", f"expected a URL string, got {base_url!r}")
         base_url = None
     settings = Settings(
+        strategies=_strategies(validator),
         sources=sources,
         windows=windows,
         cache_dir=cache_dir,

@@ -107,3 +107,19 @@ def test_build_pattern_without_job_or_build_group_leaves_the_source_out() -> Non
     assert settings.sources == {}
     assert [issue.key for issue in issues] == ["trending_sources['s']"]
     assert "neither a (?P<job>...)" in issues[0].message
+
+
+def test_degradation_strategies_are_validated() -> None:
+    rules = [{"tags": "mrr and 1t1c", "method": "aat"}, {"method": "wtt", "alpha": 0.01}]
+    settings, issues = validate(
+        {"trending_degradation_strategies": rules, "trending_degradation_apply": "all"}, BASE
+    )
+    assert issues == []
+    assert settings.strategies is not None and settings.strategies.apply == "all"
+    assert [rule.method.name for rule in settings.strategies.rules] == [
+        "average_amount_threshold",
+        "welch_t_test",
+    ]
+    settings, issues = validate({"trending_degradation_strategies": [{"method": "nope"}]}, BASE)
+    assert [issue.key for issue in issues] == ["trending_degradation_strategies"]
+    assert settings.strategies is None

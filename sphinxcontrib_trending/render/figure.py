@@ -13,9 +13,11 @@ import colorsys
 import html
 import json
 from collections.abc import Sequence
+from datetime import datetime, timezone
 from typing import Any
 
 from sphinxcontrib_trending.analysis import anomaly_per_run, trend_per_run
+from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
 
@@ -55,30 +57,52 @@ def color(index: int) -> str:
 
 
 def _escaped(text: str | None) -> str:
-    return html.escape(text or "", quote=True)
+    """Data text made inert for Plotly's HTML subset and its %{...} templates."""
+    return html.escape(text or "", quote=True).replace("%{", "%&#123;")
 
 
-def _hover(trend: TestTrend, index: int, unit: DisplayUnit) -> str:
-    run = trend.history.runs[index]
-    lines = [
-        f"date: {run.time:%Y-%m-%d %H:%M}",
-        f"value [{unit.label}]: {unit.format(run.average, 3)}",
-        f"stdev [{unit.label}]: {unit.format(run.stdev, 3)}",
-        f"DUT version: {_escaped(run.dut_version)}",
-        f"CI job build: {_escaped(run.job_build)}",
-        f"testbed: {_escaped(run.testbed)}",
+def plotly_time(moment: datetime) -> str:
+    """Plotly reads naive date strings best; every time here is UTC."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _hover_template(unit: DisplayUnit, headline: bool = False) -> str:
+    """One template per trace; the per-point values travel in ``customdata``."""
+    label = _escaped(unit.label)
+    lines = ["%{customdata[5]}"] if headline else []
+    lines += [
+        "date: %{x|%Y-%m-%d %H:%M} UTC",
+        f"value [{label}]: %{{customdata[0]:.3f}}",
+        f"stdev [{label}]: %{{customdata[1]:.3f}}",
+        "DUT version: %{customdata[2]}",
+        "CI job build: %{customdata[3]}",
+        "testbed: %{customdata[4]}",
     ]
-    return "<br>".join(lines)
+    return "<br>".join(lines) + "<extra></extra>"
+
+
+def _point_data(run: Run, unit: DisplayUnit, headline: str = "") -> list[Any]:
+    data: list[Any] = [
+        (run.average or 0.0) * unit.scale,
+        (run.stdev or 0.0) * unit.scale,
+        _escaped(run.dut_version),
+        _escaped(run.job_build),
+        _escaped(run.testbed),
+    ]
+    if headline:
+        data.append(headline)
+    return data
 
 
 def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, Any]]:
     history = trend.history
+    runs = history.runs
     unit = display_unit(history.unit)
     series_color = color(index)
     label = f"{history.name} ({history.testbed})" if with_testbed else history.name
     name = _escaped(label)
-    measured = [i for i, run in enumerate(history.runs) if run.measured]
-    times = [history.runs[i].time.isoformat() for i in measured]
+    measured = [i for i, run in enumerate(runs) if run.measured]
+    times = [plotly_time(runs[i].time) for i in measured]
     trend_values = trend_per_run(trend.result)
     labels = anomaly_per_run(trend.result)
     traces: list[dict[str, Any]] = [
@@ -88,9 +112,9 @@ def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, 
             "name": name,
             "legendgroup": history.key,
             "x": times,
-            "y": [history.runs[i].average * unit.scale for i in measured],
-            "text": [_hover(trend, i, unit) for i in measured],
-            "hoverinfo": "text",
+            "y": [runs[i].average * unit.scale for i in measured],
+            "customdata": [_point_data(runs[i], unit) for i in measured],
+            "hovertemplate": _hover_template(unit),
             "marker": {"color": series_color, "size": 6},
         },
         {
@@ -101,8 +125,7 @@ def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, 
             "showlegend": False,
             "x": times,
             "y": [trend_values[i] * unit.scale for i in measured],
-            "text": [f"trend [{unit.label}]: {unit.format(trend_values[i], 3)}" for i in measured],
-            "hoverinfo": "text",
+            "hovertemplate": f"trend [{_escaped(unit.label)}]: %{{y:.3f}}<extra></extra>",
             "line": {"color": series_color, "width": 1.5, "shape": "hv"},
         },
     ]
@@ -115,10 +138,10 @@ def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, 
                 "name": f"{name} anomalies",
                 "legendgroup": history.key,
                 "showlegend": False,
-                "x": [history.runs[i].time.isoformat() for i in anomalies],
+                "x": [plotly_time(runs[i].time) for i in anomalies],
                 "y": [trend_values[i] * unit.scale for i in anomalies],
-                "text": [f"{labels[i]}<br>{_hover(trend, i, unit)}" for i in anomalies],
-                "hoverinfo": "text",
+                "customdata": [_point_data(runs[i], unit, labels[i]) for i in anomalies],
+                "hovertemplate": _hover_template(unit, headline=True),
                 "marker": {
                     "symbol": "circle-open",
                     "size": 15,
@@ -153,10 +176,10 @@ def trend_figure(trends: Sequence[TestTrend], title: str = "") -> dict[str, Any]
             "xaxis": {
                 "type": "date",
                 "tickformat": "%m%d",
-                "title": {"text": "Date [MMDD]"},
+                "title": {"text": "Date [MMDD, UTC]"},
                 "rangeselector": {"buttons": list(RANGE_BUTTONS)},
             },
-            "yaxis": {"title": {"text": f"{metric} [{unit_label}]"}},
+            "yaxis": {"title": {"text": _escaped(f"{metric} [{unit_label}]")}},
         },
         "config": {"displaylogo": False, "responsive": True},
     }

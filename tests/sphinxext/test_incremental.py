@@ -27,7 +27,7 @@ def test_unchanged_rebuild_reads_nothing_and_new_archive_rereads_users(
     app.status.truncate()
     app.build()
     status = app.status.getvalue()
-    assert "0 added, 3 changed, 0 removed" in status
+    assert "0 added, 4 changed, 0 removed" in status
     failed = _html(app, "failed")
     assert "csit-vpp-perf-mrr-daily-master-2n-skx-30" in failed
 
@@ -37,5 +37,5 @@ def test_parallel_build_equals_serial_build(site: SiteFactory, make_app, tmp_pat
     serial.build()
     parallel = site(root="trending", builder="html", parallel=2, builddir=tmp_path / "par")
     parallel.build()
-    for page in ("dashboard", "failed", "graphs"):
+    for page in ("dashboard", "failed", "graphs", "degradation"):
         assert _html(serial, page) == _html(parallel, page)

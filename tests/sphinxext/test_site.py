@@ -104,7 +104,7 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     assert markers["y"][0] == pytest.approx(10.0)
     assert markers["y"][-1] == pytest.approx(8.0)
     assert trend["y"][23] == pytest.approx(10.0) and trend["y"][24] == pytest.approx(8.0)
-    assert anomalies["x"] == [datasets.build_time(25).isoformat()]
+    assert anomalies["x"] == [datasets.build_time(25).strftime("%Y-%m-%d %H:%M:%S")]
     assert anomalies["marker"]["color"] == ["#d62728"]
     assert anomalies["marker"]["symbol"] == "circle-open"
     progress_anomalies = by_name["progress"]["data"][2]
@@ -112,14 +112,15 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     flaky_markers = by_name["flaky"]["data"][0]
     assert len(flaky_markers["x"]) == 28
     assert "2026-01-30" not in " ".join(flaky_markers["x"])
-    hover = markers["text"][0]
-    for expected in (
-        "date: 2026-01-01 06:00",
+    assert markers["customdata"][0][2:] == [
         "26.02-rc0~1",
         "csit-vpp-perf-mrr-daily-master-2n-skx-1",
-        "testbed: 2n-skx",
-    ):
-        assert expected in hover
+        "2n-skx",
+    ]
+    assert markers["customdata"][0][0] == pytest.approx(10.0)
+    assert markers["customdata"][0][1] == pytest.approx(0.05)
+    assert "%{customdata[2]}" in markers["hovertemplate"]
+    assert anomalies["customdata"][0][5] == "regression"
     layout = regress and by_name["regress"]["layout"]
     assert layout["xaxis"]["tickformat"] == "%m%d"
     labels = [button["label"] for button in layout["xaxis"]["rangeselector"]["buttons"]]
@@ -160,3 +161,38 @@ def test_latex_builder_runs(site: SiteFactory) -> None:
     app.build()
     tex = next(Path(app.outdir).glob("*.tex")).read_text()
     assert "shown in the HTML version" in tex
+
+
+def test_degradation_tables_compare_the_newest_build(built) -> None:
+    page = _page(built, "degradation")
+    tables = page.xpath("//table[contains(@class, 'trending-degradation')]")
+    assert len(tables) == 2
+    caption = tables[0].xpath("./caption")[0].text_content().rstrip("¶")
+    assert caption == "csit-vpp-perf-mrr-daily-master-2n-skx-30 (2026-01-30 06:00 UTC)"
+    nearest = {
+        row[0]: row
+        for row in (
+            [cell.text_content().strip() for cell in tr.xpath("./td")]
+            for tr in tables[0].xpath("./tbody/tr")
+        )
+    }
+    assert nearest["regress"][1:5] == [
+        "No Change",
+        "mean",
+        "welch_t_test",
+        "csit-vpp-perf-mrr-daily-master-2n-skx-29",
+    ]
+    assert nearest["flaky"][1:3] == ["Unknown", "missing target"]
+    pinned = {
+        tr.xpath("./td")[0].text_content().strip(): tr for tr in tables[1].xpath("./tbody/tr")
+    }
+    cells = [cell.text_content().strip() for cell in pinned["regress"].xpath("./td")]
+    assert cells[1:5] == [
+        "No Change",
+        "ratio",
+        "average_amount_threshold",
+        "csit-vpp-perf-mrr-daily-master-2n-skx-24",
+    ]
+    assert cells[5:8] == ["10.000", "8.000", "-20.00"]
+    links = tables[0].xpath(".//td[1]//a/@href")
+    assert links and all(href.startswith("graphs.html#") for href in links)

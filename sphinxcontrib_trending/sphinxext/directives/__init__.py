@@ -7,9 +7,11 @@ from sphinx.application import Sphinx
 
 def register(app: Sphinx) -> None:
     from sphinxcontrib_trending.sphinxext.directives.dashboard import DashboardDirective
+    from sphinxcontrib_trending.sphinxext.directives.degradation import DegradationDirective
     from sphinxcontrib_trending.sphinxext.directives.failed import FailedTestsDirective
     from sphinxcontrib_trending.sphinxext.directives.graph import GraphDirective
 
     app.add_directive("trending-dashboard", DashboardDirective)
     app.add_directive("trending-failed-tests", FailedTestsDirective)
     app.add_directive("trending-graph", GraphDirective)
+    app.add_directive("trending-degradation", DegradationDirective)

@@ -1,0 +1,88 @@
+"""``.. trending-degradation::``: a target build against its baselines."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from sphinxcontrib_trending.analysis.degradation import resolve_method
+from sphinxcontrib_trending.analysis.degradation.baseline import find_build
+from sphinxcontrib_trending.analysis.degradation.builds import (
+    BaselineChoice,
+    BaselineError,
+    compare_builds,
+    single_method,
+)
+from sphinxcontrib_trending.ingest.model import Build
+from sphinxcontrib_trending.render.degradation import degradation_table
+from sphinxcontrib_trending.sphinxext.config import settings_of
+from sphinxcontrib_trending.sphinxext.data import LoadedSource
+from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+
+
+class DegradationDirective(TrendingDirective):
+    option_spec: ClassVar = {
+        **TrendingDirective.option_spec,
+        "target": directives.unchanged_required,
+        "baseline": directives.unchanged_required,
+        "baseline-version": directives.unchanged_required,
+        "method": directives.unchanged_required,
+    }
+
+    def _targets(self, loaded: LoadedSource) -> list[Build]:
+        """The named target, else the newest build of every job."""
+        builds = loaded.dataset.builds
+        if "target" in self.options:
+            try:
+                return [find_build(builds, self.options["target"])]
+            except BaselineError as error:
+                raise self.unusable(f":target: {error}", "option") from None
+        newest: dict[str, Build] = {}
+        for build in builds:
+            newest[build.job] = build
+        return sorted(newest.values(), key=lambda build: build.job)
+
+    def render(self) -> list[nodes.Node]:
+        loaded = self.loaded_source()
+        tag_filter = self.tag_filter()
+        strategies = settings_of(self.config).strategies
+        if "method" in self.options:
+            try:
+                resolve_method(self.options["method"])
+            except ValueError as error:
+                raise self.unusable(f":method: {error}", "option") from None
+            strategies = single_method(self.options["method"])
+        choice = BaselineChoice(
+            build=self.options.get("baseline"), dut_version=self.options.get("baseline-version")
+        )
+        if choice.build and choice.dut_version:
+            raise self.unusable("give :baseline: or :baseline-version:, not both", "option")
+        result: list[nodes.Node] = []
+        for target in self._targets(loaded):
+            try:
+                comparison = compare_builds(
+                    loaded.dataset.builds,
+                    target,
+                    metric=self.metric(loaded),
+                    source=loaded.source.name,
+                    direction=loaded.source.direction,
+                    strategies=strategies,
+                    choice=choice,
+                    accept=(lambda test: tag_filter(test.tags)) if tag_filter else None,
+                )
+            except BaselineError as error:
+                raise self.unusable(f":baseline: {error}", "option") from None
+            unit = loaded.source.spec.unit or _unit_of(target, self.metric(loaded))
+            table = degradation_table(comparison, unit)
+            result.append(table_node(table, loaded.source.name, ["trending-degradation"]))
+        return result
+
+
+def _unit_of(build: Build, metric: str) -> str | None:
+    for test in build.tests:
+        measurement = test.measurement(metric)
+        if measurement is not None:
+            return measurement.unit
+    return None
