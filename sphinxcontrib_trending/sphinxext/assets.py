@@ -1,5 +1,8 @@
 """Static assets: our CSS everywhere, plotly.js only where a graph is drawn.
 
+trending.js (table filters, graph drawing) goes on pages with a trending
+table or graph.
+
 plotly.js is about 4.5 MB, so it is added per page (like MathJax) and, by
 default, copied from the installed ``plotly`` package so the site works
 offline.  ``trending_plotlyjs = "cdn"`` or a URL trades that for a download.
@@ -47,10 +50,15 @@ def _page_assets(
 ) -> None:
     if app.builder.format != "html" or not isinstance(doctree, nodes.document):
         return
-    if next(doctree.findall(trending_graph), None) is None:
+    if next(doctree.findall(trending_graph), None) is not None:
+        app.add_js_file(_plotly_url(settings_of(app.config).plotlyjs), priority=400)
+    elif next(doctree.findall(_is_trending_table), None) is None:
         return
-    app.add_js_file(_plotly_url(settings_of(app.config).plotlyjs), priority=400)
     app.add_js_file("trending.js", priority=500)
+
+
+def _is_trending_table(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.table) and "trending-table" in node["classes"]
 
 
 def _copy_plotly(app: Sphinx, exception: Exception | None) -> None:

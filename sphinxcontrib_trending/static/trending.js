@@ -1,4 +1,4 @@
-/* sphinxcontrib-trending: draw every trend graph on the page with Plotly.
+/* sphinxcontrib-trending: table filters, and every trend graph drawn with Plotly.
  * Figures are drawn when they scroll into view, so a page with hundreds of
  * graphs opens fast; the figure JSON sits in a <script type="application/json">
  * next to each graph and is parsed, never evaluated. */
@@ -14,7 +14,38 @@
     Plotly.newPlot(plot, figure.data, figure.layout, figure.config);
   }
 
+  /* A filter box above each trending table: narrows rows by test name, and
+   * optionally to rows with a regression or progression, without a rebuild. */
+  function addFilter(table) {
+    var box = document.createElement("div");
+    box.className = "trending-filter";
+    var input = document.createElement("input");
+    input.type = "search";
+    input.placeholder = "Filter tests…";
+    input.setAttribute("aria-label", "Filter tests");
+    var label = document.createElement("label");
+    var changed = document.createElement("input");
+    changed.type = "checkbox";
+    label.appendChild(changed);
+    label.appendChild(document.createTextNode(" changes only"));
+    box.appendChild(input);
+    box.appendChild(label);
+    table.parentNode.insertBefore(box, table);
+    var rows = table.querySelectorAll("tbody tr");
+    function apply() {
+      var needle = input.value.trim().toLowerCase();
+      rows.forEach(function (row) {
+        var name = row.cells[0] ? row.cells[0].textContent.toLowerCase() : "";
+        var flagged = /trending-(regression|progression|maybe)/.test(row.className);
+        row.hidden = (needle && name.indexOf(needle) < 0) || (changed.checked && !flagged);
+      });
+    }
+    input.addEventListener("input", apply);
+    changed.addEventListener("change", apply);
+  }
+
   function start() {
+    document.querySelectorAll("table.trending-table").forEach(addFilter);
     var plots = document.querySelectorAll(".trending-graph-plot");
     if (!("IntersectionObserver" in window)) {
       plots.forEach(draw);

@@ -144,7 +144,10 @@ def test_plotly_is_bundled_once_and_only_on_graph_pages(built) -> None:
     assert sum("plotly.min.js" in src for src in graph_scripts) == 1
     assert any(src.split("?")[0].endswith("_static/trending.js") for src in graph_scripts)
     dashboard_scripts = _page(built, "dashboard").xpath("//script/@src")
-    assert not any("plotly" in src or "trending.js" in src for src in dashboard_scripts)
+    assert not any("plotly" in src for src in dashboard_scripts)
+    assert any("_static/trending.js" in src for src in dashboard_scripts)
+    index_scripts = _page(built, "index").xpath("//script/@src")
+    assert not any("plotly" in src or "trending.js" in src for src in index_scripts)
 
 
 def test_text_builder_gets_tables_and_a_graph_placeholder(site: SiteFactory) -> None:
