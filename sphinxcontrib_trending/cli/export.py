@@ -15,17 +15,12 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, TextIO
 
 from sphinxcontrib_trending.cli import EXIT_USAGE
-from sphinxcontrib_trending.ingest import Build, Dataset, SourceSpec, SpecError, load
+from sphinxcontrib_trending.cli.reading import add_reading_arguments, spec_from_args
+from sphinxcontrib_trending.ingest import Build, Dataset, SpecError, load
 from sphinxcontrib_trending.ingest.codec import result_fields
-from sphinxcontrib_trending.ingest.spec import (
-    DEFAULT_BUILD_PATTERN,
-    DEFAULT_VERSION_PATTERN,
-    FORMATS,
-)
 from sphinxcontrib_trending.ingest.timestamps import format_time
 
 FAILING_SUBTYPES = frozenset({"source", "parse"})
@@ -44,46 +39,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SOURCE",
         help="file, directory, glob pattern or http(s) URL",
     )
-    parser.add_argument("--format", choices=FORMATS, default="robot", help="input format")
-    parser.add_argument(
-        "--build-pattern",
-        default=DEFAULT_BUILD_PATTERN,
-        metavar="RE",
-        help="regex with (?P<job>) and (?P<build>) groups, searched in file and member names",
-    )
-    parser.add_argument(
-        "--version-pattern",
-        default=DEFAULT_VERSION_PATTERN,
-        metavar="RE",
-        help="regex finding the DUT version in messages (group 'version' or group 1)",
-    )
-    parser.add_argument(
-        "--testbed",
-        metavar="RE",
-        help="regex naming the testbed from the job name (group 'testbed' or whole match)",
-    )
-    parser.add_argument(
-        "--testbed-map",
-        action="append",
-        default=[],
-        metavar="ADDRESS=NAME",
-        help="testbed name for a 'Setup of TG node ADDRESS' message (repeatable)",
-    )
-    parser.add_argument("--cache-dir", type=Path, metavar="DIR", help="parse and download cache")
+    add_reading_arguments(parser)
     parser.add_argument(
         "--quiet", action="store_true", help="no progress messages on stderr (problems still)"
     )
     parser.set_defaults(handler=run)
-
-
-def _testbed_map(pairs: list[str]) -> dict[str, str]:
-    mapping = {}
-    for pair in pairs:
-        address, equals, name = pair.partition("=")
-        if not equals or not address or not name:
-            raise SpecError(f"--testbed-map {pair!r} is not ADDRESS=NAME")
-        mapping[address.strip()] = name.strip()
-    return mapping
 
 
 def records(build: Build) -> Iterator[dict[str, Any]]:
@@ -120,14 +80,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sphinx-trending export: {message}", file=sys.stderr, flush=True)
 
     try:
-        spec = SourceSpec(
-            paths=tuple(args.sources),
-            format=args.format,
-            build_pattern=args.build_pattern,
-            version_pattern=args.version_pattern,
-            testbed_pattern=args.testbed,
-            testbed_map=_testbed_map(args.testbed_map),
-        )
+        spec = spec_from_args(args.sources, args)
         dataset = load(spec, cache_dir=args.cache_dir, progress=None if args.quiet else progress)
     except SpecError as error:
         print(f"sphinx-trending export: error: {error}", file=sys.stderr)

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sphinxcontrib_trending.cli.export import _testbed_map as parse_testbed_map
+from sphinxcontrib_trending.cli.reading import (
+    READING_OPTIONS,
+    add_reading_arguments,
+    spec_from_args,
+)
 from sphinxcontrib_trending.ingest.spec import (
-    DEFAULT_BUILD_PATTERN,
-    DEFAULT_VERSION_PATTERN,
     DIRECTIONS,
-    FORMATS,
-    SourceSpec,
 )
 from sphinxcontrib_trending.settings import (
     DEFAULTS,
@@ -33,15 +33,7 @@ from sphinxcontrib_trending.settings import (
 
 DEFAULT_SOURCE_NAME = "results"
 
-_PATH_ONLY = (
-    "format",
-    "build_pattern",
-    "version_pattern",
-    "testbed",
-    "testbed_map",
-    "unit",
-    "direction",
-)
+_PATH_ONLY = (*READING_OPTIONS, "unit", "direction")
 
 
 class SourceError(Exception):
@@ -87,35 +79,10 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         help="with paths: the source's name, used in graph anchors (default: %(default)s)",
     )
     # The same options, names and meanings as ``sphinx-trending export``.
-    group.add_argument("--format", choices=FORMATS, help="input format (default: robot)")
-    group.add_argument(
-        "--build-pattern",
-        metavar="RE",
-        help="regex with (?P<job>) and (?P<build>) groups, searched in file and member names",
-    )
-    group.add_argument(
-        "--version-pattern",
-        metavar="RE",
-        help="regex finding the DUT version in messages (group 'version' or group 1)",
-    )
-    group.add_argument(
-        "--testbed",
-        metavar="RE",
-        help="regex naming the testbed from the job name (group 'testbed' or whole match)",
-    )
-    group.add_argument(
-        "--testbed-map",
-        action="append",
-        default=[],
-        metavar="ADDRESS=NAME",
-        help="testbed name for a 'Setup of TG node ADDRESS' message (repeatable)",
-    )
+    add_reading_arguments(group)
     group.add_argument("--unit", help="unit of the values when the data does not say")
     group.add_argument(
         "--direction", choices=DIRECTIONS, help="higher (default) or lower is better"
-    )
-    group.add_argument(
-        "--cache-dir", type=Path, metavar="DIR", help="cache of parsed archives and downloads"
     )
 
 
@@ -136,13 +103,9 @@ def sources_from_args(args: argparse.Namespace, warn: Callable[[str], None]) -> 
         raise SourceError("--source NAME needs --conf DIR")
     if not args.paths:
         raise SourceError("give archive paths or --conf DIR")
-    spec = SourceSpec(
-        paths=tuple(args.paths),
-        format=args.format or "robot",
-        build_pattern=args.build_pattern or DEFAULT_BUILD_PATTERN,
-        version_pattern=args.version_pattern or DEFAULT_VERSION_PATTERN,
-        testbed_pattern=args.testbed,
-        testbed_map=parse_testbed_map(args.testbed_map),
+    spec = spec_from_args(
+        args.paths,
+        args,
         # The judged metric also names CSV/JSONL rows that have no metric column.
         metric=getattr(args, "metric", None) or "mrr",
         unit=args.unit,

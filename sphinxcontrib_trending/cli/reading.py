@@ -1,0 +1,77 @@
+"""The options that say how to read archives, shared by ``export`` and ``check``.
+
+One definition keeps the two commands' names, meanings and defaults from
+drifting apart.  Every option defaults to None, so a command can tell what
+the user actually gave (``check --conf`` refuses reading options that would
+be ignored); :func:`spec_from_args` fills in the real defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from sphinxcontrib_trending.ingest import SourceSpec, SpecError
+from sphinxcontrib_trending.ingest.spec import (
+    DEFAULT_BUILD_PATTERN,
+    DEFAULT_VERSION_PATTERN,
+    FORMATS,
+)
+
+READING_OPTIONS = ("format", "build_pattern", "version_pattern", "testbed", "testbed_map")
+"""Destinations of the options that describe how to read paths."""
+
+
+def add_reading_arguments(parser: Any) -> None:
+    """Add the reading options to a parser or an argument group."""
+    parser.add_argument("--format", choices=FORMATS, help="input format (default: robot)")
+    parser.add_argument(
+        "--build-pattern",
+        metavar="RE",
+        help="regex with (?P<job>) and (?P<build>) groups, searched in file and member names "
+        "(default: the CSIT convention {job}__{build}__*)",
+    )
+    parser.add_argument(
+        "--version-pattern",
+        metavar="RE",
+        help="regex finding the DUT version in messages (group 'version' or group 1)",
+    )
+    parser.add_argument(
+        "--testbed",
+        metavar="RE",
+        help="regex naming the testbed from the job name (group 'testbed' or whole match)",
+    )
+    parser.add_argument(
+        "--testbed-map",
+        action="append",
+        default=[],
+        metavar="ADDRESS=NAME",
+        help="testbed name for a 'Setup of TG node ADDRESS' message (repeatable)",
+    )
+    parser.add_argument(
+        "--cache-dir", type=Path, metavar="DIR", help="cache of parsed archives and downloads"
+    )
+
+
+def parse_testbed_map(pairs: list[str]) -> dict[str, str]:
+    mapping = {}
+    for pair in pairs:
+        address, equals, name = pair.partition("=")
+        if not equals or not address or not name:
+            raise SpecError(f"--testbed-map {pair!r} is not ADDRESS=NAME")
+        mapping[address.strip()] = name.strip()
+    return mapping
+
+
+def spec_from_args(paths: list[str], args: argparse.Namespace, **analysis: Any) -> SourceSpec:
+    """A SourceSpec from the reading options; ``analysis`` adds metric, unit, direction."""
+    return SourceSpec(
+        paths=tuple(paths),
+        format=args.format or "robot",
+        build_pattern=args.build_pattern or DEFAULT_BUILD_PATTERN,
+        version_pattern=args.version_pattern or DEFAULT_VERSION_PATTERN,
+        testbed_pattern=args.testbed,
+        testbed_map=parse_testbed_map(args.testbed_map),
+        **analysis,
+    )
