@@ -32,12 +32,13 @@ from sphinxcontrib_trending.ingest.naming import (
     testbed_from_job,
 )
 from sphinxcontrib_trending.ingest.options import ReadOptions
+from sphinxcontrib_trending.ingest.plausible import screen
 from sphinxcontrib_trending.ingest.robot import RobotRun, read_robot
 from sphinxcontrib_trending.ingest.sources import is_document, resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 from sphinxcontrib_trending.ingest.tabular import read_table
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 """Bump whenever the same input would parse differently: it invalidates caches."""
 
 Progress = Callable[[str], None]
@@ -202,7 +203,7 @@ def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> 
     else:
         if documents == 0:
             problems.append(Problem(origin, f"archive holds no {options.format} results", "parse"))
-    return Parsed(builds, problems)
+    return Parsed(screen(builds, problems), problems)
 
 
 def _robot_build(
