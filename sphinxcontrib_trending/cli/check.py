@@ -29,6 +29,7 @@ from sphinxcontrib_trending.alerts.smtp import (
     SmtpSettings,
     deliver,
 )
+from sphinxcontrib_trending.analysis.degradation.strategies import Strategies
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
@@ -43,7 +44,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     judge_latest,
     parse_reasons,
 )
-from sphinxcontrib_trending.cli import EXIT_USAGE
+from sphinxcontrib_trending.cli import EXIT_USAGE, check_baseline
 from sphinxcontrib_trending.cli.sources import (
     SourceError,
     add_source_arguments,
@@ -86,6 +87,7 @@ def register(subparsers: Any) -> None:
         allow_abbrev=False,
     )
     add_source_arguments(parser)
+    check_baseline.add_arguments(parser)
     mode = parser.add_argument_group("what to judge").add_mutually_exclusive_group()
     mode.add_argument(
         "--build",
@@ -191,8 +193,16 @@ def run(args: argparse.Namespace) -> int:
             _load(source, selection.cache_dir, args, selection.search, accept)
             for source in selection.sources
         ]
+        if check_baseline.requested(args):
+            return _run_comparison(args, loaded, selection.strategies, accept)
         judged = _judge(args, loaded)
-    except (UsageError, SourceError, SpecError, UnknownBuild) as error:
+    except (
+        UsageError,
+        SourceError,
+        SpecError,
+        UnknownBuild,
+        check_baseline.ComparisonError,
+    ) as error:
         _error(str(error))
         return EXIT_USAGE
     links = GraphLinks(args.docs_base_url or selection.docs_base_url, args.graph_page)
@@ -211,6 +221,35 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_DELIVERY
         print(f"alert e-mail sent to {', '.join(args.mail_to)}")
     return code
+
+
+def _run_comparison(
+    args: argparse.Namespace,
+    loaded: Sequence[Loaded],
+    strategies: Strategies | None,
+    accept: Callable[[TestResult], bool] | None,
+) -> int:
+    """The baseline mode: degradation reports instead of trend verdicts."""
+    if args.all or args.build:
+        raise UsageError("--all and --build judge trends; use --target with a baseline option")
+    if args.email or args.send:
+        raise UsageError("alert e-mails report trend verdicts; drop --email/--send here")
+    fail_on = check_baseline.fail_set(args.fail_on_change)
+    comparisons = [
+        comparison
+        for item in loaded
+        for comparison in check_baseline.compare_source(
+            args, item.source, item.builds, strategies, accept
+        )
+    ]
+    try:
+        check_baseline.write_outputs(args, comparisons, fail_on)
+    except OSError as error:
+        _error(f"cannot write output: {error}")
+        return EXIT_USAGE
+    print("\n".join(check_baseline.table(comparisons, fail_on)), flush=True)
+    failing = any(r.result in fail_on for c in comparisons for r in c.reports)
+    return EXIT_FAILED_VERDICTS if failing else 0
 
 
 def _tag_filter(expression: str | None) -> Callable[[TestResult], bool] | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sphinxcontrib_trending.analysis.degradation.strategies import Strategies
 from sphinxcontrib_trending.cli.reading import (
     READING_OPTIONS,
     add_reading_arguments,
@@ -48,6 +49,7 @@ class Selection:
     cache_dir: Path | None = None
     search: str = "exact"
     docs_base_url: str | None = None
+    strategies: Strategies | None = None
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -175,4 +177,5 @@ def _from_settings(
         cache_dir=args.cache_dir or settings.cache_dir,
         search=settings.search,
         docs_base_url=settings.docs_base_url,
+        strategies=settings.strategies,
     )
