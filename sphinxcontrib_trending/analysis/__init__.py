@@ -7,6 +7,7 @@ The public surface: :func:`classify` (the grouping), the per-run helpers
 
 from sphinxcontrib_trending.analysis.classify import Classification, Group, classify
 from sphinxcontrib_trending.analysis.compliance import Compliance, compliance, count_anomalies
+from sphinxcontrib_trending.analysis.confidence import split_confidence
 from sphinxcontrib_trending.analysis.expand import (
     anomaly_per_run,
     runs_in_last_group,
@@ -22,5 +23,6 @@ __all__ = [
     "compliance",
     "count_anomalies",
     "runs_in_last_group",
+    "split_confidence",
     "trend_per_run",
 ]
