@@ -138,14 +138,14 @@ def _with_groups(
     """Map the partition of the present runs back to the caller's run numbering.
 
     ``model`` prices the merges behind each group's confidence; None (an
-    all-zero input, a single group) leaves them unset.
+    all-zero input, which is one group) leaves them unset.
     """
     present = prepared.present.tolist()
     stops = [present[start] for start in partition.starts[1:]] + [present[-1] + 1]
     stats = list(zip(partition.sizes, partition.avgs, partition.stdevs, strict=True))
     saved: list[float | None] = [None] * len(stats)
     correlations: list[float | None] = [None] * len(stats)
-    if model:
+    if model is not None:
         saved = bits_saved_per_group(model, stats)
         correlations = serial_correlation_per_group(prepared.avgs, partition.starts, partition.avgs)
     groups = []
@@ -174,7 +174,7 @@ def _with_groups(
         run_count=result.run_count,
         direction=result.direction,
         search=result.search,
-        unit=model.unit if model else None,
+        unit=None if model is None else model.unit,
     )
 
 

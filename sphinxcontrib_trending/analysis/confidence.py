@@ -12,6 +12,13 @@ Merging changes three groups' bits: the two merged ones become one, and the
 group after them is now encoded against the merged average.  Everything else
 in the partition is unchanged, so re-pricing those three is enough: O(1) per
 group, O(groups) in all.
+
+The posterior is only as good as the model: independent normal noise around
+each level.  A slow trend or a season cut into steps violates it, and every
+step looks certain.  The lag-1 autocorrelation of the residuals around the
+two groups measures that departure, and :func:`discounted_bits` shrinks the
+evidence by the effective-sample-size factor it implies; whether to apply it
+is the anomaly policy's choice (:mod:`.verdicts`).
 """
 
 from __future__ import annotations
