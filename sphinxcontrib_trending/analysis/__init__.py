@@ -24,7 +24,7 @@ from sphinxcontrib_trending.analysis.expand import (
     trend_per_run,
     verdict_per_run,
 )
-from sphinxcontrib_trending.analysis.verdicts import (
+from sphinxcontrib_trending.analysis.grading import (
     VERDICTS,
     AnomalyPolicy,
     AnomalyVerdict,

@@ -26,7 +26,7 @@ from typing import Literal, TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.expand import trend_per_run
-from sphinxcontrib_trending.analysis.verdicts import AnomalyPolicy, judge
+from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, judge
 
 Mode = Literal["time", "runs"]
 _Window = TypeVar("_Window", timedelta, int)

@@ -7,7 +7,7 @@ out, once, how groups map onto runs (missing runs get no trend and no label).
 from __future__ import annotations
 
 from sphinxcontrib_trending.analysis.classify import Classification
-from sphinxcontrib_trending.analysis.verdicts import AnomalyPolicy, AnomalyVerdict, Verdict, judge
+from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, AnomalyVerdict, Verdict, judge
 
 
 def trend_per_run(result: Classification) -> list[float | None]:
