@@ -1,26 +1,55 @@
 """MDL grouping, anomalies, trend compliance and verdicts.  Never imports Sphinx.
 
-The public surface: :func:`classify` (the grouping), the per-run helpers
-:func:`trend_per_run`, :func:`anomaly_per_run`, :func:`runs_in_last_group`, and
-:func:`compliance` / :func:`count_anomalies` for the dashboard's columns.
+The public surface: :func:`classify` (the grouping, with a confidence on every
+change), :func:`judge` and :class:`AnomalyPolicy` (graded verdicts), the
+per-run helpers :func:`trend_per_run`, :func:`anomaly_per_run`,
+:func:`verdict_per_run`, :func:`runs_in_last_group`, :func:`compliance` and
+:func:`count_anomalies` / :func:`anomaly_counts` for the dashboard's columns,
+and :func:`acknowledged_anomalies` for the known-changes file.
 """
 
+from sphinxcontrib_trending.analysis.acknowledged import acknowledged_anomalies
 from sphinxcontrib_trending.analysis.classify import Classification, Group, classify
-from sphinxcontrib_trending.analysis.compliance import Compliance, compliance, count_anomalies
+from sphinxcontrib_trending.analysis.compliance import (
+    AnomalyCounts,
+    Compliance,
+    anomaly_counts,
+    compliance,
+    count_anomalies,
+)
+from sphinxcontrib_trending.analysis.confidence import split_confidence
 from sphinxcontrib_trending.analysis.expand import (
     anomaly_per_run,
     runs_in_last_group,
     trend_per_run,
+    verdict_per_run,
+)
+from sphinxcontrib_trending.analysis.grading import (
+    VERDICTS,
+    AnomalyPolicy,
+    AnomalyVerdict,
+    judge,
+    judge_anomaly,
 )
 
 __all__ = [
+    "VERDICTS",
+    "AnomalyCounts",
+    "AnomalyPolicy",
+    "AnomalyVerdict",
     "Classification",
     "Compliance",
     "Group",
+    "acknowledged_anomalies",
+    "anomaly_counts",
     "anomaly_per_run",
     "classify",
     "compliance",
     "count_anomalies",
+    "judge",
+    "judge_anomaly",
     "runs_in_last_group",
+    "split_confidence",
     "trend_per_run",
+    "verdict_per_run",
 ]

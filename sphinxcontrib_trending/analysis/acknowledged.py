@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from fnmatch import fnmatchcase
 from pathlib import Path
+from typing import Protocol
+
+from sphinxcontrib_trending.analysis.classify import Classification
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -95,6 +99,49 @@ class KnownChanges:
         time: datetime | None = None,
     ) -> bool:
         return self.find(test_id, job=job, build=build, time=time) is not None
+
+
+class RunMetadata(Protocol):
+    """What identifies a run to a known change (:class:`~.history.Run` has it)."""
+
+    @property
+    def time(self) -> datetime: ...
+
+    @property
+    def job(self) -> str: ...
+
+    @property
+    def build(self) -> str: ...
+
+
+def acknowledged_anomalies(
+    known: KnownChanges,
+    test_id: str,
+    runs: Sequence[RunMetadata],
+    result: Classification,
+) -> dict[int, KnownChange]:
+    """The known change behind each acknowledged anomaly of one test's history.
+
+    An anomaly is acknowledged when an entry matches ``test_id`` and the run
+    that starts the anomaly's group (its job, build and time).  Keys are
+    those runs' indices, the numbering of ``runs`` and ``result``; "maybe"
+    anomalies are anomalies too.  Pass the keys to
+    :func:`~.compliance.anomaly_counts` to leave them out of the counts.
+
+    Raises:
+        ValueError: ``runs`` and ``result`` number the runs differently.
+    """
+    if len(runs) != result.run_count:
+        raise ValueError(f"got {len(runs)} runs for a classification of {result.run_count}")
+    found = {}
+    for group in result.groups:
+        if group.comment == "normal":
+            continue
+        run = runs[group.start]
+        entry = known.find(test_id, job=run.job, build=run.build, time=run.time)
+        if entry is not None:
+            found[group.start] = entry
+    return found
 
 
 def _entry_lines(text: str) -> list[int]:

@@ -12,6 +12,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
+from sphinxcontrib_trending.analysis.confidence import (
+    bits_saved_per_group,
+    serial_correlation_per_group,
+    split_confidence,
+)
 from sphinxcontrib_trending.analysis.exact import exact_search
 from sphinxcontrib_trending.analysis.greedy import Partition, greedy_search
 from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, prepare_runs
@@ -43,6 +48,17 @@ class Group:
     """Number of trials in the group."""
     comment: Comment
     """``"regression"``/``"progression"`` when the group starts a worse/better level."""
+    bits_saved: float | None = None
+    """Bits the partition saves by keeping this group apart from the previous one
+    (see :doc:`/methodology/anomalies`); None for the first group."""
+    confidence: float | None = None
+    """``1 / (1 + 2**-bits_saved)``: the probability of a change here against
+    merging with the previous group, under equal priors; None for the first group."""
+    serial_correlation: float | None = None
+    """Lag-1 autocorrelation of the run averages' residuals around their group
+    averages, over this group and the previous one; None for the first group.
+    Near 0 for independent noise; near 1 where a trend or a season was cut into
+    steps.  :class:`~.AnomalyPolicy` can discount the confidence by it."""
 
 
 @dataclass(frozen=True)
@@ -110,22 +126,32 @@ def classify(
     resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
     model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
     searcher = exact_search if search == "exact" else greedy_search
-    return _with_groups(result, prepared, searcher(prepared, model), resolved_unit)
+    return _with_groups(result, prepared, searcher(prepared, model), model)
 
 
 def _with_groups(
     result: Classification,
     prepared: PreparedRuns,
     partition: Partition,
-    unit: float | None,
+    model: BitModel | None,
 ) -> Classification:
-    """Map the partition of the present runs back to the caller's run numbering."""
+    """Map the partition of the present runs back to the caller's run numbering.
+
+    ``model`` prices the merges behind each group's confidence; None (an
+    all-zero input, which is one group) leaves them unset.
+    """
     present = prepared.present.tolist()
     stops = [present[start] for start in partition.starts[1:]] + [present[-1] + 1]
+    stats = list(zip(partition.sizes, partition.avgs, partition.stdevs, strict=True))
+    saved: list[float | None] = [None] * len(stats)
+    correlations: list[float | None] = [None] * len(stats)
+    if model is not None:
+        saved = bits_saved_per_group(model, stats)
+        correlations = serial_correlation_per_group(prepared.avgs, partition.starts, partition.avgs)
     groups = []
     previous: float | None = None
-    for start, stop, size, avg, stdev in zip(
-        partition.starts, stops, partition.sizes, partition.avgs, partition.stdevs, strict=True
+    for start, stop, (size, avg, stdev), bits_saved, correlation in zip(
+        partition.starts, stops, stats, saved, correlations, strict=True
     ):
         groups.append(
             Group(
@@ -135,6 +161,9 @@ def _with_groups(
                 stdev=stdev,
                 size=size,
                 comment=_comment(previous, avg, result.direction),
+                bits_saved=bits_saved,
+                confidence=None if bits_saved is None else split_confidence(bits_saved),
+                serial_correlation=correlation,
             )
         )
         previous = avg
@@ -145,7 +174,7 @@ def _with_groups(
         run_count=result.run_count,
         direction=result.direction,
         search=result.search,
-        unit=unit,
+        unit=None if model is None else model.unit,
     )
 
 

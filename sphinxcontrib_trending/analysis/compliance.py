@@ -18,13 +18,15 @@ undefined (no measured run at or before its end) gives None, never an error.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.expand import trend_per_run
+from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, judge
 
 Mode = Literal["time", "runs"]
 _Window = TypeVar("_Window", timedelta, int)
@@ -98,19 +100,72 @@ def compliance(
     )
 
 
-def count_anomalies(
-    times: Sequence[datetime], result: Classification, since: datetime
-) -> tuple[int, int]:
-    """(regressions, progressions) among groups starting at a run timed at or after ``since``."""
+@dataclass(frozen=True)
+class AnomalyCounts:
+    """Anomalies of one series in a window, by verdict.
+
+    Acknowledged anomalies are counted only in :attr:`acknowledged`, never in
+    the other columns.
+    """
+
+    regressions: int
+    progressions: int
+    maybe_regressions: int
+    maybe_progressions: int
+    provisional: int
+    """How many of the counted (firm or maybe) anomalies are provisional."""
+    acknowledged: int
+    """Anomalies left out of every other count because a known change covers them."""
+
+
+def anomaly_counts(
+    times: Sequence[datetime],
+    result: Classification,
+    since: datetime,
+    policy: AnomalyPolicy | None = None,
+    acknowledged: Container[int] = (),
+) -> AnomalyCounts:
+    """Anomalies whose group starts at a run timed at or after ``since``, judged by ``policy``.
+
+    ``acknowledged`` holds the first runs (indices) of acknowledged anomalies,
+    for example the keys of :func:`~.acknowledged.acknowledged_anomalies`.
+    """
     _check_times(times, result)
     if since.tzinfo is None:
         raise ValueError("since must be timezone-aware")
-    regressions = progressions = 0
-    for group in result.groups:
-        if times[group.start] >= since:
-            regressions += group.comment == "regression"
-            progressions += group.comment == "progression"
-    return regressions, progressions
+    tally: Counter[str] = Counter()
+    for verdict in judge(result, policy):
+        if not verdict.anomaly or times[verdict.start] < since:
+            continue
+        if verdict.start in acknowledged:
+            tally["acknowledged"] += 1
+            continue
+        tally[verdict.verdict] += 1
+        tally["provisional"] += verdict.provisional
+    return AnomalyCounts(
+        regressions=tally["regression"],
+        progressions=tally["progression"],
+        maybe_regressions=tally["maybe regression"],
+        maybe_progressions=tally["maybe progression"],
+        provisional=tally["provisional"],
+        acknowledged=tally["acknowledged"],
+    )
+
+
+def count_anomalies(
+    times: Sequence[datetime],
+    result: Classification,
+    since: datetime,
+    policy: AnomalyPolicy | None = None,
+    acknowledged: Container[int] = (),
+) -> tuple[int, int]:
+    """(regressions, progressions) among groups starting at a run timed at or after ``since``.
+
+    Only firm, unacknowledged ones count (see :func:`anomaly_counts` for the
+    "maybe" and acknowledged ones); without a policy every change is firm.
+    """
+    counts = anomaly_counts(times, result, since, policy, acknowledged)
+    return counts.regressions, counts.progressions
 
 
 def _time_windows(

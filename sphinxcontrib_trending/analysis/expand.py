@@ -7,6 +7,7 @@ out, once, how groups map onto runs (missing runs get no trend and no label).
 from __future__ import annotations
 
 from sphinxcontrib_trending.analysis.classify import Classification
+from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, AnomalyVerdict, Verdict, judge
 
 
 def trend_per_run(result: Classification) -> list[float | None]:
@@ -22,17 +23,32 @@ def trend_per_run(result: Classification) -> list[float | None]:
     return trend
 
 
-def anomaly_per_run(result: Classification) -> list[str | None]:
-    """``"regression"``/``"progression"`` on the run that starts such a group.
+def anomaly_per_run(
+    result: Classification, policy: AnomalyPolicy | None = None
+) -> list[Verdict | None]:
+    """The verdict on the run that starts a changed group, None elsewhere.
 
-    A group always starts at a measured run, so the label never lands on a
+    Without a policy the labels are ``"regression"``/``"progression"``, as
+    the grouping found them; a policy can also give ``"maybe regression"`` or
+    ``"maybe progression"`` (see :func:`verdict_per_run` for the flags).  A
+    group always starts at a measured run, so a label never lands on a
     missing one.
     """
-    labels: list[str | None] = [None] * result.run_count
-    for group in result.groups:
-        if group.comment != "normal":
-            labels[group.start] = group.comment
-    return labels
+    return [
+        None if verdict is None else verdict.verdict for verdict in verdict_per_run(result, policy)
+    ]
+
+
+def verdict_per_run(
+    result: Classification, policy: AnomalyPolicy | None = None
+) -> list[AnomalyVerdict | None]:
+    """The full verdict (label, provisional flag, confidence, relative change)
+    on the run that starts a changed group, None elsewhere."""
+    verdicts: list[AnomalyVerdict | None] = [None] * result.run_count
+    for verdict in judge(result, policy):
+        if verdict.anomaly:
+            verdicts[verdict.start] = verdict
+    return verdicts
 
 
 def runs_in_last_group(result: Classification) -> int:

@@ -1,0 +1,150 @@
+"""Graded verdicts on the changes the grouping found, under a configurable policy.
+
+The grouping reports every change worth a new group, however weakly
+supported or small; that is the faithful method and stays the default.  A
+team that wants fewer, surer alarms sets a policy: changes below a
+confidence or a relative size become "maybe", and changes too recent to have
+been confirmed by later runs are flagged provisional.  The policy only
+relabels: groups, averages and bits stay those of the grouping.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from sphinxcontrib_trending.analysis.classify import Classification, Group
+from sphinxcontrib_trending.analysis.confidence import discounted_bits, split_confidence
+
+Verdict = Literal["regression", "progression", "maybe regression", "maybe progression", "normal"]
+VERDICTS: tuple[Verdict, ...] = (
+    "regression",
+    "progression",
+    "maybe regression",
+    "maybe progression",
+    "normal",
+)
+
+
+@dataclass(frozen=True)
+class AnomalyPolicy:
+    """How firmly a change is reported.  The defaults report every change firmly.
+
+    Attributes:
+        min_confidence: A change whose :attr:`~.Group.confidence` is below this
+            (or unknown) is only a "maybe".  In [0, 1].
+        min_change: A change whose relative size ``|new - old| / old`` of the
+            group averages is below this (0.05 = 5 %) is only a "maybe".
+        provisional_runs: A change whose group starts within the last this
+            many measured runs of the history is provisional: too few later
+            runs confirm it yet.  0 marks nothing provisional.
+        discount_serial_correlation: Judge the confidence after discounting
+            the bits saved for serially correlated residuals
+            (:attr:`~.Group.serial_correlation`, see
+            :func:`~.confidence.discounted_bits`): a trend or a season cut
+            into steps then counts as weak evidence of a change.
+    """
+
+    min_confidence: float = 0.0
+    min_change: float = 0.0
+    provisional_runs: int = 0
+    discount_serial_correlation: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.min_confidence <= 1.0:
+            raise ValueError(f"min_confidence must be in [0, 1], got {self.min_confidence!r}")
+        if not self.min_change >= 0.0 or math.isinf(self.min_change):
+            raise ValueError(f"min_change must be finite and >= 0, got {self.min_change!r}")
+        runs = self.provisional_runs
+        if not isinstance(runs, int) or isinstance(runs, bool) or runs < 0:
+            raise ValueError(f"provisional_runs must be an integer >= 0, got {runs!r}")
+
+
+@dataclass(frozen=True)
+class AnomalyVerdict:
+    """The verdict on one group: how its start is reported."""
+
+    start: int
+    """Index of the run that starts the group (the caller's numbering)."""
+    verdict: Verdict
+    provisional: bool
+    """The group starts within the policy's last ``provisional_runs`` measured runs."""
+    confidence: float | None
+    """The confidence the verdict was judged by: :attr:`~.Group.confidence`, or
+    its discounted form when the policy discounts serial correlation."""
+    relative_change: float | None
+    """``(avg - previous avg) / previous avg``; None for the first group, or
+    when the previous average is 0."""
+
+    @property
+    def firm(self) -> bool:
+        """A regression or progression without "maybe"."""
+        return self.verdict in ("regression", "progression")
+
+    @property
+    def anomaly(self) -> bool:
+        """Any verdict but "normal"."""
+        return self.verdict != "normal"
+
+
+def relative_change(group: Group, previous: Group | None) -> float | None:
+    """Relative change of the group average against the previous group's."""
+    if previous is None or previous.avg == 0.0:
+        return None
+    return (group.avg - previous.avg) / previous.avg
+
+
+def judged_confidence(group: Group, policy: AnomalyPolicy) -> float | None:
+    """The group's confidence as ``policy`` weighs it (None for the first group)."""
+    if group.bits_saved is None or not policy.discount_serial_correlation:
+        return group.confidence
+    correlation = group.serial_correlation or 0.0
+    return split_confidence(discounted_bits(group.bits_saved, correlation))
+
+
+def judge_anomaly(
+    group: Group,
+    previous: Group | None,
+    policy: AnomalyPolicy | None = None,
+    *,
+    runs_since: int,
+) -> AnomalyVerdict:
+    """The verdict on ``group``, which follows ``previous`` (None for the first group).
+
+    The direction comes from ``group.comment`` (set by :func:`~.classify`
+    with the metric's direction).  ``runs_since`` counts the measured runs
+    from the group's first run to the end of the history, that run included.
+    A change from an average of 0 has no relative size and is never too small.
+    """
+    policy = policy or AnomalyPolicy()
+    change = relative_change(group, previous)
+    confidence = judged_confidence(group, policy)
+    if group.comment == "normal":
+        return AnomalyVerdict(group.start, "normal", False, confidence, change)
+    unsure = policy.min_confidence > 0.0 and (
+        confidence is None or confidence < policy.min_confidence
+    )
+    small = change is not None and abs(change) < policy.min_change
+    verdict: Verdict = group.comment
+    if unsure or small:
+        verdict = "maybe regression" if group.comment == "regression" else "maybe progression"
+    provisional = runs_since <= policy.provisional_runs
+    return AnomalyVerdict(group.start, verdict, provisional, confidence, change)
+
+
+def judge(result: Classification, policy: AnomalyPolicy | None = None) -> list[AnomalyVerdict]:
+    """The verdict on every group of ``result``, oldest first."""
+    policy = policy or AnomalyPolicy()
+    missing = set(result.missing)
+    measured_after = [0] * (result.run_count + 1)
+    for index in range(result.run_count - 1, -1, -1):
+        measured_after[index] = measured_after[index + 1] + (index not in missing)
+    verdicts = []
+    previous = None
+    for group in result.groups:
+        verdicts.append(
+            judge_anomaly(group, previous, policy, runs_since=measured_after[group.start])
+        )
+        previous = group
+    return verdicts
