@@ -48,6 +48,8 @@ def _runs(values: list[float | None]) -> list[Run]:
             status="PASS" if value is not None else "FAIL",
             message="",
             values=() if value is None else (value,),
+            average=value,
+            stdev=None if value is None else 0.0,
         )
         for index, value in enumerate(values)
     ]
