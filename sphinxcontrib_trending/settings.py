@@ -16,6 +16,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from sphinxcontrib_trending.analysis import AnomalyPolicy
+from sphinxcontrib_trending.analysis.acknowledged import (
+    KnownChanges,
+    KnownChangesError,
+    load_known_changes,
+)
 from sphinxcontrib_trending.analysis.degradation.strategies import (
     Strategies,
     StrategyError,
@@ -102,6 +108,10 @@ class Settings:
     search: str = "exact"
     docs_base_url: str | None = None
     strategies: Strategies | None = None
+    policy: AnomalyPolicy = field(default_factory=AnomalyPolicy)
+    sbps: float | None = None
+    known_changes: KnownChanges | None = None
+    known_changes_path: Path | None = None
 
 
 DEFAULTS: dict[str, Any] = {
@@ -118,6 +128,9 @@ DEFAULTS: dict[str, Any] = {
     "trending_docs_base_url": None,
     "trending_degradation_strategies": [],
     "trending_degradation_apply": "first",
+    "trending_anomaly_policy": {},
+    "trending_sbps": None,
+    "trending_known_changes": None,
 }
 """Every ``trending_*`` conf.py value with its default, in one place."""
 
@@ -268,6 +281,53 @@ def _plotlyjs(validator: _Validator) -> str:
     return "bundled"
 
 
+POLICY_KEYS = ("min_confidence", "min_change", "provisional_runs", "discount_serial_correlation")
+
+
+def _policy(validator: _Validator) -> AnomalyPolicy:
+    """The anomaly policy; an empty dict keeps the methodology's labels exactly."""
+    raw = validator.value("trending_anomaly_policy")
+    if not isinstance(raw, Mapping):
+        validator.reject("trending_anomaly_policy", f"expected a dict, got {raw!r}")
+        return AnomalyPolicy()
+    unknown = sorted(set(raw) - set(POLICY_KEYS))
+    if unknown:
+        validator.reject(
+            "trending_anomaly_policy",
+            f"unknown key(s) {', '.join(map(repr, unknown))}; known: {', '.join(POLICY_KEYS)}",
+        )
+    try:
+        return AnomalyPolicy(**{key: raw[key] for key in POLICY_KEYS if key in raw})
+    except (TypeError, ValueError) as error:
+        validator.reject("trending_anomaly_policy", f"{error}; using the default policy")
+        return AnomalyPolicy()
+
+
+def _sbps(validator: _Validator) -> float | None:
+    value = validator.value("trending_sbps")
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return float(value)
+    validator.reject("trending_sbps", f"expected a positive number or None, got {value!r}")
+    return None
+
+
+def _known_changes(validator: _Validator) -> tuple[KnownChanges | None, Path | None]:
+    raw = validator.value("trending_known_changes")
+    if raw is None:
+        return None, None
+    if not isinstance(raw, (str, Path)):
+        validator.reject("trending_known_changes", f"expected a file path, got {raw!r}")
+        return None, None
+    path = validator.base_dir / raw
+    try:
+        return load_known_changes(path), path
+    except KnownChangesError as error:
+        validator.reject("trending_known_changes", f"{error}; no change is acknowledged")
+        return None, path
+
+
 def _strategies(validator: _Validator) -> Strategies | None:
     """None when no rule is configured: comparisons then use the default method."""
     rules = validator.value("trending_degradation_strategies")
@@ -326,7 +386,12 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
     if base_url is not None and not isinstance(base_url, str):
         validator.reject("trending_docs_base_url", f"expected a URL string, got {base_url!r}")
         base_url = None
+    known_changes, known_changes_path = _known_changes(validator)
     settings = Settings(
+        policy=_policy(validator),
+        sbps=_sbps(validator),
+        known_changes=known_changes,
+        known_changes_path=known_changes_path,
         strategies=_strategies(validator),
         sources=sources,
         windows=windows,

@@ -11,12 +11,21 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sphinxcontrib_trending.analysis import (
+    AnomalyCounts,
+    AnomalyPolicy,
+    AnomalyVerdict,
     Classification,
     Compliance,
+    anomaly_counts,
     classify,
     compliance,
-    count_anomalies,
     runs_in_last_group,
+    verdict_per_run,
+)
+from sphinxcontrib_trending.analysis.acknowledged import (
+    KnownChange,
+    KnownChanges,
+    acknowledged_anomalies,
 )
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.settings import Windows
@@ -24,22 +33,40 @@ from sphinxcontrib_trending.settings import Windows
 
 @dataclass(frozen=True)
 class TrendOptions:
-    """How a history is turned into groups and compliance numbers."""
+    """How a history is turned into groups, anomaly labels and compliance numbers."""
 
     samples: str = "runs"
     search: str = "exact"
     direction: str = "higher"
     windows: Windows = field(default_factory=Windows)
+    policy: AnomalyPolicy = field(default_factory=AnomalyPolicy)
+    sbps: float | None = None
 
 
 @dataclass(frozen=True)
 class TestTrend:
+    """Everything the pages show of one test.
+
+    ``counts`` covers the short-term window; ``verdicts`` holds the graded
+    anomaly on the first run of each changed group (None elsewhere) and
+    ``acknowledged`` the known change that covers an anomaly, by that run.
+    """
+
     history: TestHistory
     result: Classification
     compliance: Compliance
-    regressions: int
-    progressions: int
+    counts: AnomalyCounts
+    verdicts: list[AnomalyVerdict | None]
+    acknowledged: dict[int, KnownChange]
     runs_in_last_group: int
+
+    @property
+    def regressions(self) -> int:
+        return self.counts.regressions
+
+    @property
+    def progressions(self) -> int:
+        return self.counts.progressions
 
     @property
     def trend(self) -> float | None:
@@ -53,14 +80,23 @@ def run_samples(history: TestHistory, samples: str) -> list[float | Sequence[flo
     return [run.average for run in history.runs]
 
 
-def summarize(history: TestHistory, options: TrendOptions, end: datetime) -> TestTrend:
+def summarize(
+    history: TestHistory,
+    options: TrendOptions,
+    end: datetime,
+    known: KnownChanges | None = None,
+) -> TestTrend:
     """Analyse one history with every window ending at ``end``.
 
     ``end`` is the newest build time of the whole source, never the wall
-    clock, so rebuilding the same data gives the same page.
+    clock, so rebuilding the same data gives the same page.  Anomalies that
+    ``known`` acknowledges are shown as such and left out of the counts.
     """
     result = classify(
-        run_samples(history, options.samples), search=options.search, direction=options.direction
+        run_samples(history, options.samples),
+        sbps=options.sbps,
+        search=options.search,
+        direction=options.direction,
     )
     times = history.times
     windows = options.windows
@@ -75,12 +111,15 @@ def summarize(history: TestHistory, options: TrendOptions, end: datetime) -> Tes
             times, result, short=windows.short, long=windows.long, mode="time"
         )
         since = end - windows.short
-    regressions, progressions = count_anomalies(times, result, since)
+    acknowledged = (
+        acknowledged_anomalies(known, history.test_id, history.runs, result) if known else {}
+    )
     return TestTrend(
         history=history,
         result=result,
         compliance=trend_compliance,
-        regressions=regressions,
-        progressions=progressions,
+        counts=anomaly_counts(times, result, since, options.policy, acknowledged),
+        verdicts=verdict_per_run(result, options.policy),
+        acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),
     )

@@ -40,11 +40,16 @@ def _sort_key(trend: TestTrend) -> tuple[int, int, float, str]:
 
 def _row(trend: TestTrend) -> Row:
     unit = display_unit(trend.history.unit)
+    counts = trend.counts
     classes = []
-    if trend.regressions:
+    if counts.regressions:
         classes.append("trending-regression")
-    elif trend.progressions:
+    elif counts.progressions:
         classes.append("trending-progression")
+    elif counts.maybe_regressions or counts.maybe_progressions:
+        classes.append("trending-maybe")
+    elif counts.acknowledged:
+        classes.append("trending-acknowledged")
     return Row(
         cells=(
             trend.history.name,

@@ -16,13 +16,20 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from sphinxcontrib_trending.analysis import anomaly_per_run, trend_per_run
+from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
 
 REGRESSION_COLOR = "#d62728"
 PROGRESSION_COLOR = "#2ca02c"
+MARKER_COLORS = {
+    "regression": REGRESSION_COLOR,
+    "progression": PROGRESSION_COLOR,
+    "maybe regression": "#f19c99",
+    "maybe progression": "#98d594",
+}
+ACKNOWLEDGED_COLOR = "#8c8c8c"
 RANGE_BUTTONS = (
     {"count": 14, "label": "2w", "step": "day", "stepmode": "backward"},
     {"count": 1, "label": "1m", "step": "month", "stepmode": "backward"},
@@ -94,6 +101,20 @@ def _point_data(run: Run, unit: DisplayUnit, headline: str = "") -> list[Any]:
     return data
 
 
+def _headline(trend: TestTrend, index: int) -> str:
+    """What an anomaly marker says: the verdict, its confidence and standing."""
+    verdict = trend.verdicts[index]
+    text = verdict.verdict
+    if verdict.confidence is not None:
+        text += f", confidence {verdict.confidence:.3f}"
+    if verdict.provisional:
+        text += " (provisional)"
+    known = trend.acknowledged.get(index)
+    if known is not None:
+        text += f"<br>acknowledged: {_escaped(known.reason)}"
+    return text
+
+
 def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, Any]]:
     history = trend.history
     runs = history.runs
@@ -104,7 +125,6 @@ def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, 
     measured = [i for i, run in enumerate(runs) if run.measured]
     times = [plotly_time(runs[i].time) for i in measured]
     trend_values = trend_per_run(trend.result)
-    labels = anomaly_per_run(trend.result)
     traces: list[dict[str, Any]] = [
         {
             "type": "scatter",
@@ -129,7 +149,7 @@ def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, 
             "line": {"color": series_color, "width": 1.5, "shape": "hv"},
         },
     ]
-    anomalies = [i for i in measured if labels[i]]
+    anomalies = [i for i in measured if trend.verdicts[i] is not None]
     if anomalies:
         traces.append(
             {
@@ -140,14 +160,16 @@ def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, 
                 "showlegend": False,
                 "x": [plotly_time(runs[i].time) for i in anomalies],
                 "y": [trend_values[i] * unit.scale for i in anomalies],
-                "customdata": [_point_data(runs[i], unit, labels[i]) for i in anomalies],
+                "customdata": [_point_data(runs[i], unit, _headline(trend, i)) for i in anomalies],
                 "hovertemplate": _hover_template(unit, headline=True),
                 "marker": {
                     "symbol": "circle-open",
-                    "size": 15,
+                    "size": [15 if trend.verdicts[i].firm else 11 for i in anomalies],
                     "line": {"width": 2},
                     "color": [
-                        REGRESSION_COLOR if labels[i] == "regression" else PROGRESSION_COLOR
+                        ACKNOWLEDGED_COLOR
+                        if i in trend.acknowledged
+                        else MARKER_COLORS[trend.verdicts[i].verdict]
                         for i in anomalies
                     ],
                 },

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
+from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.ingest import fingerprint, load
@@ -43,7 +44,7 @@ class LoadedSource:
 
 _loaded: dict[tuple[str, str], LoadedSource] = {}
 _histories: dict[tuple[str, str, str], list[TestHistory]] = {}
-_trends: dict[tuple[str, str, str, TrendOptions], TestTrend] = {}
+_trends: dict[tuple[str, str, str, TrendOptions, KnownChanges | None], TestTrend] = {}
 
 
 def current_fingerprint(env: BuildEnvironment, source: Source) -> str:
@@ -95,14 +96,15 @@ def trends_for(
     loaded: LoadedSource,
     selected: list[TestHistory],
     options: TrendOptions,
+    known: KnownChanges | None,
 ) -> list[TestTrend]:
     """Analyses of the selected histories, each computed once per process."""
     result = []
     for history in selected:
-        key = (loaded.source.name, loaded.fingerprint, history.key, options)
+        key = (loaded.source.name, loaded.fingerprint, history.key, options, known)
         trend = _trends.get(key)
         if trend is None:
-            trend = _trends[key] = summarize(history, options, loaded.end)
+            trend = _trends[key] = summarize(history, options, loaded.end, known)
         result.append(trend)
     return result
 

@@ -120,7 +120,7 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     assert markers["customdata"][0][0] == pytest.approx(10.0)
     assert markers["customdata"][0][1] == pytest.approx(0.05)
     assert "%{customdata[2]}" in markers["hovertemplate"]
-    assert anomalies["customdata"][0][5] == "regression"
+    assert anomalies["customdata"][0][5].startswith("regression, confidence ")
     layout = regress and by_name["regress"]["layout"]
     assert layout["xaxis"]["tickformat"] == "%m%d"
     labels = [button["label"] for button in layout["xaxis"]["rangeselector"]["buttons"]]

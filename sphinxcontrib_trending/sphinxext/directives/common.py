@@ -9,12 +9,13 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
-from sphinxcontrib_trending.analysis.summary import TrendOptions
+from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
 from sphinxcontrib_trending.render.table import Table
 from sphinxcontrib_trending.settings import SAMPLE_MODES
 from sphinxcontrib_trending.sphinxext.config import settings_of
-from sphinxcontrib_trending.sphinxext.data import LoadedSource, load_source
+from sphinxcontrib_trending.sphinxext.data import LoadedSource, load_source, trends_for
 from sphinxcontrib_trending.sphinxext.nodes import trending_link
 from sphinxcontrib_trending.sphinxext.store import note_source_use
 from sphinxcontrib_trending.sphinxext.warnings import warn
@@ -75,6 +76,9 @@ class TrendingDirective(SphinxDirective):
         note_source_use(self.env, self.env.docname, name, loaded.fingerprint)
         for path in loaded.dataset.files:
             self.env.note_dependency(path)
+        known_changes_path = settings_of(self.config).known_changes_path
+        if known_changes_path is not None:
+            self.env.note_dependency(str(known_changes_path))
         return loaded
 
     def tag_filter(self) -> Callable[[tuple[str, ...]], bool] | None:
@@ -97,7 +101,13 @@ class TrendingDirective(SphinxDirective):
             search=settings.search,
             direction=loaded.source.direction,
             windows=settings.windows,
+            policy=settings.policy,
+            sbps=settings.sbps,
         )
+
+    def trends(self, loaded: LoadedSource, selected: list[TestHistory]) -> list[TestTrend]:
+        options = self.trend_options(loaded)
+        return trends_for(loaded, selected, options, settings_of(self.config).known_changes)
 
 
 def table_node(table: Table, source: str, classes: list[str]) -> nodes.table:

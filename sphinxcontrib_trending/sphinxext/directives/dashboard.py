@@ -9,7 +9,7 @@ from docutils.parsers.rst import directives
 
 from sphinxcontrib_trending.render.dashboard import dashboard_tables
 from sphinxcontrib_trending.render.grouping import GroupByError, parse_group_by
-from sphinxcontrib_trending.sphinxext.data import select, source_histories, trends_for
+from sphinxcontrib_trending.sphinxext.data import select, source_histories
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
 
 DEFAULT_GROUP_BY = "testbed, cores"
@@ -37,7 +37,7 @@ class DashboardDirective(TrendingDirective):
                 "data",
             )
             return []
-        trends = trends_for(loaded, selected, self.trend_options(loaded))
+        trends = self.trends(loaded, selected)
         return [
             table_node(table, loaded.source.name, ["trending-dashboard"])
             for table in dashboard_tables(trends, group_by)

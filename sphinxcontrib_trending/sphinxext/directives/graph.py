@@ -11,7 +11,7 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.analysis.history import TestHistory, anchor_for
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.render.figure import script_json, trend_figure
-from sphinxcontrib_trending.sphinxext.data import select, source_histories, trends_for
+from sphinxcontrib_trending.sphinxext.data import select, source_histories
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
 from sphinxcontrib_trending.sphinxext.nodes import trending_graph
 from sphinxcontrib_trending.sphinxext.store import note_anchor
@@ -53,7 +53,7 @@ class GraphDirective(TrendingDirective):
                 "matches :tests: and :filter:",
                 "data",
             )
-        trends = trends_for(loaded, selected, self.trend_options(loaded))
+        trends = self.trends(loaded, selected)
         title = self.options.get("title", "")
         if "per-test" in self.options:
             return [
