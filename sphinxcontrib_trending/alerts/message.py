@@ -25,7 +25,14 @@ from sphinxcontrib_trending.reports.records import (
 )
 from sphinxcontrib_trending.reports.text import summary_line
 
-SECTIONS = (Reason.REGRESSION, Reason.FAILED, Reason.PROGRESSION, Reason.MISSING)
+SECTIONS = (
+    Reason.REGRESSION,
+    Reason.FAILED,
+    Reason.MAYBE_REGRESSION,
+    Reason.PROGRESSION,
+    Reason.MAYBE_PROGRESSION,
+    Reason.MISSING,
+)
 """What an alert lists, most urgent first; Normal verdicts are only counted."""
 
 

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
 
-from sphinxcontrib_trending.analysis import Classification, Group, classify
+from sphinxcontrib_trending.analysis import Classification, classify
+from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
+from sphinxcontrib_trending.analysis.grading import judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.ingest.model import Build
@@ -39,6 +41,8 @@ class Reason(str, Enum):
     NORMAL = "Normal"
     REGRESSION = "Regression"
     PROGRESSION = "Progression"
+    MAYBE_REGRESSION = "Maybe Regression"
+    MAYBE_PROGRESSION = "Maybe Progression"
     FAILED = "Failed"
     MISSING = "Missing"
 
@@ -47,6 +51,19 @@ class Reason(str, Enum):
 
 
 DEFAULT_FAIL_ON: frozenset[Reason] = frozenset({Reason.REGRESSION, Reason.FAILED})
+
+ANOMALIES: frozenset[Reason] = frozenset(
+    {Reason.REGRESSION, Reason.PROGRESSION, Reason.MAYBE_REGRESSION, Reason.MAYBE_PROGRESSION}
+)
+"""Reasons that mean a new group arrived: they carry a trend change."""
+
+_GRADED = {
+    "regression": Reason.REGRESSION,
+    "progression": Reason.PROGRESSION,
+    "maybe regression": Reason.MAYBE_REGRESSION,
+    "maybe progression": Reason.MAYBE_PROGRESSION,
+    "normal": Reason.NORMAL,
+}
 """The reasons that fail a CI job unless the user chooses others."""
 
 
@@ -89,6 +106,8 @@ class Verdict:
     previous_trend: float | None = None
     since: Run | None = None
     message: str = ""
+    acknowledged: str = ""
+    """The reason of the known change that covers this anomaly, if any."""
 
     @property
     def job_build(self) -> str:
@@ -101,8 +120,13 @@ class Verdict:
             return None
         return (self.trend - self.previous_trend) / self.previous_trend
 
+    @property
+    def anomaly(self) -> bool:
+        return self.reason in ANOMALIES
+
     def fails(self, fail_on: Iterable[Reason] = DEFAULT_FAIL_ON) -> bool:
-        return self.reason in frozenset(fail_on)
+        """Acknowledged anomalies never fail: somebody has already looked."""
+        return self.reason in frozenset(fail_on) and not self.acknowledged
 
     def result(self, fail_on: Iterable[Reason] = DEFAULT_FAIL_ON) -> str:
         """The PA job's Result: Fail or Pass; a Missing test that does not fail is Skip."""
@@ -154,6 +178,7 @@ class _Judge:
         if result is None:
             result = classify(
                 self.samples[: index + 1],
+                sbps=self.options.sbps,
                 search=self.options.search,
                 direction=self.options.direction,
             )
@@ -187,9 +212,11 @@ class _Judge:
             if previous is None or group.start in _boundaries(self._classification(previous)):
                 return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
             since = self.history.runs[group.start]
+        runs_since = sum(self.measured[group.start : index + 1])
+        graded = judge_anomaly(group, groups[-2], self.options.policy, runs_since=runs_since)
         return self._make(
             run,
-            _reason_of(group),
+            _GRADED[graded.verdict],
             value=run.average,
             trend=group.avg,
             previous_trend=groups[-2].avg,
@@ -222,15 +249,6 @@ class _Judge:
 def _boundaries(result: Classification) -> set[int]:
     """Runs where a group other than the first one starts."""
     return {group.start for group in result.groups[1:]}
-
-
-def _reason_of(group: Group) -> Reason:
-    """The group's label, already direction-aware in the classification."""
-    if group.comment == "regression":
-        return Reason.REGRESSION
-    if group.comment == "progression":
-        return Reason.PROGRESSION
-    return Reason.NORMAL
 
 
 def _run_index(history: TestHistory, build: Build) -> int | None:
@@ -365,9 +383,11 @@ def worst_first(verdicts: Iterable[Verdict]) -> list[Verdict]:
     order = {
         Reason.REGRESSION: 0,
         Reason.FAILED: 1,
-        Reason.PROGRESSION: 2,
-        Reason.MISSING: 3,
-        Reason.NORMAL: 4,
+        Reason.MAYBE_REGRESSION: 2,
+        Reason.PROGRESSION: 3,
+        Reason.MAYBE_PROGRESSION: 4,
+        Reason.MISSING: 5,
+        Reason.NORMAL: 6,
     }
 
     def key(verdict: Verdict) -> tuple[int, float, str]:
@@ -376,3 +396,20 @@ def worst_first(verdicts: Iterable[Verdict]) -> list[Verdict]:
         return (order[verdict.reason], magnitude, verdict.history.name)
 
     return sorted(verdicts, key=key)
+
+
+def acknowledge(verdicts: Iterable[Verdict], known: KnownChanges | None) -> list[Verdict]:
+    """Mark anomalies that a known-changes entry covers, by the run their group starts at."""
+    marked = []
+    for verdict in verdicts:
+        change = None
+        if known is not None and verdict.anomaly:
+            start = verdict.since
+            job, build, time = (
+                (start.job, start.build, start.time)
+                if start is not None
+                else (verdict.job, verdict.build, verdict.time)
+            )
+            change = known.find(verdict.history.test_id, job=job, build=build, time=time)
+        marked.append(replace(verdict, acknowledged=change.reason) if change else verdict)
+    return marked

@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,11 @@ from sphinxcontrib_trending.alerts.smtp import (
     SmtpSettings,
     deliver,
 )
+from sphinxcontrib_trending.analysis.acknowledged import (
+    KnownChanges,
+    KnownChangesError,
+    load_known_changes,
+)
 from sphinxcontrib_trending.analysis.degradation.strategies import Strategies
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
@@ -39,6 +44,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     Reason,
     UnknownBuild,
     Verdict,
+    acknowledge,
     judge_build,
     judge_every_build,
     judge_latest,
@@ -46,6 +52,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
 )
 from sphinxcontrib_trending.cli import EXIT_USAGE, check_baseline
 from sphinxcontrib_trending.cli.sources import (
+    Selection,
     SourceError,
     add_source_arguments,
     sources_from_args,
@@ -100,6 +107,13 @@ def register(subparsers: Any) -> None:
         help="judge every build as it was judged at its time, newest first",
     )
     analysis = parser.add_argument_group("analysis")
+    analysis.add_argument(
+        "--known-changes",
+        type=Path,
+        metavar="FILE",
+        help="TOML file of acknowledged anomalies, which never fail the job "
+        "(default: trending_known_changes of --conf)",
+    )
     analysis.add_argument("--metric", help="metric to judge (default: the source's metric)")
     analysis.add_argument(
         "--filter",
@@ -189,13 +203,10 @@ def run(args: argparse.Namespace) -> int:
         accept = _tag_filter(args.filter)
         _check_mail_options(args)
         selection = sources_from_args(args, warn=_error)
-        loaded = [
-            _load(source, selection.cache_dir, args, selection.search, accept)
-            for source in selection.sources
-        ]
+        loaded = [_load(source, selection, args, accept) for source in selection.sources]
         if check_baseline.requested(args):
             return _run_comparison(args, loaded, selection.strategies, accept)
-        judged = _judge(args, loaded)
+        judged = _acknowledged(_judge(args, loaded), _known_changes(args, selection))
     except (
         UsageError,
         SourceError,
@@ -293,11 +304,32 @@ def _check_mail_options(args: argparse.Namespace) -> None:
         )
 
 
+def _known_changes(args: argparse.Namespace, selection: Selection) -> KnownChanges | None:
+    """--known-changes wins over the conf.py's trending_known_changes."""
+    if args.known_changes is None:
+        return selection.known_changes
+    try:
+        return load_known_changes(args.known_changes)
+    except KnownChangesError as error:
+        raise UsageError(f"--known-changes: {error}") from None
+
+
+def _acknowledged(judged: Judged, known: KnownChanges | None) -> Judged:
+    if known is None:
+        return judged
+    return Judged(
+        verdicts=acknowledge(judged.verdicts, known),
+        history=[
+            replace(entry, verdicts=acknowledge(entry.verdicts, known)) for entry in judged.history
+        ],
+        search=judged.search,
+    )
+
+
 def _load(
     source: Source,
-    cache_dir: Path | None,
+    selection: Selection,
     args: argparse.Namespace,
-    search: str,
     accept: Callable[[TestResult], bool] | None,
 ) -> Loaded:
     """Read one source and cut it into the histories of the judged metric."""
@@ -306,7 +338,7 @@ def _load(
         if args.verbose:
             print(f"{source.name}: {message}", file=sys.stderr)
 
-    dataset = load(source.spec, cache_dir, progress=progress)
+    dataset = load(source.spec, selection.cache_dir, progress=progress)
     for problem in dataset.problems:
         _error(f"warning: source {source.name!r}: {problem}")
     if not dataset.builds:
@@ -320,8 +352,10 @@ def _load(
         raise UsageError(f"source {source.name!r} has no test{matching} with a {metric!r} value")
     options = TrendOptions(
         samples=args.samples or source.samples,
-        search=args.search or (ALL_DEFAULT_SEARCH if args.all else search),
+        search=args.search or (ALL_DEFAULT_SEARCH if args.all else selection.search),
         direction=source.direction,
+        policy=selection.policy,
+        sbps=selection.sbps,
     )
     return Loaded(source, dataset.builds, selected, options)
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sphinxcontrib_trending.analysis import AnomalyPolicy
+from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.degradation.strategies import Strategies
 from sphinxcontrib_trending.cli.reading import (
     READING_OPTIONS,
@@ -50,6 +52,9 @@ class Selection:
     search: str = "exact"
     docs_base_url: str | None = None
     strategies: Strategies | None = None
+    policy: AnomalyPolicy = field(default_factory=AnomalyPolicy)
+    sbps: float | None = None
+    known_changes: KnownChanges | None = None
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -178,4 +183,7 @@ def _from_settings(
         search=settings.search,
         docs_base_url=settings.docs_base_url,
         strategies=settings.strategies,
+        policy=settings.policy,
+        sbps=settings.sbps,
+        known_changes=settings.known_changes,
     )

@@ -55,13 +55,15 @@ def format_change(verdict: Verdict) -> str:
 
 def describe(verdict: Verdict) -> str:
     """One line saying what happened, for people: trend move, failure or absence."""
-    if verdict.reason in (Reason.REGRESSION, Reason.PROGRESSION):
+    if verdict.anomaly:
         text = (
             f"trend {format_value(verdict, verdict.previous_trend)} -> "
             f"{format_value(verdict, verdict.trend)} ({format_change(verdict)})"
         )
         if verdict.since is not None:
             text += f", new group since {verdict.since.job_build}"
+        if verdict.acknowledged:
+            text += f", acknowledged: {verdict.acknowledged}"
         return text
     if verdict.reason is Reason.NORMAL:
         return f"trend {format_value(verdict, verdict.trend)}"
@@ -103,6 +105,7 @@ def record(
         "since": since.job_build if since is not None else None,
         "since_time": since.time.isoformat() if since is not None else None,
         "message": verdict.message,
+        "acknowledged": verdict.acknowledged or None,
         "description": describe(verdict),
         "graph": links.url(verdict) if links is not None else None,
     }

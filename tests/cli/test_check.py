@@ -161,6 +161,8 @@ def test_json_report(archive: Path, tmp_path: Path) -> None:
         "Normal": 2,
         "Regression": 1,
         "Progression": 0,
+        "Maybe Regression": 0,
+        "Maybe Progression": 0,
         "Failed": 1,
         "Missing": 0,
     }
