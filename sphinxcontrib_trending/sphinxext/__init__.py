@@ -36,8 +36,14 @@ def _outdated_by_data(
 
 
 def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Parse sources once in the main process, before parallel readers fork."""
-    if docnames:
+    """Parse sources once in the main process, before parallel readers fork.
+
+    Only when a page to be read used a source last time, or on a first
+    build: editing a page without trending directives loads nothing.  A page
+    that newly uses a source still loads it on demand while it is read.
+    """
+    used = store.env_data(env).doc_sources
+    if docnames and (not used or any(docname in used for docname in docnames)):
         preload(env)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.sphinxext import datasets
 from tests.sphinxext.conftest import SiteFactory
 
@@ -39,3 +41,24 @@ def test_parallel_build_equals_serial_build(site: SiteFactory, make_app, tmp_pat
     parallel.build()
     for page in ("dashboard", "failed", "graphs", "degradation"):
         assert _html(serial, page) == _html(parallel, page)
+
+
+def test_editing_a_page_without_directives_loads_no_source(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sphinxcontrib_trending.sphinxext as extension
+
+    app = site()
+    (Path(app.srcdir) / "plain.rst").write_text("Plain\n=====\n\nNo trending here.\n")
+    app.build()
+    preloads: list[object] = []
+    monkeypatch.setattr(extension, "preload", preloads.append)
+    (Path(app.srcdir) / "plain.rst").write_text("Plain\n=====\n\nStill no trending.\n")
+    app.build()
+    assert "0 added, 1 changed, 0 removed" in app.status.getvalue()
+    assert preloads == []
+    (Path(app.srcdir) / "dashboard.rst").write_text(
+        (Path(app.srcdir) / "dashboard.rst").read_text() + "\nEdited.\n"
+    )
+    app.build()
+    assert len(preloads) == 1
