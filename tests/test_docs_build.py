@@ -1,0 +1,46 @@
+"""The README's main job: the documentation site with its live demo builds with -W."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import lxml.html
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_docs_build_without_warnings_and_render_the_demo(tmp_path: Path) -> None:
+    out = tmp_path / "html"
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            "-d",
+            str(tmp_path / "doctrees"),
+            str(ROOT / "docs"),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    dashboard = lxml.html.parse(str(out / "demo" / "dashboard.html")).getroot()
+    regressions = dashboard.xpath("//tr[contains(@class, 'trending-regression')]/td[1]")
+    assert [cell.text_content().strip() for cell in regressions] == ["64b-1t1c-ethip4-ip4base-mrr"]
+    progressions = dashboard.xpath("//tr[contains(@class, 'trending-progression')]/td[1]")
+    assert [cell.text_content().strip() for cell in progressions] == [
+        "64b-2t1c-eth-l2bdbasemaclrn-mrr"
+    ]
+    failed = lxml.html.parse(str(out / "demo" / "failed.html")).getroot()
+    names = [td.text_content().strip() for td in failed.xpath("//tbody/tr/td[1]")]
+    assert "64b-1t1c-eth-l2xcbase-eth-2vhostvr1024-1vm-mrr" in names
+    assert (out / "_static" / "trending" / "plotly.min.js").exists()
