@@ -106,6 +106,8 @@ class Verdict:
     previous_trend: float | None = None
     since: Run | None = None
     message: str = ""
+    confidence: float | None = None
+    """How sure the grouping is of the new group (see Group.confidence)."""
     acknowledged: str = ""
     """The reason of the known change that covers this anomaly, if any."""
 
@@ -217,6 +219,7 @@ class _Judge:
         return self._make(
             run,
             _GRADED[graded.verdict],
+            confidence=graded.confidence,
             value=run.average,
             trend=group.avg,
             previous_trend=groups[-2].avg,

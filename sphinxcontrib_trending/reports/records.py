@@ -60,6 +60,8 @@ def describe(verdict: Verdict) -> str:
             f"trend {format_value(verdict, verdict.previous_trend)} -> "
             f"{format_value(verdict, verdict.trend)} ({format_change(verdict)})"
         )
+        if verdict.confidence is not None:
+            text += f", confidence {verdict.confidence:.3f}"
         if verdict.since is not None:
             text += f", new group since {verdict.since.job_build}"
         if verdict.acknowledged:
@@ -105,6 +107,7 @@ def record(
         "since": since.job_build if since is not None else None,
         "since_time": since.time.isoformat() if since is not None else None,
         "message": verdict.message,
+        "confidence": verdict.confidence,
         "acknowledged": verdict.acknowledged or None,
         "description": describe(verdict),
         "graph": links.url(verdict) if links is not None else None,

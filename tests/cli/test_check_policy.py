@@ -32,6 +32,11 @@ def test_an_acknowledged_regression_does_not_fail_the_job(archive: Path, tmp_pat
     verdict = _verdict(tmp_path / "r.json")
     assert verdict["reason"] == "Regression"
     assert verdict["acknowledged"] == "new NIC firmware"
+    assert 0.99 < verdict["confidence"] <= 1.0
+    assert (
+        ", confidence 0.99" in verdict["description"]
+        or ", confidence 1.000" in verdict["description"]
+    )
     assert verdict["result"] == "Pass"
     assert "acknowledged: new NIC firmware" in verdict["description"]
 
