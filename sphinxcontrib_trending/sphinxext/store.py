@@ -43,14 +43,19 @@ def note_source_use(env: BuildEnvironment, docname: str, source: str, fingerprin
     data.fingerprints[source] = fingerprint
 
 
-def note_anchor(env: BuildEnvironment, source: str, key: str, anchor: str) -> bool:
-    """Record the graph anchor of a test; False when another page has it first."""
+def claim_anchor(env: BuildEnvironment, source: str, key: str, anchor: str) -> str | None:
+    """Make this page the home of a test's graph anchor, unless one already is.
+
+    Returns None when the claim succeeded, else the page that holds the
+    anchor (possibly this one, for a test graphed twice on a page): an HTML
+    id must exist once, and links must land on one graph.
+    """
     data = env_data(env)
     existing = data.anchors.get((source, key))
-    if existing is not None and existing[0] != env.docname:
-        return False
+    if existing is not None:
+        return existing[0]
     data.anchors[(source, key)] = (env.docname, anchor)
-    return True
+    return None
 
 
 def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:

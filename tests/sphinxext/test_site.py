@@ -199,3 +199,25 @@ def test_degradation_tables_compare_the_newest_build(built) -> None:
     assert cells[5:8] == ["10.000", "8.000", "-20.00"]
     links = tables[0].xpath(".//td[1]//a/@href")
     assert links and all(href.startswith("graphs.html#") for href in links)
+
+
+def test_each_anchor_exists_once_and_a_second_page_warns(site: SiteFactory) -> None:
+    app = site()
+    srcdir = Path(app.srcdir)
+    (srcdir / "graphs.rst").write_text(
+        (srcdir / "graphs.rst").read_text()
+        + "\n.. trending-graph::\n   :source: perf\n   :tests: regress\n"
+    )
+    (srcdir / "more.rst").write_text(
+        "More\n====\n\n.. trending-graph::\n   :source: perf\n   :tests: progress\n"
+    )
+    (srcdir / "index.rst").write_text((srcdir / "index.rst").read_text() + "   more\n")
+    app.build()
+    ids = _page(app, "graphs").xpath("//@id")
+    assert len(ids) == len(set(ids))
+    warnings = app.warning.getvalue()
+    assert "test '2n-skx/tests.perf.progress' already has its graph anchor on page 'graphs'" in (
+        warnings
+    )
+    assert "[trending.link]" in warnings
+    assert "regress" not in warnings

@@ -14,7 +14,7 @@ from sphinxcontrib_trending.render.figure import script_json, trend_figure
 from sphinxcontrib_trending.sphinxext.data import select, source_histories
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
 from sphinxcontrib_trending.sphinxext.nodes import trending_graph
-from sphinxcontrib_trending.sphinxext.store import note_anchor
+from sphinxcontrib_trending.sphinxext.store import claim_anchor
 
 
 def _heading(trend: TestTrend) -> str:
@@ -70,8 +70,15 @@ class GraphDirective(TrendingDirective):
         result: list[nodes.Node] = []
         for trend in trends:
             anchor = anchor_for(source, trend.history.key)
-            if note_anchor(self.env, source, trend.history.key, anchor):
+            owner = claim_anchor(self.env, source, trend.history.key, anchor)
+            if owner is None:
                 result.append(nodes.target("", "", ids=[anchor]))
+            elif owner != self.env.docname:
+                self.warn(
+                    f"test {trend.history.key!r} already has its graph anchor on page "
+                    f"{owner!r}; links to it go there",
+                    "link",
+                )
         graph_id = f"trending-graph-{self.env.new_serialno('trending-graph')}"
         graph = trending_graph(
             figure=script_json(trend_figure(trends, title)),
