@@ -28,7 +28,6 @@ import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.runs import PreparedRuns
 
-FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 WINDOW_STEP = 64

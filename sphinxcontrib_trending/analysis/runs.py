@@ -44,11 +44,6 @@ class PreparedRuns:
     def count(self) -> int:
         return len(self.present)
 
-    @property
-    def all_plain(self) -> bool:
-        """True when every present run is a single value (the lean merge applies)."""
-        return bool(np.all(self.sizes == 1))
-
 
 def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
     """Validate ``runs`` and reduce each present run to (size, avg, stdev).
