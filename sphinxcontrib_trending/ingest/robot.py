@@ -34,7 +34,12 @@ from sphinxcontrib_trending.ingest.results import (
     thread_core,
 )
 from sphinxcontrib_trending.ingest.safexml import PARSER_OPTIONS, UnsafeXmlError, guarded
-from sphinxcontrib_trending.ingest.timestamps import parse_elapsed, parse_robot_time
+from sphinxcontrib_trending.ingest.timestamps import (
+    TimeRangeError,
+    add_elapsed,
+    parse_elapsed,
+    parse_robot_time,
+)
 
 TG_SETUP = re.compile(r"Setup of TG node (?P<address>[0-9A-Fa-f.:]*[0-9A-Fa-f])")
 
@@ -65,7 +70,7 @@ def status_end(status: etree._Element) -> datetime | None:
     elapsed = parse_elapsed(status.get("elapsed"))
     if start is None or elapsed is None:
         return None
-    return start + elapsed
+    return add_elapsed(start, elapsed)
 
 
 def status_start(status: etree._Element) -> datetime | None:
@@ -272,6 +277,8 @@ def read_robot(
         problem = Problem(origin, _syntax_message(error, reader.run), "parse", error.lineno or None)
     except UnsafeXmlError as error:
         problem = Problem(origin, str(error), "parse")
+    except TimeRangeError as error:
+        problem = Problem(origin, f"{error}; the build time is taken from elsewhere", "data")
     except (OSError, EOFError, zlib.error, lzma.LZMAError) as error:
         problem = Problem(origin, f"cannot read: {error}", "parse")
     reader.run.problems.append(problem)

@@ -24,7 +24,7 @@ def test_implausible_values_become_data_problems(tmp_path: Path) -> None:
     assert len(problems) == 2
     assert all(p.origin.endswith("results.csv") for p in problems)
     messages = " | ".join(p.message for p in problems)
-    assert "build job-2, test t.a: mrr value -5.0 is negative or infinite" in messages
+    assert "build job-2, test t.a: mrr value -5.0 is negative, infinite or above 1e+100" in messages
     assert "inf is not finite" in messages
     assert [len(b.tests) for b in dataset.builds] == [1, 1, 1, 1]
     assert [bool(b.tests[0].measurements) for b in dataset.builds] == [True, False, False, True]
