@@ -25,6 +25,7 @@ from sphinxcontrib_trending.alerts.message import Addresses, compose
 from sphinxcontrib_trending.alerts.smtp import (
     DEFAULT_PASSWORD_ENV,
     SECURITIES,
+    Delivery,
     DeliveryError,
     SmtpSettings,
     deliver,
@@ -226,11 +227,13 @@ def run(args: argparse.Namespace) -> int:
     code = EXIT_FAILED_VERDICTS if any(v.fails(fail_on) for v in judged.verdicts) else 0
     if args.send and message is not None:
         try:
-            _send(args, message)
+            delivery = _send(args, message)
         except DeliveryError as error:
             _error(f"alert e-mail not sent: {error}; the message is kept in {args.email}")
             return EXIT_DELIVERY
-        print(f"alert e-mail sent to {', '.join(args.mail_to)}")
+        print(f"alert e-mail sent to {', '.join(delivery.accepted)}")
+        for address, reply in delivery.refused.items():
+            _error(f"alert e-mail not sent to {address}: the server refused it ({reply})")
     return code
 
 
@@ -481,7 +484,7 @@ def _write_outputs(
     return message
 
 
-def _send(args: argparse.Namespace, message: EmailMessage) -> None:
+def _send(args: argparse.Namespace, message: EmailMessage) -> Delivery:
     settings = SmtpSettings(
         host=args.smtp_host,
         port=args.smtp_port,
@@ -491,4 +494,4 @@ def _send(args: argparse.Namespace, message: EmailMessage) -> None:
         ca_file=args.smtp_ca_file,
         timeout=args.smtp_timeout,
     )
-    deliver(message, settings)
+    return deliver(message, settings)
