@@ -125,6 +125,11 @@ def _values(value: Any) -> tuple[float, ...]:
     return parse_number_list(str(value))
 
 
+def _raw_values(row: Row) -> Any:
+    raw = row.fields.get("values", row.fields.get("value"))
+    return None if raw is None or raw == [] else raw
+
+
 class TableReader:
     """Collects rows of one document into builds, reporting per row."""
 
@@ -156,11 +161,13 @@ class TableReader:
             raise RowError(str(error)) from None
         job = _text(fields.get("job", self.default_job))
         key = (job, _text(fields["build"]))
+        test_id = make_test_id(_text(fields["test"]))
+        if self._duplicate(self.builds.get(key), test_id, row):
+            return  # an ignored row changes nothing: not the build's time either
         build = self.builds.setdefault(key, _BuildDraft(job, key[1], time))
         build.time = max(build.time, time)
         build.dut_version = self._agree(build.dut_version, fields.get("version"), "version", row)
         build.testbed = self._agree(build.testbed, fields.get("testbed"), "testbed", row)
-        test_id = make_test_id(_text(fields["test"]))
         status = _text(fields.get("status", "PASS")).upper()
         draft = build.tests.setdefault(test_id, _TestDraft(row, status, start))
         if status != "PASS":
@@ -183,23 +190,31 @@ class TableReader:
             return known
         return text
 
+    def _duplicate(self, build: _BuildDraft | None, test_id: str, row: Row) -> bool:
+        """Is this a second result of one metric for the same test, job and build?"""
+        draft = None if build is None else build.tests.get(test_id)
+        if draft is None or _raw_values(row) is None:
+            return False
+        metric = _text(row.fields.get("metric", self.options.metric))
+        if not any(known.metric == metric for known in draft.measurements):
+            return False
+        self.problems.append(
+            Problem(
+                self.origin,
+                f"second {metric} result of the same test and build ignored",
+                "duplicate",
+                row.line,
+            )
+        )
+        return True
+
     def _measure(self, draft: _TestDraft, row: Row) -> None:
         fields = row.fields
-        raw = fields.get("values", fields.get("value"))
-        if raw is None or raw == []:
+        raw = _raw_values(row)
+        if raw is None:
             return
         metric = _text(fields.get("metric", self.options.metric))
         unit = _text(fields.get("unit", self.options.unit or ""))
-        if any(known.metric == metric for known in draft.measurements):
-            self.problems.append(
-                Problem(
-                    self.origin,
-                    f"second {metric} result of the same test and build ignored",
-                    "duplicate",
-                    row.line,
-                )
-            )
-            return
         try:
             draft.measurements.append(Measurement(metric, unit, _values(raw)))
         except ValueError as error:
