@@ -70,11 +70,18 @@ def _text_stream(stream: Replay) -> io.TextIOWrapper:
     return io.TextIOWrapper(io.BufferedReader(stream), encoding="utf-8-sig", newline="")
 
 
-def csv_rows(stream: Replay) -> Iterator[Row]:
+def csv_rows(stream: Replay) -> Iterator[Row | RowError]:
     reader = csv.DictReader(_text_stream(stream))
     if reader.fieldnames is None:
         return
-    for record in reader:
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:  # one bad row (a field over the size limit) is skipped
+            yield RowError(f"not CSV: {error}", reader.reader.line_num)
+            continue
         fields = {
             _key(key): value.strip()
             for key, value in record.items()
@@ -89,6 +96,9 @@ def jsonl_rows(stream: Replay) -> Iterator[Row | RowError]:
             continue
         try:
             record = json.loads(line)
+        except RecursionError:
+            yield RowError("not JSON: nested too deeply", number)
+            continue
         except ValueError as error:
             yield RowError(f"not JSON: {error}", number)
             continue
