@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import lzma
 import os
-import tarfile
 import tempfile
-import zipfile
-import zlib
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from sphinxcontrib_trending.ingest.archives import iter_documents
+from sphinxcontrib_trending.ingest.archives import MEMBER_ERRORS, Document, iter_documents
 from sphinxcontrib_trending.ingest.cache import CacheKey, ParseCache, Parsed
 from sphinxcontrib_trending.ingest.download import Downloads, is_url, url_path
+from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, enforce
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
 from sphinxcontrib_trending.ingest.naming import (
     identify,
@@ -38,20 +35,10 @@ from sphinxcontrib_trending.ingest.sources import is_document, resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 from sphinxcontrib_trending.ingest.tabular import read_table
 
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 """Bump whenever the same input would parse differently: it invalidates caches."""
 
 Progress = Callable[[str], None]
-
-_READ_ERRORS = (
-    OSError,
-    EOFError,
-    zlib.error,
-    lzma.LZMAError,
-    tarfile.TarError,
-    zipfile.BadZipFile,
-    RuntimeError,  # zipfile: encrypted member
-)
 
 
 @dataclass(frozen=True)
@@ -175,35 +162,59 @@ def _parsed(
 
 
 def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> Parsed:
-    """Every build in one local file (plain, compressed or an archive)."""
+    """Every build in one local file (plain, compressed or an archive).
+
+    One member's error or cap spares the others; only a spent byte budget
+    stops the whole input.
+    """
     builds: list[Build] = []
     problems: list[Problem] = []
     documents = 0
+    budget = Budget(options.limits.max_expanded_bytes)
     try:
-        for document in iter_documents(local, lambda name: is_document(options.format, name)):
+        for document in iter_documents(
+            local, lambda name: is_document(options.format, name), budget
+        ):
             documents += 1
             where = origin if document.member is None else f"{origin}!{document.member}"
-            names = [naming] if document.member is None else [document.member, naming]
-            if options.format == "robot":
-                run = read_robot(
-                    document.stream,
-                    where,
-                    version_pattern=options.version_pattern,
-                    want_tg=bool(options.testbed_map),
-                )
-                problems.extend(run.problems)
-                if (build := _robot_build(run, where, names, options, problems)) is not None:
-                    builds.append(build)
-            else:
-                found, complaints = read_table(document.stream, where, options, stem(names[0]))
-                builds.extend(found)
-                problems.extend(complaints)
-    except _READ_ERRORS as error:
+            try:
+                builds.extend(_read_document(document, where, naming, options, problems))
+            except MEMBER_ERRORS as error:
+                problems.append(Problem(where, f"cannot read, skipped: {error}", "parse"))
+            except LimitExceeded as error:
+                problems.append(Problem(where, str(error), "parse"))
+                if budget.used > budget.limit:
+                    break
+    except (*MEMBER_ERRORS, LimitExceeded) as error:
         problems.append(Problem(origin, f"cannot read: {error}", "parse"))
     else:
         if documents == 0:
             problems.append(Problem(origin, f"archive holds no {options.format} results", "parse"))
-    return Parsed(screen(builds, problems), problems)
+    problems.extend(
+        Problem(origin, f"{damage}; the data read is kept but may be corrupt", "parse")
+        for damage in budget.damaged
+    )
+    return Parsed(screen(enforce(builds, options.limits, origin, problems), problems), problems)
+
+
+def _read_document(
+    document: Document, where: str, naming: str, options: ReadOptions, problems: list[Problem]
+) -> list[Build]:
+    names = [naming] if document.member is None else [document.member, naming]
+    if options.format != "robot":
+        found, complaints = read_table(document.stream, where, options, stem(names[0]))
+        problems.extend(complaints)
+        return found
+    run = read_robot(
+        document.stream,
+        where,
+        version_pattern=options.version_pattern,
+        want_tg=bool(options.testbed_map),
+        max_tests=options.limits.max_tests,
+    )
+    problems.extend(run.problems)
+    build = _robot_build(run, where, names, options, problems)
+    return [] if build is None else [build]
 
 
 def _robot_build(

@@ -7,10 +7,12 @@ the Sphinx layer into a configuration error) instead of a warning per file.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.spec import FORMATS, SourceSpec
 
 
@@ -34,6 +36,8 @@ class ReadOptions:
     testbed_map: tuple[tuple[str, str], ...]
     metric: str
     unit: str | None
+    limits: ReadLimits
+    encoding: str | None
 
     @classmethod
     def from_spec(cls, spec: SourceSpec) -> ReadOptions:
@@ -45,6 +49,12 @@ class ReadOptions:
                 f"build pattern {spec.build_pattern!r} has neither a (?P<job>...) "
                 "nor a (?P<build>...) group"
             )
+        if spec.encoding is not None:
+            try:
+                codecs.lookup(spec.encoding)
+            except LookupError:
+                message = f"encoding {spec.encoding!r} is not a known text encoding"
+                raise SpecError(message) from None
         return cls(
             format=spec.format,
             build_pattern=build_pattern,
@@ -55,6 +65,8 @@ class ReadOptions:
             testbed_map=tuple(sorted((str(k), str(v)) for k, v in spec.testbed_map.items())),
             metric=spec.metric,
             unit=spec.unit,
+            limits=spec.limits,
+            encoding=spec.encoding,
         )
 
     def identity(self) -> dict[str, Any]:
@@ -67,4 +79,6 @@ class ReadOptions:
             "testbed_map": [list(pair) for pair in self.testbed_map],
             "metric": self.metric,
             "unit": self.unit,
+            "limits": self.limits.identity(),
+            "encoding": self.encoding,
         }

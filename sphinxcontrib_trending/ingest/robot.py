@@ -25,6 +25,7 @@ from datetime import datetime
 
 from lxml import etree
 
+from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, too_many_tests
 from sphinxcontrib_trending.ingest.model import Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.replay import Readable
 from sphinxcontrib_trending.ingest.results import (
@@ -94,8 +95,11 @@ class _Reader:
     suite element, so the per-test work is a dictionary lookup.
     """
 
-    def __init__(self, origin: str, version_pattern: re.Pattern[str], want_tg: bool) -> None:
+    def __init__(
+        self, origin: str, version_pattern: re.Pattern[str], want_tg: bool, max_tests: int
+    ) -> None:
         self.origin = origin
+        self.max_tests = max_tests
         self.version_pattern = version_pattern
         self.want_tg = want_tg
         self.run = RobotRun()
@@ -212,6 +216,8 @@ class _Reader:
             )
         )
         element.clear()
+        if len(self.run.tests) > self.max_tests:
+            raise too_many_tests(self.max_tests)
 
     def _suite_end(self, element: etree._Element) -> bool:
         """Close a suite; true when it was the top suite (nothing more to read)."""
@@ -264,13 +270,14 @@ def read_robot(
     *,
     version_pattern: re.Pattern[str],
     want_tg: bool = False,
+    max_tests: int = DEFAULT_LIMITS.max_tests,
 ) -> RobotRun:
     """Parse one output.xml stream; bad XML becomes a problem, never an exception.
 
     Decompression errors of the underlying stream surface here too (the
     parser pulls the bytes), so they are reported against the same origin.
     """
-    reader = _Reader(origin, version_pattern, want_tg)
+    reader = _Reader(origin, version_pattern, want_tg, max_tests)
     try:
         return reader.read(stream)
     except etree.XMLSyntaxError as error:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
+
 DEFAULT_BUILD_PATTERN = r"(?P<job>[^/\\]+?)__(?P<build>[^/\\_]+)__[^/\\]*$"
 """CSIT archives are named ``{job}__{build}__output_info.xml.gz``."""
 
@@ -39,3 +41,6 @@ class SourceSpec:
     metric: str = "mrr"
     unit: str | None = None
     direction: str = "higher"
+    limits: ReadLimits = DEFAULT_LIMITS
+    encoding: str | None = None
+    """Text encoding of CSV/JSON Lines files without a byte-order mark (default UTF-8)."""
