@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 import tempfile
 import traceback
@@ -35,7 +36,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def exit_on_terminate() -> None:
+    """SIGTERM (a CI timeout) exits like Ctrl-C does, so temporary files are removed."""
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    exit_on_terminate()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

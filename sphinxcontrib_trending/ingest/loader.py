@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -19,7 +18,12 @@ from pathlib import Path
 
 from sphinxcontrib_trending.ingest.archives import MEMBER_ERRORS, Document, iter_documents
 from sphinxcontrib_trending.ingest.cache import CacheKey, ParseCache, Parsed
-from sphinxcontrib_trending.ingest.download import Downloads, is_url, url_path
+from sphinxcontrib_trending.ingest.download import (
+    Downloads,
+    is_url,
+    temporary_folder,
+    url_path,
+)
 from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, enforce
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
 from sphinxcontrib_trending.ingest.naming import (
@@ -52,9 +56,7 @@ class _Input:
 
 
 def _downloads_folder(cache_dir: Path | None, stack: ExitStack) -> Path:
-    if cache_dir is not None:
-        return cache_dir / "downloads"
-    return Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="trending-downloads-")))
+    return cache_dir / "downloads" if cache_dir is not None else temporary_folder(stack)
 
 
 def resolve(spec: SourceSpec) -> list[str]:
@@ -105,7 +107,7 @@ def load(
     dataset = Dataset(problems=problems)
     cache = ParseCache(cache_dir / "parsed" if cache_dir is not None else None)
     with ExitStack() as stack:
-        downloads = Downloads(_downloads_folder(cache_dir, stack))
+        downloads = Downloads(_downloads_folder(cache_dir, stack), limits=options.limits)
         builds: list[Build] = []
         for number, entry in enumerate(entries, start=1):
             item = _locate(entry, downloads, dataset, report)
