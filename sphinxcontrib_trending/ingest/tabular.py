@@ -12,9 +12,8 @@ become one build, rows of one test in it one test result.
 from __future__ import annotations
 
 import csv
-import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -28,6 +27,7 @@ from sphinxcontrib_trending.ingest.results import (
     strip_tc_prefix,
     thread_core,
 )
+from sphinxcontrib_trending.ingest.textcodec import DecodedLines
 from sphinxcontrib_trending.ingest.timestamps import as_utc, parse_iso_or_epoch
 
 ALIASES = {"test_id": "test", "dut_version": "version"}
@@ -66,12 +66,8 @@ class _BuildDraft:
     tests: dict[str, _TestDraft] = field(default_factory=dict)
 
 
-def _text_stream(stream: Replay) -> io.TextIOWrapper:
-    return io.TextIOWrapper(io.BufferedReader(stream), encoding="utf-8-sig", newline="")
-
-
-def csv_rows(stream: Replay) -> Iterator[Row | RowError]:
-    reader = csv.DictReader(_text_stream(stream))
+def csv_rows(lines: Iterable[str]) -> Iterator[Row | RowError]:
+    reader = csv.DictReader(lines)
     if reader.fieldnames is None:
         return
     while True:
@@ -90,8 +86,8 @@ def csv_rows(stream: Replay) -> Iterator[Row | RowError]:
         yield Row(reader.line_num, fields)
 
 
-def jsonl_rows(stream: Replay) -> Iterator[Row | RowError]:
-    for number, line in enumerate(_text_stream(stream), start=1):
+def jsonl_rows(lines: Iterable[str]) -> Iterator[Row | RowError]:
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
@@ -274,12 +270,16 @@ def read_table(
 ) -> tuple[list[Build], list[Problem]]:
     """Every build of one CSV or JSON Lines document, and the rows it could not use."""
     reader = TableReader(origin, options, default_job)
-    rows = csv_rows(stream) if options.format == "csv" else jsonl_rows(stream)
+    lines = DecodedLines(stream, options.encoding)
+    rows = csv_rows(lines) if options.format == "csv" else jsonl_rows(lines)
     try:
         for row in rows:
             reader.add(row)
     except (csv.Error, UnicodeDecodeError) as error:
         reader.problems.append(Problem(origin, f"cannot read further: {error}", "parse"))
+    if lines.fallback_line is not None:
+        message = "not valid UTF-8 from here on: read as Latin-1 (set the source's encoding)"
+        reader.problems.append(Problem(origin, message, "parse", lines.fallback_line))
     builds = reader.result()
     if not builds and not reader.problems:
         reader.problems.append(Problem(origin, "no result rows in this file", "parse"))
