@@ -27,6 +27,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     StrategyError,
     parse_strategies,
 )
+from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
@@ -51,6 +52,8 @@ SOURCE_KEYS = (
     "unit",
     "direction",
     "samples",
+    "limits",
+    "encoding",
 )
 
 
@@ -242,6 +245,8 @@ def _source(validator: _Validator, name: str, raw: Any) -> Source | None:
         metric=metric,
         unit=unit,
         direction=_source_choice(validator, key, raw, "direction", DIRECTIONS, "higher"),
+        limits=_limits(validator, f"{key}['limits']", raw.get("limits", {})),
+        encoding=_encoding(validator, f"{key}['encoding']", raw.get("encoding")),
     )
     try:
         ReadOptions.from_spec(spec)
@@ -250,6 +255,23 @@ def _source(validator: _Validator, name: str, raw: Any) -> Source | None:
         return None
     samples = _source_choice(validator, key, raw, "samples", SAMPLE_MODES, "runs")
     return Source(name=name, spec=spec, samples=samples)
+
+
+def _limits(validator: _Validator, key: str, value: Any) -> ReadLimits:
+    try:
+        if not isinstance(value, Mapping):
+            raise ValueError(f"expected a dict of limits, got {value!r}")
+        return ReadLimits.from_mapping(value)
+    except ValueError as error:
+        validator.reject(key, f"{error}; the default limits are used")
+        return DEFAULT_LIMITS
+
+
+def _encoding(validator: _Validator, key: str, value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        validator.reject(key, f"expected an encoding name such as 'latin-1', got {value!r}")
+        return None
+    return value
 
 
 def _source_choice(
