@@ -28,7 +28,7 @@ class LimitExceeded(Exception):
 class ReadLimits:
     """The caps of one source; ``trending_sources[...]['limits']`` overrides any of them."""
 
-    max_expanded_bytes: int = 4096 * MiB
+    max_expanded_bytes: int = 1024 * MiB
     """Bytes one input (file, URL or whole archive) may expand to when decompressed."""
     max_tests: int = 100_000
     """Test results one build may hold (one output.xml, or one build of a table)."""
