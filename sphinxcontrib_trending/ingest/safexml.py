@@ -28,6 +28,7 @@ import codecs
 import re
 
 from sphinxcontrib_trending.ingest.replay import Readable, Replay
+from sphinxcontrib_trending.ingest.textcodec import unicode_signature
 
 PARSER_OPTIONS: dict[str, bool] = {
     "resolve_entities": False,
@@ -40,13 +41,6 @@ MAX_PROLOG_BYTES = 1024 * 1024
 """A prolog (before the root element) longer than this is refused; RF writes ~50 bytes."""
 
 _CHUNK = 64 * 1024
-_BOMS = (
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-)
 _UTF16_BOMS = {"utf-16-be": codecs.BOM_UTF16_BE, "utf-16-le": codecs.BOM_UTF16_LE}
 _DECLARED = re.compile(rb"""^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
 _ASCII = bytes(range(128))
@@ -59,19 +53,12 @@ class UnsafeXmlError(ValueError):
 
 def _wide_encoding(head: bytes) -> str | None:
     """UTF-16/32 told by a byte-order mark or by where the zero bytes of ``<`` lie."""
-    for bom, name in _BOMS:
-        if head.startswith(bom):
-            return name
-    first = head[:4]
-    if first == b"\x00\x00\x00<":
+    if head.startswith(b"\x00\x00\x00<"):
         return "utf-32-be"
-    if first == b"<\x00\x00\x00":
+    if head.startswith(b"<\x00\x00\x00"):
         return "utf-32-le"
-    if len(first) >= 2 and first[0] == 0 and first[1] != 0:
-        return "utf-16-be"
-    if len(first) >= 2 and first[0] != 0 and first[1] == 0:
-        return "utf-16-le"
-    return None
+    signature = unicode_signature(head)
+    return None if signature is None or signature[0] == "utf-8" else signature[0]
 
 
 def _ascii_compatible(name: str) -> bool:

@@ -18,29 +18,46 @@ from sphinxcontrib_trending.ingest.replay import Readable, Replay
 
 _CHUNK = 64 * 1024
 _BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+_BOM_READERS = {
+    "utf-8": "utf-8-sig",
+    "utf-16-le": "utf-16",
+    "utf-16-be": "utf-16",
+    "utf-32-le": "utf-32",
+    "utf-32-be": "utf-32",
+}
+"""Codecs that consume the byte-order mark, so it never reaches a header name."""
 _ENDING = re.compile(r"\r\n|\r|\n")
 _FALLBACK = "latin-1"
 _ESCAPED = re.compile("[\udc80-\udcff]")
 """Bytes that were not UTF-8, as ``surrogateescape`` decoding marks them."""
 
 
-def detect(head: bytes, configured: str | None) -> str:
+def unicode_signature(head: bytes) -> tuple[str, bool] | None:
+    """(codec, has a byte-order mark) when a BOM or the zero byte of a UTF-16
+    first character tells the encoding; the codec names the byte order."""
     for bom, name in _BOMS:
         if head.startswith(bom):
-            return name
+            return name, True
+    if len(head) >= 2 and head[0] == 0 and head[1] != 0:
+        return "utf-16-be", False
+    if len(head) >= 2 and head[0] != 0 and head[1] == 0:
+        return "utf-16-le", False
+    return None
+
+
+def detect(head: bytes, configured: str | None) -> str:
+    signature = unicode_signature(head)
+    if signature is not None and signature[1]:
+        return _BOM_READERS[signature[0]]
     if configured is not None:
         return configured
-    if len(head) >= 2 and head[0] == 0 and head[1] != 0:
-        return "utf-16-be"
-    if len(head) >= 2 and head[0] != 0 and head[1] == 0:
-        return "utf-16-le"
-    return "utf-8"
+    return "utf-8" if signature is None else signature[0]
 
 
 class DecodedLines:
