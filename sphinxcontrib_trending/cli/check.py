@@ -62,7 +62,7 @@ from sphinxcontrib_trending.ingest import SpecError, load
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 from sphinxcontrib_trending.reports.junit import Suite, junit_tree, verdict_case, write_junit
 from sphinxcontrib_trending.reports.records import DEFAULT_GRAPH_PAGE, GraphLinks
-from sphinxcontrib_trending.reports.text import history_table, verdict_table
+from sphinxcontrib_trending.reports.text import history_table, verdict_table, visible
 from sphinxcontrib_trending.reports.verdicts_json import document, write_json
 from sphinxcontrib_trending.settings import SAMPLE_MODES, SEARCHES, Source
 
@@ -195,7 +195,7 @@ class Loaded:
 
 
 def _error(message: str) -> None:
-    print(f"sphinx-trending check: {message}", file=sys.stderr)
+    print(visible(f"sphinx-trending check: {message}"), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -26,3 +26,15 @@ def test_check_table_shows_control_characters_visibly(
     assert "evil\\x1b[2J\\x00\\x07\\x0aname" in out
     assert "j\\x1b]0;t\\x07" in out
     assert not {"\x1b", "\x00", "\x07"} & set(out)
+
+
+def test_problem_lines_on_stderr_show_control_characters_visibly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = {"test": "s.\x1b[31mred", "build": 1, "time": "2024-05-01T00:00:00Z", "values": [-1]}
+    good = {"test": "s.t", "build": 2, "time": "2024-05-02T00:00:00Z", "values": [1]}
+    path = write(tmp_path, "r.jsonl", json.dumps(bad) + "\n" + json.dumps(good) + "\n")
+    main(["check", str(path), "--format", "jsonl"])
+    main(["export", str(path), "--format", "jsonl", "--quiet"])
+    err = capsys.readouterr().err
+    assert err.count("s.\\x1b[31mred") == 2 and "\x1b" not in err
