@@ -2,8 +2,8 @@
 
 A 131 KB ``.xz`` can hold a 900 MB message and a 906 KB ``.gz`` 300,000
 tests; read naively they cost gigabytes of memory, cache and report files.
-Every cap is generous for real CI archives (CSIT's largest are far below
-them) and configurable per source.  Over a byte or test cap the document is
+Every cap is meant to sit far above what a CI archive needs, and each is
+configurable per source.  Over a byte or test cap the document is
 refused with a problem naming it, and the rest of the build goes on; an
 over-long message keeps its head and tail and says how much was cut.
 """
@@ -47,8 +47,7 @@ class ReadLimits:
         for name, value in raw.items():
             if name not in known:
                 raise ValueError(f"unknown limit {name!r}; known: {', '.join(known)}")
-            number = _number(name, value, integer=name != "download_seconds")
-            values[name] = number
+            values[name] = _number(name, value, integer=name != "download_seconds")
         return replace(cls(), **values)
 
     def identity(self) -> dict[str, float]:
