@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import time
 import zlib
 from collections.abc import Iterator
@@ -148,7 +149,7 @@ class Downloads:
         deadline = time.monotonic() + self.limits.download_seconds
         timeout = (TIMEOUT[0], min(TIMEOUT[1], self.limits.download_seconds))
         try:
-            with self.session.get(url, headers=headers, stream=True, timeout=timeout) as response:
+            with self._answer(url, headers, timeout, deadline) as response:
                 if response.status_code == 304:
                     if known:
                         return Fetched(local)
@@ -165,6 +166,42 @@ class Downloads:
         except (requests.RequestException, OSError) as error:
             return self._fallback(url, local, error)
 
+    def _answer(
+        self, url: str, headers: dict[str, str], timeout: tuple[float, float], deadline: float
+    ) -> requests.Response:
+        """The response once its headers are in, or DownloadRefused at the deadline.
+
+        The request runs in a helper thread because a server can trickle its
+        headers too, and a blocked receive cannot be interrupted: past the
+        deadline the helper is abandoned (it closes what it gets, if it ever
+        does) and the build goes on.
+        """
+        outcome: dict[str, Any] = {}
+        lock = threading.Lock()
+
+        def ask() -> None:
+            try:
+                response = self.session.get(url, headers=headers, stream=True, timeout=timeout)
+            except BaseException as error:  # handed to the waiting thread
+                outcome["error"] = error
+                return
+            with lock:
+                if outcome.get("abandoned"):
+                    response.close()
+                else:
+                    outcome["response"] = response
+
+        helper = threading.Thread(target=ask, name=f"download {url}", daemon=True)
+        helper.start()
+        helper.join(max(0.0, deadline - time.monotonic()))
+        with lock:
+            if helper.is_alive() and "response" not in outcome:
+                outcome["abandoned"] = True
+                raise _too_slow(self.limits)
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["response"]
+
     def _body(self, response: requests.Response, deadline: float) -> Iterator[bytes]:
         """The decoded body in bounded pieces; raises past the size cap or the deadline."""
         received = 0
@@ -175,9 +212,7 @@ class Downloads:
                     f"larger than max_download_bytes ({self.limits.max_download_bytes:,} bytes)"
                 )
             if time.monotonic() > deadline:
-                raise DownloadRefused(
-                    f"took longer than download_seconds ({self.limits.download_seconds:g} s)"
-                )
+                raise _too_slow(self.limits)
             yield piece
 
     def _fallback(self, url: str, local: Path, error: Exception) -> Fetched:
@@ -185,6 +220,10 @@ class Downloads:
             message = f"download failed ({error}); using the cached copy"
             return Fetched(local, Problem(url, message, "source"))
         return Fetched(None, Problem(url, f"download failed and no cached copy: {error}", "source"))
+
+
+def _too_slow(limits: ReadLimits) -> DownloadRefused:
+    return DownloadRefused(f"took longer than download_seconds ({limits.download_seconds:g} s)")
 
 
 def _arrivals(response: requests.Response) -> Iterator[bytes]:

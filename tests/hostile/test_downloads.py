@@ -108,6 +108,24 @@ def test_a_trickling_server_is_cut_off_at_the_deadline(
     assert "took longer than download_seconds (0.5 s)" in messages(dataset)
 
 
+def _trickled_headers(handler: BaseHTTPRequestHandler, _n: int) -> None:
+    handler.wfile.write(b"HTTP/1.0 200 OK\r\n")
+    for _ in range(1000):
+        handler.wfile.write(b"X")
+        handler.wfile.flush()
+        time.sleep(0.1)
+
+
+def test_trickled_headers_are_cut_off_at_the_deadline(
+    serve: Callable[[Answer], str], tmp_path: Path
+) -> None:
+    url = serve(_trickled_headers)
+    started = time.monotonic()
+    dataset = load_here(url, cache_dir=tmp_path, limits=ReadLimits(download_seconds=0.5))
+    assert time.monotonic() - started < 1.5
+    assert "took longer than download_seconds (0.5 s)" in messages(dataset)
+
+
 def test_a_304_to_a_first_request_is_a_source_problem(
     serve: Callable[[Answer], str], tmp_path: Path
 ) -> None:
