@@ -23,7 +23,7 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
 def _encrypted_flag(data: bytes, member: str) -> bytes:
     """Mark one member encrypted in the central directory, as a real encrypted zip is."""
-    entry = data.index(b"PK\x01\x02" + data[data.index(b"PK\x01\x02") + 4 :][:0])
+    entry = data.index(b"PK\x01\x02")
     while data[entry + 46 : entry + 46 + len(member)] != member.encode():
         entry = data.index(b"PK\x01\x02", entry + 4)
     flags = int.from_bytes(data[entry + 8 : entry + 10], "little") | 1
