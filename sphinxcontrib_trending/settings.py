@@ -22,23 +22,22 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChangesError,
     load_known_changes,
 )
+from sphinxcontrib_trending.analysis.classify import DIRECTIONS, SEARCHES
 from sphinxcontrib_trending.analysis.degradation.strategies import (
     Strategies,
     StrategyError,
     parse_strategies,
 )
+from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
+from sphinxcontrib_trending.analysis.windows import WINDOW_MODES, Windows
 from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
     DEFAULT_VERSION_PATTERN,
-    DIRECTIONS,
     FORMATS,
     SourceSpec,
 )
 
-SEARCHES = ("exact", "jumpavg")
-SAMPLE_MODES = ("runs", "trials")
-WINDOW_MODES = ("time", "runs")
 PLOTLYJS_CHOICES = ("bundled", "cdn")
 
 SOURCE_KEYS = (
@@ -80,23 +79,6 @@ class Source:
     @property
     def direction(self) -> str:
         return self.spec.direction
-
-
-@dataclass(frozen=True)
-class Windows:
-    """Trend-compliance and failed-tests windows.
-
-    In ``time`` mode (the methodology's weeks and months) the windows are
-    time spans; ``runs`` mode counts runs, as the reference implementation
-    did, for sites that want its numbers.
-    """
-
-    short: timedelta = timedelta(days=7)
-    long: timedelta = timedelta(days=90)
-    failed: timedelta = timedelta(days=7)
-    mode: str = "time"
-    short_runs: int = 14
-    long_runs: int = 180
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,9 @@ from sphinxcontrib_trending.cli.reading import (
     add_reading_arguments,
     spec_from_args,
 )
-from sphinxcontrib_trending.ingest.spec import (
-    DIRECTIONS,
-)
 from sphinxcontrib_trending.settings import (
     DEFAULTS,
+    DIRECTIONS,
     ConfigIssue,
     Settings,
     Source,
