@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_trending.analysis import AnomalyPolicy
+from sphinxcontrib_trending.cli.sources import read_conf
 from sphinxcontrib_trending.ingest.spec import DEFAULT_BUILD_PATTERN
 from sphinxcontrib_trending.settings import OPTIONS, validate
 
@@ -182,3 +183,21 @@ def test_presentation_and_cache_options_do_not_re_read_pages() -> None:
     assert OPTIONS["trending_cache_dir"].rebuild == ""
     assert OPTIONS["trending_docs_base_url"].rebuild == ""
     assert OPTIONS["trending_sources"].rebuild == "env"
+
+
+def test_the_cli_reads_conf_py_through_the_same_declarations(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "trending_sources = {'mrr': {'path': 'x.xml'}, 'ok': 'y.xml'}\n"
+        "trending_short_term_days = 3.5\n"
+        "trending_serach = 'jumpavg'\n"
+    )
+    settings, issues = read_conf(tmp_path)
+    assert settings.windows.short == timedelta(days=3.5)
+    assert list(settings.sources) == ["ok"]
+    assert [(issue.key, issue.source) for issue in issues] == [
+        ("trending_serach", None),
+        ("trending_sources['mrr']['path']", "mrr"),
+        ("trending_sources['mrr']", "mrr"),
+    ]
+    assert "did you mean 'trending_search'?" in issues[0].message
+    assert "did you mean 'paths'?" in issues[1].message
