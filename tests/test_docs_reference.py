@@ -7,6 +7,8 @@ from pathlib import Path
 import lxml.html
 from sphinx.cmd.build import build_main
 
+from sphinxcontrib_trending.conf.sources import SOURCE_KEYS
+from sphinxcontrib_trending.conf.values import POLICY_KEYS
 from sphinxcontrib_trending.settings import OPTIONS
 from sphinxcontrib_trending.sphinxext.warnings import SUBTYPES
 
@@ -49,3 +51,10 @@ def test_every_option_and_subtype_is_listed_from_the_declarations(tmp_path: Path
 def test_an_undocumented_option_warns(tmp_path: Path) -> None:
     _, warnings, _ = build(tmp_path, [name for name in OPTIONS if name != "trending_sbps"])
     assert "option trending_sbps has no trending-option entry in the docs" in warnings
+
+
+def test_the_configuration_page_explains_every_source_and_policy_key() -> None:
+    page = (EXT.parent / "configuration.rst").read_text()
+    for key in (*SOURCE_KEYS, *POLICY_KEYS):
+        assert f"``{key}``" in page, key
+    assert page.count(".. trending-option:: ") == len(OPTIONS)
