@@ -7,8 +7,8 @@ from pathlib import Path
 import lxml.html
 from sphinx.cmd.build import build_main
 
+from sphinxcontrib_trending.conf.checks import POLICY_KEYS
 from sphinxcontrib_trending.conf.sources import SOURCE_KEYS
-from sphinxcontrib_trending.conf.values import POLICY_KEYS
 from sphinxcontrib_trending.settings import OPTIONS
 from sphinxcontrib_trending.sphinxext.warnings import SUBTYPES
 
