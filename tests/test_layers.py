@@ -19,8 +19,14 @@ ROOT = Path(__file__).resolve().parents[1] / PACKAGE
 ALLOWED = {
     "ingest": {"ingest"},
     "analysis": {"ingest", "analysis"},
+    "conf": {"ingest", "analysis", "conf"},
+    "settings": {"ingest", "analysis", "conf"},
 }
-"""What each lower layer may import from the package (by top-level name)."""
+"""What each lower layer may import from the package (by top-level name).
+
+The configuration (``conf`` and ``settings``) sits above the analysis and
+below everything that renders, reports or talks to Sphinx.
+"""
 
 
 def imported_modules(source: str, package: str) -> list[str]:
@@ -48,7 +54,8 @@ def layer_of(module: str) -> str:
 
 def upward_imports(layer: str) -> list[str]:
     found = []
-    for path in sorted((ROOT / layer).rglob("*.py")):
+    folder = ROOT / layer
+    for path in sorted(folder.rglob("*.py")) if folder.is_dir() else [ROOT / f"{layer}.py"]:
         package = ".".join(path.relative_to(ROOT.parent).parts[:-1])
         for module in imported_modules(path.read_text(), package):
             if layer_of(module) not in ALLOWED[layer]:
