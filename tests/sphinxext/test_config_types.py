@@ -16,11 +16,19 @@ from tests.conftest import ROOTS
 from tests.sphinxext import datasets
 
 
-def build(tmp_path: Path, conf_lines: str, *options: str) -> tuple[int, str]:
-    """Build a copy of the test site with lines added to conf.py; exit code, warnings."""
+def build(tmp_path: Path, conf_lines: str, *options: str, pages: bool = False) -> tuple[int, str]:
+    """Build a site with lines added to conf.py; exit code and warnings.
+
+    The site is the full test site with ``pages``, else one page and no source.
+    """
     srcdir = tmp_path / "site"
-    shutil.copytree(ROOTS / "test-trending", srcdir)
-    datasets.write(srcdir / "data", range(1, datasets.BUILDS + 1))
+    if pages:
+        shutil.copytree(ROOTS / "test-trending", srcdir)
+        datasets.write(srcdir / "data", range(1, datasets.BUILDS + 1))
+    else:
+        srcdir.mkdir()
+        (srcdir / "conf.py").write_text('extensions = ["sphinxcontrib_trending"]\n')
+        (srcdir / "index.rst").write_text("Tiny\n====\n")
     with (srcdir / "conf.py").open("a") as conf:
         conf.write(conf_lines)
     warnings = tmp_path / "warnings.txt"
@@ -31,7 +39,8 @@ def build(tmp_path: Path, conf_lines: str, *options: str) -> tuple[int, str]:
 
 
 def test_fractional_days_build_under_w_without_a_warning(tmp_path: Path) -> None:
-    code, warnings = build(tmp_path, "trending_short_term_days = 3.5\ntrending_sbps = 4\n", "-W")
+    conf = "trending_short_term_days = 3.5\ntrending_sbps = 4\n"
+    code, warnings = build(tmp_path, conf, "-W", pages=True)
     assert (code, warnings) == (0, "")
 
 
@@ -53,7 +62,7 @@ def test_a_wrong_type_is_exactly_one_config_warning(
 
 
 def test_a_misspelt_source_key_fails_a_w_build_naming_source_and_key(tmp_path: Path) -> None:
-    conf = 'trending_sources["perf"]["paht"] = trending_sources["perf"].pop("paths")\n'
+    conf = 'trending_sources = {"perf": {"paht": "data/*.jsonl", "format": "jsonl"}}\n'
     code, warnings = build(tmp_path, conf, "-W", "--keep-going")
     assert code != 0
     assert "trending_sources['perf']['paht']: unknown key 'paht'; did you mean 'paths'?" in (
