@@ -1,5 +1,11 @@
 """Sphinx configuration of the sphinxcontrib-trending documentation site."""
 
+import sys
+from pathlib import Path
+
+# trending_reference: the configuration reference, generated from the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
+
 project = "sphinxcontrib-trending"
 author = "sphinxcontrib-trending developers"
 copyright = "2026, sphinxcontrib-trending developers"
@@ -8,6 +14,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinxcontrib_trending",
+    "trending_reference",
 ]
 
 exclude_patterns = ["_build"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
 from sphinxcontrib_trending.analysis.confidence import (
@@ -25,8 +25,8 @@ Search = Literal["exact", "jumpavg"]
 Direction = Literal["higher", "lower"]
 Comment = Literal["normal", "regression", "progression"]
 
-SEARCHES = ("exact", "jumpavg")
-DIRECTIONS = ("higher", "lower")
+SEARCHES: tuple[Search, ...] = get_args(Search)
+DIRECTIONS: tuple[Direction, ...] = get_args(Direction)
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,13 @@ from collections import Counter
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal, TypeGuard, TypeVar
+from typing import TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.expand import trend_per_run
 from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, judge
+from sphinxcontrib_trending.analysis.windows import WindowMode as Mode
 
-Mode = Literal["time", "runs"]
 _Window = TypeVar("_Window", timedelta, int)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal, get_args
 
 from sphinxcontrib_trending.analysis import (
     AnomalyCounts,
@@ -28,7 +29,11 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     acknowledged_anomalies,
 )
 from sphinxcontrib_trending.analysis.history import TestHistory
-from sphinxcontrib_trending.settings import Windows
+from sphinxcontrib_trending.analysis.windows import Windows
+
+Samples = Literal["runs", "trials"]
+"""Group run averages (the methodology), or every trial of every run."""
+SAMPLE_MODES: tuple[Samples, ...] = get_args(Samples)
 
 
 @dataclass(frozen=True)

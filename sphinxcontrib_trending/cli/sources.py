@@ -13,7 +13,6 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from sphinxcontrib_trending.analysis import AnomalyPolicy
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
@@ -23,14 +22,13 @@ from sphinxcontrib_trending.cli.reading import (
     add_reading_arguments,
     spec_from_args,
 )
-from sphinxcontrib_trending.ingest.spec import (
-    DIRECTIONS,
-)
 from sphinxcontrib_trending.settings import (
-    DEFAULTS,
+    DIRECTIONS,
+    OPTIONS,
     ConfigIssue,
     Settings,
     Source,
+    raw_values,
     validate,
 )
 
@@ -137,10 +135,9 @@ def read_conf(confdir: Path) -> tuple[Settings, list[ConfigIssue]]:
         config = Config.read(confdir, overrides={}, tags=Tags())
     except ConfigError as error:
         raise SourceError(f"cannot read {confdir / 'conf.py'}: {error}") from None
-    for name, default in DEFAULTS.items():
-        config.add(name, default, "env", ())
-    raw: dict[str, Any] = {name: getattr(config, name) for name in DEFAULTS}
-    return validate(raw, confdir)
+    for name, option in OPTIONS.items():
+        config.add(name, option.fresh_default(), option.rebuild, option.types)
+    return validate(raw_values(config), confdir)
 
 
 def _concerns(issue: ConfigIssue, names: tuple[str, ...]) -> bool:

@@ -16,7 +16,6 @@ DEFAULT_BUILD_PATTERN = r"(?P<job>[^/\\]+?)__(?P<build>[^/\\_]+)__[^/\\]*$"
 DEFAULT_VERSION_PATTERN = r"VPP [Vv]ersion:\s*(?P<version>\S+)"
 
 FORMATS = ("robot", "csv", "jsonl")
-DIRECTIONS = ("higher", "lower")
 
 
 @dataclass(frozen=True)

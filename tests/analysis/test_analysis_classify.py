@@ -13,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sphinxcontrib_trending.analysis import Classification, Group, classify
-
-SEARCHES = ("exact", "jumpavg")
+from sphinxcontrib_trending.analysis.classify import SEARCHES
 
 
 @pytest.mark.parametrize("search", SEARCHES)

@@ -55,7 +55,8 @@ def test_selector_needs_the_attribute() -> None:
         ([{"method": "aat", "metric": 5}], r"strategies\[0\]: key 'metric' must be a string"),
         (
             [{"method": "aat"}, {"method": "aat", "metirc": "mrr"}],
-            r"strategies\[1\]: key 'metirc' is neither a selector .* nor an option of method",
+            r"strategies\[1\]: key 'metirc' is neither a selector .* nor an option of method"
+            r".*; did you mean 'metric'\?",
         ),
         ([{"method": "wtt", "alpha": 2}], r"strategies\[0\]: .*alpha must be within"),
         (

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
+import pytest
+
+from sphinxcontrib_trending.sphinxext.warnings import SUBTYPES, WarningSubtype, warn
 from tests.sphinxext.conftest import SiteFactory
 
 
@@ -31,3 +35,25 @@ def test_suppress_warnings_silences_a_subtype(site: SiteFactory) -> None:
     warnings = app.warning.getvalue()
     assert "unknown source" not in warnings
     assert "[trending.config]" in warnings
+
+
+def test_every_warning_subtype_is_described_once() -> None:
+    assert tuple(SUBTYPES) == get_args(WarningSubtype)
+    assert all(description.strip() for description in SUBTYPES.values())
+
+
+def test_an_unknown_subtype_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="unknown warning subtype"):
+        warn("message", "nonsense")  # type: ignore[arg-type]
+
+
+def test_a_source_that_matches_nothing_is_a_config_warning(site: SiteFactory) -> None:
+    sources = {
+        "perf": {"paths": ["data/*.jsonl"], "format": "jsonl"},
+        "typo": {"paths": ["dta/*.jsonl"], "format": "jsonl"},
+    }
+    app = site(confoverrides={"trending_sources": sources})
+    app.build()
+    warnings = app.warning.getvalue()
+    assert "trending_sources['typo']: matched no usable build" in warnings
+    assert warnings.count("[trending.config]") == 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -96,10 +97,12 @@ def _parse_rule(index: int, raw: object, setting: str) -> Rule:
     options = {key: value for key, value in raw.items() if key not in (*SELECTOR_KEYS, "method")}
     for key in options:
         if key not in method.option_names:
+            close = get_close_matches(str(key), (*SELECTOR_KEYS, *method.option_names), n=1)
             raise StrategyError(
                 f"{where}: key {key!r} is neither a selector ({', '.join(SELECTOR_KEYS)}) "
                 f"nor an option of method {method.name!r} "
                 f"({', '.join(method.option_names)})"
+                + (f"; did you mean {close[0]!r}?" if close else "")
             )
     try:
         method.make_options(options)
