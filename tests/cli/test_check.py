@@ -303,7 +303,7 @@ def test_conf_is_read_the_way_sphinx_reads_it(
     )
 
 
-def test_conf_errors_in_a_judged_source_are_fatal(tmp_path: Path, archive: Path, capsys) -> None:
+def test_every_conf_issue_is_fatal(tmp_path: Path, archive: Path, capsys) -> None:
     docs = _conf(
         tmp_path / "docs",
         f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}], 'direction': 'up'}}}}\n"
@@ -312,19 +312,43 @@ def test_conf_errors_in_a_judged_source_are_fatal(tmp_path: Path, archive: Path,
     assert main(["check", "--conf", str(docs)]) == 2
     err = capsys.readouterr().err
     assert "error: " in err and "trending_sources['perf']['direction']" in err
-    assert "warning: " in err and "trending_short_term_days" in err
+    assert "error: " in err and "trending_short_term_days" in err
+    assert "2 configuration error(s)" in err
 
 
-def test_conf_warnings_outside_the_judged_sources_do_not_stop_the_gate(
-    tmp_path: Path, archive: Path, capsys
+@pytest.mark.parametrize(
+    "setting",
+    ["trending_plotlyjs = 'nope'", "trending_short_term_days = 'week'"],
+)
+def test_an_issue_outside_the_judged_sources_stops_the_gate_too(
+    tmp_path: Path, archive: Path, capsys, setting: str
 ) -> None:
     docs = _conf(
         tmp_path / "docs",
-        f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}]}}}}\n"
-        "trending_plotlyjs = 'nope'\n",
+        f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}]}}}}\n{setting}\n",
     )
-    assert main(["check", "--conf", str(docs), "--build", f"{DEFAULT_JOB}-3"]) == 0
-    assert "warning: " in capsys.readouterr().err
+    assert main(["check", "--conf", str(docs), "--build", f"{DEFAULT_JOB}/3"]) == 2
+    assert "error: " in capsys.readouterr().err
+
+
+def test_a_misspelt_source_key_exits_2_naming_source_and_key(
+    tmp_path: Path, archive: Path, capsys
+) -> None:
+    # "path" for "paths": the source has no data, which once passed the gate.
+    docs = _conf(
+        tmp_path / "docs",
+        f"trending_sources = {{'perf': {{'path': [{str(archive)!r}]}}}}\n",
+    )
+    assert main(["check", "--conf", str(docs)]) == 2
+    err = capsys.readouterr().err
+    assert "trending_sources['perf']['path']" in err
+    assert "PASS" not in err
+
+
+def test_a_source_with_no_files_exits_2(tmp_path: Path, capsys) -> None:
+    docs = _conf(tmp_path / "docs", "trending_sources = {'perf': {'paths': ['none/*.xml']}}\n")
+    assert main(["check", "--conf", str(docs)]) == 2
+    assert "source 'perf' has no usable build" in capsys.readouterr().err
 
 
 def test_conf_problems_exit_2(tmp_path: Path, capsys) -> None:
@@ -334,7 +358,7 @@ def test_conf_problems_exit_2(tmp_path: Path, capsys) -> None:
     assert main(["check", "--conf", str(docs), "--source", "b"]) == 2
     assert "unknown source(s) 'b'" in capsys.readouterr().err
     assert main(["check", "--conf", str(docs), "--direction", "lower"]) == 2
-    assert "--direction only apply to archive paths" in capsys.readouterr().err
+    assert "--direction applies to archive paths only" in capsys.readouterr().err
     broken = _conf(tmp_path / "broken", "raise RuntimeError('oops')\n")
     assert main(["check", "--conf", str(broken)]) == 2
     assert "oops" in capsys.readouterr().err
