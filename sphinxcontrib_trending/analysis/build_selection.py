@@ -20,9 +20,9 @@ class UnknownBuild(LookupError):
     """A build reference that names no build of the source, or more than one."""
 
 
-def build_name(build: Build) -> str:
-    """The ``JOB/BUILD`` name users give back to pick this build."""
-    return f"{build.job}{SEPARATOR}{build.build}"
+def build_name(job: str, build: str) -> str:
+    """The ``JOB/BUILD`` name reports show and users give back to pick that build."""
+    return f"{job}{SEPARATOR}{build}"
 
 
 def _dashed(builds: Sequence[Build], reference: str) -> Build | None:
@@ -53,11 +53,11 @@ def find_build(
         if deprecated is not None:
             deprecated(
                 f"build {reference!r}: the JOB-BUILD syntax is deprecated, "
-                f"write {build_name(old)!r}"
+                f"write {build_name(old.job, old.build)!r}"
             )
         return old
     if not found:
-        newest = ", ".join(build_name(b) for b in reversed(builds[-5:])) or "none"
+        newest = ", ".join(build_name(b.job, b.build) for b in reversed(builds[-5:])) or "none"
         raise UnknownBuild(f"no build {reference!r} among {len(builds)} builds; newest: {newest}")
     jobs = sorted({b.job for b in found})
     if len(jobs) > 1:

@@ -29,7 +29,7 @@ from enum import Enum
 
 from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
-from sphinxcontrib_trending.analysis.build_selection import newest_per_job
+from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
 from sphinxcontrib_trending.analysis.grading import judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
@@ -114,7 +114,7 @@ class Verdict:
 
     @property
     def job_build(self) -> str:
-        return f"{self.job}-{self.build}"
+        return build_name(self.job, self.build)
 
     @property
     def change(self) -> float | None:
@@ -149,7 +149,7 @@ class BuildVerdicts:
 
     @property
     def job_build(self) -> str:
-        return f"{self.job}-{self.build}"
+        return build_name(self.job, self.build)
 
 
 Sample = float | Sequence[float] | None

@@ -31,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "export",
         help="write archived results as JSON Lines",
-        description=__doc__.split("\n\n")[0],
+        description="Write archived results as JSON Lines on stdout: one object per build, "
+        "test and metric, in build time order.  Exit status: 0 everything read, 1 an input "
+        "could not be read or parsed (the rest is still written), 2 usage error.",
     )
     parser.add_argument(
         "sources",

@@ -85,7 +85,7 @@ def target_records(comparison: BuildComparison) -> TargetRecords:
                 result=report.result,
                 subtype=report.subtype,
                 method=report.method,
-                baseline=build_name(baseline) if baseline else None,
+                baseline=build_name(baseline.job, baseline.build) if baseline else None,
                 from_value=report.from_value,
                 to_value=report.to_value,
                 relative_change=report.relative_change,
@@ -94,7 +94,8 @@ def target_records(comparison: BuildComparison) -> TargetRecords:
                 reason=report.reason,
             )
         )
-    return TargetRecords(target.job, target.build, build_name(target), target.time, tuple(records))
+    name = build_name(target.job, target.build)
+    return TargetRecords(target.job, target.build, name, target.time, tuple(records))
 
 
 def _number(value: float | str | None) -> str:

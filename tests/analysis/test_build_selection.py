@@ -37,7 +37,7 @@ def test_job_slash_build_is_split_at_the_last_slash() -> None:
     assert find_build(BUILDS, f"{JOB}/2024-05-07") is BUILDS[3]
     assert find_build([_build("folder/job", "7", 1)], "folder/job/7").job == "folder/job"
     assert find_build(BUILDS, (JOB, "1")) is BUILDS[0]
-    assert build_name(BUILDS[3]) == f"{JOB}/2024-05-07"
+    assert build_name(JOB, "2024-05-07") == f"{JOB}/2024-05-07"
 
 
 def test_a_bare_build_id_must_be_unique() -> None:

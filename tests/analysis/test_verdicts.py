@@ -77,11 +77,11 @@ def data(archive: Path) -> tuple[list[Build], list[history_model.TestHistory]]:
 
 
 def _build(builds: list[model.Build], number: int) -> model.Build:
-    return find_build(builds, f"{DEFAULT_JOB}/{number}")
+    return find_build(builds, _job_build(number))
 
 
 def _job_build(number: int) -> str:
-    return f"{DEFAULT_JOB}-{number}"
+    return f"{DEFAULT_JOB}/{number}"
 
 
 def test_latest_verdicts_match_the_injected_changes(data) -> None:
@@ -221,8 +221,8 @@ def test_missing_only_where_the_test_was_expected(two_jobs) -> None:
             ("2n-skx", IP4_2C, _job_build(6), Reason.MISSING),
             ("2n-skx", L2_1C, _job_build(6), Reason.NORMAL),
             ("2n-skx", L2_2C, _job_build(6), Reason.NORMAL),
-            ("3n-icx", IP4_1C, f"{icx_job}-3", Reason.NORMAL),
-            ("3n-icx", IP4_2C, f"{icx_job}-3", Reason.NORMAL),
+            ("3n-icx", IP4_1C, f"{icx_job}/3", Reason.NORMAL),
+            ("3n-icx", IP4_2C, f"{icx_job}/3", Reason.NORMAL),
         ]
     )
     missing = next(v for v in verdicts if v.reason is Reason.MISSING)

@@ -21,7 +21,7 @@ IP4_1C = "64b-1t1c-ethip4-ip4base-mrr"
 IP4_2C = "64b-2t1c-ethip4-ip4base-mrr"
 L2_1C = "64b-1t1c-eth-l2bdbasemaclrn-mrr"
 L2_2C = "64b-2t1c-eth-l2bdbasemaclrn-mrr"
-NEWEST = f"{DEFAULT_JOB}-12"
+NEWEST = f"{DEFAULT_JOB}/12"
 
 JUNIT_XSD = b"""<?xml version="1.0"?>
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
@@ -202,7 +202,7 @@ def test_all_prints_the_history_newest_first(archive: Path, tmp_path: Path, caps
     assert main(["check", str(archive), "--all", "--json", str(target)]) == 1
     out = capsys.readouterr().out
     headings = [line.split()[1] for line in out.splitlines() if line.startswith("== ")]
-    assert headings == [f"{DEFAULT_JOB}-{n}" for n in range(12, 0, -1)]
+    assert headings == [f"{DEFAULT_JOB}/{n}" for n in range(12, 0, -1)]
     report = json.loads(target.read_text())
     arrivals = {
         (entry["build"], item["name"], item["reason"])

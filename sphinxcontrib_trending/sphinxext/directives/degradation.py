@@ -72,9 +72,12 @@ class DegradationDirective(TrendingDirective):
             except UnknownBuild as error:
                 raise self.unusable(f":baseline: {error}", "option") from None
             unit = loaded.source.spec.unit or _unit_of(target, self.metric(loaded))
-            table = degradation_table(
-                target_records(comparison), unit, no_change="show-no-change" in self.options
-            )
+            records = target_records(comparison)
+            table = degradation_table(records, unit, no_change="show-no-change" in self.options)
+            if not table.rows:
+                text = f"{table.caption}: No Change in all {len(records.records)} comparisons."
+                result.append(nodes.paragraph(text, text, classes=["trending-degradation"]))
+                continue
             result.append(table_node(table, loaded.source.name, ["trending-degradation"]))
         return result
 
