@@ -15,6 +15,10 @@ import pytest
 from lxml import etree
 
 from sphinxcontrib_trending.cli import main
+from sphinxcontrib_trending.cli.check import run
+from sphinxcontrib_trending.cli.check_options import Outputs
+from sphinxcontrib_trending.ingest import SourceSpec
+from sphinxcontrib_trending.settings import Settings, Source
 from tools.make_robot_archive import DEFAULT_JOB, Change, generate_archive
 
 IP4_1C = "64b-1t1c-ethip4-ip4base-mrr"
@@ -117,24 +121,33 @@ def test_newest_build_fails_on_regression_and_failure(archive: Path, capsys) -> 
     assert "4 tests: 2 Normal, 1 Regression, 1 Failed -> FAIL" in out
 
 
+def _settings(archive: Path) -> Settings:
+    return Settings(sources={"results": Source("results", SourceSpec(paths=(str(archive),)))})
+
+
 def test_fail_on_chooses_which_verdicts_fail_the_job(archive: Path, capsys) -> None:
-    assert main(["check", str(archive), "--fail-on", ""]) == 0
-    assert main(["check", str(archive), "--fail-on", "failed"]) == 1
-    assert main(["check", str(archive), "--build", f"{DEFAULT_JOB}-5"]) == 0
-    assert (
-        main(["check", str(archive), "--build", f"{DEFAULT_JOB}-5", "--fail-on", "Progression"])
-        == 1
-    )
+    settings = _settings(archive)
+    assert run(settings, fail_on="") == 0
+    assert run(settings, fail_on="failed") == 1
+    assert run(settings, build=f"{DEFAULT_JOB}/5") == 0
+    assert run(settings, build=f"{DEFAULT_JOB}/5", fail_on="Progression") == 1
     rows = _rows(capsys.readouterr().out)
     assert rows[IP4_2C][:2] == ["Fail", "Progression"]
 
 
+def test_the_old_build_syntax_works_and_says_it_is_deprecated(archive: Path, capsys) -> None:
+    assert main(["check", str(archive), "--build", f"{DEFAULT_JOB}-5"]) == 0
+    err = capsys.readouterr().err
+    assert f"JOB-BUILD syntax is deprecated, write '{DEFAULT_JOB}/5'" in err
+
+
 def test_filter_judges_only_tests_with_matching_tags(archive: Path, tmp_path: Path) -> None:
     target = tmp_path / "f.json"
-    assert main(["check", str(archive), "--filter", "mrr and 2t1c", "--json", str(target)]) == 0
+    settings, outputs = _settings(archive), Outputs(json=target)
+    assert run(settings, tag_filter="mrr and 2t1c", outputs=outputs) == 0
     names = {item["name"] for item in json.loads(target.read_text())["verdicts"]}
     assert names == {IP4_2C, L2_2C}
-    assert main(["check", str(archive), "--filter", "1T1C and not l2*", "--json", str(target)]) == 1
+    assert run(settings, tag_filter="1T1C and not l2*", outputs=outputs) == 1
     assert {item["name"] for item in json.loads(target.read_text())["verdicts"]} == {IP4_1C}
 
 
