@@ -187,7 +187,7 @@ def check_with_strategies(
         reports = compare(
             {location: baseline[location] for location in selected if location in baseline},
             {location: target[location] for location in selected if location in target},
-            rule.method.name,
+            rule.method,
             **rule.options,
         )
         for report in reports:
