@@ -104,7 +104,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="RULE",
-        help="strategy rule KEY=VALUE,... such as 'tags=1t1c,method=aat,ratio=1.5', tried "
+        help="strategy rule KEY=VALUE,... such as 'tags=1t1c,method=wtt,alpha=0.01', tried "
         "before trending_degradation_strategies (repeatable)",
     )
     group.add_argument(
