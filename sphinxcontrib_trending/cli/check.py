@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from email.message import EmailMessage
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -240,33 +241,38 @@ def _acknowledged(judged: Judged, known: KnownChanges | None) -> Judged:
 Mode = Callable[[Loaded], Judged]
 
 
+def _judge_latest(loaded: Loaded) -> Judged:
+    name = loaded.source.name
+    return Judged(judge_latest(name, loaded.histories, loaded.builds, loaded.options))
+
+
+def _judge_named(build: str, messages: Messages, loaded: Loaded) -> Judged:
+    chosen = find_build(loaded.builds, build, messages.deprecated)
+    return Judged(judge_build(loaded.source.name, loaded.histories, chosen, loaded.options))
+
+
+def _judge_every(messages: Messages, loaded: Loaded) -> Judged:
+    """Every build's verdicts; the gate (exit code, JUnit, e-mail) stays on the newest."""
+    name = loaded.source.name
+    total = len(loaded.histories)
+    done = 0
+
+    def progress(history: TestHistory) -> None:
+        nonlocal done
+        done += 1
+        messages.progress(f"{name}: judged every build of {done}/{total}: {history.name}")
+
+    history = judge_every_build(name, loaded.histories, loaded.builds, loaded.options, progress)
+    return Judged(_judge_latest(loaded).verdicts, history)
+
+
 def _mode(build: str | None, every_build: bool, messages: Messages) -> Mode:
     """The judgement of one source: newest builds, one named build, or every build."""
-
-    def latest(loaded: Loaded) -> Judged:
-        name = loaded.source.name
-        return Judged(judge_latest(name, loaded.histories, loaded.builds, loaded.options))
-
-    def named(loaded: Loaded) -> Judged:
-        assert build is not None
-        chosen = find_build(loaded.builds, build, messages.deprecated)
-        return Judged(judge_build(loaded.source.name, loaded.histories, chosen, loaded.options))
-
-    def every(loaded: Loaded) -> Judged:
-        """Every build's verdicts; the gate (exit code, JUnit, e-mail) stays on the newest."""
-        name = loaded.source.name
-        total = len(loaded.histories)
-        done = 0
-
-        def progress(history: TestHistory) -> None:
-            nonlocal done
-            done += 1
-            messages.progress(f"{name}: judged every build of {done}/{total}: {history.name}")
-
-        history = judge_every_build(name, loaded.histories, loaded.builds, loaded.options, progress)
-        return Judged(latest(loaded).verdicts, history)
-
-    return every if every_build else named if build else latest
+    if every_build:
+        return partial(_judge_every, messages)
+    if build:
+        return partial(_judge_named, build, messages)
+    return _judge_latest
 
 
 def _judge(
