@@ -17,6 +17,7 @@ from sphinxcontrib_trending import __version__
 
 SUBCOMMAND_MODULES: tuple[str, ...] = ("init", "export", "check")
 
+EXIT_FAILURES = 1
 EXIT_USAGE = 2
 
 

@@ -41,7 +41,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     judge_latest,
     parse_reasons,
 )
-from sphinxcontrib_trending.cli import EXIT_USAGE, check_baseline, check_options
+from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE, check_baseline, check_options
 from sphinxcontrib_trending.cli.check_loading import (
     Loaded,
     LoadError,
@@ -64,9 +64,8 @@ from sphinxcontrib_trending.reports.text import history_table, verdict_table
 from sphinxcontrib_trending.reports.verdicts_json import document, write_json
 from sphinxcontrib_trending.settings import Settings
 
-EXIT_FAILED_VERDICTS = 1
 EXIT_DELIVERY = 3
-"""The alert could not be sent; it wins over EXIT_FAILED_VERDICTS so that a
+"""The alert could not be sent; it wins over EXIT_FAILURES so that a
 broken mail set-up never hides behind an expected "unstable" job result."""
 
 ALL_DEFAULT_SEARCH = "jumpavg"
@@ -198,7 +197,7 @@ def run(
         _error(f"cannot write output: {error}")
         return EXIT_USAGE
     _print_table(outputs.verbose, judged, reasons, several_sources=len(loaded) > 1)
-    code = EXIT_FAILED_VERDICTS if any(v.fails(reasons) for v in judged.verdicts) else 0
+    code = EXIT_FAILURES if any(v.fails(reasons) for v in judged.verdicts) else 0
     if mail.send and message is not None:
         try:
             deliver(message, mail.smtp)

@@ -29,6 +29,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     StrategyError,
     parse_strategies,
 )
+from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.check_loading import Loaded, Messages, print_lines
 from sphinxcontrib_trending.ingest.model import Build
 from sphinxcontrib_trending.judging import comparison_strategies
@@ -44,8 +45,6 @@ from sphinxcontrib_trending.reports.verdicts_json import write_json
 from sphinxcontrib_trending.settings import Settings
 
 DEFAULT_FAIL_ON_CHANGE = "Degradation"
-EXIT_FAILED_COMPARISONS = 1
-EXIT_USAGE = 2
 
 
 class ComparisonError(ValueError):
@@ -276,4 +275,4 @@ def run_comparison(
         lines.append("Gate (the targets):")
     print_lines(lines + text_table(gate, fail_on, verbose))
     failing = any(r.result in fail_on for target in gate for r in target.records)
-    return EXIT_FAILED_COMPARISONS if failing else 0
+    return EXIT_FAILURES if failing else 0
