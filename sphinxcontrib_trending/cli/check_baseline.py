@@ -271,7 +271,7 @@ def run_comparison(
         return EXIT_USAGE
     lines = []
     if history:
-        lines += text_table(history, fail_on, verbose)
+        lines += text_table(history, fail_on, verbose, gate=False)
         lines.append("Gate (the targets):")
     print_lines(lines + text_table(gate, fail_on, verbose))
     failing = any(r.result in fail_on for target in gate for r in target.records)

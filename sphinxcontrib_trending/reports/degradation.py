@@ -105,9 +105,16 @@ def _number(value: float | str | None) -> str:
 
 
 def text_table(
-    targets: Sequence[TargetRecords], fail_on: frozenset[str], no_change: bool = False
+    targets: Sequence[TargetRecords],
+    fail_on: frozenset[str],
+    no_change: bool = False,
+    gate: bool = True,
 ) -> list[str]:
-    """One table per target; No Change rows only with ``no_change``, counted at the end."""
+    """One table per target; No Change rows only with ``no_change``, counted at the end.
+
+    ``gate`` False is for the history of ``--all``, whose results do not
+    decide the job: its closing line counts them without saying so.
+    """
     lines = []
     for target in targets:
         lines.append(f"Target {target.caption}:")
@@ -133,8 +140,9 @@ def text_table(
     records = [record for target in targets for record in target.records]
     failed = sum(record.result in fail_on for record in records)
     hidden = 0 if no_change else sum(record.result == NO_CHANGE for record in records)
+    verdict = "fail the job" if gate else "over all builds are in --fail-on-change"
     lines.append(
-        f"{failed} of {len(records)} comparisons fail the job ({', '.join(sorted(fail_on))})"
+        f"{failed} of {len(records)} comparisons {verdict} ({', '.join(sorted(fail_on))})"
         + (f"; {hidden} No Change not listed (--verbose lists them)." if hidden else ".")
     )
     return lines

@@ -128,6 +128,8 @@ def test_all_compares_every_build_of_the_target_job(tmp_path: Path, capsys) -> N
     headings = [line.split()[1] for line in out.splitlines() if line.startswith("Target ")]
     assert headings == [f"{DAILY_JOB}/{n}" for n in (*range(106, 100, -1), 106)]
     assert [t["build"] for t in report["targets"]] == ["106"]
+    assert "comparisons over all builds are in --fail-on-change (Degradation)" in out
+    assert out.rstrip().splitlines()[-1].startswith("0 of 6 comparisons fail the job")
 
 
 def test_old_build_syntax_works_with_a_deprecation_message(capsys) -> None:
