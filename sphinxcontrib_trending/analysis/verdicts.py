@@ -29,6 +29,7 @@ from enum import Enum
 
 from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
+from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
 from sphinxcontrib_trending.analysis.grading import judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
@@ -113,7 +114,7 @@ class Verdict:
 
     @property
     def job_build(self) -> str:
-        return f"{self.job}-{self.build}"
+        return build_name(self.job, self.build)
 
     @property
     def change(self) -> float | None:
@@ -148,11 +149,7 @@ class BuildVerdicts:
 
     @property
     def job_build(self) -> str:
-        return f"{self.job}-{self.build}"
-
-
-class UnknownBuild(LookupError):
-    """``--build`` named a build the source does not hold."""
+        return build_name(self.job, self.build)
 
 
 Sample = float | Sequence[float] | None
@@ -276,15 +273,6 @@ def _judge_in(judge: _Judge, build: Build) -> Verdict:
     return judge.missing(build) if index is None else judge.verdict(index)
 
 
-def _newest_per_job(builds: Sequence[Build]) -> dict[str, Build]:
-    newest: dict[str, Build] = {}
-    for build in builds:
-        current = newest.get(build.job)
-        if current is None or build.time >= current.time:
-            newest[build.job] = build
-    return newest
-
-
 def judge_latest(
     source: str, histories: Iterable[TestHistory], builds: Sequence[Build], options: TrendOptions
 ) -> list[Verdict]:
@@ -294,7 +282,7 @@ def judge_latest(
     than only the newest build of the source keeps tests of other testbeds
     (other jobs) from all looking Missing.
     """
-    newest = _newest_per_job(builds)
+    newest = newest_per_job(builds)
     verdicts = []
     for history in histories:
         if not history.runs:
@@ -308,24 +296,13 @@ def judge_latest(
     return verdicts
 
 
-def find_build(builds: Sequence[Build], job_build: str) -> Build:
-    """The build whose ``JOB-BUILD`` id is given, else UnknownBuild listing the newest ids."""
-    for build in reversed(builds):
-        if f"{build.job}-{build.build}" == job_build:
-            return build
-    newest = ", ".join(f"{b.job}-{b.build}" for b in list(reversed(builds))[:5]) or "none"
-    raise UnknownBuild(f"no build {job_build!r} in the source; newest builds: {newest}")
-
-
 def judge_build(
     source: str,
     histories: Iterable[TestHistory],
-    builds: Sequence[Build],
-    job_build: str,
+    build: Build,
     options: TrendOptions,
 ) -> list[Verdict]:
-    """Every test expected in the chosen build, judged as of that build."""
-    build = find_build(builds, job_build)
+    """Every test expected in ``build`` (see :func:`.find_build`), judged as of that build."""
     return [
         _judge_in(_Judge(source, history, options), build)
         for history in histories

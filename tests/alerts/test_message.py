@@ -58,7 +58,7 @@ def test_headers_and_sections(verdicts: list[Verdict]) -> None:
     assert message["From"] == "ci@example.org"
     assert message["To"] == "dev@example.org, ops@example.org"
     assert message["Subject"] == (
-        f"[trending] FAIL: 1 regression, 1 failed, 1 progression in {DEFAULT_JOB}-8"
+        f"[trending] FAIL: 1 regression, 1 failed, 1 progression in {DEFAULT_JOB}/8"
     )
     assert message["Date"] and message["Message-ID"].endswith("@example.org>")
     assert message.is_multipart() and message.get_content_type() == "multipart/alternative"
@@ -106,7 +106,7 @@ def test_a_quiet_run_says_pass_and_lists_nothing(verdicts: list[Verdict]) -> Non
     normal = [v for v in verdicts if v.reason.value == "Normal"]
     message = compose(normal, DEFAULT_FAIL_ON, ADDRESSES)
     text, _ = _parts(message)
-    assert message["Subject"] == f"[trending] PASS: no change in {DEFAULT_JOB}-8"
+    assert message["Subject"] == f"[trending] PASS: no change in {DEFAULT_JOB}/8"
     assert "Regressions" not in text and "1 tests: 1 Normal -> PASS" in text
 
 

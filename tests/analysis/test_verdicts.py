@@ -15,12 +15,12 @@ import pytest
 
 from benchmarks.reference_verdicts import reference_reasons
 from sphinxcontrib_trending.analysis import history as history_model
+from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.verdicts import (
     DEFAULT_FAIL_ON,
     Reason,
-    UnknownBuild,
     Verdict,
     judge_build,
     judge_every_build,
@@ -76,8 +76,12 @@ def data(archive: Path) -> tuple[list[Build], list[history_model.TestHistory]]:
     return dataset.builds, histories(dataset.builds, "mrr")
 
 
+def _build(builds: list[model.Build], number: int) -> model.Build:
+    return find_build(builds, _job_build(number))
+
+
 def _job_build(number: int) -> str:
-    return f"{DEFAULT_JOB}-{number}"
+    return f"{DEFAULT_JOB}/{number}"
 
 
 def test_latest_verdicts_match_the_injected_changes(data) -> None:
@@ -105,21 +109,20 @@ def test_latest_verdicts_match_the_injected_changes(data) -> None:
 def test_a_chosen_build_is_judged_on_the_history_up_to_it(data) -> None:
     builds, selected = data
     verdicts = {
-        v.history.name: v
-        for v in judge_build("mrr", selected, builds, _job_build(13), TrendOptions())
+        v.history.name: v for v in judge_build("mrr", selected, _build(builds, 13), TrendOptions())
     }
     assert verdicts[IP4_1C].reason is Reason.REGRESSION
     assert verdicts[IP4_1C].previous_trend == pytest.approx(12.5e6, rel=0.02)
     # The later builds are not known yet: L2_2C is still normal in build 13.
     assert verdicts[L2_2C].reason is Reason.NORMAL
-    progression = judge_build("mrr", selected, builds, _job_build(9), TrendOptions())
+    progression = judge_build("mrr", selected, _build(builds, 9), TrendOptions())
     assert {v.history.name: v.reason for v in progression}[IP4_2C] is Reason.PROGRESSION
 
 
 def test_unknown_build_names_the_newest_ones(data) -> None:
-    builds, selected = data
-    with pytest.raises(UnknownBuild, match=rf"no build 'nope-1'.*{_job_build(BUILDS)}"):
-        judge_build("mrr", selected, builds, "nope-1", TrendOptions())
+    builds, _ = data
+    with pytest.raises(UnknownBuild, match=rf"no build 'nope/1'.*{DEFAULT_JOB}/{BUILDS}"):
+        find_build(builds, "nope/1")
 
 
 def _changes(history) -> dict[str, list[tuple[str, str]]]:
@@ -218,15 +221,15 @@ def test_missing_only_where_the_test_was_expected(two_jobs) -> None:
             ("2n-skx", IP4_2C, _job_build(6), Reason.MISSING),
             ("2n-skx", L2_1C, _job_build(6), Reason.NORMAL),
             ("2n-skx", L2_2C, _job_build(6), Reason.NORMAL),
-            ("3n-icx", IP4_1C, f"{icx_job}-3", Reason.NORMAL),
-            ("3n-icx", IP4_2C, f"{icx_job}-3", Reason.NORMAL),
+            ("3n-icx", IP4_1C, f"{icx_job}/3", Reason.NORMAL),
+            ("3n-icx", IP4_2C, f"{icx_job}/3", Reason.NORMAL),
         ]
     )
     missing = next(v for v in verdicts if v.reason is Reason.MISSING)
     assert missing.result() == "Skip"
     assert missing.result(DEFAULT_FAIL_ON | {Reason.MISSING}) == "Fail"
     # A build of job B judges only the tests job B runs.
-    in_b = judge_build("mrr", selected, builds, f"{icx_job}-2", TrendOptions())
+    in_b = judge_build("mrr", selected, find_build(builds, f"{icx_job}/2"), TrendOptions())
     assert {v.history.testbed for v in in_b} == {"3n-icx"}
     every = judge_every_build("mrr", selected, builds, TrendOptions(search="jumpavg"))
     assert len(every) == 9

@@ -171,7 +171,7 @@ def test_degradation_tables_compare_the_newest_build(built) -> None:
     tables = page.xpath("//table[contains(@class, 'trending-degradation')]")
     assert len(tables) == 2
     caption = tables[0].xpath("./caption")[0].text_content().rstrip("¶")
-    assert caption == "csit-vpp-perf-mrr-daily-master-2n-skx-30 (2026-01-30 06:00 UTC)"
+    assert caption == "csit-vpp-perf-mrr-daily-master-2n-skx/30 (2026-01-30 06:00 UTC)"
     nearest = {
         row[0]: row
         for row in (
@@ -183,7 +183,7 @@ def test_degradation_tables_compare_the_newest_build(built) -> None:
         "No Change",
         "mean",
         "welch_t_test",
-        "csit-vpp-perf-mrr-daily-master-2n-skx-29",
+        "csit-vpp-perf-mrr-daily-master-2n-skx/29",
     ]
     assert nearest["flaky"][1:3] == ["Unknown", "missing target"]
     pinned = {
@@ -194,7 +194,7 @@ def test_degradation_tables_compare_the_newest_build(built) -> None:
         "No Change",
         "ratio",
         "average_amount_threshold",
-        "csit-vpp-perf-mrr-daily-master-2n-skx-24",
+        "csit-vpp-perf-mrr-daily-master-2n-skx/24",
     ]
     assert cells[5:8] == ["10.000", "8.000", "-20.00"]
     links = tables[0].xpath(".//td[1]//a/@href")

@@ -11,7 +11,7 @@ error naming the rule and the key, not a silently skipped check.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from fnmatch import fnmatchcase
 from typing import Any
@@ -143,6 +143,21 @@ def parse_strategies(
     )
 
 
+def layered(over: Strategies | None, under: Strategies | None) -> Strategies | None:
+    """Rules of ``over`` (the command line) tried before those of ``under`` (conf.py).
+
+    As Perun lets runtime configuration win over the project's, an earlier
+    rule wins with ``apply="first"``; the apply mode is ``under``'s, as only
+    the configuration sets one.
+    """
+    if over is None or under is None:
+        return over or under
+    rules = over.rules + tuple(
+        replace(rule, index=len(over.rules) + position) for position, rule in enumerate(under.rules)
+    )
+    return Strategies(rules, under.apply)
+
+
 def check_with_strategies(
     strategies: Strategies,
     subjects: Mapping[str, Subject],
@@ -175,7 +190,7 @@ def check_with_strategies(
         reports = compare(
             {location: baseline[location] for location in selected if location in baseline},
             {location: target[location] for location in selected if location in target},
-            rule.method.name,
+            rule.method,
             **rule.options,
         )
         for report in reports:

@@ -12,6 +12,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
+from sphinxcontrib_trending.judging import trend_options
 from sphinxcontrib_trending.render.table import Table
 from sphinxcontrib_trending.settings import SAMPLE_MODES
 from sphinxcontrib_trending.sphinxext.config import settings_of
@@ -95,14 +96,8 @@ class TrendingDirective(SphinxDirective):
         return self.options.get("metric", loaded.source.metric)
 
     def trend_options(self, loaded: LoadedSource) -> TrendOptions:
-        settings = settings_of(self.config)
-        return TrendOptions(
-            samples=self.options.get("samples", loaded.source.samples),
-            search=settings.search,
-            direction=loaded.source.direction,
-            windows=settings.windows,
-            policy=settings.policy,
-            sbps=settings.sbps,
+        return trend_options(
+            settings_of(self.config), loaded.source, samples=self.options.get("samples")
         )
 
     def trends(self, loaded: LoadedSource, selected: list[TestHistory]) -> list[TestTrend]:
