@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
-from sphinxcontrib_trending.ingest.options import ReadOptions
+if TYPE_CHECKING:
+    from sphinxcontrib_trending.ingest.options import ReadOptions
 
 _EXTENSIONS = re.compile(r"(\.(xml|csv|jsonl|ndjson|json|tar|zip|tgz|txz|gz|xz|bz2))+$", re.I)
 

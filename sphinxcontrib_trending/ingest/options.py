@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sphinxcontrib_trending.ingest.spec import FORMATS, SourceSpec
+from sphinxcontrib_trending.ingest.registry import format_names
+from sphinxcontrib_trending.ingest.spec import SourceSpec
 
 
 class SpecError(ValueError):
@@ -37,8 +38,8 @@ class ReadOptions:
 
     @classmethod
     def from_spec(cls, spec: SourceSpec) -> ReadOptions:
-        if spec.format not in FORMATS:
-            raise SpecError(f"format {spec.format!r} is not one of {', '.join(FORMATS)}")
+        if spec.format not in format_names():
+            raise SpecError(f"format {spec.format!r} is not one of {', '.join(format_names())}")
         build_pattern = _compile("build pattern", spec.build_pattern)
         if not {"job", "build"} & set(build_pattern.groupindex):
             raise SpecError(

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sphinxcontrib_trending.ingest.registry import DEFAULT_FORMAT, format_names
+
 DEFAULT_BUILD_PATTERN = r"(?P<job>[^/\\]+?)__(?P<build>[^/\\_]+)__[^/\\]*$"
 """CSIT archives are named ``{job}__{build}__output_info.xml.gz``."""
 
 DEFAULT_VERSION_PATTERN = r"VPP [Vv]ersion:\s*(?P<version>\S+)"
 
-FORMATS = ("robot", "csv", "jsonl")
+FORMATS = format_names()
+"""Known input format names, the default first (from the format registry)."""
 DIRECTIONS = ("higher", "lower")
 
 
@@ -31,7 +34,7 @@ class SourceSpec:
     """
 
     paths: tuple[str, ...]
-    format: str = "robot"
+    format: str = DEFAULT_FORMAT
     build_pattern: str = DEFAULT_BUILD_PATTERN
     version_pattern: str = DEFAULT_VERSION_PATTERN
     testbed_pattern: str | None = None
