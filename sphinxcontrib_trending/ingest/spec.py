@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sphinxcontrib_trending.ingest.naming import DEFAULT_BUILD_PATTERN
 from sphinxcontrib_trending.ingest.registry import DEFAULT_FORMAT, format_names
-
-DEFAULT_BUILD_PATTERN = r"(?P<job>[^/\\]+?)__(?P<build>[^/\\_]+)__[^/\\]*$"
-"""CSIT archives are named ``{job}__{build}__output_info.xml.gz``."""
 
 DEFAULT_VERSION_PATTERN = r"VPP [Vv]ersion:\s*(?P<version>\S+)"
 
@@ -31,6 +29,10 @@ class SourceSpec:
     ``testbed_map`` maps a traffic-generator address from the "Setup of TG
     node <ip>" message to a testbed name.  Suite metadata ``testbed`` wins over
     both.
+
+    ``value_pattern`` (a regular expression whose named groups are metrics)
+    and ``value_keyword`` say where a Robot Framework test that is not a
+    CSIT test keeps its values; ``metric="elapsed"`` trends test durations.
     """
 
     paths: tuple[str, ...]
@@ -42,3 +44,5 @@ class SourceSpec:
     metric: str = "mrr"
     unit: str | None = None
     direction: str = "higher"
+    value_pattern: str | None = None
+    value_keyword: str | None = None

@@ -53,13 +53,15 @@ class InputFormat:
     ``.gz``/``.xz``/``.bz2`` suffix is taken off); it decides which files of
     a directory and which archive members are read, so ``log.html`` beside
     ``output.xml`` is left alone.  Explicitly named files are read whatever
-    their name.
+    their name.  ``own_options`` are the source options only this format
+    reads; setting one on a source of another format is an error.
     """
 
     name: str
     summary: str
     documents: re.Pattern[str]
     read: Reader
+    own_options: frozenset[str] = frozenset()
 
     def is_document(self, name: str) -> bool:
         """Is this file or member name a results document of this format?"""

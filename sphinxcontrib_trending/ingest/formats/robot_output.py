@@ -12,6 +12,7 @@ from sphinxcontrib_trending.ingest.naming import (
     testbed_from_job,
 )
 from sphinxcontrib_trending.ingest.robot import read_robot
+from sphinxcontrib_trending.ingest.robot_values import ValueRule
 
 
 def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
@@ -21,6 +22,9 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
         reading.where,
         version_pattern=options.version_pattern,
         want_tg=bool(options.testbed_map),
+        values=ValueRule(
+            options.value_pattern, options.value_keyword, options.metric, options.unit or ""
+        ),
     )
     problems = list(run.problems)
     if not run.tests:
@@ -35,7 +39,7 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
             )
         )
         return [], problems
-    job, build, complaint = identify(options.build_pattern, list(reading.names), time)
+    job, build, complaint = identify(options.build_pattern, list(reading.names), time, run.name)
     if complaint is not None:
         problems.append(Problem(reading.where, complaint, "data"))
     testbed = (
@@ -52,4 +56,5 @@ FORMAT = InputFormat(
     summary="Robot Framework output.xml (RF 2.9 to 7)",
     documents=re.compile(r"output[^/]*\.xml$", re.IGNORECASE),
     read=read,
+    own_options=frozenset({"value_pattern", "value_keyword"}),
 )
