@@ -51,6 +51,8 @@ SOURCE_KEYS = (
     "unit",
     "direction",
     "samples",
+    "value_pattern",
+    "value_keyword",
 )
 
 
@@ -222,6 +224,15 @@ def _source(validator: _Validator, name: str, raw: Any) -> Source | None:
     if not isinstance(metric, str) or not metric:
         validator.reject(f"{key}['metric']", f"expected a metric name, got {metric!r}")
         metric = "mrr"
+    value_pattern = raw.get("value_pattern")
+    if value_pattern is not None:
+        value_pattern = _regex(validator, f"{key}['value_pattern']", value_pattern, "") or None
+    value_keyword = raw.get("value_keyword")
+    if value_keyword is not None and not isinstance(value_keyword, str):
+        validator.reject(
+            f"{key}['value_keyword']", f"expected a keyword name, got {value_keyword!r}"
+        )
+        value_keyword = None
     spec = SourceSpec(
         paths=paths,
         format=_source_choice(validator, key, raw, "format", FORMATS, "robot"),
@@ -242,6 +253,8 @@ def _source(validator: _Validator, name: str, raw: Any) -> Source | None:
         metric=metric,
         unit=unit,
         direction=_source_choice(validator, key, raw, "direction", DIRECTIONS, "higher"),
+        value_pattern=value_pattern,
+        value_keyword=value_keyword,
     )
     try:
         ReadOptions.from_spec(spec)
