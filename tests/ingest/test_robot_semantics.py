@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from robot.api import ExecutionResult
 
 from sphinxcontrib_trending.ingest import Dataset, SourceSpec, SpecError, load
 from tests.fixtures.generate import PLAIN, PLAIN_RUNS
+from tests.fixtures.generate_legacy import LEGACY
 
 RUN_FILES = [PLAIN / run.folder / "output.xml" for run in PLAIN_RUNS]
 BROKEN = next(index for index, run in enumerate(PLAIN_RUNS) if run.broken)
@@ -140,3 +142,25 @@ def test_a_value_that_is_not_a_number_is_a_data_problem() -> None:
         f"{RUN_FILES[0]}: test Tests.Search.Find Product: value pattern group 'value' "
         f"matched 'latency: {PLAIN_RUNS[0].latency}', not a number"
     ) in [str(p) for p in dataset.problems]
+
+
+@pytest.mark.parametrize("version", ["rf3", "rf6", "rf7"])
+def test_nested_suite_teardowns_of_every_schema_give_robot_framework_s_verdicts(
+    version: str,
+) -> None:
+    """Real output of RF 3.2, 6.1 and 7, with the verdicts each version's own
+    result model gave (tests/fixtures/generate_legacy.py)."""
+    folder = LEGACY / f"{version}-teardown"
+    dataset = load(SourceSpec(paths=(str(folder / "output.xml"),), value_pattern=LATENCY))
+    (build,) = dataset.builds
+    truth = json.loads((folder / "expected.json").read_text())
+    assert [[t.status, t.message] for t in build.tests] == truth
+    assert all(t.measurements == () for t in build.tests)
+    assert [t.test_id for t in build.tests] == [
+        "tests.inner.measured",
+        "tests.inner.quiet",
+        "tests.twins.twin#t1",
+        "tests.twins.twin#t2",
+    ]
+    (problem,) = dataset.problems
+    assert "suite Tests.Twins has tests of the same name: 'Twin' (t1, t2)" in problem.message
