@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from robot.api import ExecutionResult
 
+from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.ingest import Dataset, SourceSpec, SpecError, load
 from tests.fixtures.generate import PLAIN, PLAIN_RUNS
 from tests.fixtures.generate_legacy import LEGACY
@@ -164,3 +165,11 @@ def test_nested_suite_teardowns_of_every_schema_give_robot_framework_s_verdicts(
     ]
     (problem,) = dataset.problems
     assert "suite Tests.Twins has tests of the same name: 'Twin' (t1, t2)" in problem.message
+
+
+def test_twins_trend_as_two_histories_of_one_run_per_build() -> None:
+    """Before: one merged history of 2 runs per build, alternating between the twins."""
+    builds = _plain(value_pattern=LATENCY, metric="latency").builds
+    twins = [h for h in histories(builds, "latency") if h.name.startswith("Add Item")]
+    assert [len(h.runs) for h in twins] == [len(PLAIN_RUNS)] * 2
+    assert [r.average for r in twins[1].runs] == [run.latency + 1.5 for run in PLAIN_RUNS]
