@@ -14,12 +14,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sphinxcontrib_trending.ingest.formats import Reading
+from sphinxcontrib_trending.ingest.formats import Reader, Reading
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.naming import stem
 from sphinxcontrib_trending.ingest.replay import Replay
@@ -238,3 +238,8 @@ def read_table(
     if not builds and not reader.problems:
         reader.problems.append(Problem(origin, "no result rows in this file", "parse"))
     return builds, reader.problems
+
+
+def table_reader(rows: Callable[[Replay], Iterable[Row | RowError]]) -> Reader:
+    """The reader of a table format, given how it splits a document into rows."""
+    return lambda reading: read_table(rows(reading.stream), reading)

@@ -25,7 +25,7 @@ def _read_lines(reading: Reading) -> tuple[list[Build], list[Problem]]:
     return [Build("toy", reading.names[0], moment, None, None, reading.where, tuple(tests))], []
 
 
-TOY = InputFormat("toy", "toy lines", re.compile(r"\.toy$"), _read_lines)
+TOY = InputFormat("toy", re.compile(r"\.toy$"), _read_lines)
 
 
 def test_the_known_formats_are_the_registry_s() -> None:

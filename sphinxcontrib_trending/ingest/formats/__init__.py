@@ -58,7 +58,6 @@ class InputFormat:
     """
 
     name: str
-    summary: str
     documents: re.Pattern[str]
     read: Reader
     own_options: frozenset[str] = frozenset()

@@ -1,4 +1,8 @@
-"""CSV: one result per row, columns named in the header (see :mod:`..tabular`)."""
+"""CSV: one result per row, columns named in the header.
+
+The columns and how rows become builds are shared with JSON Lines, in
+:mod:`~sphinxcontrib_trending.ingest.tabular`.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,9 @@ import csv
 import re
 from collections.abc import Iterator
 
-from sphinxcontrib_trending.ingest.formats import InputFormat, Reading
-from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.formats import InputFormat
 from sphinxcontrib_trending.ingest.replay import Replay
-from sphinxcontrib_trending.ingest.tabular import Row, column, read_table, text_stream
+from sphinxcontrib_trending.ingest.tabular import Row, column, table_reader, text_stream
 
 
 def csv_rows(stream: Replay) -> Iterator[Row]:
@@ -25,13 +28,8 @@ def csv_rows(stream: Replay) -> Iterator[Row]:
         yield Row(reader.line_num, fields)
 
 
-def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
-    return read_table(csv_rows(reading.stream), reading)
-
-
 FORMAT = InputFormat(
     name="csv",
-    summary="CSV, one result per row",
     documents=re.compile(r"\.csv$", re.IGNORECASE),
-    read=read,
+    read=table_reader(csv_rows),
 )

@@ -6,10 +6,9 @@ import json
 import re
 from collections.abc import Iterator
 
-from sphinxcontrib_trending.ingest.formats import InputFormat, Reading
-from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.formats import InputFormat
 from sphinxcontrib_trending.ingest.replay import Replay
-from sphinxcontrib_trending.ingest.tabular import Row, RowError, column, read_table, text_stream
+from sphinxcontrib_trending.ingest.tabular import Row, RowError, column, table_reader, text_stream
 
 
 def jsonl_rows(stream: Replay) -> Iterator[Row | RowError]:
@@ -29,13 +28,8 @@ def jsonl_rows(stream: Replay) -> Iterator[Row | RowError]:
         )
 
 
-def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
-    return read_table(jsonl_rows(reading.stream), reading)
-
-
 FORMAT = InputFormat(
     name="jsonl",
-    summary="JSON Lines, one result object per line",
     documents=re.compile(r"\.(jsonl|ndjson)$", re.IGNORECASE),
-    read=read,
+    read=table_reader(jsonl_rows),
 )

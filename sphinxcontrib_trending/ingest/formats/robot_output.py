@@ -1,4 +1,8 @@
-"""Robot Framework ``output.xml``: one document is one build (see :mod:`..robot`)."""
+"""Robot Framework ``output.xml``: one document is one build.
+
+The XML is read by :mod:`~sphinxcontrib_trending.ingest.robot`; here the run
+gets its job, build, time and testbed.
+"""
 
 from __future__ import annotations
 
@@ -53,7 +57,6 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
 
 FORMAT = InputFormat(
     name="robot",
-    summary="Robot Framework output.xml (RF 2.9 to 7)",
     documents=re.compile(r"output[^/]*\.xml$", re.IGNORECASE),
     read=read,
     own_options=frozenset({"value_pattern", "value_keyword"}),
