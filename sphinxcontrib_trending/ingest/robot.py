@@ -6,7 +6,9 @@ finished siblings are deleted when the next one ends.  Keyword messages are
 read (for the DUT version and the TG address) only until what is looked for
 has been found, so most of the document is never touched from Python.
 Reading stops at the end of the top suite: statistics and errors are not
-results.
+results.  Tests come out with the status Robot Framework itself reports
+(suite teardowns applied, twin names told apart: :mod:`.robot_suites`) and
+the measurements a :class:`~.robot_values.ValueRule` finds.
 
 Both schemas are read side by side; they differ in:
 
@@ -41,7 +43,8 @@ class RobotRun:
     """What one output.xml says, before the file name gives it a job and build.
 
     When the document breaks off, the tests read before the break are kept
-    (their results are real) and a problem says so.
+    (their results are real) and a problem says so.  ``name`` is the top
+    suite's: plain Robot Framework output names its job after it.
     """
 
     name: str | None = None
