@@ -158,13 +158,26 @@ def test_nested_suite_teardowns_of_every_schema_give_robot_framework_s_verdicts(
     assert [[t.status, t.message] for t in build.tests] == truth
     assert all(t.measurements == () for t in build.tests)
     assert [t.test_id for t in build.tests] == [
-        "tests.inner.measured",
-        "tests.inner.quiet",
-        "tests.twins.twin#t1",
-        "tests.twins.twin#t2",
+        "tests.broken.inner.measured",
+        "tests.broken.inner.quiet",
+        "tests.broken.twins.twin#t1",
+        "tests.broken.twins.twin#t2",
+        "tests.timed.timed",
     ]
     (problem,) = dataset.problems
-    assert "suite Tests.Twins has tests of the same name: 'Twin' (t1, t2)" in problem.message
+    assert "suite Tests.Broken.Twins has tests of the same name: 'Twin' (t1, t2)" in str(problem)
+
+
+@pytest.mark.parametrize("version", ["rf3", "rf6", "rf7"])
+@pytest.mark.parametrize("keyword", ["Measure Response Time", "log", "BuiltIn.Log"])
+def test_keyword_values_in_every_schema(version: str, keyword: str) -> None:
+    path = LEGACY / f"{version}-teardown" / "output.xml"
+    spec = SourceSpec(
+        paths=(str(path),), value_pattern=r"response: (?P<value>[\d.]+) ms", value_keyword=keyword
+    )
+    (build,) = load(spec).builds
+    timed = build.tests[-1]
+    assert timed.measurement("mrr").values == (3.5, 4.5)
 
 
 def test_twins_trend_as_two_histories_of_one_run_per_build() -> None:
