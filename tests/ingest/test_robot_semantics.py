@@ -162,6 +162,7 @@ def test_nested_suite_teardowns_of_every_schema_give_robot_framework_s_verdicts(
         "tests.broken.inner.quiet",
         "tests.broken.twins.twin#t1",
         "tests.broken.twins.twin#t2",
+        "tests.skipped.page.page",
         "tests.timed.timed",
     ]
     (problem,) = dataset.problems
