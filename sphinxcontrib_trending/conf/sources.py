@@ -34,6 +34,8 @@ SOURCE_KEYS = (
     "unit",
     "direction",
     "samples",
+    "value_pattern",
+    "value_keyword",
 )
 
 
@@ -103,6 +105,8 @@ class _EntryChecker:
             metric=self.text(raw, "metric", "mrr", "a metric name"),
             unit=self.text(raw, "unit", None, "a unit name such as 'pps'"),
             direction=self.choice(raw, "direction", DIRECTIONS, "higher"),
+            value_pattern=self.regex(raw, "value_pattern", "") or None,
+            value_keyword=self.text(raw, "value_keyword", None, "a keyword name"),
         )
         try:
             ReadOptions.from_spec(spec)

@@ -24,21 +24,15 @@ from pathlib import Path
 from sphinxcontrib_trending.ingest.archives import iter_documents
 from sphinxcontrib_trending.ingest.cache import CacheKey, ParseCache, Parsed
 from sphinxcontrib_trending.ingest.download import Downloads, is_url, url_path
+from sphinxcontrib_trending.ingest.formats import Reading
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
-from sphinxcontrib_trending.ingest.naming import (
-    identify,
-    stem,
-    testbed_from_address,
-    testbed_from_job,
-)
 from sphinxcontrib_trending.ingest.options import ReadOptions
 from sphinxcontrib_trending.ingest.plausible import screen
-from sphinxcontrib_trending.ingest.robot import RobotRun, read_robot
-from sphinxcontrib_trending.ingest.sources import is_document, resolve_entries
+from sphinxcontrib_trending.ingest.registry import input_format
+from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
-from sphinxcontrib_trending.ingest.tabular import read_table
 
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 """Bump whenever the same input would parse differently: it invalidates caches."""
 
 Progress = Callable[[str], None]
@@ -71,7 +65,11 @@ def _downloads_folder(cache_dir: Path | None, stack: ExitStack) -> Path:
 
 
 def resolve(spec: SourceSpec) -> list[str]:
-    """The concrete inputs (absolute paths, URLs) the spec matches now, sorted."""
+    """The concrete inputs (absolute paths, URLs) the spec matches now, sorted.
+
+    Raises :class:`SpecError` for an unusable spec, like :func:`load`.
+    """
+    ReadOptions.from_spec(spec)
     return resolve_entries(spec)[0]
 
 
@@ -176,60 +174,29 @@ def _parsed(
 
 def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> Parsed:
     """Every build in one local file (plain, compressed or an archive)."""
+    fmt = input_format(options.format)
     builds: list[Build] = []
     problems: list[Problem] = []
     documents = 0
     try:
-        for document in iter_documents(local, lambda name: is_document(options.format, name)):
+        for document in iter_documents(local, fmt.is_document):
             documents += 1
-            where = origin if document.member is None else f"{origin}!{document.member}"
-            names = [naming] if document.member is None else [document.member, naming]
-            if options.format == "robot":
-                run = read_robot(
-                    document.stream,
-                    where,
-                    version_pattern=options.version_pattern,
-                    want_tg=bool(options.testbed_map),
-                )
-                problems.extend(run.problems)
-                if (build := _robot_build(run, where, names, options, problems)) is not None:
-                    builds.append(build)
-            else:
-                found, complaints = read_table(document.stream, where, options, stem(names[0]))
-                builds.extend(found)
-                problems.extend(complaints)
+            member = document.member
+            reading = Reading(
+                stream=document.stream,
+                where=origin if member is None else f"{origin}!{member}",
+                names=(naming,) if member is None else (member, naming),
+                options=options,
+            )
+            found, complaints = fmt.read(reading)
+            builds.extend(found)
+            problems.extend(complaints)
     except _READ_ERRORS as error:
         problems.append(Problem(origin, f"cannot read: {error}", "parse"))
     else:
         if documents == 0:
-            problems.append(Problem(origin, f"archive holds no {options.format} results", "parse"))
+            problems.append(Problem(origin, f"archive holds no {fmt.name} results", "parse"))
     return Parsed(screen(builds, problems), problems)
-
-
-def _robot_build(
-    run: RobotRun,
-    where: str,
-    names: list[str],
-    options: ReadOptions,
-    problems: list[Problem],
-) -> Build | None:
-    if not run.tests:
-        return None
-    time = run.end or run.generated or max((t.start for t in run.tests if t.start), default=None)
-    if time is None:
-        problems.append(
-            Problem(where, "no build time (no end time, generated or test start); skipped", "parse")
-        )
-        return None
-    job, build, complaint = identify(options.build_pattern, names, time)
-    if complaint is not None:
-        problems.append(Problem(where, complaint, "data"))
-    testbed = (
-        run.testbed
-        or testbed_from_job(options, job)
-        or testbed_from_address(options, run.tg_address)
-    )
-    return Build(job, build, time, run.dut_version, testbed, where, tuple(run.tests))
 
 
 def _without_duplicates(builds: list[Build], problems: list[Problem]) -> list[Build]:

@@ -1,4 +1,4 @@
-"""CSV and JSON Lines results: the way in for CI systems without Robot.
+"""Table results (CSV, JSON Lines): the way in for CI systems without Robot.
 
 One row is one test result of one metric in one build.  Required: ``test``,
 ``build``, ``time`` and (for passed tests) ``value`` or ``values``.
@@ -14,13 +14,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from sphinxcontrib_trending.ingest.formats import Reader, Reading
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
-from sphinxcontrib_trending.ingest.options import ReadOptions
+from sphinxcontrib_trending.ingest.naming import stem
 from sphinxcontrib_trending.ingest.replay import Replay
 from sphinxcontrib_trending.ingest.results import (
     make_test_id,
@@ -29,6 +30,9 @@ from sphinxcontrib_trending.ingest.results import (
     thread_core,
 )
 from sphinxcontrib_trending.ingest.timestamps import as_utc, parse_iso_or_epoch
+
+if TYPE_CHECKING:
+    from sphinxcontrib_trending.ingest.options import ReadOptions
 
 ALIASES = {"test_id": "test", "dut_version": "version"}
 REQUIRED = ("test", "build", "time")
@@ -66,41 +70,12 @@ class _BuildDraft:
     tests: dict[str, _TestDraft] = field(default_factory=dict)
 
 
-def _text_stream(stream: Replay) -> io.TextIOWrapper:
+def text_stream(stream: Replay) -> io.TextIOWrapper:
+    """The document as text: UTF-8 (a byte-order mark is dropped), newlines kept as written."""
     return io.TextIOWrapper(io.BufferedReader(stream), encoding="utf-8-sig", newline="")
 
 
-def csv_rows(stream: Replay) -> Iterator[Row]:
-    reader = csv.DictReader(_text_stream(stream))
-    if reader.fieldnames is None:
-        return
-    for record in reader:
-        fields = {
-            _key(key): value.strip()
-            for key, value in record.items()
-            if key is not None and isinstance(value, str) and value.strip()
-        }
-        yield Row(reader.line_num, fields)
-
-
-def jsonl_rows(stream: Replay) -> Iterator[Row | RowError]:
-    for number, line in enumerate(_text_stream(stream), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as error:
-            yield RowError(f"not JSON: {error}", number)
-            continue
-        if not isinstance(record, dict):
-            yield RowError("a JSON object is expected", number)
-            continue
-        yield Row(
-            number, {_key(key): value for key, value in record.items() if value not in (None, "")}
-        )
-
-
-def _key(name: str) -> str:
+def column(name: str) -> str:
     key = name.strip().lower()
     return ALIASES.get(key, key)
 
@@ -245,11 +220,15 @@ class TableReader:
 
 
 def read_table(
-    stream: Replay, origin: str, options: ReadOptions, default_job: str
+    rows: Iterable[Row | RowError], reading: Reading
 ) -> tuple[list[Build], list[Problem]]:
-    """Every build of one CSV or JSON Lines document, and the rows it could not use."""
-    reader = TableReader(origin, options, default_job)
-    rows = csv_rows(stream) if options.format == "csv" else jsonl_rows(stream)
+    """Every build of one table document, and the rows it could not use.
+
+    ``rows`` is the format's own row syntax (CSV records, JSON lines) over
+    ``reading.stream``; it is consumed here, so read errors are reported here.
+    """
+    origin = reading.where
+    reader = TableReader(origin, reading.options, stem(reading.names[0]))
     try:
         for row in rows:
             reader.add(row)
@@ -259,3 +238,8 @@ def read_table(
     if not builds and not reader.problems:
         reader.problems.append(Problem(origin, "no result rows in this file", "parse"))
     return builds, reader.problems
+
+
+def table_reader(rows: Callable[[Replay], Iterable[Row | RowError]]) -> Reader:
+    """The reader of a table format, given how it splits a document into rows."""
+    return lambda reading: read_table(rows(reading.stream), reading)

@@ -1,0 +1,35 @@
+"""JSON Lines: one result per line, an object with the CSV format's columns."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+from sphinxcontrib_trending.ingest.formats import InputFormat
+from sphinxcontrib_trending.ingest.replay import Replay
+from sphinxcontrib_trending.ingest.tabular import Row, RowError, column, table_reader, text_stream
+
+
+def jsonl_rows(stream: Replay) -> Iterator[Row | RowError]:
+    for number, line in enumerate(text_stream(stream), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as error:
+            yield RowError(f"not JSON: {error}", number)
+            continue
+        if not isinstance(record, dict):
+            yield RowError("a JSON object is expected", number)
+            continue
+        yield Row(
+            number, {column(key): value for key, value in record.items() if value not in (None, "")}
+        )
+
+
+FORMAT = InputFormat(
+    name="jsonl",
+    documents=re.compile(r"\.(jsonl|ndjson)$", re.IGNORECASE),
+    read=table_reader(jsonl_rows),
+)
