@@ -58,7 +58,7 @@ from sphinxcontrib_trending.cli.sources import (
     sources_from_args,
 )
 from sphinxcontrib_trending.ingest import SpecError, load
-from sphinxcontrib_trending.ingest.model import Build, TestResult
+from sphinxcontrib_trending.ingest.model import Build, TestResult, metrics_note
 from sphinxcontrib_trending.reports.junit import Suite, junit_tree, verdict_case, write_junit
 from sphinxcontrib_trending.reports.records import DEFAULT_GRAPH_PAGE, GraphLinks
 from sphinxcontrib_trending.reports.text import history_table, verdict_table
@@ -349,7 +349,10 @@ def _load(
     selected = histories(dataset.builds, metric, accept)
     if not selected:
         matching = f" matching --filter {args.filter!r}" if args.filter else ""
-        raise UsageError(f"source {source.name!r} has no test{matching} with a {metric!r} value")
+        raise UsageError(
+            f"source {source.name!r} has no test{matching} with a {metric!r} value "
+            f"({metrics_note(dataset.builds)})"
+        )
     options = TrendOptions(
         samples=args.samples or source.samples,
         search=args.search or (ALL_DEFAULT_SEARCH if args.all else selection.search),

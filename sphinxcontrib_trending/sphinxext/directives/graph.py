@@ -10,6 +10,7 @@ from docutils.parsers.rst import directives
 
 from sphinxcontrib_trending.analysis.history import TestHistory, anchor_for
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.figure import script_json, trend_figure
 from sphinxcontrib_trending.sphinxext.data import select, source_histories
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
@@ -50,7 +51,7 @@ class GraphDirective(TrendingDirective):
         if not selected:
             raise self.unusable(
                 f"no test of source {loaded.source.name!r} with metric {metric!r} "
-                "matches :tests: and :filter:",
+                f"matches :tests: and :filter: ({metrics_note(loaded.dataset.builds)})",
                 "data",
             )
         trends = self.trends(loaded, selected)
