@@ -94,6 +94,16 @@ def test_failed_tests_table(built) -> None:
     ]
 
 
+def test_changes_only_box_is_offered_only_where_rows_carry_change_classes(built) -> None:
+    """trending.js adds the "changes only" box to tables of class trending-changes."""
+    for page, expected in (("dashboard", True), ("degradation", True), ("failed", False)):
+        tables = _page(built, page).xpath("//table[contains(@class, 'trending-table')]")
+        assert tables
+        assert all(("trending-changes" in t.get("class").split()) == expected for t in tables)
+    script = (Path(built.outdir) / "_static" / "trending.js").read_text()
+    assert 'classList.contains("trending-changes")' in script
+
+
 def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     figures = list(_figures(_page(built, "graphs")).values())
     assert len(figures) == len(datasets.TESTS)

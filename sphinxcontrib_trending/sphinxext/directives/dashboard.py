@@ -40,6 +40,6 @@ class DashboardDirective(TrendingDirective):
             return []
         trends = self.trends(loaded, selected)
         return [
-            table_node(table, loaded.source.name, ["trending-dashboard"])
+            table_node(table, loaded.source.name, ["trending-dashboard", "trending-changes"])
             for table in dashboard_tables(trends, group_by)
         ]

@@ -76,7 +76,9 @@ class DegradationDirective(TrendingDirective):
                 raise self.unusable(f":baseline: {error}", "option") from None
             unit = loaded.source.spec.unit or _unit_of(target, self.metric(loaded))
             table = degradation_table(comparison, unit)
-            result.append(table_node(table, loaded.source.name, ["trending-degradation"]))
+            result.append(
+                table_node(table, loaded.source.name, ["trending-degradation", "trending-changes"])
+            )
         return result
 
 
