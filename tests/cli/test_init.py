@@ -92,7 +92,7 @@ def test_init_title_cannot_inject_python_or_rst(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    ["plain", "it's", 'say "hi"', 'both \' and "', "back\\slash\n\t\x00é😀"],
+    ["plain", "it's", 'say "hi"', "both ' and \"", "back\\slash\n\t\x00é😀"],
 )
 def test_python_literal_means_the_value(value: str) -> None:
     assert ast.literal_eval(python_literal(value)) == value

@@ -67,27 +67,21 @@ class GraphDirective(TrendingDirective):
     def _graph(
         self, trends: list[TestTrend], source: str, title: str = "", heading: str = ""
     ) -> list[nodes.Node]:
-        """Anchors for every test, an optional heading, then the graph they land on."""
-        result: list[nodes.Node] = []
+        """An optional heading, then the graph; anchors are settled when all pages are read."""
+        claims = []
         for trend in trends:
             anchor = anchor_for(source, trend.history.key)
-            owner = claim_anchor(self.env, source, trend.history.key, anchor)
-            if owner is None:
-                result.append(nodes.target("", "", ids=[anchor]))
-            elif owner != self.env.docname:
-                self.warn(
-                    f"test {trend.history.key!r} already has its graph anchor on page "
-                    f"{owner!r}; links to it go there",
-                    "link",
-                )
+            if claim_anchor(self.env, (source, trend.history.key), anchor, self.lineno):
+                claims.append((source, trend.history.key, anchor))
         graph_id = f"trending-graph-{self.env.new_serialno('trending-graph')}"
         graph = trending_graph(
             figure=script_json(trend_figure(trends, title)),
             title=title or heading,
             tests=len(trends),
+            claims=claims,
             ids=[graph_id],
         )
-        if heading:
-            result.append(nodes.rubric(heading, heading, classes=["trending-graph-heading"]))
-        result.append(graph)
-        return result
+        if not heading:
+            return [graph]
+        graph["heading"] = True
+        return [nodes.rubric(heading, heading, classes=["trending-graph-heading"]), graph]
