@@ -10,7 +10,18 @@ from typing import Any
 
 from sphinx.util import logging
 
-SUBTYPES = ("config", "source", "parse", "data", "duplicate", "cache", "filter", "option", "link")
+SUBTYPES = (
+    "config",
+    "source",
+    "parse",
+    "data",
+    "duplicate",
+    "cache",
+    "filter",
+    "option",
+    "link",
+    "math",
+)
 
 logger = logging.getLogger("sphinxcontrib_trending")
 
