@@ -110,8 +110,12 @@ class TrendingDirective(SphinxDirective):
         return trends_for(loaded, selected, options, settings_of(self.config).known_changes)
 
 
-def table_node(table: Table, source: str, classes: list[str]) -> nodes.table:
-    """A plain docutils table, so every builder renders it."""
+def table_node(table: Table, source: str, classes: list[str]) -> nodes.container:
+    """A plain docutils table, so every builder renders it.
+
+    The container around it scrolls sideways in HTML when the table is wider
+    than the page, so test names never have to wrap.
+    """
     table_node = nodes.table(classes=["trending-table", *classes])
     if table.caption:
         table_node += nodes.title(table.caption, table.caption)
@@ -129,7 +133,9 @@ def table_node(table: Table, source: str, classes: list[str]) -> nodes.table:
         if row.link_key is not None:
             first = trending_link(row.cells[0], row.cells[0], source=source, key=row.link_key)
         body += _row_node(row.cells, first_cell=first, classes=list(row.classes))
-    return table_node
+    box = nodes.container(classes=["trending-table-box"])
+    box += table_node
+    return box
 
 
 def _row_node(
