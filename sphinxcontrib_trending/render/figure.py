@@ -21,6 +21,7 @@ from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.render.units import DisplayUnit, axis_label, display_unit
+from sphinxcontrib_trending.render.visible import visible
 
 REGRESSION_COLOR = "#d62728"
 PROGRESSION_COLOR = "#2ca02c"
@@ -71,8 +72,9 @@ def color(index: int) -> str:
 
 
 def _escaped(text: str | None) -> str:
-    """Data text made inert for Plotly's HTML subset and its %{...} templates."""
-    return html.escape(text or "", quote=True).replace("%{", "%&#123;")
+    """Data text made inert for Plotly's HTML subset and its %{...} templates,
+    with control characters made visible."""
+    return html.escape(visible(text or ""), quote=True).replace("%{", "%&#123;")
 
 
 def plotly_time(moment: datetime) -> str:

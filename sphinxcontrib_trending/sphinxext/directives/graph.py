@@ -12,6 +12,7 @@ from sphinxcontrib_trending.analysis.history import TestHistory, anchor_for
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.figure import script_json, trend_figure
+from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.data import select, source_histories
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
 from sphinxcontrib_trending.sphinxext.nodes import trending_graph
@@ -20,7 +21,7 @@ from sphinxcontrib_trending.sphinxext.store import claim_anchor
 
 def _heading(trend: TestTrend) -> str:
     history = trend.history
-    return f"{history.name} ({history.testbed})" if history.testbed else history.name
+    return visible(f"{history.name} ({history.testbed})" if history.testbed else history.name)
 
 
 class GraphDirective(TrendingDirective):
@@ -84,4 +85,7 @@ class GraphDirective(TrendingDirective):
         if not heading:
             return [graph]
         graph["heading"] = True
-        return [nodes.rubric(heading, heading, classes=["trending-graph-heading"]), graph]
+        rubric = nodes.rubric(
+            heading, heading, classes=["trending-graph-heading"], support_smartquotes=False
+        )
+        return [rubric, graph]
