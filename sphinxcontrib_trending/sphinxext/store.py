@@ -95,16 +95,17 @@ def settle_anchors(env: BuildEnvironment, read_now: Iterable[str]) -> list[str]:
     """
     data = env_data(env)
     read = set(read_now)
-    for target in sorted(data.claims):
-        owner, _anchor = anchor_owner(env, target) or ("", "")
-        for docname in sorted(set(data.claims[target]) & read - {owner}):
-            _anchor, line = data.claims[target][docname]
-            warn(
-                f"test {target[1]!r} already has its graph anchor on page {owner!r}; "
-                "links to it go there",
-                "link",
-                location=(docname, line),
-            )
+    second_homes = []
+    for target, pages in data.claims.items():
+        owner = min(pages)
+        for docname in set(pages) & read - {owner}:
+            second_homes.append((docname, pages[docname][1] or 0, target[1], owner))
+    for docname, line, key, owner in sorted(second_homes):
+        warn(
+            f"test {key!r} already has its graph anchor on page {owner!r}; links to it go there",
+            "link",
+            location=(docname, line or None),
+        )
     owners = {target: min(pages) for target, pages in data.claims.items() if pages}
     moved = {
         target
