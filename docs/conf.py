@@ -19,6 +19,8 @@ extensions = [
 
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
+# The full window width: dashboards are wide tables.
+html_theme_options = {"page_width": "95%", "body_max_width": "none"}
 autodoc_typehints = "description"
 
 # The live demo: real Robot Framework output, packed as one .tar.xz.

@@ -15,7 +15,7 @@ from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
 from sphinxcontrib_trending.ingest import load
-from sphinxcontrib_trending.ingest.model import Build, TestResult
+from sphinxcontrib_trending.ingest.model import Build, TestResult, metrics_note
 from sphinxcontrib_trending.judging import trend_options
 from sphinxcontrib_trending.settings import Settings, Source
 
@@ -94,7 +94,8 @@ def load_sources(
         if not selected:
             matching = f" matching --filter {expression!r}" if expression else ""
             raise LoadError(
-                f"source {source.name!r} has no test{matching} with a {judged_metric!r} value"
+                f"source {source.name!r} has no test{matching} with a {judged_metric!r} value "
+                f"({metrics_note(dataset.builds)})"
             )
         options = trend_options(settings, source, samples=samples, search=search)
         loaded.append(Loaded(source, dataset.builds, selected, options, judged_metric, accept))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError
-from sphinxcontrib_trending.ingest.sources import is_document
+from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
     DEFAULT_VERSION_PATTERN,
@@ -91,7 +91,7 @@ def _not_robot(path: str) -> str | None:
     name says nothing is sniffed.  Folders, globs and URLs are left alone.
     """
     for fmt in FORMATS:
-        if is_document(fmt, path):
+        if input_format(fmt).is_document(path):
             return None if fmt == "robot" else fmt
     if Path(path).is_file() and not path.lower().endswith(".xml"):
         return _sniffed(path)

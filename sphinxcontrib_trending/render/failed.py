@@ -80,6 +80,8 @@ def failed_tables(
             )
             for f in ordered
         )
-        caption = f"Testbed {testbed}" if testbed else "No testbed"
+        # Generic data has no testbeds at all: then there is nothing to name.
+        unnamed = "No testbed" if len(by_testbed) > 1 else ""
+        caption = f"Testbed {testbed}" if testbed else unnamed
         tables.append(Table(caption=caption, header=HEADER, rows=rows))
     return tables

@@ -13,7 +13,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from sphinxcontrib_trending import __version__
-from sphinxcontrib_trending.sphinxext import assets, config, directives, nodes, store
+from sphinxcontrib_trending.sphinxext import assets, config, directives, mathml, nodes, store
 from sphinxcontrib_trending.sphinxext.data import current_fingerprint, preload
 
 
@@ -52,6 +52,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     nodes.register(app)
     directives.register(app)
     assets.register(app)
+    mathml.register(app)
     app.connect("env-get-outdated", _outdated_by_data)
     app.connect("env-before-read-docs", _preload)
     app.connect("env-purge-doc", store.purge_doc)

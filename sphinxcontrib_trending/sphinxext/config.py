@@ -48,12 +48,14 @@ def default_cache_dir(app: Sphinx) -> Path:
 
     ``sphinx-build -M html`` keeps doctrees in ``_build/doctrees``, so the
     cache goes to ``_build/trending-cache``; plain ``-b html`` keeps them in
-    ``<outdir>/.doctrees``, where a folder beside them would be published, so
-    the cache goes inside the doctree folder instead.
+    ``<outdir>/.doctrees``, inside the folder people publish, so the cache
+    goes beside the output folder instead, named after it
+    (``_build/html-trending-cache``) so that two outputs never share one.
     """
     doctrees = Path(app.doctreedir).resolve()
-    if doctrees.parent == Path(app.outdir).resolve():
-        return doctrees / "trending-cache"
+    outdir = Path(app.outdir).resolve()
+    if doctrees == outdir or outdir in doctrees.parents:
+        return outdir.parent / f"{outdir.name}-trending-cache"
     return doctrees.parent / "trending-cache"
 
 

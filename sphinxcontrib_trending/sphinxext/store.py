@@ -19,14 +19,24 @@ from dataclasses import dataclass, field
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-ENV_VERSION = 1
+from sphinxcontrib_trending.sphinxext.warnings import warn
+
+ENV_VERSION = 2
+
+Target = tuple[str, str]
+"""A test's graph anchor is named by its source and history key."""
 
 
 @dataclass
 class TrendingEnvData:
     doc_sources: dict[str, set[str]] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)
-    anchors: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    claims: dict[Target, dict[str, tuple[str, int | None]]] = field(default_factory=dict)
+    """Per test, every page that graphs it: anchor and line of its first graph there."""
+    links: dict[str, set[Target]] = field(default_factory=dict)
+    """Per page, the tests its tables link to."""
+    owners: dict[Target, str] = field(default_factory=dict)
+    """The anchor owners of the last build, to find pages to rewrite when one moves."""
 
 
 def env_data(env: BuildEnvironment) -> TrendingEnvData:
@@ -43,27 +53,81 @@ def note_source_use(env: BuildEnvironment, docname: str, source: str, fingerprin
     data.fingerprints[source] = fingerprint
 
 
-def claim_anchor(env: BuildEnvironment, source: str, key: str, anchor: str) -> str | None:
-    """Make this page the home of a test's graph anchor, unless one already is.
+def claim_anchor(env: BuildEnvironment, target: Target, anchor: str, line: int | None) -> bool:
+    """Record that this page graphs a test; True for its first graph on this page.
 
-    Returns None when the claim succeeded, else the page that holds the
-    anchor (possibly this one, for a test graphed twice on a page): an HTML
-    id must exist once, and links must land on one graph.
+    Which page owns the anchor is settled only after every page is read
+    (:func:`settle_anchors`), so the answer never depends on the order in
+    which parallel readers happen to finish.
+    """
+    pages = env_data(env).claims.setdefault(target, {})
+    if env.docname in pages:
+        return False
+    pages[env.docname] = (anchor, line)
+    return True
+
+
+def note_links(env: BuildEnvironment, docname: str, targets: set[Target]) -> None:
+    if targets:
+        env_data(env).links[docname] = targets
+
+
+def anchor_owner(env: BuildEnvironment, target: Target) -> tuple[str, str] | None:
+    """The page holding a test's anchor, and the anchor: the first page by name.
+
+    A serial build reads pages in name order, so this is also the page a
+    serial build would see first.
+    """
+    pages = env_data(env).claims.get(target)
+    if not pages:
+        return None
+    owner = min(pages)
+    return owner, pages[owner][0]
+
+
+def settle_anchors(env: BuildEnvironment, read_now: Iterable[str]) -> list[str]:
+    """After all pages are read: warn about second homes, list pages to rewrite.
+
+    A page graphing a test that another page owns is warned about when it
+    was read in this build, the same for any ``-j``.  Pages not read now but
+    whose links or anchors depend on an owner that changed are returned, so
+    Sphinx writes them again.
     """
     data = env_data(env)
-    existing = data.anchors.get((source, key))
-    if existing is not None:
-        return existing[0]
-    data.anchors[(source, key)] = (env.docname, anchor)
-    return None
+    read = set(read_now)
+    second_homes = []
+    for target, pages in data.claims.items():
+        owner = min(pages)
+        for docname in set(pages) & read - {owner}:
+            second_homes.append((docname, pages[docname][1] or 0, target[1], owner))
+    for docname, line, key, owner in sorted(second_homes):
+        warn(
+            f"test {key!r} already has its graph anchor on page {owner!r}; links to it go there",
+            "link",
+            location=(docname, line or None),
+        )
+    owners = {target: min(pages) for target, pages in data.claims.items() if pages}
+    moved = {
+        target
+        for target in set(owners) | set(data.owners)
+        if owners.get(target) != data.owners.get(target)
+    }
+    data.owners = owners
+    rewrite = set()
+    for target in moved:
+        rewrite.update(data.claims.get(target, {}))
+    rewrite.update(docname for docname, targets in data.links.items() if targets & moved)
+    return sorted(rewrite & env.all_docs.keys() - read)
 
 
 def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     data = env_data(env)
     data.doc_sources.pop(docname, None)
-    for target, (owner, _anchor) in list(data.anchors.items()):
-        if owner == docname:
-            del data.anchors[target]
+    data.links.pop(docname, None)
+    for target, pages in list(data.claims.items()):
+        pages.pop(docname, None)
+        if not pages:
+            del data.claims[target]
 
 
 def merge_info(
@@ -71,13 +135,16 @@ def merge_info(
 ) -> None:
     data = env_data(env)
     theirs = env_data(other)
-    for docname in docnames:
+    merged = set(docnames)
+    for docname in merged:
         if docname in theirs.doc_sources:
             data.doc_sources[docname] = theirs.doc_sources[docname]
+        if docname in theirs.links:
+            data.links[docname] = theirs.links[docname]
     data.fingerprints.update(theirs.fingerprints)
-    for target, (owner, anchor) in theirs.anchors.items():
-        if owner in docnames:
-            data.anchors.setdefault(target, (owner, anchor))
+    for target, pages in theirs.claims.items():
+        for docname in merged & pages.keys():
+            data.claims.setdefault(target, {})[docname] = pages[docname]
 
 
 def sources_in_use(env: BuildEnvironment) -> set[str]:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from sphinx.util import logging
 
 WarningSubtype = Literal[
-    "config", "source", "parse", "data", "duplicate", "cache", "filter", "option", "link"
+    "config", "source", "parse", "data", "duplicate", "cache", "filter", "option", "link", "math"
 ]
 
 SUBTYPES: dict[WarningSubtype, str] = {
@@ -30,6 +30,7 @@ SUBTYPES: dict[WarningSubtype, str] = {
     "option": "a bad directive option "
     "(unknown source, unknown group-by field, bad regular expression)",
     "link": "a test whose graph anchor is claimed by two pages",
+    "math": "TeX that cannot be converted to MathML (it is shown as code)",
 }
 """Each subtype with what it reports, in the order the docs list them."""
 

@@ -23,6 +23,12 @@ def test_bad_input_warns_by_subtype_and_the_rest_builds(site: SiteFactory) -> No
     assert "unknown group-by field(s) colour" in warnings
     assert "bad :tests: regular expression" in warnings
     assert "zz-broken.jsonl" in warnings
+    # a metric the data lacks: both directives name the metrics it has
+    assert (
+        warnings.count("has metric 'latency' and matches the filter (metrics in the data: mrr)")
+        == 1
+    )
+    assert warnings.count("matches :tests: and :filter: (metrics in the data: mrr)") == 1
     for subtype in ("config", "option", "filter", "parse"):
         assert f"[trending.{subtype}]" in warnings
     html = (Path(app.outdir) / "index.html").read_text()

@@ -78,7 +78,9 @@ class DegradationDirective(TrendingDirective):
                 text = f"{table.caption}: No Change in all {len(records.records)} comparisons."
                 result.append(nodes.paragraph(text, text, classes=["trending-degradation"]))
                 continue
-            result.append(table_node(table, loaded.source.name, ["trending-degradation"]))
+            result.append(
+                table_node(table, loaded.source.name, ["trending-degradation", "trending-changes"])
+            )
         return result
 
 
