@@ -30,11 +30,12 @@ import jinja2
 from docutils.utils import column_width
 from sphinx.cmd.quickstart import QuickstartRenderer
 
+from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.cli import EXIT_USAGE
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, load
 from sphinxcontrib_trending.ingest.download import is_url
 from sphinxcontrib_trending.ingest.model import Dataset, metrics_in, metrics_note
-from sphinxcontrib_trending.ingest.spec import DIRECTIONS, FORMATS
+from sphinxcontrib_trending.ingest.spec import FORMATS
 
 TEMPLATES = ("conf.py", "index.rst", "dashboard.rst", "failed.rst", "graphs.rst")
 QUICKSTART_FILES = {"Makefile": "\n", "make.bat": "\r\n"}
