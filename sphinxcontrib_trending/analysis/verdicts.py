@@ -4,7 +4,10 @@ The methodology's PA job regroups the history after every test job and judges
 the new run: its group prolonged is Pass/Normal, a new group with a worse
 trend is Fail/Regression, a better one Pass/Progression.  Two more reasons
 come from the data itself: a test that failed in the build (Failed) and one
-that was expected there but did not run (Missing).
+that was expected there but did not run (Missing).  A failed newest run is
+Failed whether or not the test ever had a value: the gate judges the
+histories ``histories(..., keep_failing=True)`` cuts, which keep tests that
+never measured anything.
 
 Judging a run uses only the history up to and including it, exactly as the
 PA job would have seen it at the time; that is what makes ``--all`` a true

@@ -346,8 +346,8 @@ def _load(
             f"source {source.name!r} has no usable build in {', '.join(source.spec.paths)}"
         )
     metric = args.metric or source.metric
-    selected = histories(dataset.builds, metric, accept)
-    if not selected:
+    selected = histories(dataset.builds, metric, accept, keep_failing=True)
+    if all(history.unit is None for history in selected):
         matching = f" matching --filter {args.filter!r}" if args.filter else ""
         raise UsageError(f"source {source.name!r} has no test{matching} with a {metric!r} value")
     options = TrendOptions(
