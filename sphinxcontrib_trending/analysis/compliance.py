@@ -26,7 +26,7 @@ from typing import Literal, TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.expand import trend_per_run
-from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, judge
+from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, change_ratio, judge
 
 Mode = Literal["time", "runs"]
 _Window = TypeVar("_Window", timedelta, int)
@@ -92,8 +92,8 @@ def compliance(
     long_window = measured_trends[max(long_mark, 0) : short_mark + 1]
     long_reference = max(long_window) if result.direction == "higher" else min(long_window)
     return Compliance(
-        short_change=_change(last_trend, short_reference),
-        long_change=_change(last_trend, long_reference),
+        short_change=change_ratio(last_trend, short_reference),
+        long_change=change_ratio(last_trend, long_reference),
         trend=last_trend,
         short_reference=short_reference,
         long_reference=long_reference,
@@ -208,8 +208,3 @@ def _check_times(times: Sequence[datetime], result: Classification) -> None:
             raise ValueError(f"time of run {index} is earlier than the run before it")
 
 
-def _change(value: float, reference: float | None) -> float | None:
-    """Relative change; None without a reference or when it is zero."""
-    if reference is None or reference == 0.0:
-        return None
-    return (value - reference) / reference

@@ -32,7 +32,7 @@ from enum import Enum
 
 from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
-from sphinxcontrib_trending.analysis.grading import judge_anomaly
+from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.ingest.model import Build
@@ -120,10 +120,8 @@ class Verdict:
 
     @property
     def change(self) -> float | None:
-        """Relative change of the trend, (new - old) / old, when a new group arrived."""
-        if self.trend is None or self.previous_trend in (None, 0.0):
-            return None
-        return (self.trend - self.previous_trend) / self.previous_trend
+        """Relative change of the trend, (new - old) / |old|, when a new group arrived."""
+        return None if self.trend is None else change_ratio(self.trend, self.previous_trend)
 
     @property
     def anomaly(self) -> bool:
