@@ -120,7 +120,7 @@ class Verdict:
 
     @property
     def change(self) -> float | None:
-        """Relative change of the trend, (new - old) / |old|, when a new group arrived."""
+        """Relative change of the trend, ``(new - old) / |old|``, when a new group arrived."""
         return None if self.trend is None else change_ratio(self.trend, self.previous_trend)
 
     @property

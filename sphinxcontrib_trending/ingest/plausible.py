@@ -1,9 +1,10 @@
 """Screening measurements for values no benchmark can produce.
 
 Every metric is finite (a difference or a temperature may be negative, and
-the grouping handles that); an infinite value is no measurement.  Such a measurement is taken out at ingest,
-with a ``data`` problem naming the file, build and test, so one bad row in a
-CSV never stops a documentation build and is never silently ignored.
+the grouping handles that); an infinite value is no measurement.  Such a
+measurement is taken out at ingest, with a ``data`` problem naming the file,
+build and test, so one bad row in a CSV never stops a documentation build and
+is never silently ignored.
 """
 
 from __future__ import annotations
