@@ -53,7 +53,9 @@ class Group:
     (see :doc:`/methodology/anomalies`); None for the first group."""
     confidence: float | None = None
     """``1 / (1 + 2**-bits_saved)``: the probability of a change here against
-    merging with the previous group, under equal priors; None for the first group."""
+    merging with the previous group, under equal priors and at this grouping's
+    ``unit`` (another ``unit`` or ``sbps`` gives another value); None for the
+    first group."""
     serial_correlation: float | None = None
     """Lag-1 autocorrelation of the run averages' residuals around their group
     averages, over this group and the previous one; None for the first group.
