@@ -87,8 +87,9 @@ def window_marks(
         long: Long window, same kind as ``short`` and not shorter (default 90
             days or 180 runs).
         mode: ``"time"`` or ``"runs"``.
-        end: Where every window ends: the newest build time of the source.
-            Default: the series' newest run, measured or not.
+        end: Where every window ends: the newest build time of the source,
+            not before the series' newest run.  Default: the series' newest
+            run, measured or not.
     """
     _check_times(times, result)
     if mode == "time":
@@ -103,6 +104,8 @@ def window_marks(
         end = times[-1] if times else None
     elif end.tzinfo is None:
         raise ValueError("end must be timezone-aware")
+    elif times and end < times[-1]:
+        raise ValueError(f"end {end.isoformat()} is before the newest run of the series")
     if end is None or not measured:
         return WindowMarks(None, None, None, result.run_count)
     measured_times = [times[index] for index in measured]

@@ -213,9 +213,11 @@ def test_negative_levels_change_by_their_magnitude() -> None:
     assert found.short_change == pytest.approx(0.5)
 
 
-def test_end_must_be_timezone_aware() -> None:
+def test_end_must_be_timezone_aware_and_not_before_the_newest_run() -> None:
     with pytest.raises(ValueError, match="end must be timezone-aware"):
         compliance(daily(3), classify([1.0, 2.0, 3.0]), end=datetime(2024, 2, 1))
+    with pytest.raises(ValueError, match="before the newest run"):
+        compliance(daily(3), classify([1.0, 2.0, 3.0]), end=START + timedelta(days=1))
 
 
 def _history(values: list[float | None]) -> history.TestHistory:
