@@ -53,7 +53,9 @@ class Group:
     (see :doc:`/methodology/anomalies`); None for the first group."""
     confidence: float | None = None
     """``1 / (1 + 2**-bits_saved)``: the probability of a change here against
-    merging with the previous group, under equal priors; None for the first group."""
+    merging with the previous group, under equal priors and at this grouping's
+    ``unit`` (another ``unit`` or ``sbps`` gives another value); None for the
+    first group."""
     serial_correlation: float | None = None
     """Lag-1 autocorrelation of the run averages' residuals around their group
     averages, over this group and the previous one; None for the first group.
@@ -92,17 +94,21 @@ def classify(
             result.
         unit: Resolution of the values; differences below it are noise by
             assumption.  Default: derived from ``sbps``.
-        sbps: Significant bits per sample: the largest value is taken to have
-            this many binary digits, which sets ``unit``.  Default 12.
+        sbps: Significant bits per sample: ``unit = M / (2**(sbps + 1) - 1)``,
+            ``M`` the largest value (the range, when a value is negative).
+            Default 12.
         search: ``"exact"`` finds the partition with the fewest bits;
             ``"jumpavg"`` reproduces the reference library jumpavg 0.4.2.
         direction: ``"higher"`` if larger values are better (throughput),
             ``"lower"`` if smaller are (latency); decides which change is a
             regression.
 
+    Any finite value is accepted; negative values shift the whole series
+    (see :mod:`.runs`), non-negative ones are grouped as the reference does.
+
     Raises:
-        ValueError: a negative or infinite value (naming the run), or an
-            unknown ``search``/``direction``.
+        ValueError: an infinite value or one beyond +-1e100 (naming the
+            run), or an unknown ``search``/``direction``.
     """
     if search not in SEARCHES:
         raise ValueError(f"search must be one of {SEARCHES}, got {search!r}")
@@ -120,7 +126,7 @@ def classify(
     if not prepared.count:
         return result
     if prepared.max_value <= 0.0:
-        # all zeros: nothing varies, and the bit model has no scale to work with
+        # all equal to the smallest value: nothing varies, and no scale to work with
         partition = Partition((0,), (int(prepared.sizes.sum()),), (0.0,), (0.0,), 0.0)
         return _with_groups(result, prepared, partition, None)
     resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
@@ -150,9 +156,10 @@ def _with_groups(
         correlations = serial_correlation_per_group(prepared.avgs, partition.starts, partition.avgs)
     groups = []
     previous: float | None = None
-    for start, stop, (size, avg, stdev), bits_saved, correlation in zip(
+    for start, stop, (size, shifted_avg, stdev), bits_saved, correlation in zip(
         partition.starts, stops, stats, saved, correlations, strict=True
     ):
+        avg = shifted_avg + prepared.offset if prepared.offset else shifted_avg
         groups.append(
             Group(
                 start=present[start],

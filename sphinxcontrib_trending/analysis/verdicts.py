@@ -4,7 +4,10 @@ The methodology's PA job regroups the history after every test job and judges
 the new run: its group prolonged is Pass/Normal, a new group with a worse
 trend is Fail/Regression, a better one Pass/Progression.  Two more reasons
 come from the data itself: a test that failed in the build (Failed) and one
-that was expected there but did not run (Missing).
+that was expected there but did not run (Missing).  A failed newest run is
+Failed whether or not the test ever had a value: the gate judges the
+histories ``histories(..., keep_failing=True)`` cuts, which keep tests that
+never measured anything.
 
 Judging a run uses only the history up to and including it, exactly as the
 PA job would have seen it at the time; that is what makes ``--all`` a true
@@ -30,7 +33,7 @@ from enum import Enum
 from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
-from sphinxcontrib_trending.analysis.grading import judge_anomaly
+from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.ingest.model import Build
@@ -118,10 +121,8 @@ class Verdict:
 
     @property
     def change(self) -> float | None:
-        """Relative change of the trend, (new - old) / old, when a new group arrived."""
-        if self.trend is None or self.previous_trend in (None, 0.0):
-            return None
-        return (self.trend - self.previous_trend) / self.previous_trend
+        """Relative change of the trend, ``(new - old) / |old|``, when a new group arrived."""
+        return None if self.trend is None else change_ratio(self.trend, self.previous_trend)
 
     @property
     def anomaly(self) -> bool:

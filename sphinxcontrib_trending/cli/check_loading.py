@@ -90,8 +90,8 @@ def load_sources(
                 f"source {source.name!r} has no usable build in {', '.join(source.spec.paths)}"
             )
         judged_metric = metric or source.metric
-        selected = histories(dataset.builds, judged_metric, accept)
-        if not selected:
+        selected = histories(dataset.builds, judged_metric, accept, keep_failing=True)
+        if all(history.unit is None for history in selected):
             matching = f" matching --filter {expression!r}" if expression else ""
             raise LoadError(
                 f"source {source.name!r} has no test{matching} with a {judged_metric!r} value "

@@ -1,9 +1,10 @@
 """Screening measurements for values no benchmark can produce.
 
-Rates, latencies and durations are finite and never negative; the grouping
-rightly refuses anything else.  Such a measurement is taken out at ingest,
-with a ``data`` problem naming the file, build and test, so one bad row in a
-CSV never stops a documentation build and is never silently ignored.
+Every metric is finite (a difference or a temperature may be negative, and
+the grouping handles that); an infinite value is no measurement.  Such a
+measurement is taken out at ingest, with a ``data`` problem naming the file,
+build and test, so one bad row in a CSV never stops a documentation build and
+is never silently ignored.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, Tes
 
 def _bad_value(measurement: Measurement) -> float | None:
     for value in measurement.values:
-        if value < 0 or math.isinf(value):
+        if math.isinf(value):
             return value
     return None
 
@@ -32,7 +33,7 @@ def _screened_test(test: TestResult, build: Build, problems: list[Problem]) -> T
             Problem(
                 build.origin,
                 f"build {build.job}-{build.build}, test {test.test_id}: {measurement.metric} "
-                f"value {bad!r} is negative or infinite; the measurement is left out",
+                f"value {bad!r} is infinite; the measurement is left out",
                 "data",
             )
         )

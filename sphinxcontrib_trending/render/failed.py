@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from sphinxcontrib_trending.analysis.compliance import in_window
 from sphinxcontrib_trending.analysis.history import history_key
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 from sphinxcontrib_trending.render.table import Row, Table
@@ -34,7 +35,7 @@ def _collect(
 ) -> dict[str | None, dict[str, _Failures]]:
     by_testbed: dict[str | None, dict[str, _Failures]] = {}
     for build in builds:
-        if build.time < since:
+        if not in_window(build.time, since):
             continue
         for test in build.tests:
             if test.passed or (accept is not None and not accept(test)):

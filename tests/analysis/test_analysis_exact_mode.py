@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from analysis_series import make_series, resolution, series_cases
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from jumpavg.avg_stdev_stats import AvgStdevStats
 from jumpavg.bit_counting_group_list import BitCountingGroupList
 
@@ -141,3 +142,22 @@ def test_incumbent_from_the_tables_is_the_jumpavg_partition(case) -> None:
     base = model.ranking_bits(sizes, np.sqrt(table.moment / sizes))
     terms = exact._predecessor_terms(table.avg, model)
     assert exact._incumbent(table, base, terms, model) == greedy_search(prepared, model)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=8), st.floats(0.1, 3.0))
+def test_exact_is_the_minimum_with_negative_values(case, depth) -> None:
+    """Negative series are priced as the series shifted to 0, and exact finds its minimum."""
+    runs, unit, sbps = case
+    floats = [run if isinstance(run, float) else run[0] for run in runs]
+    lowered = [value - depth * max(floats) for value in floats]
+    smallest = min(*lowered, 0.0)  # a series with no negative value is not shifted
+    found = classify(lowered, unit=unit, sbps=sbps, search="exact")
+    shifted: list[float | list[float]] = [value - smallest for value in lowered]
+    if max(shifted) <= 0.0:
+        assert len(found.groups) == 1
+        return
+    (lowest, best_starts), *others = brute_force(shifted, unit, sbps)
+    assert found.bits == pytest.approx(lowest, rel=RELATIVE)
+    if not others or others[0][0] > lowest * (1 + 1e-6):
+        assert tuple(group.start for group in found.groups) == best_starts

@@ -316,3 +316,44 @@ def test_change_is_relative_to_the_previous_trend() -> None:
     verdict = Verdict("s", history, Reason.REGRESSION, "job", "2", T0, 8.0, 8.0, 10.0)
     assert verdict.change == pytest.approx(-0.2)
     assert Verdict("s", history, Reason.NORMAL, "job", "2", T0).change is None
+
+
+def _test(test_id: str, value: float | None) -> model.TestResult:
+    measured = () if value is None else (Measurement("mrr", "pps", (value,)),)
+    return model.TestResult(
+        test_id=test_id,
+        name=test_id,
+        suite="suite",
+        tags=(),
+        status="FAIL" if value is None else "PASS",
+        start=None,
+        message="boom" if value is None else "",
+        measurements=measured,
+    )
+
+
+def test_a_test_that_never_had_a_value_is_failed_when_its_newest_run_failed() -> None:
+    """Always failing, or new and failing only in the newest build: Failed, never Normal."""
+    builds = [
+        Build(
+            "job",
+            str(number),
+            T0 + timedelta(hours=number),
+            None,
+            None,
+            "x",
+            (_test("good", 100.0), _test("always", None))
+            + ((_test("new", None),) if number == 3 else ()),
+        )
+        for number in (1, 2, 3)
+    ]
+    assert [h.name for h in histories(builds, "mrr")] == ["good"]
+    gate = histories(builds, "mrr", keep_failing=True)
+    assert {h.name: h.unit for h in gate} == {"always": None, "good": "pps", "new": None}
+    latest = {v.history.name: v.reason for v in judge_latest("s", gate, builds, TrendOptions())}
+    assert latest == {"always": Reason.FAILED, "good": Reason.NORMAL, "new": Reason.FAILED}
+    chosen = judge_build("s", gate, builds, "job-3", TrendOptions())
+    assert sorted(v.reason.value for v in chosen) == ["Failed", "Failed", "Normal"]
+    every = judge_every_build("s", gate, builds, TrendOptions(search="jumpavg"))
+    failed = sorted((v.build, v.history.name) for e in every for v in e.verdicts if v.fails())
+    assert failed == [("1", "always"), ("2", "always"), ("3", "always"), ("3", "new")]

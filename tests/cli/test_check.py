@@ -421,3 +421,25 @@ def test_every_conf_source_is_judged_by_default(tmp_path: Path, archive: Path, c
     assert f"Fail    Regression   b: {IP4_2C} [2n-skx]" in out
     assert f"Pass    Progression  a: {IP4_2C} [2n-skx]" in out
     assert "8 tests: 6 Normal, 1 Regression, 1 Progression -> FAIL" in out
+
+
+def test_a_test_that_never_had_a_value_fails_the_gate(tmp_path: Path, capsys) -> None:
+    rows = [
+        {"test": "a.good", "build": n, "time": f"2024-05-0{n}T00:00:00Z", "values": [10, 10.1]}
+        for n in (1, 2, 3)
+    ]
+    rows += [
+        {"test": "a.always", "build": n, "time": f"2024-05-0{n}T00:00:00Z", "status": "FAIL"}
+        for n in (1, 2, 3)
+    ]
+    rows.append({"test": "a.new", "build": 3, "time": "2024-05-03T00:00:00Z", "status": "FAIL"})
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    argv = ["check", "--format", "jsonl", "--fail-on", "Failed,Regression,Missing", str(data)]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "3 tests: 1 Normal, 2 Failed -> FAIL" in out
+    # a source with no value at all is still a configuration error, not a verdict
+    failing = tmp_path / "failing.jsonl"
+    failing.write_text("".join(json.dumps(row) + "\n" for row in rows[3:]))
+    assert main(["check", "--format", "jsonl", str(failing)]) == 2
