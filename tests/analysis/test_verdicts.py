@@ -352,7 +352,7 @@ def test_a_test_that_never_had_a_value_is_failed_when_its_newest_run_failed() ->
     assert {h.name: h.unit for h in gate} == {"always": None, "good": "pps", "new": None}
     latest = {v.history.name: v.reason for v in judge_latest("s", gate, builds, TrendOptions())}
     assert latest == {"always": Reason.FAILED, "good": Reason.NORMAL, "new": Reason.FAILED}
-    chosen = judge_build("s", gate, builds, "job-3", TrendOptions())
+    chosen = judge_build("s", gate, find_build(builds, "job/3"), TrendOptions())
     assert sorted(v.reason.value for v in chosen) == ["Failed", "Failed", "Normal"]
     every = judge_every_build("s", gate, builds, TrendOptions(search="jumpavg"))
     failed = sorted((v.build, v.history.name) for e in every for v in e.verdicts if v.fails())
