@@ -22,18 +22,18 @@ from sphinxcontrib_trending.analysis.compliance import (
     window_marks,
 )
 from sphinxcontrib_trending.analysis.confidence import split_confidence
-from sphinxcontrib_trending.analysis.expand import (
-    anomaly_per_run,
-    runs_in_last_group,
-    trend_per_run,
-    verdict_per_run,
-)
 from sphinxcontrib_trending.analysis.grading import (
     VERDICTS,
     AnomalyPolicy,
     AnomalyVerdict,
     judge,
     judge_anomaly,
+)
+from sphinxcontrib_trending.analysis.per_run import (
+    anomaly_per_run,
+    runs_in_last_group,
+    trend_per_run,
+    verdict_per_run,
 )
 
 __all__ = [

@@ -24,8 +24,8 @@ from datetime import datetime, timedelta
 from typing import TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
-from sphinxcontrib_trending.analysis.expand import trend_per_run
 from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, change_ratio, judge
+from sphinxcontrib_trending.analysis.per_run import trend_per_run
 from sphinxcontrib_trending.analysis.windows import WindowMode as Mode
 
 _Window = TypeVar("_Window", timedelta, int)

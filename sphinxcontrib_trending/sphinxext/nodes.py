@@ -18,7 +18,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.writers.html5 import HTML5Translator
 
-from sphinxcontrib_trending.sphinxext.store import anchor_owner, note_links, settle_anchors
+from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
 
 
 class trending_graph(nodes.General, nodes.Element):

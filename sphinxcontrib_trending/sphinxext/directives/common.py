@@ -17,9 +17,9 @@ from sphinxcontrib_trending.render.table import Table
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.settings import SAMPLE_MODES
 from sphinxcontrib_trending.sphinxext.config import settings_of
-from sphinxcontrib_trending.sphinxext.data import LoadedSource, load_source, trends_for
+from sphinxcontrib_trending.sphinxext.env_records import note_source_use
 from sphinxcontrib_trending.sphinxext.nodes import trending_link
-from sphinxcontrib_trending.sphinxext.store import note_source_use
+from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource, load_source, trends_for
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
 

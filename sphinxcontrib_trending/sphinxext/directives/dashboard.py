@@ -10,8 +10,8 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.dashboard import dashboard_tables
 from sphinxcontrib_trending.render.grouping import GroupByError, parse_group_by
-from sphinxcontrib_trending.sphinxext.data import select, source_histories
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+from sphinxcontrib_trending.sphinxext.process_memo import select, source_histories
 
 DEFAULT_GROUP_BY = "testbed, cores"
 

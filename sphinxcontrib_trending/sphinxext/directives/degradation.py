@@ -14,8 +14,8 @@ from sphinxcontrib_trending.judging import comparison_strategies
 from sphinxcontrib_trending.render.degradation import degradation_table
 from sphinxcontrib_trending.reports.degradation import target_records
 from sphinxcontrib_trending.sphinxext.config import settings_of
-from sphinxcontrib_trending.sphinxext.data import LoadedSource
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource
 
 
 class DegradationDirective(TrendingDirective):

@@ -13,10 +13,10 @@ from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.figure import script_json, trend_figure
 from sphinxcontrib_trending.render.visible import visible
-from sphinxcontrib_trending.sphinxext.data import select, source_histories
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
+from sphinxcontrib_trending.sphinxext.env_records import claim_anchor
 from sphinxcontrib_trending.sphinxext.nodes import trending_graph
-from sphinxcontrib_trending.sphinxext.store import claim_anchor
+from sphinxcontrib_trending.sphinxext.process_memo import select, source_histories
 
 
 def _heading(trend: TestTrend) -> str:
