@@ -1,10 +1,13 @@
-"""Shared fixtures: Sphinx's own testing fixtures and the test-site roots."""
+"""Shared fixtures: Sphinx's own testing fixtures, the test-site roots and robot archives."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.archives import ArchiveCache
 
 pytest_plugins = ("sphinx.testing.fixtures",)
 
@@ -14,3 +17,22 @@ ROOTS = Path(__file__).resolve().parent / "roots"
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
     return ROOTS
+
+
+@pytest.fixture(scope="session")
+def robot_archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArchiveCache]:
+    """``robot_archive(**generate_archive_options)``: a folder shared by the whole session.
+
+    Each distinct set of options is generated once (real ``robot`` runs).
+    Treat the folder as read-only; to change an archive, work on
+    ``robot_archive.copy(tmp_path / "x", **options)``.  A test that wrote into
+    a shared folder makes the session end in an error naming the folder.
+    """
+    cache = ArchiveCache(tmp_path_factory.mktemp("robot-archives"))
+    yield cache
+    altered = cache.altered()
+    if altered:
+        pytest.fail(
+            "shared robot archives changed by a test (copy them first): "
+            + ", ".join(map(str, altered))
+        )
