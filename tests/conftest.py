@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests import shared_data
 from tests.archives import ArchiveCache
 
-pytest_plugins = ("sphinx.testing.fixtures",)
+pytest_plugins = ("sphinx.testing.fixtures", "pytester")
 
 ROOTS = Path(__file__).resolve().parent / "roots"
 
@@ -36,3 +37,16 @@ def robot_archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArchiveC
             "shared robot archives changed by a test (copy them first): "
             + ", ".join(map(str, altered))
         )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """``shared_data`` tests skip, naming the folder, when the evaluation data is absent."""
+    marker = item.get_closest_marker("shared_data")
+    if marker is None:
+        return
+    reason = shared_data.absent_reason(*marker.args)
+    if reason is None:
+        return
+    if shared_data.required():
+        pytest.fail(f"{reason}; {shared_data.REQUIRE} is set", pytrace=False)
+    pytest.skip(reason)
