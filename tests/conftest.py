@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests import shared_data
-from tests.archives import ArchiveCache
+from tests.archives import ArchiveCache, generator_salt
 
 pytest_plugins = ("sphinx.testing.fixtures", "pytester")
 
@@ -21,15 +21,24 @@ def rootdir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def robot_archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArchiveCache]:
+def robot_archive(
+    tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+) -> Iterator[ArchiveCache]:
     """``robot_archive(**generate_archive_options)``: a folder shared by the whole session.
 
-    Each distinct set of options is generated once (real ``robot`` runs).
-    Treat the folder as read-only; to change an archive, work on
-    ``robot_archive.copy(tmp_path / "x", **options)``.  A test that wrote into
-    a shared folder makes the session end in an error naming the folder.
+    Each distinct set of options is generated once (real ``robot`` runs) and
+    kept in pytest's cache for later sessions (``--cache-clear`` or
+    ``-p no:cacheprovider`` for fresh ones).  Treat the folder as read-only;
+    to change an archive, work on ``robot_archive.copy(tmp_path / "x", **options)``.
+    A test that wrote into a shared folder makes the session end in an error
+    naming the folder.
     """
-    cache = ArchiveCache(tmp_path_factory.mktemp("robot-archives"))
+    pytest_cache = getattr(pytestconfig, "cache", None)
+    cache = ArchiveCache(
+        tmp_path_factory.mktemp("robot-archives"),
+        store=pytest_cache.mkdir("robot-archives") if pytest_cache is not None else None,
+        salt=generator_salt(),
+    )
     yield cache
     altered = cache.altered()
     if altered:

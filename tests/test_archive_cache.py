@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.archives import ArchiveCache, cache_key
+import pytest
+
+from tests.archives import ArchiveCache, cache_key, generator_salt
+from tools import make_robot_archive
 from tools.make_robot_archive import Change
 
 
@@ -51,3 +54,44 @@ def test_a_copy_may_change_and_the_shared_folder_may_not(tmp_path: Path) -> None
     assert cache.altered() == []
     (shared / "job__2__output_info.xml.gz").write_bytes(b"changed")
     assert cache.altered() == [shared]
+
+
+def test_a_later_session_reuses_the_kept_archive_unless_its_salt_changed(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    first = CountingGenerator()
+    options = {"builds": 2, "changes": [Change("a", 1, 0.5)], "seed": 4}
+    kept = ArchiveCache(tmp_path / "s1", generate=first, store=store, salt="v1")(**options)
+    later = CountingGenerator()
+    again = ArchiveCache(tmp_path / "s2", generate=later, store=store, salt="v1")(**options)
+    assert len(first.calls) == 1 and later.calls == []
+    assert again != kept
+    assert [(f.name, f.read_bytes()) for f in sorted(again.iterdir())] == [
+        (f.name, f.read_bytes()) for f in sorted(kept.iterdir())
+    ]
+    assert [p.name for p in store.iterdir()] and not any(
+        p.name.startswith(".staging-") for p in store.iterdir()
+    )
+    changed = CountingGenerator()
+    ArchiveCache(tmp_path / "s3", generate=changed, store=store, salt="v2")(**options)
+    assert len(changed.calls) == 1
+
+
+def test_options_holding_a_callable_are_never_kept(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    for session in ("s1", "s2"):
+        generator = CountingGenerator()
+        cache = ArchiveCache(tmp_path / session, generate=generator, store=store)
+        cache(builds=1, version_fn=lambda index: f"v{index}")
+        assert len(generator.calls) == 1
+    assert not store.exists() or list(store.iterdir()) == []
+
+
+def test_the_salt_follows_the_generator_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    salt = generator_salt()
+    assert generator_salt() == salt
+    edited = tmp_path / "make_robot_archive.py"
+    edited.write_bytes(Path(make_robot_archive.__file__).read_bytes() + b"# edited\n")
+    monkeypatch.setattr(make_robot_archive, "__file__", str(edited))
+    assert generator_salt() != salt
