@@ -11,16 +11,15 @@ from typing import Any
 import pytest
 
 from sphinxcontrib_trending.cli import main
-from tools.make_robot_archive import DEFAULT_JOB, Change, generate_archive
+from tests.archives import ArchiveCache
+from tools.make_robot_archive import DEFAULT_JOB, Change
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("delivery")
-    generate_archive(
-        folder, builds=6, changes=[Change("tc01-64b-1t1c-ethip4-ip4base-mrr", 5, 0.7)], seed=2
+def archive(robot_archive: ArchiveCache) -> Path:
+    return robot_archive(
+        builds=6, changes=[Change("tc01-64b-1t1c-ethip4-ip4base-mrr", 5, 0.7)], seed=2
     )
-    return folder
 
 
 def _argv(archive: Path, target: Path, port: int, *extra: str) -> list[str]:

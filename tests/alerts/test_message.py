@@ -17,7 +17,8 @@ from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Verdict, judge_latest
 from sphinxcontrib_trending.ingest import SourceSpec, load
 from sphinxcontrib_trending.reports.records import GraphLinks
-from tools.make_robot_archive import DEFAULT_JOB, DEFAULT_TESTS, Change, TestPlan, generate_archive
+from tests.archives import ArchiveCache
+from tools.make_robot_archive import DEFAULT_JOB, DEFAULT_TESTS, Change, TestPlan
 
 HOSTILE = '<script>alert("x")</script> & <b>co</b>'
 PLANS = (
@@ -28,12 +29,10 @@ ADDRESSES = Addresses("ci@example.org", ("dev@example.org", "ops@example.org"))
 
 
 @pytest.fixture(scope="module")
-def verdicts(tmp_path_factory: pytest.TempPathFactory) -> list[Verdict]:
+def verdicts(robot_archive: ArchiveCache) -> list[Verdict]:
     """Newest build 8: the hostile test regresses 30 %, the 2t1c test fails,
     the l2 test gains 40 %."""
-    folder = tmp_path_factory.mktemp("alerts")
-    generate_archive(
-        folder,
+    folder = robot_archive(
         builds=8,
         tests=PLANS,
         changes=[Change(HOSTILE, 7, 0.7), Change(PLANS[2].name, 7, 1.4)],

@@ -67,6 +67,7 @@ def assert_exact_is_the_minimum(
         assert tuple(group.start for group in found.groups) == best_starts
 
 
+@pytest.mark.slow
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(series_cases(max_length=9))
 def test_exact_equals_brute_force(case) -> None:
@@ -74,6 +75,7 @@ def test_exact_equals_brute_force(case) -> None:
     assert_exact_is_the_minimum(runs, unit, sbps)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(series_cases(max_length=60))
 def test_exact_never_counts_more_bits_than_jumpavg(case) -> None:
@@ -117,6 +119,7 @@ def test_without_pruning_the_result_is_the_same(monkeypatch) -> None:
         assert unpruned.bits == pytest.approx(lowest, rel=RELATIVE)
 
 
+@pytest.mark.slow
 def test_seeded_sweep_of_longer_series_never_worse_than_jumpavg() -> None:
     rng = random.Random(4242)
     for _ in range(150):

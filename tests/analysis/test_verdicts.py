@@ -29,12 +29,12 @@ from sphinxcontrib_trending.analysis.verdicts import (
 )
 from sphinxcontrib_trending.ingest import SourceSpec, load, model
 from sphinxcontrib_trending.ingest.model import Build, Measurement
+from tests.archives import ArchiveCache
 from tools.make_robot_archive import (
     DEFAULT_JOB,
     DEFAULT_START,
     DEFAULT_TESTS,
     Change,
-    generate_archive,
     generate_build,
     plan_outcomes,
 )
@@ -51,12 +51,10 @@ def _by_name(histories_: list[history_model.TestHistory]) -> dict[str, history_m
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def archive(robot_archive: ArchiveCache) -> Path:
     """Builds 1..20: IP4_1C -20 % from build 13, IP4_2C +25 % from build 9,
     L2_2C -30 % at build 20, L2_1C fails in builds 6 and 20."""
-    folder = tmp_path_factory.mktemp("verdict-archive")
-    generate_archive(
-        folder,
+    return robot_archive(
         builds=BUILDS,
         changes=[
             Change(f"tc01-{IP4_1C}", 12, 0.8),
@@ -66,7 +64,6 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
         failures=[(f"tc01-{L2_1C}", 5), (f"tc01-{L2_1C}", 19)],
         seed=7,
     )
-    return folder
 
 
 @pytest.fixture(scope="module")
@@ -182,11 +179,10 @@ def test_trials_as_samples_find_the_same_changes(data) -> None:
 
 @pytest.fixture(scope="module")
 def two_jobs(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, robot_archive: ArchiveCache
 ) -> tuple[list[Build], list[history_model.TestHistory]]:
     """Job A (2n-skx): 5 builds, then build 6 without IP4_2C; job B (3n-icx): 3 builds."""
-    folder = tmp_path_factory.mktemp("two-jobs")
-    generate_archive(folder, builds=5, seed=3)
+    folder = robot_archive.copy(tmp_path_factory.mktemp("two-jobs"), builds=5, seed=3)
     dropped = [plan for plan in DEFAULT_TESTS if plan.name != f"tc02-{IP4_2C}"]
     generate_build(
         folder,
@@ -197,7 +193,7 @@ def two_jobs(
         outcomes=plan_outcomes(dropped, 5, random.Random(5)),
         version="24.06-rc0~105",
     )
-    generate_archive(
+    robot_archive.copy(
         folder,
         job="csit-vpp-perf-mrr-daily-master-3n-icx",
         builds=3,

@@ -19,7 +19,8 @@ from sphinxcontrib_trending.cli.check import run
 from sphinxcontrib_trending.cli.check_options import Outputs
 from sphinxcontrib_trending.ingest import SourceSpec
 from sphinxcontrib_trending.settings import Settings, Source
-from tools.make_robot_archive import DEFAULT_JOB, Change, generate_archive
+from tests.archives import ArchiveCache
+from tools.make_robot_archive import DEFAULT_JOB, Change
 
 IP4_1C = "64b-1t1c-ethip4-ip4base-mrr"
 IP4_2C = "64b-2t1c-ethip4-ip4base-mrr"
@@ -88,16 +89,13 @@ JUNIT_XSD = b"""<?xml version="1.0"?>
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("check-archive")
-    generate_archive(
-        folder,
+def archive(robot_archive: ArchiveCache) -> Path:
+    return robot_archive(
         builds=12,
         changes=[Change(f"tc02-{IP4_2C}", 4, 1.25), Change(f"tc01-{IP4_1C}", 11, 0.75)],
         failures=[(f"tc01-{L2_1C}", 11)],
         seed=11,
     )
-    return folder
 
 
 def _rows(stdout: str) -> dict[str, list[str]]:
