@@ -7,7 +7,7 @@ This is the entry point every number on the site comes from: the trend line
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -108,7 +108,25 @@ def classify(
         raise ValueError(f"search must be one of {SEARCHES}, got {search!r}")
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
-    prepared = prepare_runs(runs)
+    return classify_prepared(prepare_runs(runs), unit, sbps, search, direction)
+
+
+Searcher = Callable[[PreparedRuns, BitModel], Partition]
+
+
+def classify_prepared(
+    prepared: PreparedRuns,
+    unit: float | None,
+    sbps: float | None,
+    search: Search,
+    direction: Direction,
+    searcher: Searcher | None = None,
+) -> Classification:
+    """:func:`classify` of runs already prepared; ``searcher`` overrides ``search``'s.
+
+    :class:`~.incremental.IncrementalClassifier` passes a searcher that
+    reuses the search state of a shorter history.
+    """
     result = Classification(
         groups=[],
         bits=0.0,
@@ -125,7 +143,8 @@ def classify(
         return _with_groups(result, prepared, partition, None)
     resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
     model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
-    searcher = exact_search if search == "exact" else greedy_search
+    if searcher is None:
+        searcher = exact_search if search == "exact" else greedy_search
     return _with_groups(result, prepared, searcher(prepared, model), model)
 
 
