@@ -18,7 +18,7 @@ state and transition that no optimal partition uses:
   is fixed from then on, so ``best[j, e]`` needs only its survivors.
 * *Starts* (PELT).  Start ``j`` is never again the start of a group ending
   after run ``e`` once ``best[j, e] - min_j' best[j', e]`` exceeds
-  ``theta(n, q)`` (:meth:`ExactSearch._threshold`): splitting at ``e`` and
+  ``theta(n, q)`` (:meth:`ExactSearch.split_bound`): splitting at ``e`` and
   taking the best prefix is then strictly cheaper, whatever follows.
 
 Each run updates the statistics of the surviving starts (a few numpy
@@ -141,7 +141,7 @@ class ExactSearch:
         self._half_m = big_m / 2.0
         self._norm_floor = big_m * big_m / 4.0 + big_m
         norm_span = math.log2(big_m * big_m / 2.0 + big_m) - math.log2(self._norm_floor)
-        # theta without its L(q) and size terms: see _threshold
+        # theta without its L(q) and size terms: see split_bound
         self._theta_base = 2.0 * math.log2(1.0 + big_m / 2.0) + norm_span + 2.0
         # the runs, for the exact statistics of the groups found
         self._run_sizes = _Column()
@@ -339,16 +339,21 @@ class ExactSearch:
             avgs[kept].tolist(),
         )
 
-    def _threshold(self, norm_of_lowest: float) -> FloatArray:
-        """``theta``: how far above the best a start may lie and still be needed later.
+    def split_bound(self, trials: int, prev_avg: float) -> float:
+        """``theta(n, q)``: the most a start may lie above the best and still be needed.
 
-        ``L(q) + 2 log2(1 + M/2) + (L_max - L_min) + 2 + c(n) - n * 1/2 log2(2 pi e)``
-        for a group of ``n`` trials, ``q`` the last average of the best
-        partition so far (see the methodology's proof).
+        ``L(q) + 2 log2(1 + M/2) + (L_max - L_min) + 2 + c(n) - n/2 log2(2 pi e)``
+        for a last group of ``n`` trials, ``q`` (in units) the last average of
+        the best partition so far; the methodology's proof derives it.
         """
-        return self._size_theta[self._trial_counts[: self._count]] + (
-            norm_of_lowest + self._theta_base
-        )
+        centred = prev_avg - self._half_m
+        norm_bits = math.log2(centred * centred + self._norm_floor)
+        return float(self._size_theta[trials]) + norm_bits + self._theta_base
+
+    @property
+    def survivors(self) -> int:
+        """Starts the search still extends: what its time per run grows with."""
+        return self._count
 
     def _to_prune(
         self, best: FloatArray, lowest: int, norm_of_lowest: float
@@ -359,8 +364,9 @@ class ExactSearch:
         the runs so far, so it is dropped only when the next run arrives.
         """
         floor = float(best[lowest])
-        limit = self._threshold(norm_of_lowest)
-        limit += floor + RELATIVE_SLACK * (abs(floor) + 1.0)
+        # split_bound for every survivor at once
+        limit = self._size_theta[self._trial_counts[: self._count]]
+        limit += norm_of_lowest + self._theta_base + floor + RELATIVE_SLACK * (abs(floor) + 1.0)
         keep = best <= limit
         return None if keep.all() else keep
 
@@ -386,7 +392,7 @@ class ExactSearch:
         best = self._best
         floor = float(best.min())
         close = np.flatnonzero(best <= floor + RELATIVE_SLACK * (abs(floor) + 1.0))
-        found = [self._priced(self._backtrack(int(index))) for index in close]
+        found = [self.price(self._backtrack(int(index))) for index in close]
         return min(found, key=lambda partition: partition.bits)
 
     def _backtrack(self, index: int) -> tuple[int, ...]:
@@ -405,7 +411,8 @@ class ExactSearch:
             starts.append(start)
         return tuple(reversed(starts))
 
-    def _priced(self, starts: tuple[int, ...]) -> Partition:
+    def price(self, starts: tuple[int, ...]) -> Partition:
+        """Any partition of the runs seen so far (by its group starts), priced exactly."""
         sizes, avgs, stdevs = (
             self._run_sizes.view(),
             self._run_avgs.view(),
