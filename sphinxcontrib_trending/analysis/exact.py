@@ -35,6 +35,8 @@ comparable with ``search="jumpavg"``'s to the last digit.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -114,10 +116,93 @@ class _Column:
         return self.data[: self.used]
 
 
+# runs advanced together (see ExactSearch._advance_block)
+MIN_BLOCK, MAX_BLOCK = 4, 48
+# rounds of the fixed-point iteration of a block's predecessor sets
+ROUNDS = 4
+
 # rows of ExactSearch._groups: per surviving start, its group's statistics
 TRIALS, MEAN, SPREAD, START = range(4)
 # rows of ExactSearch._pairs: per predecessor of a surviving start
 KEY, PREV = range(2)
+
+
+class _Inside:
+    """Statistics of every group that starts and ends inside one block: arrays [end, start].
+
+    Entries with ``start > end`` are not groups; :attr:`before_start` marks them
+    and they hold harmless values (one trial, zero spread).
+    """
+
+    def __init__(self, sizes: npt.NDArray[np.int64], avgs: FloatArray, stdevs: FloatArray) -> None:
+        length = len(sizes)
+        cumulative = np.concatenate(([0], np.cumsum(sizes)))
+        counts = cumulative[1:, None] - cumulative[None, :-1]
+        self.before_start = counts <= 0
+        self.counts = np.maximum(counts, 1)
+        self.trials = self.counts.astype(np.float64)
+        # averages from sums of differences to the block's first value: the
+        # sums stay within a block's range, so they lose no precision to speak of
+        sizes_float = sizes.astype(np.float64)
+        offset = avgs[0]
+        sums = np.concatenate(([0.0], np.cumsum(sizes_float * (avgs - offset))))
+        self.mean = sums[1:, None] - sums[None, :-1]
+        self.mean /= self.trials
+        self.mean += offset
+        # Welford's increments, (x - mean before)(x - mean after) * size, are
+        # never negative: their running sum is the spread, with no cancellation
+        increments = np.empty((length, length))
+        increments[0] = 0.0
+        np.subtract(avgs[1:, None], self.mean[:-1], out=increments[1:])
+        increments[1:] *= avgs[1:, None] - self.mean[1:]
+        np.maximum(increments, 0.0, out=increments)  # rounding can dip below
+        increments *= sizes_float[:, None]
+        increments += (stdevs * stdevs * sizes_float)[:, None]
+        # a group's first run brings only its own spread
+        np.fill_diagonal(increments, stdevs * stdevs * sizes_float)
+        increments[self.before_start] = 0.0
+        self.spread = np.cumsum(increments, axis=0)
+
+
+@dataclass
+class _Extended:
+    """The survivors' groups extended by each prefix of a block: arrays [survivor, end]."""
+
+    trials: FloatArray
+    counts: npt.NDArray[np.int64]
+    mean: FloatArray
+    spread: FloatArray
+    best: FloatArray
+    keys: FloatArray  # U = best + L(mean)
+    lowest: FloatArray  # per end: the cheapest U
+    lowest_mean: FloatArray  # per end: its group's average
+
+
+class _Pairs(NamedTuple):
+    """Predecessors of the groups opened in a block, grouped by the group's start."""
+
+    owner: npt.NDArray[np.int64]  # the group's start, relative to the block
+    froms: npt.NDArray[np.int64]
+    keys: FloatArray
+    prevs: FloatArray
+    begins: npt.NDArray[np.int64]  # per start: where its predecessors begin
+
+
+def _first_difference(one: _Pairs, other: _Pairs) -> int:
+    """The first new group whose predecessors differ (its start in the block), else the length."""
+    common = min(len(one.owner), len(other.owner))
+    differs = np.flatnonzero(
+        (one.owner[:common] != other.owner[:common])
+        | (one.froms[:common] != other.froms[:common])
+        | (one.keys[:common] != other.keys[:common])
+    )
+    if len(differs):
+        at = int(differs[0])
+        return int(min(one.owner[at], other.owner[at]))
+    if len(one.owner) != len(other.owner):
+        longer = one if len(one.owner) > common else other
+        return int(longer.owner[common])
+    return len(one.begins)
 
 
 class ExactSearch:
@@ -143,12 +228,14 @@ class ExactSearch:
         norm_span = math.log2(big_m * big_m / 2.0 + big_m) - math.log2(self._norm_floor)
         # theta without its L(q) and size terms: see split_bound
         self._theta_base = 2.0 * math.log2(1.0 + big_m / 2.0) + norm_span + 2.0
+        self._widest_jump = math.log2(big_m + 1.0)
         # the runs, for the exact statistics of the groups found
         self._run_sizes = _Column()
         self._run_avgs = _Column()
         self._run_stdevs = _Column()
         self._trials = 0
         self._count = 0  # surviving starts
+        self._block = MAX_BLOCK  # runs the next block tries to take
         self._pair_count = 0
         self._allocate(64, 64)
         self._best = np.zeros(0)  # best[j, e] of the survivors at the last run e
@@ -213,105 +300,243 @@ class ExactSearch:
         self._trials = total
         first = self.count - runs.count
         unit = self.model.unit
-        for offset, (size, avg, stdev) in enumerate(
-            zip(runs.sizes.tolist(), runs.avgs.tolist(), runs.stdevs.tolist(), strict=True)
-        ):
-            self._advance(first + offset, size, avg / unit, stdev / unit)
+        sizes = runs.sizes.astype(np.int64)
+        avgs = runs.avgs / unit
+        stdevs = runs.stdevs / unit
+        done = 0
+        while done < runs.count:
+            stop = min(done + self._block, runs.count)
+            taken = self._advance_block(
+                first + done, sizes[done:stop], avgs[done:stop], stdevs[done:stop]
+            )
+            done += taken
+            # a block cut short by a change: start smaller, grow while it is quiet
+            cut = taken < stop - done + taken
+            self._block = max(MIN_BLOCK, 2 * taken) if cut else min(MAX_BLOCK, 2 * self._block)
 
-    def _advance(self, run: int, size: int, avg: float, stdev: float) -> None:
-        """Merge run ``run`` (statistics in units) into every survivor; open a group for it."""
+    def _advance_block(
+        self, first: int, sizes: npt.NDArray[np.int64], avgs: FloatArray, stdevs: FloatArray
+    ) -> int:
+        """Advance the search over up to ``len(sizes)`` runs at once; return how many it took.
+
+        The groups opened inside a block depend on each other only through
+        their predecessors: group ``t``'s are the states not dominated at run
+        ``t - 1``, which include the groups opened before ``t``.  They are
+        found by fixed-point iteration, starting from "survivors only" (true
+        away from changes): each round computes the rows from the
+        predecessors, then chooses the predecessors again from the rows.
+        Where a choice repeats for every group opened up to run ``c``, those
+        groups have the run-by-run search's predecessors and rows (by
+        induction over the starts); the block ends at the first run still in
+        doubt, and the next group's predecessors are found exactly as at any
+        block's end.
+        """
         if self._doomed is not None:
             self._drop(self._doomed)
             self._doomed = None
+        if not self._count:
+            sizes, avgs, stdevs = sizes[:1], avgs[:1], stdevs[:1]
+        length = len(sizes)
+        inside = _Inside(sizes, avgs, stdevs)  # groups within the block: [end, start]
+        old = self._old_groups(inside) if self._count else None
+        inside_norm = self._norm_bits(inside.mean)
+        inside_bits = self._base_bits(inside.trials, inside.spread, inside.counts)
+        pairs = self._choose(first, inside, old, np.full((length, length), np.inf))
+        taken = length
+        for _ in range(ROUNDS):
+            new_best = self._rows(inside, inside_bits, pairs)
+            new_keys = new_best + inside_norm
+            if length == 1:
+                break
+            again = self._choose(first, inside, old, new_keys)
+            taken = _first_difference(pairs, again)
+            if taken == length:
+                break
+            pairs = again
+        self._close_block(first, taken, inside, old, new_best, new_keys, pairs)
+        return taken
+
+    def _base_bits(
+        self, trials: FloatArray, spread: FloatArray, counts: npt.NDArray[np.int64]
+    ) -> FloatArray:
+        """A group's bits but its average's: ``c(n) + (n-1) log2(s+1) + log2(s+2)``.
+
+        ``spread`` is the sum of squared deviations (units); any shape.
+        """
+        plus_one = np.divide(spread, trials)
+        np.sqrt(plus_one, out=plus_one)
+        plus_one += 1.0
+        plus_two = np.add(plus_one, 1.0)
+        np.log2(plus_one, out=plus_one)
+        np.log2(plus_two, out=plus_two)
+        bits = np.subtract(trials, 1.0)
+        bits *= plus_one
+        bits += plus_two
+        bits += self._size_bits[counts]
+        return bits
+
+    def _norm_bits(self, avgs: FloatArray) -> FloatArray:
+        """``L(p) = log2(norm(p))`` for each average ``p`` (units), any shape."""
+        centred = avgs - self._half_m
+        centred *= centred
+        centred += self._norm_floor
+        return np.log2(centred, out=centred)
+
+    def _old_groups(self, inside: _Inside) -> _Extended:
+        """The survivors' groups extended by each prefix of the block: arrays [survivor, end]."""
         count = self._count
-        froms, keys, prevs = self._pending
-        pair_count = self._pair_count + len(keys)
-        if count + 1 > len(self._begin) or pair_count > len(self._owner):
-            self._grow(2 * (count + 1), 2 * pair_count)
         groups = self._groups
-        if count:
-            # Welford/Chan: the run's trials join every surviving group
-            trials, mean, spread = groups[TRIALS:START, :count]
-            delta = avg - mean
-            trials += size
-            step = np.divide(delta, trials)
-            if size != 1:
-                step *= size
-            mean += step
-            np.subtract(avg, mean, out=step)
-            step *= delta
-            if size != 1:
-                step *= size
-            spread += step
-            if stdev:
-                spread += stdev * stdev * size
-            self._trial_counts[:count] += size
-        groups[:, count] = (size, avg, stdev * stdev * size, run)
-        self._trial_counts[count] = size
-        self._begin[count] = self._pair_count
-        self._pairs[KEY, self._pair_count : pair_count] = keys
-        self._pairs[PREV, self._pair_count : pair_count] = prevs
-        self._owner[self._pair_count : pair_count] = count
-        self._history_begin.append(len(self._history_from))
-        self._history_from.extend(froms)
-        self._history_key.extend(keys)
-        self._history_prev.extend(prevs)
-        count += 1
-        self._count, self._pair_count = count, pair_count
+        trials, mean, spread = (row[:count, None] for row in groups[TRIALS:START])
+        counts = self._trial_counts[:count, None] + inside.counts[None, :, 0]
+        block_trials = inside.trials[None, :, 0]
+        new_trials = counts.astype(np.float64)
+        delta = inside.mean[None, :, 0] - mean
+        share = block_trials / new_trials
+        new_mean = delta * share
+        new_mean += mean
+        new_spread = delta * delta
+        new_spread *= share
+        new_spread *= trials
+        new_spread += spread
+        new_spread += inside.spread[None, :, 0]
+        best = self._base_bits(new_trials, new_spread, counts)
+        pair_count = self._pair_count
+        owner, prev = self._owner[:pair_count], self._pairs[PREV, :pair_count]
+        jumps = new_mean[owner] if pair_count != count else new_mean.copy()
+        jumps -= prev[:, None]
+        np.abs(jumps, out=jumps)
+        jumps += 1.0
+        np.log2(jumps, out=jumps)
         if groups[START, 0] == 0.0:
-            self._pairs[PREV, 0] = groups[MEAN, 0]  # the first group has no jump
-        best, norm_bits = self._group_bits()
+            jumps[0] = 0.0  # the first group has no previous average
+        np.subtract(self._pairs[KEY, :pair_count, None], jumps, out=jumps)
+        if pair_count != count:
+            jumps = np.minimum.reduceat(jumps, self._begin[:count], axis=0)
+        best += jumps
+        keys = self._norm_bits(new_mean)
+        keys += best
+        cheapest = keys.argmin(axis=0)
+        ends = np.arange(keys.shape[1])
+        return _Extended(
+            trials=new_trials,
+            counts=counts,
+            mean=new_mean,
+            spread=new_spread,
+            best=best,
+            keys=keys,
+            lowest=keys[cheapest, ends],
+            lowest_mean=new_mean[cheapest, ends],
+        )
+
+    def _choose(
+        self, first: int, inside: _Inside, old: _Extended | None, new_keys: FloatArray
+    ) -> _Pairs:
+        """Predecessors of the groups opened in the block (``first`` is its first run).
+
+        The first new group's are the pending ones; group ``t``'s are the
+        states at run ``t - 1`` not dominated by the cheapest: the survivors,
+        then the block's groups, whose ``U`` are ``new_keys`` ([end, start]).
+        """
+        length = len(inside.mean)
+        froms, keys, prevs = (np.asarray(values) for values in self._pending)
+        owner = np.zeros(len(froms), dtype=np.int64)
+        if old is not None and length > 1:
+            state_keys = np.concatenate((old.keys[:, :-1], new_keys[:-1].T))
+            cheapest = state_keys.argmin(axis=0)
+            ends = np.arange(length - 1)
+            lowest = state_keys[cheapest, ends]
+            lowest += RELATIVE_SLACK * (np.abs(lowest) + 1.0)
+            # no state further than log2(M + 1) above the cheapest can qualify
+            column, state = np.nonzero((state_keys <= lowest + self._widest_jump).T)
+            count = self._count
+            inside_means = inside.mean.T  # [start, end]
+            is_new = state >= count
+            old_state = np.where(is_new, 0, state)
+            new_state = np.where(is_new, state - count, 0)
+            means = np.where(is_new, inside_means[new_state, column], old.mean[old_state, column])
+            cheapest_means = np.where(
+                cheapest >= count,
+                inside_means[np.maximum(cheapest - count, 0), ends],
+                old.mean[np.minimum(cheapest, count - 1), ends],
+            )
+            state_key = state_keys[state, column]
+            bound = np.abs(means - cheapest_means[column])
+            bound += 1.0
+            np.log2(bound, out=bound)
+            bound += lowest[column]
+            kept = state_key <= bound  # order kept: by the new group's start
+            starts = np.where(
+                is_new, first + new_state, self._groups[START, old_state].astype(np.int64)
+            )
+            froms = np.concatenate((froms, starts[kept]))
+            keys = np.concatenate((keys, state_key[kept]))
+            prevs = np.concatenate((prevs, means[kept]))
+            owner = np.concatenate((owner, column[kept] + 1))
+        begins = np.searchsorted(owner, np.arange(length))
+        return _Pairs(owner, froms, keys, prevs, begins)
+
+    @staticmethod
+    def _rows(inside: _Inside, inside_bits: FloatArray, pairs: _Pairs) -> FloatArray:
+        """``best`` of the groups opened in the block, [end, start], inf where start > end."""
+        jumps = inside.mean.T[pairs.owner] - pairs.prevs[:, None]
+        np.abs(jumps, out=jumps)
+        jumps += 1.0
+        np.log2(jumps, out=jumps)
+        if pairs.froms[0] < 0:
+            jumps[0] = 0.0  # the first group has no previous average
+        np.subtract(pairs.keys[:, None], jumps, out=jumps)
+        cheapest = np.minimum.reduceat(jumps, pairs.begins, axis=0)  # [start, end]
+        best = inside_bits + cheapest.T
+        best[inside.before_start] = np.inf
+        return best
+
+    def _close_block(
+        self,
+        first: int,
+        taken: int,
+        inside: _Inside,
+        old: _Extended | None,
+        new_best: FloatArray,
+        new_keys: FloatArray,
+        pairs: _Pairs,
+    ) -> None:
+        """Make the survivors those after run ``first + taken - 1``, and find the next pending."""
+        end = taken - 1
+        count = self._count
+        pair_total = int(pairs.begins[taken]) if taken < len(pairs.begins) else len(pairs.owner)
+        survivors = count + taken
+        pair_count = self._pair_count + pair_total
+        if survivors > len(self._begin) or pair_count > len(self._owner):
+            self._grow(2 * survivors, 2 * pair_count)
+        groups = self._groups
+        best = new_best[end, :taken]
+        keys = new_keys[end, :taken]
+        if old is not None:
+            groups[TRIALS, :count] = old.trials[:, end]
+            groups[MEAN, :count] = old.mean[:, end]
+            groups[SPREAD, :count] = old.spread[:, end]
+            self._trial_counts[:count] = old.counts[:, end]
+            best = np.concatenate((old.best[:, end], best))
+            keys = np.concatenate((old.keys[:, end], keys))
+        groups[TRIALS, count:survivors] = inside.trials[end, :taken]
+        groups[MEAN, count:survivors] = inside.mean[end, :taken]
+        groups[SPREAD, count:survivors] = inside.spread[end, :taken]
+        groups[START, count:survivors] = np.arange(first, first + taken)
+        self._trial_counts[count:survivors] = inside.counts[end, :taken]
+        self._begin[count:survivors] = self._pair_count + pairs.begins[:taken]
+        self._pairs[KEY, self._pair_count : pair_count] = pairs.keys[:pair_total]
+        self._pairs[PREV, self._pair_count : pair_count] = pairs.prevs[:pair_total]
+        self._owner[self._pair_count : pair_count] = count + pairs.owner[:pair_total]
+        history = len(self._history_from)
+        self._history_begin.extend((history + pairs.begins[:taken]).tolist())
+        self._history_from.extend(pairs.froms[:pair_total].tolist())
+        self._history_key.extend(pairs.keys[:pair_total].tolist())
+        self._history_prev.extend(pairs.prevs[:pair_total].tolist())
+        self._count, self._pair_count = survivors, pair_count
         self._best = best
         lowest = int(best.argmin())
-        norm_of_lowest = float(norm_bits[lowest])
-        norm_bits += best
-        self._pending = self._predecessors(norm_bits)
-        self._doomed = self._to_prune(best, lowest, norm_of_lowest)
-
-    def _group_bits(self) -> tuple[FloatArray, FloatArray]:
-        """``best[j, e]`` of every survivor ``j`` at the current run ``e``, and ``L(a_j)``.
-
-        A group's bits without its average's are
-        ``c(n) + (n-1) log2(s+1) + log2(s+2)``; every logarithm of the run is
-        taken in one call on the rows of a scratch array.
-        """
-        count = self._count
-        groups = self._groups
-        trials, mean = groups[TRIALS, :count], groups[MEAN, :count]
-        logs = self._logs[:, :count]
-        single = self._pair_count == count  # one predecessor each
-        spread_plus_one, spread_plus_two, jump, norm = logs
-        np.divide(groups[SPREAD, :count], trials, out=spread_plus_one)
-        np.sqrt(spread_plus_one, out=spread_plus_one)
-        spread_plus_one += 1.0
-        np.add(spread_plus_one, 1.0, out=spread_plus_two)
-        prev = self._pairs[PREV, : self._pair_count]
-        if single:
-            np.subtract(mean, prev, out=jump)
-            np.abs(jump, out=jump)
-            jump += 1.0
-        else:
-            jump.fill(1.0)
-        np.subtract(mean, self._half_m, out=norm)
-        norm *= norm
-        norm += self._norm_floor
-        np.log2(logs, out=logs)
-        bits = trials - 1.0
-        bits *= spread_plus_one
-        bits += spread_plus_two
-        bits += self._size_bits[self._trial_counts[:count]]
-        keys = self._pairs[KEY, : self._pair_count]
-        if single:
-            bits += keys
-            bits -= jump
-        else:
-            jumps = mean[self._owner[: self._pair_count]] - prev
-            np.abs(jumps, out=jumps)
-            jumps += 1.0
-            np.log2(jumps, out=jumps)
-            np.subtract(keys, jumps, out=jumps)
-            bits += np.minimum.reduceat(jumps, self._begin[:count])
-        return bits, norm.copy()
+        self._pending = self._predecessors(keys)
+        self._doomed = self._to_prune(best, lowest, float(keys[lowest] - best[lowest]))
 
     def _predecessors(self, keys: FloatArray) -> tuple[list[int], list[float], list[float]]:
         """The states ``(i, e)`` the next group may follow: all but the dominated.
