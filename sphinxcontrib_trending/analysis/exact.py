@@ -119,7 +119,7 @@ class _Column:
 # runs advanced together (see ExactSearch._advance_block)
 MIN_BLOCK, MAX_BLOCK = 4, 48
 # rounds of the fixed-point iteration of a block's predecessor sets
-ROUNDS = 4
+ROUNDS = 8
 
 # rows of ExactSearch._groups: per surviving start, its group's statistics
 TRIALS, MEAN, SPREAD, START = range(4)
@@ -176,6 +176,14 @@ class _Extended:
     keys: FloatArray  # U = best + L(mean)
     lowest: FloatArray  # per end: the cheapest U
     lowest_mean: FloatArray  # per end: its group's average
+
+
+class _States(NamedTuple):
+    """The states a block's groups may follow, at each run of the block but the last."""
+
+    means: FloatArray  # [state, end]: survivors, then the block's groups by start
+    starts: npt.NDArray[np.int64]
+    old_keys: FloatArray  # [survivor, end]: the survivors' U
 
 
 class _Pairs(NamedTuple):
@@ -341,14 +349,15 @@ class ExactSearch:
         old = self._old_groups(inside) if self._count else None
         inside_norm = self._norm_bits(inside.mean)
         inside_bits = self._base_bits(inside.trials, inside.spread, inside.counts)
-        pairs = self._choose(first, inside, old, np.full((length, length), np.inf))
+        states = self._states(first, inside, old) if old is not None and length > 1 else None
+        pairs = self._choose(states, np.full((length, length), np.inf))
         taken = length
         for _ in range(ROUNDS):
             new_best = self._rows(inside, inside_bits, pairs)
             new_keys = new_best + inside_norm
             if length == 1:
                 break
-            again = self._choose(first, inside, old, new_keys)
+            again = self._choose(states, new_keys)
             taken = _first_difference(pairs, again)
             if taken == length:
                 break
@@ -428,47 +437,45 @@ class ExactSearch:
             lowest_mean=new_mean[cheapest, ends],
         )
 
-    def _choose(
-        self, first: int, inside: _Inside, old: _Extended | None, new_keys: FloatArray
-    ) -> _Pairs:
-        """Predecessors of the groups opened in the block (``first`` is its first run).
+    def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
+        """The states a block's groups may follow, survivors first: what no round changes."""
+        return _States(
+            means=np.concatenate((old.mean[:, :-1], inside.mean[:-1].T)),
+            starts=np.concatenate(
+                (
+                    self._groups[START, : self._count].astype(np.int64),
+                    first + np.arange(len(inside.mean)),
+                )
+            ),
+            old_keys=old.keys[:, :-1],
+        )
+
+    def _choose(self, states: _States | None, new_keys: FloatArray) -> _Pairs:
+        """Predecessors of the groups opened in the block.
 
         The first new group's are the pending ones; group ``t``'s are the
         states at run ``t - 1`` not dominated by the cheapest: the survivors,
         then the block's groups, whose ``U`` are ``new_keys`` ([end, start]).
         """
-        length = len(inside.mean)
+        length = len(new_keys)
         froms, keys, prevs = (np.asarray(values) for values in self._pending)
         owner = np.zeros(len(froms), dtype=np.int64)
-        if old is not None and length > 1:
-            state_keys = np.concatenate((old.keys[:, :-1], new_keys[:-1].T))
+        if states is not None and length > 1:
+            state_keys = np.concatenate((states.old_keys, new_keys[:-1].T))
             cheapest = state_keys.argmin(axis=0)
             ends = np.arange(length - 1)
             lowest = state_keys[cheapest, ends]
             lowest += RELATIVE_SLACK * (np.abs(lowest) + 1.0)
             # no state further than log2(M + 1) above the cheapest can qualify
             column, state = np.nonzero((state_keys <= lowest + self._widest_jump).T)
-            count = self._count
-            inside_means = inside.mean.T  # [start, end]
-            is_new = state >= count
-            old_state = np.where(is_new, 0, state)
-            new_state = np.where(is_new, state - count, 0)
-            means = np.where(is_new, inside_means[new_state, column], old.mean[old_state, column])
-            cheapest_means = np.where(
-                cheapest >= count,
-                inside_means[np.maximum(cheapest - count, 0), ends],
-                old.mean[np.minimum(cheapest, count - 1), ends],
-            )
+            means = states.means[state, column]
             state_key = state_keys[state, column]
-            bound = np.abs(means - cheapest_means[column])
+            bound = np.abs(means - states.means[cheapest, ends][column])
             bound += 1.0
             np.log2(bound, out=bound)
             bound += lowest[column]
             kept = state_key <= bound  # order kept: by the new group's start
-            starts = np.where(
-                is_new, first + new_state, self._groups[START, old_state].astype(np.int64)
-            )
-            froms = np.concatenate((froms, starts[kept]))
+            froms = np.concatenate((froms, states.starts[state[kept]]))
             keys = np.concatenate((keys, state_key[kept]))
             prevs = np.concatenate((prevs, means[kept]))
             owner = np.concatenate((owner, column[kept] + 1))
