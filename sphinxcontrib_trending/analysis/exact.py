@@ -21,11 +21,13 @@ state and transition that no optimal partition uses:
   ``theta(n, q)`` (:meth:`ExactSearch.split_bound`): splitting at ``e`` and
   taking the best prefix is then strictly cheaper, whatever follows.
 
-Each run updates the statistics of the surviving starts (a few numpy
-operations over a short array), so the search is near-linear in the length
-of a history with changes, and its state is small, picklable and can be
-extended with later runs (:meth:`ExactSearch.extend`) for the same result as
-a fresh search.
+The search advances a block of up to :data:`MAX_BLOCK` runs at a time
+(:meth:`ExactSearch._advance_block`): a few 2-D numpy operations extend every
+surviving start over the whole block, and the groups opened inside it get
+their predecessors by a short fixed-point iteration.  It is near-linear in
+the length of a history with changes, and its state is small, picklable and
+can be extended with later runs (:meth:`ExactSearch.extend`) for the same
+optimum as a fresh search.
 
 Candidates are ranked with numpy's fast logarithm; the partition found is then
 priced with the reference's exact formula and statistics, so its bits are

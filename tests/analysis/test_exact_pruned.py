@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from quadratic_exact import quadratic_exact_search
 
-from sphinxcontrib_trending.analysis import classify
+from sphinxcontrib_trending.analysis import classify, exact
 from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
 from sphinxcontrib_trending.analysis.exact import ExactSearch, exact_search
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
@@ -195,3 +195,19 @@ def test_a_history_of_100000_runs_with_changes() -> None:
     truth = search.price(changes)
     assert found.bits <= truth.bits
     assert len(found.starts) == pytest.approx(len(changes), rel=0.1)
+
+
+@pytest.mark.parametrize(("largest_block", "rounds"), [(1, 8), (5, 2), (48, 2), (200, 3)])
+def test_block_size_and_rounds_change_nothing(monkeypatch, largest_block, rounds) -> None:
+    """Blocks cut short when the fixed-point iteration runs out of rounds: same optimum."""
+    monkeypatch.setattr(exact, "MAX_BLOCK", largest_block)
+    monkeypatch.setattr(exact, "MIN_BLOCK", min(exact.MIN_BLOCK, largest_block))
+    monkeypatch.setattr(exact, "ROUNDS", rounds)
+    rng = random.Random(77)
+    for _ in range(25):
+        runs = make_series(rng, rng.randint(50, 250), 1e3, rng.choice(("floats", "mixed")))
+        prepared = prepare_runs(runs)
+        model = model_for(prepared, None, None)
+        found = exact_search(prepared, model)
+        expected = quadratic_exact_search(prepared, model)
+        assert found.bits == pytest.approx(expected.bits, rel=RELATIVE)
