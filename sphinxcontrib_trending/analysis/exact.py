@@ -352,18 +352,21 @@ class ExactSearch:
         inside_norm = self._norm_bits(inside.mean)
         inside_bits = self._base_bits(inside.trials, inside.spread, inside.counts)
         states = self._states(first, inside, old) if old is not None and length > 1 else None
-        pairs = self._choose(states, np.full((length, length), np.inf))
+        new_best = np.empty_like(inside_bits)
+        pairs = self._choose(states, np.full((length, length), np.inf), None, 1)
         taken = length
+        changed = 0  # the rows from this start on are (re)computed
         for _ in range(ROUNDS):
-            new_best = self._rows(inside, inside_bits, pairs)
+            self._rows(inside, inside_bits, pairs, new_best, changed)
             new_keys = new_best + inside_norm
             if length == 1:
                 break
-            again = self._choose(states, new_keys)
+            # a choice depends on the rows before its start only
+            again = self._choose(states, new_keys, pairs, changed + 1)
             taken = _first_difference(pairs, again)
             if taken == length:
                 break
-            pairs = again
+            pairs, changed = again, taken
         self._close_block(first, taken, inside, old, new_best, new_keys, pairs)
         return taken
 
@@ -452,27 +455,37 @@ class ExactSearch:
             old_keys=old.keys[:, :-1],
         )
 
-    def _choose(self, states: _States | None, new_keys: FloatArray) -> _Pairs:
-        """Predecessors of the groups opened in the block.
+    def _choose(
+        self, states: _States | None, new_keys: FloatArray, earlier: _Pairs | None, since: int
+    ) -> _Pairs:
+        """Predecessors of the groups opened in the block; those before ``since`` from ``earlier``.
 
         The first new group's are the pending ones; group ``t``'s are the
         states at run ``t - 1`` not dominated by the cheapest: the survivors,
         then the block's groups, whose ``U`` are ``new_keys`` ([end, start]).
         """
         length = len(new_keys)
-        froms, keys, prevs = (np.asarray(values) for values in self._pending)
-        owner = np.zeros(len(froms), dtype=np.int64)
-        if states is not None and length > 1:
-            state_keys = np.concatenate((states.old_keys, new_keys[:-1].T))
+        if earlier is None:
+            froms, keys, prevs = (np.asarray(values) for values in self._pending)
+            owner = np.zeros(len(froms), dtype=np.int64)
+        else:
+            kept_pairs = int(earlier.begins[since]) if since < length else len(earlier.owner)
+            owner, froms, keys, prevs, _ = (part[:kept_pairs] for part in earlier)
+        if states is not None and since < length:
+            # the states at runs since - 1 .. length - 2, by the run
+            state_keys = np.concatenate(
+                (states.old_keys[:, since - 1 :], new_keys[since - 1 : -1].T)
+            )
+            state_means = states.means[:, since - 1 :]
             cheapest = state_keys.argmin(axis=0)
-            ends = np.arange(length - 1)
+            ends = np.arange(length - since)
             lowest = state_keys[cheapest, ends]
             lowest += RELATIVE_SLACK * (np.abs(lowest) + 1.0)
             # no state further than log2(M + 1) above the cheapest can qualify
             column, state = np.nonzero((state_keys <= lowest + self._widest_jump).T)
-            means = states.means[state, column]
+            means = state_means[state, column]
             state_key = state_keys[state, column]
-            bound = np.abs(means - states.means[cheapest, ends][column])
+            bound = np.abs(means - state_means[cheapest, ends][column])
             bound += 1.0
             np.log2(bound, out=bound)
             bound += lowest[column]
@@ -480,24 +493,30 @@ class ExactSearch:
             froms = np.concatenate((froms, states.starts[state[kept]]))
             keys = np.concatenate((keys, state_key[kept]))
             prevs = np.concatenate((prevs, means[kept]))
-            owner = np.concatenate((owner, column[kept] + 1))
+            owner = np.concatenate((owner, column[kept] + since))
         begins = np.searchsorted(owner, np.arange(length))
         return _Pairs(owner, froms, keys, prevs, begins)
 
     @staticmethod
-    def _rows(inside: _Inside, inside_bits: FloatArray, pairs: _Pairs) -> FloatArray:
-        """``best`` of the groups opened in the block, [end, start], inf where start > end."""
-        jumps = inside.mean.T[pairs.owner] - pairs.prevs[:, None]
+    def _rows(
+        inside: _Inside, inside_bits: FloatArray, pairs: _Pairs, best: FloatArray, since: int
+    ) -> None:
+        """Fill ``best`` ([end, start]) for the groups opened at ``since`` and after.
+
+        Inf where start > end; the columns before ``since`` stay as they are.
+        """
+        low = int(pairs.begins[since])
+        jumps = inside.mean.T[pairs.owner[low:]] - pairs.prevs[low:, None]
         np.abs(jumps, out=jumps)
         jumps += 1.0
         np.log2(jumps, out=jumps)
-        if pairs.froms[0] < 0:
+        if low == 0 and pairs.froms[0] < 0:
             jumps[0] = 0.0  # the first group has no previous average
-        np.subtract(pairs.keys[:, None], jumps, out=jumps)
-        cheapest = np.minimum.reduceat(jumps, pairs.begins, axis=0)  # [start, end]
-        best = inside_bits + cheapest.T
-        best[inside.before_start] = np.inf
-        return best
+        np.subtract(pairs.keys[low:, None], jumps, out=jumps)
+        cheapest = np.minimum.reduceat(jumps, pairs.begins[since:] - low, axis=0)
+        best[:, since:] = inside_bits[:, since:]
+        best[:, since:] += cheapest.T
+        best[:, since:][inside.before_start[:, since:]] = np.inf
 
     def _close_block(
         self,
