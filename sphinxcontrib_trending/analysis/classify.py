@@ -121,11 +121,13 @@ def classify_prepared(
     search: Search,
     direction: Direction,
     searcher: Searcher | None = None,
+    model: BitModel | None = None,
 ) -> Classification:
     """:func:`classify` of runs already prepared; ``searcher`` overrides ``search``'s.
 
     :class:`~.incremental.IncrementalClassifier` passes a searcher that
-    reuses the search state of a shorter history.
+    reuses the search state of a shorter history, and that state's bit model
+    (which must be the one ``unit`` and ``sbps`` give for these runs).
     """
     result = Classification(
         groups=[],
@@ -141,8 +143,9 @@ def classify_prepared(
         # all zeros: nothing varies, and the bit model has no scale to work with
         partition = Partition((0,), (int(prepared.sizes.sum()),), (0.0,), (0.0,), 0.0)
         return _with_groups(result, prepared, partition, None)
-    resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
-    model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
+    if model is None:
+        resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
+        model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
     if searcher is None:
         searcher = exact_search if search == "exact" else greedy_search
     return _with_groups(result, prepared, searcher(prepared, model), model)

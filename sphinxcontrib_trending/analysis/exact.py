@@ -244,6 +244,7 @@ class ExactSearch:
         self._run_avgs = _Column()
         self._run_stdevs = _Column()
         self._trials = 0
+        self._group_stats: dict[tuple[int, int], tuple[int, float, float]] = {}
         self._count = 0  # surviving starts
         self._block = MAX_BLOCK  # runs the next block tries to take
         self._pair_count = 0
@@ -671,10 +672,11 @@ class ExactSearch:
             self._run_avgs.view(),
             self._run_stdevs.view(),
         )
-        stats = [
-            seen_stats(sizes, avgs, stdevs, start, stop)
-            for start, stop in zip(starts, (*starts[1:], self.count), strict=True)
-        ]
+        known = self._group_stats
+        spans = list(zip(starts, (*starts[1:], self.count), strict=True))
+        stats = [known.get(span) or seen_stats(sizes, avgs, stdevs, *span) for span in spans]
+        # a longer history mostly repeats the groups before its last ones
+        self._group_stats = dict(zip(spans, stats, strict=True))
         return Partition(
             starts=starts,
             sizes=tuple(size for size, _, _ in stats),

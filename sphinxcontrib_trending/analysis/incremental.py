@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sphinxcontrib_trending.analysis.bits import BitModel
+from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
 from sphinxcontrib_trending.analysis.classify import (
     DIRECTIONS,
     SEARCHES,
@@ -27,7 +27,6 @@ from sphinxcontrib_trending.analysis.classify import (
     classify_prepared,
 )
 from sphinxcontrib_trending.analysis.exact import ExactSearch
-from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, prepare_runs
 
 
@@ -63,24 +62,30 @@ class IncrementalClassifier:
 
     def extend(self, runs: Sequence[Run]) -> Classification:
         """Append ``runs`` (oldest first) and classify the whole history."""
-        self._prepared = _concatenate(self._prepared, prepare_runs(runs))
-        searcher = self._resume if self.search == "exact" else None
-        return classify_prepared(
-            self._prepared, self.unit, self.sbps, self.search, self.direction, searcher
-        )
-
-    def _resume(self, prepared: PreparedRuns, model: BitModel) -> Partition:
+        prepared = _concatenate(self._prepared, prepare_runs(runs))
+        self._prepared = prepared
+        if self.search != "exact" or prepared.max_value <= 0.0:
+            return classify_prepared(prepared, self.unit, self.sbps, self.search, self.direction)
+        unit = resolve_unit(prepared.max_value, self.unit, self.sbps)
         state = self._state
-        same_model = (
-            state is not None
-            and state.model.max_value == model.max_value
-            and state.model.unit == model.unit
-        )
-        if state is None or not same_model:
-            state = ExactSearch(model)
+        if state is None or (state.model.max_value, state.model.unit) != (
+            prepared.max_value,
+            unit,
+        ):
+            trials = int(prepared.sizes.sum())
+            state = ExactSearch(BitModel(prepared.max_value, unit, trials))
             self._state = state
         state.extend(_tail(prepared, state.count))
-        return state.partition()
+        partition = state.partition()
+        return classify_prepared(
+            prepared,
+            self.unit,
+            self.sbps,
+            self.search,
+            self.direction,
+            searcher=lambda _runs, _model: partition,
+            model=state.model,
+        )
 
 
 def _concatenate(first: PreparedRuns, second: PreparedRuns) -> PreparedRuns:
