@@ -180,7 +180,6 @@ def levels(length: int, seed: int) -> tuple[list[float], tuple[int, ...]]:
     return values, tuple(changes)
 
 
-@pytest.mark.slow
 def test_a_history_of_100000_runs_with_changes() -> None:
     """The pruning keeps the survivors few, and the optimum beats the true change points."""
     values, changes = levels(100_000, 5)
