@@ -7,7 +7,7 @@ This is the entry point every number on the site comes from: the trend line
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -114,7 +114,27 @@ def classify(
         raise ValueError(f"search must be one of {SEARCHES}, got {search!r}")
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
-    prepared = prepare_runs(runs)
+    return classify_prepared(prepare_runs(runs), unit, sbps, search, direction)
+
+
+Searcher = Callable[[PreparedRuns, BitModel], Partition]
+
+
+def classify_prepared(
+    prepared: PreparedRuns,
+    unit: float | None,
+    sbps: float | None,
+    search: Search,
+    direction: Direction,
+    searcher: Searcher | None = None,
+    model: BitModel | None = None,
+) -> Classification:
+    """:func:`classify` of runs already prepared; ``searcher`` overrides ``search``'s.
+
+    :class:`~.incremental.IncrementalClassifier` passes a searcher that
+    reuses the search state of a shorter history, and that state's bit model
+    (which must be the one ``unit`` and ``sbps`` give for these runs).
+    """
     result = Classification(
         groups=[],
         bits=0.0,
@@ -129,9 +149,11 @@ def classify(
         # all equal to the smallest value: nothing varies, and no scale to work with
         partition = Partition((0,), (int(prepared.sizes.sum()),), (0.0,), (0.0,), 0.0)
         return _with_groups(result, prepared, partition, None)
-    resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
-    model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
-    searcher = exact_search if search == "exact" else greedy_search
+    if model is None:
+        resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
+        model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
+    if searcher is None:
+        searcher = exact_search if search == "exact" else greedy_search
     return _with_groups(result, prepared, searcher(prepared, model), model)
 
 

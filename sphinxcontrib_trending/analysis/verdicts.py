@@ -35,6 +35,7 @@ from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
 from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
+from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.ingest.model import Build
 
@@ -161,7 +162,7 @@ class _Judge:
 
     The classification of a prefix is kept only while a later judgement may
     still compare against it, so walking a long history costs the memory of
-    two classifications.
+    two classifications and of one extendable search state.
     """
 
     def __init__(self, source: str, history: TestHistory, options: TrendOptions) -> None:
@@ -171,17 +172,25 @@ class _Judge:
         self.samples: list[Sample] = run_samples(history, options.samples)
         self.measured = [sample is not None for sample in self.samples]
         self._classified: dict[int, Classification] = {}
+        # prefixes are mostly asked for in order: extend one search run by run
+        self._growing = IncrementalClassifier(
+            sbps=options.sbps, search=options.search, direction=options.direction
+        )
 
     def _classification(self, index: int) -> Classification:
         """The grouping the PA job had after run ``index``: the prefix only."""
         result = self._classified.get(index)
         if result is None:
-            result = classify(
-                self.samples[: index + 1],
-                sbps=self.options.sbps,
-                search=self.options.search,
-                direction=self.options.direction,
-            )
+            grown = self._growing.run_count
+            if index >= grown:
+                result = self._growing.extend(self.samples[grown : index + 1])
+            else:
+                result = classify(
+                    self.samples[: index + 1],
+                    sbps=self.options.sbps,
+                    search=self.options.search,
+                    direction=self.options.direction,
+                )
             self._classified[index] = result
         return result
 
@@ -322,8 +331,10 @@ def judge_every_build(
 
     Each history is walked once, oldest run first, classifying every prefix
     once and keeping only the classification the next run compares with.
-    The cost is one classification per measured run, which is why the CLI
-    defaults ``--all`` to the reference's quadratic ``jumpavg`` search.
+    With ``search="exact"`` one search state is extended run by run
+    (:class:`~.incremental.IncrementalClassifier`), so a prefix costs one
+    search step plus building its classification; ``search="jumpavg"``
+    classifies every prefix afresh.
     """
     per_build: dict[tuple[str, str], list[Verdict]] = {build.key: [] for build in builds}
     jobs: dict[str, list[Build]] = {}

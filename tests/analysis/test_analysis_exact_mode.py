@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 from analysis_series import make_series, resolution, series_cases
 from hypothesis import HealthCheck, given, settings
@@ -17,9 +16,6 @@ from jumpavg.avg_stdev_stats import AvgStdevStats
 from jumpavg.bit_counting_group_list import BitCountingGroupList
 
 from sphinxcontrib_trending.analysis import classify, exact
-from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
-from sphinxcontrib_trending.analysis.greedy import greedy_search
-from sphinxcontrib_trending.analysis.runs import prepare_runs
 
 RELATIVE = 1e-9
 
@@ -129,22 +125,6 @@ def test_seeded_sweep_of_longer_series_never_worse_than_jumpavg() -> None:
         found = classify(runs, unit=unit, sbps=sbps, search="exact")
         greedy = classify(runs, unit=unit, sbps=sbps, search="jumpavg")
         assert found.bits <= greedy.bits
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(series_cases(max_length=60))
-def test_incumbent_from_the_tables_is_the_jumpavg_partition(case) -> None:
-    """Exact mode's incumbent, decided from its tables, equals search="jumpavg"."""
-    runs, unit, sbps = case
-    prepared = prepare_runs(runs)
-    if prepared.count < 3:
-        return
-    model = BitModel(prepared.max_value, resolve_unit(prepared.max_value, unit, sbps), 10**4)
-    table = exact.StatsTable(prepared)
-    sizes = exact._group_sizes(table.cumulative)
-    base = model.ranking_bits(sizes, np.sqrt(table.moment / sizes))
-    terms = exact._predecessor_terms(table.avg, model)
-    assert exact._incumbent(table, base, terms, model) == greedy_search(prepared, model)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
