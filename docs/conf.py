@@ -1,5 +1,11 @@
 """Sphinx configuration of the sphinxcontrib-trending documentation site."""
 
+import sys
+from pathlib import Path
+
+# trending_reference: the configuration reference, generated from the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
+
 project = "sphinxcontrib-trending"
 author = "sphinxcontrib-trending developers"
 copyright = "2026, sphinxcontrib-trending developers"
@@ -8,10 +14,13 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinxcontrib_trending",
+    "trending_reference",
 ]
 
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
+# The full window width: dashboards are wide tables.
+html_theme_options = {"page_width": "95%", "body_max_width": "none"}
 autodoc_typehints = "description"
 
 # The live demo: real Robot Framework output, packed as one .tar.xz.

@@ -44,3 +44,13 @@ def test_docs_build_without_warnings_and_render_the_demo(tmp_path: Path) -> None
     names = [td.text_content().strip() for td in failed.xpath("//tbody/tr/td[1]")]
     assert "64b-1t1c-eth-l2xcbase-eth-2vhostvr1024-1vm-mrr" in names
     assert (out / "_static" / "trending" / "plotly.min.js").exists()
+    grouping_raw = (out / "methodology" / "grouping.html").read_text()
+    grouping = lxml.html.fromstring(grouping_raw)
+    assert len(grouping.xpath("//math")) >= 7  # rendered at build time, as MathML
+    assert "mathjax" not in grouping_raw.lower()
+    remote = [
+        url
+        for url in grouping.xpath("//script/@src | //link[@rel='stylesheet']/@href")
+        if url.startswith(("http:", "https:", "//"))
+    ]
+    assert remote == []

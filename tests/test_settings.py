@@ -3,8 +3,12 @@
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
+from sphinxcontrib_trending.analysis import AnomalyPolicy
+from sphinxcontrib_trending.cli.sources import read_conf
 from sphinxcontrib_trending.ingest.spec import DEFAULT_BUILD_PATTERN
-from sphinxcontrib_trending.settings import validate
+from sphinxcontrib_trending.settings import OPTIONS, validate
 
 BASE = Path("/site")
 
@@ -123,3 +127,77 @@ def test_degradation_strategies_are_validated() -> None:
     settings, issues = validate({"trending_degradation_strategies": [{"method": "nope"}]}, BASE)
     assert [issue.key for issue in issues] == ["trending_degradation_strategies"]
     assert settings.strategies is None
+
+
+def test_a_misspelt_source_key_names_the_source_and_the_nearest_key() -> None:
+    settings, issues = validate({"trending_sources": {"mrr": {"path": "x.xml"}}}, BASE)
+    assert settings.sources == {}
+    typo = issues[0]
+    assert typo.key == "trending_sources['mrr']['path']"
+    assert typo.source == "mrr" and typo.option == "trending_sources"
+    assert "unknown key 'path'; did you mean 'paths'?" in str(typo)
+    assert [str(issue) for issue in issues[1:]] == [
+        "trending_sources['mrr']: has no 'paths'; the source is left out"
+    ]
+
+
+def test_unknown_keys_of_dict_options_suggest_the_nearest() -> None:
+    settings, issues = validate({"trending_anomaly_policy": {"min_confidance": 0.9}}, BASE)
+    assert [issue.key for issue in issues] == ["trending_anomaly_policy['min_confidance']"]
+    assert "did you mean 'min_confidence'?" in issues[0].message
+    assert settings.policy == AnomalyPolicy()
+
+
+def test_a_misspelt_option_name_is_an_issue_with_a_suggestion() -> None:
+    _, issues = validate({"trending_source": {"mrr": "x.xml"}, "html_theme": "x"}, BASE)
+    assert [issue.key for issue in issues] == ["trending_source"]
+    assert "did you mean 'trending_sources'?" in issues[0].message
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_a_value_of_the_wrong_type_is_exactly_one_issue_and_falls_back(name: str) -> None:
+    settings, issues = validate({name: object()}, BASE)
+    assert [issue.key for issue in issues] == [name]
+    assert f"expected {OPTIONS[name].doc_type}" in issues[0].message
+    assert settings == validate({}, BASE)[0]
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_the_declared_default_is_valid_and_of_a_declared_type(name: str) -> None:
+    option = OPTIONS[name]
+    assert option.accepts(option.default)
+    assert validate({name: option.fresh_default()}, BASE)[1] == []
+    assert option.rebuild in ("env", "html", "")
+    assert option.help.endswith(".")
+
+
+def test_fractional_days_are_valid_and_booleans_are_not_numbers() -> None:
+    settings, issues = validate({"trending_short_term_days": 3.5}, BASE)
+    assert issues == [] and settings.windows.short == timedelta(days=3.5)
+    _, issues = validate({"trending_sbps": True}, BASE)
+    assert [issue.key for issue in issues] == ["trending_sbps"]
+
+
+def test_presentation_and_cache_options_do_not_re_read_pages() -> None:
+    assert OPTIONS["trending_plotlyjs"].rebuild == "html"
+    assert OPTIONS["trending_cache_dir"].rebuild == ""
+    assert OPTIONS["trending_docs_base_url"].rebuild == ""
+    assert OPTIONS["trending_sources"].rebuild == "env"
+
+
+def test_the_cli_reads_conf_py_through_the_same_declarations(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "trending_sources = {'mrr': {'path': 'x.xml'}, 'ok': 'y.xml'}\n"
+        "trending_short_term_days = 3.5\n"
+        "trending_serach = 'jumpavg'\n"
+    )
+    settings, issues = read_conf(tmp_path)
+    assert settings.windows.short == timedelta(days=3.5)
+    assert list(settings.sources) == ["ok"]
+    assert [(issue.key, issue.source) for issue in issues] == [
+        ("trending_serach", None),
+        ("trending_sources['mrr']['path']", "mrr"),
+        ("trending_sources['mrr']", "mrr"),
+    ]
+    assert "did you mean 'trending_search'?" in issues[0].message
+    assert "did you mean 'paths'?" in issues[1].message

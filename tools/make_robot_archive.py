@@ -253,13 +253,14 @@ def _suite_file(
     return "\n".join(lines)
 
 
-def _run_robot(root: Path, output: Path) -> None:
+def _run_robot(root: Path, output: Path, variables: Sequence[str] = ()) -> None:
     import robot
 
     captured = io.StringIO()
     rc = robot.run(
         str(root / "tests"),
         output=str(output),
+        variable=list(variables),
         log="NONE",
         report="NONE",
         console="none",
@@ -379,6 +380,31 @@ def generate_build(
     ):
         packed.write(payload)
     return GeneratedBuild(job, build, time, version, testbed, target, outcomes)
+
+
+def run_plain_robot(
+    target: Path, suites: dict[str, str], *, end: datetime, variables: Sequence[str] = ()
+) -> None:
+    """One real robot run over ``suites`` (relative path -> suite text), as plain output.
+
+    No CSIT naming and no result conventions: ``target`` is the
+    ``output.xml`` of an ordinary Robot Framework project, with every time
+    moved so the run ends exactly at ``end``.  ``variables`` are robot's
+    ``--variable NAME:VALUE``.
+    """
+    with tempfile.TemporaryDirectory(prefix="robot-plain-") as scratch:
+        workdir = Path(scratch)
+        for relative, text in suites.items():
+            path = workdir / "tests" / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        output = workdir / "output.xml"
+        _run_robot(workdir, output, variables)
+        root = etree.parse(str(output)).getroot()
+    shift_times(root, end)
+    _stable_sources(root, workdir)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(etree.tostring(root, xml_declaration=True, encoding="UTF-8"))
 
 
 def plan_outcomes(

@@ -7,9 +7,9 @@ This is the entry point every number on the site comes from: the trend line
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
 from sphinxcontrib_trending.analysis.confidence import (
@@ -25,8 +25,8 @@ Search = Literal["exact", "jumpavg"]
 Direction = Literal["higher", "lower"]
 Comment = Literal["normal", "regression", "progression"]
 
-SEARCHES = ("exact", "jumpavg")
-DIRECTIONS = ("higher", "lower")
+SEARCHES: tuple[Search, ...] = get_args(Search)
+DIRECTIONS: tuple[Direction, ...] = get_args(Direction)
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,9 @@ class Group:
     (see :doc:`/methodology/anomalies`); None for the first group."""
     confidence: float | None = None
     """``1 / (1 + 2**-bits_saved)``: the probability of a change here against
-    merging with the previous group, under equal priors; None for the first group."""
+    merging with the previous group, under equal priors and at this grouping's
+    ``unit`` (another ``unit`` or ``sbps`` gives another value); None for the
+    first group."""
     serial_correlation: float | None = None
     """Lag-1 autocorrelation of the run averages' residuals around their group
     averages, over this group and the previous one; None for the first group.
@@ -92,23 +94,47 @@ def classify(
             result.
         unit: Resolution of the values; differences below it are noise by
             assumption.  Default: derived from ``sbps``.
-        sbps: Significant bits per sample: the largest value is taken to have
-            this many binary digits, which sets ``unit``.  Default 12.
+        sbps: Significant bits per sample: ``unit = M / (2**(sbps + 1) - 1)``,
+            ``M`` the largest value (the range, when a value is negative).
+            Default 12.
         search: ``"exact"`` finds the partition with the fewest bits;
             ``"jumpavg"`` reproduces the reference library jumpavg 0.4.2.
         direction: ``"higher"`` if larger values are better (throughput),
             ``"lower"`` if smaller are (latency); decides which change is a
             regression.
 
+    Any finite value is accepted; negative values shift the whole series
+    (see :mod:`.runs`), non-negative ones are grouped as the reference does.
+
     Raises:
-        ValueError: a negative or infinite value (naming the run), or an
-            unknown ``search``/``direction``.
+        ValueError: an infinite value or one beyond +-1e100 (naming the
+            run), or an unknown ``search``/``direction``.
     """
     if search not in SEARCHES:
         raise ValueError(f"search must be one of {SEARCHES}, got {search!r}")
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
-    prepared = prepare_runs(runs)
+    return classify_prepared(prepare_runs(runs), unit, sbps, search, direction)
+
+
+Searcher = Callable[[PreparedRuns, BitModel], Partition]
+
+
+def classify_prepared(
+    prepared: PreparedRuns,
+    unit: float | None,
+    sbps: float | None,
+    search: Search,
+    direction: Direction,
+    searcher: Searcher | None = None,
+    model: BitModel | None = None,
+) -> Classification:
+    """:func:`classify` of runs already prepared; ``searcher`` overrides ``search``'s.
+
+    :class:`~.incremental.IncrementalClassifier` passes a searcher that
+    reuses the search state of a shorter history, and that state's bit model
+    (which must be the one ``unit`` and ``sbps`` give for these runs).
+    """
     result = Classification(
         groups=[],
         bits=0.0,
@@ -120,12 +146,14 @@ def classify(
     if not prepared.count:
         return result
     if prepared.max_value <= 0.0:
-        # all zeros: nothing varies, and the bit model has no scale to work with
+        # all equal to the smallest value: nothing varies, and no scale to work with
         partition = Partition((0,), (int(prepared.sizes.sum()),), (0.0,), (0.0,), 0.0)
         return _with_groups(result, prepared, partition, None)
-    resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
-    model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
-    searcher = exact_search if search == "exact" else greedy_search
+    if model is None:
+        resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
+        model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
+    if searcher is None:
+        searcher = exact_search if search == "exact" else greedy_search
     return _with_groups(result, prepared, searcher(prepared, model), model)
 
 
@@ -150,9 +178,10 @@ def _with_groups(
         correlations = serial_correlation_per_group(prepared.avgs, partition.starts, partition.avgs)
     groups = []
     previous: float | None = None
-    for start, stop, (size, avg, stdev), bits_saved, correlation in zip(
+    for start, stop, (size, shifted_avg, stdev), bits_saved, correlation in zip(
         partition.starts, stops, stats, saved, correlations, strict=True
     ):
+        avg = shifted_avg + prepared.offset if prepared.offset else shifted_avg
         groups.append(
             Group(
                 start=present[start],

@@ -1,18 +1,17 @@
 """Trend compliance: how the current trend compares with a week and a quarter ago.
 
 With ``AVG[t]`` the trend (group average) of the newest measured run at or
-before ``t`` and ``last`` the newest measured run::
+before ``t``, ``end`` the end of every window and ``last`` the newest
+measured run at or before it::
 
-    short-term change = (AVG[last] - AVG[last - short]) / AVG[last - short]
-    long-term change  = (AVG[last] - best AVG over [last - long, last - short])
-                        / that best
+    short-term change = (AVG[last] - AVG[end - short]) / |AVG[end - short]|
+    long-term change  = (AVG[last] - best AVG over [end - long, end - short])
+                        / |that best|
 
 "Best" is the maximum when higher values are better, the minimum when lower
-are.  Windows end at the newest measured run, not at the wall clock, so a
-dashboard built later shows the same numbers.  ``mode="time"`` measures the
-windows in time (default 7 and 90 days); ``mode="runs"`` in measured runs
-(default 14 and 180, the reference's behaviour).  A window in which ``AVG`` is
-undefined (no measured run at or before its end) gives None, never an error.
+are.  The windows are placed by :func:`window_marks`, the one place that
+decides where a window starts and ends; the anomaly counts and the
+failed-tests table use the same rule (:func:`in_window`).
 """
 
 from __future__ import annotations
@@ -22,14 +21,112 @@ from collections import Counter
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal, TypeGuard, TypeVar
+from typing import TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
-from sphinxcontrib_trending.analysis.expand import trend_per_run
-from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, judge
+from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, change_ratio, judge
+from sphinxcontrib_trending.analysis.per_run import trend_per_run
+from sphinxcontrib_trending.analysis.windows import WindowMode as Mode
 
-Mode = Literal["time", "runs"]
 _Window = TypeVar("_Window", timedelta, int)
+
+
+def in_window(time: datetime, start: datetime) -> bool:
+    """Whether a run at ``time`` lies inside a window that starts at ``start``.
+
+    A window is half-open, ``(start, end]``: the moment it starts belongs to
+    the past, because the level in force at that moment is the reference the
+    window's changes are measured against.  Seven daily runs, not eight, fall
+    in a seven-day window.
+    """
+    return time > start
+
+
+@dataclass(frozen=True)
+class WindowMarks:
+    """Where the compliance windows of one series start and end, as run indices.
+
+    Every window ends at ``end``, the newest build of the whole source (never
+    the wall clock, never the test's own newest run), so a dashboard row, its
+    anomaly counts and the failed-tests table describe the same stretch, and
+    rebuilding the same data gives the same page.  In ``"runs"`` mode the
+    windows count measured runs back from the newest measured run at or
+    before ``end``, for compliance and anomaly counts alike.
+    """
+
+    last: int | None
+    """The newest measured run at or before ``end`` (``AVG[last]``)."""
+    short_reference: int | None
+    """The newest measured run at or before the short window's start; None
+    when no measured run is that old (the short change is then blank)."""
+    long_start: int | None
+    """The measured run whose level was in force when the long window
+    started; the oldest measured run when the history is younger than the
+    long window (whatever part of the window exists is used)."""
+    recent_from: int
+    """The first run inside the short window: anomalies whose group starts
+    here or later are the short window's (``run_count`` when none is)."""
+
+
+def window_marks(
+    times: Sequence[datetime],
+    result: Classification,
+    short: timedelta | int | None = None,
+    long: timedelta | int | None = None,
+    mode: Mode = "time",
+    end: datetime | None = None,
+) -> WindowMarks:
+    """Place the short and long windows of one classified series.
+
+    Args:
+        times: One timezone-aware time per run, oldest first.
+        result: The classification of those runs.
+        short: Short window: a :class:`~datetime.timedelta` in ``"time"`` mode
+            (default 7 days), a count of measured runs in ``"runs"`` mode
+            (default 14).
+        long: Long window, same kind as ``short`` and not shorter (default 90
+            days or 180 runs).
+        mode: ``"time"`` or ``"runs"``.
+        end: Where every window ends: the newest build time of the source,
+            not before the series' newest run.  Default: the series' newest
+            run, measured or not.
+    """
+    _check_times(times, result)
+    if mode == "time":
+        short_span, long_span = _time_windows(short, long)
+    elif mode == "runs":
+        short_count, long_count = _run_windows(short, long)
+    else:
+        raise ValueError(f"mode must be 'time' or 'runs', got {mode!r}")
+    missing = set(result.missing)
+    measured = [index for index in range(result.run_count) if index not in missing]
+    if end is None:
+        end = times[-1] if times else None
+    elif end.tzinfo is None:
+        raise ValueError("end must be timezone-aware")
+    elif times and end < times[-1]:
+        raise ValueError(f"end {end.isoformat()} is before the newest run of the series")
+    if end is None or not measured:
+        return WindowMarks(None, None, None, result.run_count)
+    measured_times = [times[index] for index in measured]
+    last_mark = bisect.bisect_right(measured_times, end) - 1
+    if last_mark < 0:
+        return WindowMarks(None, None, None, result.run_count)
+    if mode == "time":
+        # the newest measured run not inside each window (see in_window)
+        short_mark = bisect.bisect_right(measured_times, end - short_span) - 1
+        long_mark = bisect.bisect_right(measured_times, end - long_span) - 1
+        recent_from = _first_inside(times, end - short_span)
+    else:
+        short_mark = last_mark - short_count
+        long_mark = last_mark - long_count
+        recent_from = measured[short_mark + 1] if short_mark >= 0 else 0
+    return WindowMarks(
+        last=measured[last_mark],
+        short_reference=measured[short_mark] if short_mark >= 0 else None,
+        long_start=measured[max(long_mark, 0)],
+        recent_from=recent_from,
+    )
 
 
 @dataclass(frozen=True)
@@ -50,50 +147,37 @@ def compliance(
     short: timedelta | int | None = None,
     long: timedelta | int | None = None,
     mode: Mode = "time",
+    end: datetime | None = None,
 ) -> Compliance:
     """Short- and long-term trend change of one classified series.
 
-    Args:
-        times: One timezone-aware time per run (same numbering as the runs
-            given to :func:`~.classify`), oldest first.
-        result: The classification of those runs.
-        short: Short window: a :class:`~datetime.timedelta` in ``"time"`` mode
-            (default 7 days), a run count in ``"runs"`` mode (default 14).
-        long: Long window, same kind as ``short`` and not shorter (default 90
-            days or 180 runs).
-        mode: ``"time"`` or ``"runs"``.
+    The arguments are those of :func:`window_marks`.  The long-term change
+    uses whatever part of the long window the history covers: a test with 30
+    days of history compares with the best level of those days up to the
+    short window's start.  Both changes are blank (None) when no measured run
+    is older than the short window.
     """
-    _check_times(times, result)
+    return compliance_in(window_marks(times, result, short, long, mode, end), result)
+
+
+def compliance_in(marks: WindowMarks, result: Classification) -> Compliance:
+    """Compliance over windows already placed by :func:`window_marks`."""
+    if marks.last is None:
+        return Compliance(None, None, None, None, None)
     trends = trend_per_run(result)
-    measured = [index for index, trend in enumerate(trends) if trend is not None]
-    measured_trends = [trend for trend in trends if trend is not None]
-    if mode == "time":
-        short_time, long_time = _time_windows(short, long)
-        if not measured:
-            return Compliance(None, None, None, None, None)
-        measured_times = [times[index] for index in measured]
-        end = measured_times[-1]
-        # position (among measured runs) of the newest run at or before a moment
-        short_mark = bisect.bisect_right(measured_times, end - short_time) - 1
-        long_mark = bisect.bisect_right(measured_times, end - long_time) - 1
-    elif mode == "runs":
-        short_runs, long_runs = _run_windows(short, long)
-        if not measured:
-            return Compliance(None, None, None, None, None)
-        short_mark = len(measured) - 1 - short_runs
-        long_mark = len(measured) - 1 - long_runs
-    else:
-        raise ValueError(f"mode must be 'time' or 'runs', got {mode!r}")
-    last_trend = measured_trends[-1]
-    if short_mark < 0:
+    last_trend = trends[marks.last]
+    assert last_trend is not None  # a measured run is in a group
+    if marks.short_reference is None or marks.long_start is None:
         return Compliance(None, None, last_trend, None, None)
-    short_reference = measured_trends[short_mark]
+    short_reference = trends[marks.short_reference]
     # AVG is a step function: the level in force at the window's start counts
-    long_window = measured_trends[max(long_mark, 0) : short_mark + 1]
+    long_window = [
+        trend for trend in trends[marks.long_start : marks.short_reference + 1] if trend is not None
+    ]
     long_reference = max(long_window) if result.direction == "higher" else min(long_window)
     return Compliance(
-        short_change=_change(last_trend, short_reference),
-        long_change=_change(last_trend, long_reference),
+        short_change=None if short_reference is None else change_ratio(last_trend, short_reference),
+        long_change=change_ratio(last_trend, long_reference),
         trend=last_trend,
         short_reference=short_reference,
         long_reference=long_reference,
@@ -121,21 +205,24 @@ class AnomalyCounts:
 def anomaly_counts(
     times: Sequence[datetime],
     result: Classification,
-    since: datetime,
+    since: datetime | int,
     policy: AnomalyPolicy | None = None,
     acknowledged: Container[int] = (),
 ) -> AnomalyCounts:
-    """Anomalies whose group starts at a run timed at or after ``since``, judged by ``policy``.
+    """Anomalies in a window, judged by ``policy``.
 
-    ``acknowledged`` holds the first runs (indices) of acknowledged anomalies,
-    for example the keys of :func:`~.acknowledged.acknowledged_anomalies`.
+    ``since`` is the window's first run index (the dashboard passes
+    :attr:`WindowMarks.recent_from`), or the moment the window starts:
+    anomalies whose group starts at a run timed after it (see
+    :func:`in_window`).  ``acknowledged`` holds the first runs (indices) of
+    acknowledged anomalies, for example the keys of
+    :func:`~.acknowledged.acknowledged_anomalies`.
     """
     _check_times(times, result)
-    if since.tzinfo is None:
-        raise ValueError("since must be timezone-aware")
+    first = since if isinstance(since, int) else _first_inside(times, since)
     tally: Counter[str] = Counter()
     for verdict in judge(result, policy):
-        if not verdict.anomaly or times[verdict.start] < since:
+        if not verdict.anomaly or verdict.start < first:
             continue
         if verdict.start in acknowledged:
             tally["acknowledged"] += 1
@@ -155,17 +242,24 @@ def anomaly_counts(
 def count_anomalies(
     times: Sequence[datetime],
     result: Classification,
-    since: datetime,
+    since: datetime | int,
     policy: AnomalyPolicy | None = None,
     acknowledged: Container[int] = (),
 ) -> tuple[int, int]:
-    """(regressions, progressions) among groups starting at a run timed at or after ``since``.
+    """(regressions, progressions) among groups starting in the window ``since`` opens.
 
     Only firm, unacknowledged ones count (see :func:`anomaly_counts` for the
     "maybe" and acknowledged ones); without a policy every change is firm.
     """
     counts = anomaly_counts(times, result, since, policy, acknowledged)
     return counts.regressions, counts.progressions
+
+
+def _first_inside(times: Sequence[datetime], start: datetime) -> int:
+    """Index of the first run inside the window that opens at ``start`` (see :func:`in_window`)."""
+    if start.tzinfo is None:
+        raise ValueError("since must be timezone-aware")
+    return next((index for index, time in enumerate(times) if in_window(time, start)), len(times))
 
 
 def _time_windows(
@@ -206,10 +300,3 @@ def _check_times(times: Sequence[datetime], result: Classification) -> None:
             raise ValueError(f"time of run {index} is not timezone-aware: {time!r}")
         if index and time < times[index - 1]:
             raise ValueError(f"time of run {index} is earlier than the run before it")
-
-
-def _change(value: float, reference: float | None) -> float | None:
-    """Relative change; None without a reference or when it is zero."""
-    if reference is None or reference == 0.0:
-        return None
-    return (value - reference) / reference

@@ -35,8 +35,10 @@ from sphinxcontrib_trending.analysis.bits import BitModel
 def split_confidence(bits_saved: float) -> float:
     """Posterior probability of "change" against "no change" under equal priors.
 
-    ``1 / (1 + 2**-bits_saved)``: 0.5 at zero bits saved, 0.9 at about 3.2
-    bits, 0.99 at about 6.6, 0.999 at about 10.  Negative ``bits_saved`` (a
+    ``1 / (1 + 2**-bits_saved)``: 0.5 at zero bits saved, 0.9 at 3.1699
+    bits, 0.95 at 4.2479, 0.99 at 6.6294, 0.999 at 9.9643.  The bits are
+    counted in the model's unit, so the same data give another confidence
+    at another ``unit`` or ``sbps``.  Negative ``bits_saved`` (a
     split the search kept although merging was cheaper) gives less than 0.5.
     Computed from whichever side keeps the power of two at most 1, so that no
     number of bits overflows.

@@ -1,265 +1,693 @@
-"""``search="exact"``: the partition with the fewest bits, over all partitions.
+"""``search="exact"``: the partition with the fewest bits, in near-linear time.
 
-A group's bits depend on the previous group's average, so "best partition of
-a prefix" is not enough state; "best partition of runs ``[0, e]`` whose last
-group is ``[j, e]``" is.  With ``best[j, e]`` for that::
+A group's bits depend on the previous group's average, so the dynamic
+programme's state is a pair: ``best[j, e]``, the fewest bits of runs ``0..e``
+whose last group is ``[j, e]``::
 
-    best[j, e] = base(j, e) + min over i < j of
-                 best[i, j-1] + log2(norm(p_i)) - log2(|a(j, e) - p_i| + 1)
+    best[j, e] = base(j, e) + min over predecessors i of
+                 best[i, j-1] + L(p_i) - log2(|a(j, e) - p_i| + 1)
 
-where ``p_i`` is the average of group ``[i, j-1]`` and ``base`` is everything in
-the group's bits that does not depend on the previous average.  That is
-O(N^3) pairs; for a fixed ``j`` the minimum over ``i`` is one numpy reduction
-over an (i, e) matrix.
+with ``p_i`` the average of ``[i, j-1]`` and ``L(p) = log2(norm(p))``.  Done
+naively that is cubic.  Two rules, both proved in
+``docs/methodology/grouping.rst`` ("How the exact search works"), drop every
+state and transition that no optimal partition uses:
 
-Most predecessors ``i`` can be dropped before that: the ``p``-dependent term
-of predecessor ``i`` lies between ``U_i - log2(max |a - p_i| + 1)`` and ``U_i``
-(with ``U_i = best[i, j-1] + log2(norm(p_i))``, ``a`` ranging over the averages
-of the groups ``[j, e]``), so a predecessor whose lower bound exceeds the
-smallest upper bound can never give any ``best[j, e]``.  Usually a handful
-survive, making the search close to O(N^2).
+* *Predecessors.* When group ``j`` opens, predecessor ``i`` is dropped if
+  another ``i'`` is cheaper for every average ``a`` the group could ever take:
+  ``U_i - U_i' > log2(|p_i - p_i'| + 1)`` with ``U = best + L(p)``.  The set
+  is fixed from then on, so ``best[j, e]`` needs only its survivors.
+* *Starts* (PELT).  Start ``j`` is never again the start of a group ending
+  after run ``e`` once ``best[j, e] - min_j' best[j', e]`` exceeds
+  ``theta(n, q)`` (:meth:`ExactSearch.split_bound`): splitting at ``e`` and
+  taking the best prefix is then strictly cheaper, whatever follows.
 
-The programme ranks with numpy's fast logarithm; the partition it finds is
-then priced with the exact formula.  The reference's own partition is decided
-from the same tables (:func:`_incumbent`) and kept unless the programme's
-counts strictly fewer bits, so the exact search never reports more bits than
-``search="jumpavg"`` on the same input, not even by a rounding error.
+The search advances a block of up to :data:`MAX_BLOCK` runs at a time
+(:meth:`ExactSearch._advance_block`): a few 2-D numpy operations extend every
+surviving start over the whole block, and the groups opened inside it get
+their predecessors by a short fixed-point iteration.  It is near-linear in
+the length of a history with changes, and its state is small, picklable and
+can be extended with later runs (:meth:`ExactSearch.extend`) for the same
+optimum as a fresh search.
+
+Candidates are ranked with numpy's fast logarithm; the partition found is then
+priced with the reference's exact formula and statistics, so its bits are
+comparable with ``search="jumpavg"``'s to the last digit.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.bits import BitModel
-from sphinxcontrib_trending.analysis.greedy import (
-    Partition,
-    Records,
-    backtrack,
-    decide,
-    greedy_search,
-)
-from sphinxcontrib_trending.analysis.open_groups import OpenGroups
+from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.runs import PreparedRuns
 
-# Pruning keeps predecessors whose bound is within this (relative) of the
-# best: the fast logarithm and the summation order differ by far less.
+FloatArray = npt.NDArray[np.float64]
+
+GAUSS_BITS_PER_TRIAL = 0.5 * math.log2(2 * math.pi * math.e)
+"""The limit of ``c(n + 1) - c(n)`` (see :func:`size_costs`); every step is above it."""
+
+# Rankings use another logarithm and summation order than the exact formula:
+# pruning keeps everything within this (relative) of a rule's bound.
 RELATIVE_SLACK = 1e-9
 
 
-class StatsTable:
-    """Statistics of every group ``[s, k]`` as the bit formula receives them.
+def size_costs(model: BitModel) -> FloatArray:
+    """``c(n)``: the bits of a group of ``n`` trials that depend on ``n`` only.
 
-    Rows are starts, columns ends; only ``s <= k`` is filled.  ``avg`` is the
-    reference's re-derived ``A*n/n`` (also the "previous average" the next
-    group sees) and ``moment`` its ``S*S*n``; the stdev fed to the formula is
-    ``sqrt(moment / n)``.
+    A group's bits are ``c(n) + n*log2(s+1) + log2((s+2)/(s+1))`` plus its
+    average's; ``c(1) = 0``.  This is :meth:`BitModel.ranking_size_bits`.
+    """
+    return model.ranking_size_bits()
+
+
+def seen_stats(
+    sizes: FloatArray, avgs: FloatArray, stdevs: FloatArray, start: int, stop: int
+) -> tuple[int, float, float]:
+    """(size, avg, stdev) of runs ``[start, stop)`` as the reference's merge derives them.
+
+    The same Chan/Welford merge, in the same order of operations, as
+    :class:`~.open_groups.OpenGroups`: the exact bits of the partition found
+    are those ``search="jumpavg"`` would count for it.
+    """
+    size = float(sizes[start])
+    avg = float(avgs[start])
+    stdev = float(stdevs[start])
+    avg = avg * size / size
+    stdev = math.sqrt(stdev * stdev * size / size)
+    avg_seen = avg * size / size
+    moment = stdev * stdev * size
+    total = size
+    for run in range(start + 1, stop):
+        size = float(sizes[run])
+        new_total = total + size
+        delta = float(avgs[run]) - avg_seen
+        work = delta * delta * total * size
+        new_avg = avg_seen + delta * size / new_total
+        run_stdev = float(stdevs[run])
+        moment = moment + run_stdev * run_stdev * size
+        stdev = math.sqrt((moment + work / new_total) / new_total)
+        avg_seen = new_avg * new_total / new_total
+        moment = stdev * stdev * new_total
+        total = new_total
+    return int(total), avg_seen, math.sqrt(moment / total)
+
+
+class _Column:
+    """A growable 1-D array of floats: :meth:`view` gives the filled part."""
+
+    def __init__(self) -> None:
+        self.data = np.zeros(64)
+        self.used = 0
+
+    def extend(self, values: FloatArray) -> None:
+        need = self.used + len(values)
+        if need > len(self.data):
+            grown = np.zeros(max(need, 2 * len(self.data)))
+            grown[: self.used] = self.data[: self.used]
+            self.data = grown
+        self.data[self.used : need] = values
+        self.used = need
+
+    def view(self) -> FloatArray:
+        return self.data[: self.used]
+
+
+# runs advanced together (see ExactSearch._advance_block)
+MIN_BLOCK, MAX_BLOCK = 4, 48
+# rounds of the fixed-point iteration of a block's predecessor sets
+ROUNDS = 8
+
+# rows of ExactSearch._groups: per surviving start, its group's statistics
+TRIALS, MEAN, SPREAD, START = range(4)
+# rows of ExactSearch._pairs: per predecessor of a surviving start
+KEY, PREV = range(2)
+
+
+class _Inside:
+    """Statistics of every group that starts and ends inside one block: arrays [end, start].
+
+    Entries with ``start > end`` are not groups; :attr:`before_start` marks them
+    and they hold harmless values (one trial, zero spread).
     """
 
-    def __init__(self, runs: PreparedRuns) -> None:
-        count = runs.count
-        self.avg = np.zeros((count, count))
-        self.moment = np.zeros((count, count))
-        groups = OpenGroups(runs)
-        for _ in range(count):
-            k = groups.advance()
-            self.avg[: k + 1, k] = groups.avg_seen[: k + 1]
-            self.moment[: k + 1, k] = groups.moment_seen[: k + 1]
-        self.cumulative = groups.cumulative
+    def __init__(self, sizes: npt.NDArray[np.int64], avgs: FloatArray, stdevs: FloatArray) -> None:
+        length = len(sizes)
+        cumulative = np.concatenate(([0], np.cumsum(sizes)))
+        counts = cumulative[1:, None] - cumulative[None, :-1]
+        self.before_start = counts <= 0
+        self.counts = np.maximum(counts, 1)
+        self.trials = self.counts.astype(np.float64)
+        # averages from sums of differences to the block's first value: the
+        # sums stay within a block's range, so they lose no precision to speak of
+        sizes_float = sizes.astype(np.float64)
+        offset = avgs[0]
+        sums = np.concatenate(([0.0], np.cumsum(sizes_float * (avgs - offset))))
+        self.mean = sums[1:, None] - sums[None, :-1]
+        self.mean /= self.trials
+        self.mean += offset
+        # Welford's increments, (x - mean before)(x - mean after) * size, are
+        # never negative: their running sum is the spread, with no cancellation
+        increments = np.empty((length, length))
+        increments[0] = 0.0
+        np.subtract(avgs[1:, None], self.mean[:-1], out=increments[1:])
+        increments[1:] *= avgs[1:, None] - self.mean[1:]
+        np.maximum(increments, 0.0, out=increments)  # rounding can dip below
+        increments *= sizes_float[:, None]
+        increments += (stdevs * stdevs * sizes_float)[:, None]
+        # a group's first run brings only its own spread
+        np.fill_diagonal(increments, stdevs * stdevs * sizes_float)
+        increments[self.before_start] = 0.0
+        self.spread = np.cumsum(increments, axis=0)
 
-    def seen_stats(self, start: int, end: int) -> tuple[int, float, float]:
-        """(size, avg, stdev) of group ``[start, end]`` for the exact formula."""
-        size = int(self.cumulative[end + 1] - self.cumulative[start])
-        return size, float(self.avg[start, end]), math.sqrt(float(self.moment[start, end]) / size)
+
+@dataclass
+class _Extended:
+    """The survivors' groups extended by each prefix of a block: arrays [survivor, end]."""
+
+    trials: FloatArray
+    counts: npt.NDArray[np.int64]
+    mean: FloatArray
+    spread: FloatArray
+    best: FloatArray
+    keys: FloatArray  # U = best + L(mean)
+    lowest: FloatArray  # per end: the cheapest U
+    lowest_mean: FloatArray  # per end: its group's average
 
 
-def exact_search(runs: PreparedRuns, model: BitModel) -> Partition:
-    """The minimum-bits partition of the present runs."""
-    count = runs.count
-    if count < 3:
-        return greedy_search(runs, model)  # it sees every partition of two runs
-    table = StatsTable(runs)
-    sizes = _group_sizes(table.cumulative)
-    stdevs = np.divide(table.moment, sizes)
-    best = model.ranking_bits(sizes, np.sqrt(stdevs, out=stdevs))
-    del sizes, stdevs
-    terms = _predecessor_terms(table.avg, model)
-    incumbent = _incumbent(table, best, terms, model)
-    starts = _programme(table, best, terms, model)
-    stats = [
-        table.seen_stats(start, stop - 1)
-        for start, stop in zip(starts, (*starts[1:], count), strict=True)
-    ]
-    bits = model.partition_bits(starts, stats)
-    if bits < incumbent.bits:
+class _States(NamedTuple):
+    """The states a block's groups may follow, at each run of the block but the last."""
+
+    means: FloatArray  # [state, end]: survivors, then the block's groups by start
+    starts: npt.NDArray[np.int64]
+    old_keys: FloatArray  # [survivor, end]: the survivors' U
+
+
+class _Pairs(NamedTuple):
+    """Predecessors of the groups opened in a block, grouped by the group's start."""
+
+    owner: npt.NDArray[np.int64]  # the group's start, relative to the block
+    froms: npt.NDArray[np.int64]
+    keys: FloatArray
+    prevs: FloatArray
+    begins: npt.NDArray[np.int64]  # per start: where its predecessors begin
+
+
+def _first_difference(one: _Pairs, other: _Pairs) -> int:
+    """The first new group whose predecessors differ (its start in the block), else the length."""
+    common = min(len(one.owner), len(other.owner))
+    differs = np.flatnonzero(
+        (one.owner[:common] != other.owner[:common])
+        | (one.froms[:common] != other.froms[:common])
+        | (one.keys[:common] != other.keys[:common])
+    )
+    if len(differs):
+        at = int(differs[0])
+        return int(min(one.owner[at], other.owner[at]))
+    if len(one.owner) != len(other.owner):
+        longer = one if len(one.owner) > common else other
+        return int(longer.owner[common])
+    return len(one.begins)
+
+
+class ExactSearch:
+    """The exact search's state after the runs seen so far; extend it run by run.
+
+    Picklable; :meth:`partition` can be read after any :meth:`extend`.  The
+    model fixes the largest value and the unit: a run above the model's largest
+    value changes every bit count, and needs a new search (the caller's job,
+    see :class:`~.incremental.IncrementalClassifier`).
+
+    The surviving starts live in the columns of a few preallocated arrays (one
+    numpy call updates a statistic of all of them); statistics are kept in
+    units, ``SPREAD`` being the sum of squared deviations.
+    """
+
+    def __init__(self, model: BitModel) -> None:
+        self.model = model
+        self._tables(model)
+        big_m = model.max_in_units
+        # L(p) = log2((p - M/2)^2 + M^2/4 + M) over p in [0, M]
+        self._half_m = big_m / 2.0
+        self._norm_floor = big_m * big_m / 4.0 + big_m
+        norm_span = math.log2(big_m * big_m / 2.0 + big_m) - math.log2(self._norm_floor)
+        # theta without its L(q) and size terms: see split_bound
+        self._theta_base = 2.0 * math.log2(1.0 + big_m / 2.0) + norm_span + 2.0
+        self._widest_jump = math.log2(big_m + 1.0)
+        # the runs, for the exact statistics of the groups found
+        self._run_sizes = _Column()
+        self._run_avgs = _Column()
+        self._run_stdevs = _Column()
+        self._trials = 0
+        self._group_stats: dict[tuple[int, int], tuple[int, float, float]] = {}
+        self._count = 0  # surviving starts
+        self._block = MAX_BLOCK  # runs the next block tries to take
+        self._pair_count = 0
+        self._allocate(64, 64)
+        self._best = np.zeros(0)  # best[j, e] of the survivors at the last run e
+        self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at the next run
+        # predecessors of the next start to open: (from, key, prev)
+        self._pending: tuple[list[int], list[float], list[float]] = (
+            [-1],
+            [model.first_avg_bits],
+            [0.0],
+        )
+        # every start's predecessors as it opened, for the backtrack
+        self._history_begin: list[int] = []
+        self._history_from: list[int] = []
+        self._history_key: list[float] = []
+        self._history_prev: list[float] = []
+
+    def _tables(self, model: BitModel) -> None:
+        self._size_bits = size_costs(model)
+        sizes = np.arange(len(self._size_bits), dtype=np.float64)
+        self._size_theta = self._size_bits - sizes * GAUSS_BITS_PER_TRIAL
+
+    def _allocate(self, groups: int, pairs: int) -> None:
+        """(Re)allocate the survivors' arrays for at least this many entries."""
+        count, pair_count = self._count, self._pair_count
+        old = getattr(self, "_groups", None)
+        self._groups = np.zeros((4, groups))
+        self._trial_counts = np.zeros(groups, dtype=np.int64)
+        self._logs = np.ones((4, groups))  # scratch for one np.log2 call per run
+        self._pairs = np.zeros((2, pairs))
+        self._owner = np.zeros(pairs, dtype=np.int64)
+        self._begin = np.zeros(groups, dtype=np.int64)
+        if old is not None:
+            self._groups[:, :count] = old[:, :count]
+            self._trial_counts[:count] = self._old_trial_counts[:count]
+            self._pairs[:, :pair_count] = self._old_pairs[:, :pair_count]
+            self._owner[:pair_count] = self._old_owner[:pair_count]
+            self._begin[:count] = self._old_begin[:count]
+
+    def _grow(self, groups: int, pairs: int) -> None:
+        self._old_trial_counts = self._trial_counts
+        self._old_pairs, self._old_owner, self._old_begin = self._pairs, self._owner, self._begin
+        self._allocate(groups, pairs)
+        del self._old_trial_counts, self._old_pairs, self._old_owner, self._old_begin
+
+    @property
+    def count(self) -> int:
+        """Runs seen so far."""
+        return self._run_sizes.used
+
+    def extend(self, runs: PreparedRuns) -> None:
+        """Add the present runs of ``runs`` after those seen so far."""
+        if runs.count and runs.max_value > self.model.max_value:
+            raise ValueError("a run exceeds the model's largest value: start a new search")
+        total = self._trials + int(runs.sizes.sum())
+        if total >= len(self._size_bits):
+            model = self.model
+            self.model = BitModel(model.max_value, model.unit, max(total, 2 * len(self._size_bits)))
+            self._tables(self.model)
+        self._run_sizes.extend(runs.sizes.astype(np.float64))
+        self._run_avgs.extend(runs.avgs)
+        self._run_stdevs.extend(runs.stdevs)
+        self._trials = total
+        first = self.count - runs.count
+        unit = self.model.unit
+        sizes = runs.sizes.astype(np.int64)
+        avgs = runs.avgs / unit
+        stdevs = runs.stdevs / unit
+        done = 0
+        while done < runs.count:
+            stop = min(done + self._block, runs.count)
+            taken = self._advance_block(
+                first + done, sizes[done:stop], avgs[done:stop], stdevs[done:stop]
+            )
+            done += taken
+            # a block cut short by a change: start smaller, grow while it is quiet
+            cut = taken < stop - done + taken
+            self._block = max(MIN_BLOCK, 2 * taken) if cut else min(MAX_BLOCK, 2 * self._block)
+
+    def _advance_block(
+        self, first: int, sizes: npt.NDArray[np.int64], avgs: FloatArray, stdevs: FloatArray
+    ) -> int:
+        """Advance the search over up to ``len(sizes)`` runs at once; return how many it took.
+
+        The groups opened inside a block depend on each other only through
+        their predecessors: group ``t``'s are the states not dominated at run
+        ``t - 1``, which include the groups opened before ``t``.  They are
+        found by fixed-point iteration, starting from "survivors only" (true
+        away from changes): each round computes the rows from the
+        predecessors, then chooses the predecessors again from the rows.
+        Where a choice repeats for every group opened up to run ``c``, those
+        groups have the run-by-run search's predecessors and rows (by
+        induction over the starts); the block ends at the first run still in
+        doubt, and the next group's predecessors are found exactly as at any
+        block's end.
+        """
+        if self._doomed is not None:
+            self._drop(self._doomed)
+            self._doomed = None
+        if not self._count:
+            sizes, avgs, stdevs = sizes[:1], avgs[:1], stdevs[:1]
+        length = len(sizes)
+        inside = _Inside(sizes, avgs, stdevs)  # groups within the block: [end, start]
+        old = self._old_groups(inside) if self._count else None
+        inside_norm = self._norm_bits(inside.mean)
+        inside_bits = self._base_bits(inside.trials, inside.spread, inside.counts)
+        states = self._states(first, inside, old) if old is not None and length > 1 else None
+        new_best = np.empty_like(inside_bits)
+        pairs = self._choose(states, np.full((length, length), np.inf), None, 1)
+        taken = length
+        changed = 0  # the rows from this start on are (re)computed
+        for _ in range(ROUNDS):
+            self._rows(inside, inside_bits, pairs, new_best, changed)
+            new_keys = new_best + inside_norm
+            if length == 1:
+                break
+            # a choice depends on the rows before its start only
+            again = self._choose(states, new_keys, pairs, changed + 1)
+            taken = _first_difference(pairs, again)
+            if taken == length:
+                break
+            pairs, changed = again, taken
+        self._close_block(first, taken, inside, old, new_best, new_keys, pairs)
+        return taken
+
+    def _base_bits(
+        self, trials: FloatArray, spread: FloatArray, counts: npt.NDArray[np.int64]
+    ) -> FloatArray:
+        """A group's bits but its average's: ``c(n) + (n-1) log2(s+1) + log2(s+2)``.
+
+        ``spread`` is the sum of squared deviations (units); any shape.
+        """
+        plus_one = np.divide(spread, trials)
+        np.sqrt(plus_one, out=plus_one)
+        plus_one += 1.0
+        plus_two = np.add(plus_one, 1.0)
+        np.log2(plus_one, out=plus_one)
+        np.log2(plus_two, out=plus_two)
+        bits = np.subtract(trials, 1.0)
+        bits *= plus_one
+        bits += plus_two
+        bits += self._size_bits[counts]
+        return bits
+
+    def _norm_bits(self, avgs: FloatArray) -> FloatArray:
+        """``L(p) = log2(norm(p))`` for each average ``p`` (units), any shape."""
+        centred = avgs - self._half_m
+        centred *= centred
+        centred += self._norm_floor
+        return np.log2(centred, out=centred)
+
+    def _old_groups(self, inside: _Inside) -> _Extended:
+        """The survivors' groups extended by each prefix of the block: arrays [survivor, end]."""
+        count = self._count
+        groups = self._groups
+        trials, mean, spread = (row[:count, None] for row in groups[TRIALS:START])
+        counts = self._trial_counts[:count, None] + inside.counts[None, :, 0]
+        block_trials = inside.trials[None, :, 0]
+        new_trials = counts.astype(np.float64)
+        delta = inside.mean[None, :, 0] - mean
+        share = block_trials / new_trials
+        new_mean = delta * share
+        new_mean += mean
+        new_spread = delta * delta
+        new_spread *= share
+        new_spread *= trials
+        new_spread += spread
+        new_spread += inside.spread[None, :, 0]
+        best = self._base_bits(new_trials, new_spread, counts)
+        pair_count = self._pair_count
+        owner, prev = self._owner[:pair_count], self._pairs[PREV, :pair_count]
+        jumps = new_mean[owner] if pair_count != count else new_mean.copy()
+        jumps -= prev[:, None]
+        np.abs(jumps, out=jumps)
+        jumps += 1.0
+        np.log2(jumps, out=jumps)
+        if groups[START, 0] == 0.0:
+            jumps[0] = 0.0  # the first group has no previous average
+        np.subtract(self._pairs[KEY, :pair_count, None], jumps, out=jumps)
+        if pair_count != count:
+            jumps = np.minimum.reduceat(jumps, self._begin[:count], axis=0)
+        best += jumps
+        keys = self._norm_bits(new_mean)
+        keys += best
+        cheapest = keys.argmin(axis=0)
+        ends = np.arange(keys.shape[1])
+        return _Extended(
+            trials=new_trials,
+            counts=counts,
+            mean=new_mean,
+            spread=new_spread,
+            best=best,
+            keys=keys,
+            lowest=keys[cheapest, ends],
+            lowest_mean=new_mean[cheapest, ends],
+        )
+
+    def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
+        """The states a block's groups may follow, survivors first: what no round changes."""
+        return _States(
+            means=np.concatenate((old.mean[:, :-1], inside.mean[:-1].T)),
+            starts=np.concatenate(
+                (
+                    self._groups[START, : self._count].astype(np.int64),
+                    first + np.arange(len(inside.mean)),
+                )
+            ),
+            old_keys=old.keys[:, :-1],
+        )
+
+    def _choose(
+        self, states: _States | None, new_keys: FloatArray, earlier: _Pairs | None, since: int
+    ) -> _Pairs:
+        """Predecessors of the groups opened in the block; those before ``since`` from ``earlier``.
+
+        The first new group's are the pending ones; group ``t``'s are the
+        states at run ``t - 1`` not dominated by the cheapest: the survivors,
+        then the block's groups, whose ``U`` are ``new_keys`` ([end, start]).
+        """
+        length = len(new_keys)
+        if earlier is None:
+            froms, keys, prevs = (np.asarray(values) for values in self._pending)
+            owner = np.zeros(len(froms), dtype=np.int64)
+        else:
+            kept_pairs = int(earlier.begins[since]) if since < length else len(earlier.owner)
+            owner, froms, keys, prevs, _ = (part[:kept_pairs] for part in earlier)
+        if states is not None and since < length:
+            # the states at runs since - 1 .. length - 2, by the run
+            state_keys = np.concatenate(
+                (states.old_keys[:, since - 1 :], new_keys[since - 1 : -1].T)
+            )
+            state_means = states.means[:, since - 1 :]
+            cheapest = state_keys.argmin(axis=0)
+            ends = np.arange(length - since)
+            lowest = state_keys[cheapest, ends]
+            lowest += RELATIVE_SLACK * (np.abs(lowest) + 1.0)
+            # no state further than log2(M + 1) above the cheapest can qualify
+            column, state = np.nonzero((state_keys <= lowest + self._widest_jump).T)
+            means = state_means[state, column]
+            state_key = state_keys[state, column]
+            bound = np.abs(means - state_means[cheapest, ends][column])
+            bound += 1.0
+            np.log2(bound, out=bound)
+            bound += lowest[column]
+            kept = state_key <= bound  # order kept: by the new group's start
+            froms = np.concatenate((froms, states.starts[state[kept]]))
+            keys = np.concatenate((keys, state_key[kept]))
+            prevs = np.concatenate((prevs, means[kept]))
+            owner = np.concatenate((owner, column[kept] + since))
+        begins = np.searchsorted(owner, np.arange(length))
+        return _Pairs(owner, froms, keys, prevs, begins)
+
+    @staticmethod
+    def _rows(
+        inside: _Inside, inside_bits: FloatArray, pairs: _Pairs, best: FloatArray, since: int
+    ) -> None:
+        """Fill ``best`` ([end, start]) for the groups opened at ``since`` and after.
+
+        Inf where start > end; the columns before ``since`` stay as they are.
+        """
+        low = int(pairs.begins[since])
+        jumps = inside.mean.T[pairs.owner[low:]] - pairs.prevs[low:, None]
+        np.abs(jumps, out=jumps)
+        jumps += 1.0
+        np.log2(jumps, out=jumps)
+        if low == 0 and pairs.froms[0] < 0:
+            jumps[0] = 0.0  # the first group has no previous average
+        np.subtract(pairs.keys[low:, None], jumps, out=jumps)
+        cheapest = np.minimum.reduceat(jumps, pairs.begins[since:] - low, axis=0)
+        best[:, since:] = inside_bits[:, since:]
+        best[:, since:] += cheapest.T
+        best[:, since:][inside.before_start[:, since:]] = np.inf
+
+    def _close_block(
+        self,
+        first: int,
+        taken: int,
+        inside: _Inside,
+        old: _Extended | None,
+        new_best: FloatArray,
+        new_keys: FloatArray,
+        pairs: _Pairs,
+    ) -> None:
+        """Make the survivors those after run ``first + taken - 1``, and find the next pending."""
+        end = taken - 1
+        count = self._count
+        pair_total = int(pairs.begins[taken]) if taken < len(pairs.begins) else len(pairs.owner)
+        survivors = count + taken
+        pair_count = self._pair_count + pair_total
+        if survivors > len(self._begin) or pair_count > len(self._owner):
+            self._grow(2 * survivors, 2 * pair_count)
+        groups = self._groups
+        best = new_best[end, :taken]
+        keys = new_keys[end, :taken]
+        if old is not None:
+            groups[TRIALS, :count] = old.trials[:, end]
+            groups[MEAN, :count] = old.mean[:, end]
+            groups[SPREAD, :count] = old.spread[:, end]
+            self._trial_counts[:count] = old.counts[:, end]
+            best = np.concatenate((old.best[:, end], best))
+            keys = np.concatenate((old.keys[:, end], keys))
+        groups[TRIALS, count:survivors] = inside.trials[end, :taken]
+        groups[MEAN, count:survivors] = inside.mean[end, :taken]
+        groups[SPREAD, count:survivors] = inside.spread[end, :taken]
+        groups[START, count:survivors] = np.arange(first, first + taken)
+        self._trial_counts[count:survivors] = inside.counts[end, :taken]
+        self._begin[count:survivors] = self._pair_count + pairs.begins[:taken]
+        self._pairs[KEY, self._pair_count : pair_count] = pairs.keys[:pair_total]
+        self._pairs[PREV, self._pair_count : pair_count] = pairs.prevs[:pair_total]
+        self._owner[self._pair_count : pair_count] = count + pairs.owner[:pair_total]
+        history = len(self._history_from)
+        self._history_begin.extend((history + pairs.begins[:taken]).tolist())
+        self._history_from.extend(pairs.froms[:pair_total].tolist())
+        self._history_key.extend(pairs.keys[:pair_total].tolist())
+        self._history_prev.extend(pairs.prevs[:pair_total].tolist())
+        self._count, self._pair_count = survivors, pair_count
+        self._best = best
+        lowest = int(best.argmin())
+        self._pending = self._predecessors(keys)
+        self._doomed = self._to_prune(best, lowest, float(keys[lowest] - best[lowest]))
+
+    def _predecessors(self, keys: FloatArray) -> tuple[list[int], list[float], list[float]]:
+        """The states ``(i, e)`` the next group may follow: all but the dominated.
+
+        ``i`` is dominated by ``i'`` if ``U_i - U_i' > log2(|p_i - p_i'| + 1)``
+        (``keys`` are the ``U``); testing against the cheapest ``U`` alone
+        keeps a few extra, never too few.
+        """
+        cheapest = int(keys.argmin())
+        lowest = float(keys[cheapest])
+        slack = RELATIVE_SLACK * (abs(lowest) + 1.0)
+        near = np.flatnonzero(keys <= lowest + self._theta_base + slack)
+        groups = self._groups
+        if len(near) == 1:
+            return [int(groups[START, cheapest])], [lowest], [float(groups[MEAN, cheapest])]
+        avgs = groups[MEAN, near]
+        bound = np.abs(avgs - groups[MEAN, cheapest])
+        bound += 1.0
+        np.log2(bound, out=bound)
+        bound += lowest + slack
+        kept = keys[near] <= bound
+        return (
+            groups[START, near[kept]].astype(np.int64).tolist(),
+            keys[near[kept]].tolist(),
+            avgs[kept].tolist(),
+        )
+
+    def split_bound(self, trials: int, prev_avg: float) -> float:
+        """``theta(n, q)``: the most a start may lie above the best and still be needed.
+
+        ``L(q) + 2 log2(1 + M/2) + (L_max - L_min) + 2 + c(n) - n/2 log2(2 pi e)``
+        for a last group of ``n`` trials, ``q`` (in units) the last average of
+        the best partition so far; the methodology's proof derives it.
+        """
+        centred = prev_avg - self._half_m
+        norm_bits = math.log2(centred * centred + self._norm_floor)
+        return float(self._size_theta[trials]) + norm_bits + self._theta_base
+
+    @property
+    def survivors(self) -> int:
+        """Starts the search still extends: what its time per run grows with."""
+        return self._count
+
+    def _to_prune(
+        self, best: FloatArray, lowest: int, norm_of_lowest: float
+    ) -> npt.NDArray[np.bool_] | None:
+        """Which survivors to keep for the runs to come: None if all.
+
+        A start that fails the rule is still the last group of a partition of
+        the runs so far, so it is dropped only when the next run arrives.
+        """
+        floor = float(best[lowest])
+        # split_bound for every survivor at once
+        limit = self._size_theta[self._trial_counts[: self._count]]
+        limit += norm_of_lowest + self._theta_base + floor + RELATIVE_SLACK * (abs(floor) + 1.0)
+        keep = best <= limit
+        return None if keep.all() else keep
+
+    def _drop(self, keep: npt.NDArray[np.bool_]) -> None:
+        """Forget the survivors not kept, and their predecessors."""
+        count, pair_count = self._count, self._pair_count
+        counts = np.diff(np.append(self._begin[:count], pair_count))
+        pair_keep = np.repeat(keep, counts)
+        counts = counts[keep]
+        self._count = kept = len(counts)
+        self._groups[:, :kept] = self._groups[:, :count][:, keep]
+        self._trial_counts[:kept] = self._trial_counts[:count][keep]
+        self._pair_count = pairs_kept = int(counts.sum())
+        self._pairs[:, :pairs_kept] = self._pairs[:, :pair_count][:, pair_keep]
+        self._begin[:kept] = np.cumsum(counts) - counts
+        self._owner[:pairs_kept] = np.repeat(np.arange(kept), counts)
+        self._best = self._best[keep]
+
+    def partition(self) -> Partition:
+        """The fewest-bits partition of the runs seen so far, priced exactly."""
+        if not self.count:
+            return Partition((), (), (), (), 0.0)
+        best = self._best
+        floor = float(best.min())
+        close = np.flatnonzero(best <= floor + RELATIVE_SLACK * (abs(floor) + 1.0))
+        found = [self.price(self._backtrack(int(index))) for index in close]
+        return min(found, key=lambda partition: partition.bits)
+
+    def _backtrack(self, index: int) -> tuple[int, ...]:
+        """Group starts of the best partition whose last group is survivor ``index``'s."""
+        start = int(self._groups[START, index])
+        avg = float(self._groups[MEAN, index])
+        begins, froms = self._history_begin, self._history_from
+        keys, prevs = self._history_key, self._history_prev
+        starts = [start]
+        while start:
+            low = begins[start]
+            high = begins[start + 1] if start + 1 < len(begins) else len(froms)
+            costs = [keys[i] - math.log2(abs(avg - prevs[i]) + 1.0) for i in range(low, high)]
+            chosen = low + costs.index(min(costs))
+            start, avg = froms[chosen], prevs[chosen]
+            starts.append(start)
+        return tuple(reversed(starts))
+
+    def price(self, starts: tuple[int, ...]) -> Partition:
+        """Any partition of the runs seen so far (by its group starts), priced exactly."""
+        sizes, avgs, stdevs = (
+            self._run_sizes.view(),
+            self._run_avgs.view(),
+            self._run_stdevs.view(),
+        )
+        known = self._group_stats
+        spans = list(zip(starts, (*starts[1:], self.count), strict=True))
+        stats = [known.get(span) or seen_stats(sizes, avgs, stdevs, *span) for span in spans]
+        # a longer history mostly repeats the groups before its last ones
+        self._group_stats = dict(zip(spans, stats, strict=True))
         return Partition(
             starts=starts,
             sizes=tuple(size for size, _, _ in stats),
             avgs=tuple(avg for _, avg, _ in stats),
             stdevs=tuple(stdev for _, _, stdev in stats),
-            bits=bits,
+            bits=self.model.partition_bits(starts, stats),
         )
-    return incumbent
 
 
-def _group_sizes(cumulative: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Trials in every group ``[j, e]``; 1 below the diagonal (unused, kept finite)."""
-    sizes = cumulative[None, 1:] - cumulative[:-1, None]
-    np.maximum(sizes, 1, out=sizes)
-    return sizes
-
-
-Terms = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]
-
-
-def _incumbent(
-    table: StatsTable, base: npt.NDArray[np.float64], terms: Terms, model: BitModel
-) -> Partition:
-    """The jumpavg partition, decided from the tables instead of run by run.
-
-    The reference's candidate "record before s, then [s, k]" costs
-    ``base[s, k] + key_s - log2(|a(s, k) - p_s| + 1)``: with ``base`` and the
-    averages already tabulated, each run needs a handful of operations on one
-    column.  Decisions go through the same :func:`~.greedy.decide` as the
-    run-by-run search, so the partition and bits are the reference's.
-    """
-    prev_avgs, norm_bits, _ = terms
-    count = len(base)
-    records = Records(model, table.cumulative)
-    key = np.empty(count)
-    prev = np.empty(count)
-    buffer = np.empty(count)
-    key[0] = model.first_avg_bits
-    for k in range(count):
-        stop = k + 1
-        if k:
-            winner = records.starts[-1]
-            key[k] = records.ranked_totals[-1] + norm_bits[k - 1, winner]
-            prev[k] = prev_avgs[k - 1, winner]
-        prev[0] = prev_avgs[k, 0]  # the first group has no previous average
-        totals = np.subtract(prev_avgs[k, :stop], prev[:stop], out=buffer[:stop])
-        np.abs(totals, out=totals)
-        totals += 1.0
-        np.log2(totals, out=totals)
-        np.subtract(base[:stop, k], totals, out=totals)
-        totals += key[:stop]
-        winner = decide(totals, k, lambda start, end=k: table.seen_stats(start, end), records)
-        records.add(
-            winner,
-            float(table.avg[winner, k]),
-            float(table.moment[winner, k]),
-            float(totals[winner]),
-        )
-    return backtrack(records)
-
-
-def _predecessor_terms(avgs: npt.NDArray[np.float64], model: BitModel) -> Terms:
-    """Everything the programme needs about groups as predecessors, indexed ``[e, i]``.
-
-    For the group ``[i, e]`` followed by a group starting at ``e + 1``: its
-    average (in units), ``log2(norm(p))`` and that minus the largest
-    ``log2(|a - p| + 1)`` over the averages ``a`` of the groups ``[e + 1, ...]``
-    (fast logarithm).  Indexed by end first, so that a column of ends is
-    contiguous.
-    """
-    count = len(avgs)
-    big_m = model.max_in_units
-    on_or_above = np.triu(np.ones((count, count), dtype=bool))
-    low = avgs.min(axis=1, where=on_or_above, initial=np.inf) / model.unit
-    high = avgs.max(axis=1, where=on_or_above, initial=-np.inf) / model.unit
-    del on_or_above
-    prev_avgs = np.divide(avgs.T, model.unit)
-    norm_bits = np.subtract(prev_avgs, big_m / 2.0)
-    norm_bits *= norm_bits
-    norm_bits += big_m * big_m / 4.0 + big_m  # norm(p) = (p - M/2)^2 + M^2/4 + M
-    np.log2(norm_bits, out=norm_bits)
-    # the successor of [i, e] starts at e + 1: per-end values come from row e + 1
-    middle = np.append((low[1:] + high[1:]) / 2.0, 0.0)
-    half_range = np.append((high[1:] - low[1:]) / 2.0, 0.0)
-    lowest_bits = np.subtract(prev_avgs, middle[:, None])
-    np.abs(lowest_bits, out=lowest_bits)
-    lowest_bits += half_range[:, None] + 1.0
-    np.log2(lowest_bits, out=lowest_bits)
-    np.subtract(norm_bits, lowest_bits, out=lowest_bits)
-    return prev_avgs, norm_bits, lowest_bits
-
-
-def _programme(
-    table: StatsTable, best: npt.NDArray[np.float64], terms: Terms, model: BitModel
-) -> tuple[int, ...]:
-    """Starts of the groups of the minimum-bits partition (fast logarithm).
-
-    ``best`` comes in holding each group's bits without its average's term and
-    leaves holding ``best[j, e]`` as defined in the module docstring.
-    """
-    count = len(best)
-    best[0] += model.first_avg_bits
-    prev_avgs, norm_bits, lowest_bits = terms
-    upper_buffer = np.empty(count)
-    lower_buffer = np.empty(count)
-    row_avgs = np.empty(count)
-    inverse_unit = 1.0 / model.unit
-    add, subtract, log2, absolute = np.add, np.subtract, np.log2, np.abs
-    for start in range(1, count):
-        column = start - 1
-        candidates = best[:start, column]
-        upper = add(candidates, norm_bits[column, :start], out=upper_buffer[:start])
-        lower = add(candidates, lowest_bits[column, :start], out=lower_buffer[:start])
-        chosen = int(upper.argmin())
-        ceiling = float(upper[chosen])
-        threshold = ceiling + RELATIVE_SLACK * (abs(ceiling) + 1.0)
-        row = best[start, start:]
-        avgs = np.multiply(table.avg[start, start:], inverse_unit, out=row_avgs[start:])
-        lower[chosen] = np.inf
-        if lower.min() > threshold:
-            jump = subtract(avgs, prev_avgs[column, chosen], out=avgs)
-            absolute(jump, out=jump)
-            jump += 1.0
-            log2(jump, out=jump)
-            row -= jump
-            row += ceiling
-            continue
-        lower[chosen] = -np.inf
-        kept = np.flatnonzero(lower <= threshold)
-        row += _predecessor_costs(avgs, prev_avgs[column, kept], upper[kept]).min(axis=0)
-    return _backtrack(best, table.avg, norm_bits, prev_avgs, model.unit)
-
-
-def _predecessor_costs(
-    avgs: npt.NDArray[np.float64],
-    prev: npt.NDArray[np.float64],
-    upper: npt.NDArray[np.float64],
-) -> npt.NDArray[np.float64]:
-    """``upper_i - log2(|a_e - p_i| + 1)`` for predecessors ``i`` (rows), ends ``e``."""
-    jump = np.subtract(avgs[None, :], prev[:, None])
-    np.abs(jump, out=jump)
-    jump += 1.0
-    np.log2(jump, out=jump)
-    return np.subtract(upper[:, None], jump, out=jump)
-
-
-def _backtrack(
-    best: npt.NDArray[np.float64],
-    avgs: npt.NDArray[np.float64],
-    norm_bits: npt.NDArray[np.float64],
-    prev_avgs: npt.NDArray[np.float64],
-    unit: float,
-) -> tuple[int, ...]:
-    """Follow the cheapest predecessors back from the cheapest complete partition.
-
-    The programme keeps no pointers (an N x N index table): along the one path
-    that matters, the predecessor is found again by the same minimisation.
-    """
-    end = len(best) - 1
-    start = int(best[:, end].argmin())
-    starts = [start]
-    while start:
-        column = start - 1
-        upper = best[:start, column] + norm_bits[column, :start]
-        group_avg = np.array([avgs[start, end] / unit])
-        costs = _predecessor_costs(group_avg, prev_avgs[column, :start], upper)
-        end, start = column, int(costs[:, 0].argmin())
-        starts.append(start)
-    return tuple(reversed(starts))
+def exact_search(runs: PreparedRuns, model: BitModel) -> Partition:
+    """The minimum-bits partition of the present runs."""
+    search = ExactSearch(model)
+    search.extend(runs)
+    return search.partition()

@@ -34,7 +34,7 @@ class AnomalyPolicy:
     Attributes:
         min_confidence: A change whose :attr:`~.Group.confidence` is below this
             (or unknown) is only a "maybe".  In [0, 1].
-        min_change: A change whose relative size ``|new - old| / old`` of the
+        min_change: A change whose relative size ``|new - old| / |old|`` of the
             group averages is below this (0.05 = 5 %) is only a "maybe".
         provisional_runs: A change whose group starts within the last this
             many measured runs of the history is provisional: too few later
@@ -74,7 +74,7 @@ class AnomalyVerdict:
     """The confidence the verdict was judged by: :attr:`~.Group.confidence`, or
     its discounted form when the policy discounts serial correlation."""
     relative_change: float | None
-    """``(avg - previous avg) / previous avg``; None for the first group, or
+    """``(avg - previous avg) / |previous avg|``; None for the first group, or
     when the previous average is 0."""
 
     @property
@@ -88,11 +88,22 @@ class AnomalyVerdict:
         return self.verdict != "normal"
 
 
+def change_ratio(value: float, reference: float | None) -> float | None:
+    """``(value - reference) / |reference|``; None without a reference or against 0.
+
+    Dividing by the magnitude keeps the sign meaning "went up" for metrics
+    that can be negative (a difference, a temperature); for the usual
+    positive metrics it is the plain relative change.  Every relative change
+    on the site (anomalies, compliance, the gate) is this one.
+    """
+    if reference is None or reference == 0.0:
+        return None
+    return (value - reference) / abs(reference)
+
+
 def relative_change(group: Group, previous: Group | None) -> float | None:
     """Relative change of the group average against the previous group's."""
-    if previous is None or previous.avg == 0.0:
-        return None
-    return (group.avg - previous.avg) / previous.avg
+    return None if previous is None else change_ratio(group.avg, previous.avg)
 
 
 def judged_confidence(group: Group, policy: AnomalyPolicy) -> float | None:

@@ -68,6 +68,7 @@ class TestHistory:
     thread_core: str | None
     metric: str
     unit: str | None
+    """None for a test that never measured anything (see :func:`histories`)."""
     runs: tuple[Run, ...]
 
     @property
@@ -108,17 +109,24 @@ def histories(
     builds: Iterable[Build],
     metric: str,
     accept: Callable[[TestResult], bool] | None = None,
+    *,
+    keep_failing: bool = False,
 ) -> list[TestHistory]:
     """Histories of every test that measured ``metric`` at least once.
 
-    A test that only ever failed has no evidence of which metric it belongs
-    to, so it is left to the failed-tests table rather than guessed into a
-    trend.  Builds are taken in the order given (the ingest layer sorts them
-    by time).
+    A test that never measured anything has no evidence of which metric it
+    belongs to, so a trend leaves it to the failed-tests table.  The CI gate
+    cannot: a failed newest run is Failed whether or not the test ever had a
+    value, so with ``keep_failing`` a test that never measured any metric
+    and failed at least once gets a history too (its ``unit`` is None).
+    Builds are taken in the order given (the ingest layer sorts them by
+    time).
     """
     runs: dict[str, list[Run]] = {}
     latest: dict[str, tuple[TestResult, str | None]] = {}
-    units: dict[str, str] = {}
+    units: dict[str, str | None] = {}
+    measured_any: set[str] = set()
+    failing: set[str] = set()
     for build in builds:
         for test in build.tests:
             if accept is not None and not accept(test):
@@ -129,6 +137,13 @@ def histories(
             measurement = test.measurement(metric)
             if measurement is not None:
                 units[key] = measurement.unit
+            if test.measurements:
+                measured_any.add(key)
+            if not test.passed:
+                failing.add(key)
+    if keep_failing:
+        for key in failing - measured_any:
+            units[key] = None
     result = []
     for key in sorted(units):
         test, testbed = latest[key]

@@ -7,6 +7,12 @@ floating-point operations, is what lets ``search="jumpavg"`` reproduce its bit
 counts exactly.  Missing runs (``None``, NaN, empty or all-NaN trial lists) are
 set aside but keep their index, so group boundaries are reported in the caller's
 own run numbering.
+
+The bit model encodes values on ``[0, M]``.  Any finite value is accepted:
+when the smallest trial is negative, every value is shifted up by it (the
+smallest becomes 0, ``M`` becomes the range) and :attr:`PreparedRuns.offset`
+records the shift for the caller to take back.  Non-negative input is never
+shifted, so it is grouped exactly as the reference groups it.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import numpy.typing as npt
 Run = float | Sequence[float] | None
 
 LARGEST_VALUE = 1e100
-"""Larger values are refused: squared deviations times trial counts would overflow."""
+"""Larger magnitudes are refused: squared deviations times trial counts would overflow."""
 
 
 @dataclass(frozen=True)
@@ -35,10 +41,14 @@ class PreparedRuns:
     sizes: npt.NDArray[np.int64]
     """Trial count of each present run."""
     avgs: npt.NDArray[np.float64]
+    """Run averages, shifted up by ``-offset``."""
     stdevs: npt.NDArray[np.float64]
     max_value: float
-    """Largest trial value over every present run (0.0 when there is none)."""
+    """Largest shifted trial value over every present run (0.0 when there is none)."""
     missing: tuple[int, ...]
+    offset: float = 0.0
+    """The smallest trial when it is negative, else 0.0: add it to a shifted
+    average to get the value in the caller's terms."""
 
     @property
     def count(self) -> int:
@@ -51,8 +61,8 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
     A trial list loses its NaN trials; it is missing only if none is left.
 
     Raises:
-        ValueError: a value is negative, infinite or above :data:`LARGEST_VALUE`
-            (the message names the run).
+        ValueError: a value is infinite or its magnitude above
+            :data:`LARGEST_VALUE` (the message names the run).
         TypeError: a run is neither a number, a sequence of numbers nor None.
     """
     singles: list[float] = []
@@ -77,6 +87,7 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
         sizes = np.array([len(kept[index]) for index in order], dtype=np.int64)
         avgs, stdevs = _welford_by_trial([kept[index] for index in order], sizes)
         max_value = max((max(kept[index]) for index in order), default=0.0)
+        min_value = min((min(kept[index]) for index in order), default=0.0)
     else:
         usable = ~np.isnan(values)
         present = np.array(single_index, dtype=np.int64)[usable]
@@ -84,6 +95,11 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
         sizes = np.ones(len(avgs), dtype=np.int64)
         stdevs = np.zeros(len(avgs))
         max_value = float(avgs.max()) if len(avgs) else 0.0
+        min_value = float(avgs.min()) if len(avgs) else 0.0
+    offset = min(float(min_value), 0.0)
+    if offset < 0.0:
+        avgs = avgs - offset
+        max_value = max_value - offset
     present_set = set(present.tolist())
     return PreparedRuns(
         run_count=len(runs),
@@ -93,6 +109,7 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
         stdevs=stdevs,
         max_value=float(max_value),
         missing=tuple(index for index in range(len(runs)) if index not in present_set),
+        offset=offset,
     )
 
 
@@ -110,19 +127,17 @@ def _trial_list(index: int, run: object) -> list[float]:
 
 
 def _check_values(values: npt.NDArray[np.float64], run_index: npt.NDArray[np.int64]) -> None:
-    """Negative, infinite or huge values are errors; the message names the first bad run."""
+    """Infinite or huge values are errors; the message names the first bad run."""
     with np.errstate(invalid="ignore"):
-        bad = (values < 0.0) | (values > LARGEST_VALUE)
+        bad = np.abs(values) > LARGEST_VALUE
     if not bad.any():
         return
     first = int(np.flatnonzero(bad)[0])
     value = float(values[first])
-    if value < 0.0:
-        problem = f"negative value {value!r} (values must be >= 0)"
-    elif math.isinf(value):
+    if math.isinf(value):
         problem = "infinite value"
     else:
-        problem = f"value {value!r} is above the supported {LARGEST_VALUE:g}"
+        problem = f"value {value!r} is beyond the supported +-{LARGEST_VALUE:g}"
     raise ValueError(f"run {int(run_index[first])}: {problem}")
 
 

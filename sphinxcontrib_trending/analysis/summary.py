@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Literal, get_args
 
 from sphinxcontrib_trending.analysis import (
     AnomalyCounts,
@@ -18,7 +19,6 @@ from sphinxcontrib_trending.analysis import (
     Compliance,
     anomaly_counts,
     classify,
-    compliance,
     runs_in_last_group,
     verdict_per_run,
 )
@@ -27,8 +27,13 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChanges,
     acknowledged_anomalies,
 )
+from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, window_marks
 from sphinxcontrib_trending.analysis.history import TestHistory
-from sphinxcontrib_trending.settings import Windows
+from sphinxcontrib_trending.analysis.windows import Windows
+
+Samples = Literal["runs", "trials"]
+"""Group run averages (the methodology), or every trial of every run."""
+SAMPLE_MODES: tuple[Samples, ...] = get_args(Samples)
 
 
 @dataclass(frozen=True)
@@ -100,25 +105,18 @@ def summarize(
     )
     times = history.times
     windows = options.windows
-    if windows.mode == "runs":
-        trend_compliance = compliance(
-            times, result, short=windows.short_runs, long=windows.long_runs, mode="runs"
-        )
-        short_start_index = max(0, len(times) - windows.short_runs)
-        since = times[short_start_index] if times else end
-    else:
-        trend_compliance = compliance(
-            times, result, short=windows.short, long=windows.long, mode="time"
-        )
-        since = end - windows.short
+    mode: Mode = "runs" if windows.mode == "runs" else "time"
+    short: timedelta | int = windows.short_runs if mode == "runs" else windows.short
+    long: timedelta | int = windows.long_runs if mode == "runs" else windows.long
+    marks = window_marks(times, result, short, long, mode, end)
     acknowledged = (
         acknowledged_anomalies(known, history.test_id, history.runs, result) if known else {}
     )
     return TestTrend(
         history=history,
         result=result,
-        compliance=trend_compliance,
-        counts=anomaly_counts(times, result, since, options.policy, acknowledged),
+        compliance=compliance_in(marks, result),
+        counts=anomaly_counts(times, result, marks.recent_from, options.policy, acknowledged),
         verdicts=verdict_per_run(result, options.policy),
         acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),

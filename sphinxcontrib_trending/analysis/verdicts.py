@@ -4,7 +4,10 @@ The methodology's PA job regroups the history after every test job and judges
 the new run: its group prolonged is Pass/Normal, a new group with a worse
 trend is Fail/Regression, a better one Pass/Progression.  Two more reasons
 come from the data itself: a test that failed in the build (Failed) and one
-that was expected there but did not run (Missing).
+that was expected there but did not run (Missing).  A failed newest run is
+Failed whether or not the test ever had a value: the gate judges the
+histories ``histories(..., keep_failing=True)`` cuts, which keep tests that
+never measured anything.
 
 Judging a run uses only the history up to and including it, exactly as the
 PA job would have seen it at the time; that is what makes ``--all`` a true
@@ -29,8 +32,10 @@ from enum import Enum
 
 from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
-from sphinxcontrib_trending.analysis.grading import judge_anomaly
+from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
+from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
+from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.ingest.model import Build
 
@@ -113,14 +118,12 @@ class Verdict:
 
     @property
     def job_build(self) -> str:
-        return f"{self.job}-{self.build}"
+        return build_name(self.job, self.build)
 
     @property
     def change(self) -> float | None:
-        """Relative change of the trend, (new - old) / old, when a new group arrived."""
-        if self.trend is None or self.previous_trend in (None, 0.0):
-            return None
-        return (self.trend - self.previous_trend) / self.previous_trend
+        """Relative change of the trend, ``(new - old) / |old|``, when a new group arrived."""
+        return None if self.trend is None else change_ratio(self.trend, self.previous_trend)
 
     @property
     def anomaly(self) -> bool:
@@ -148,11 +151,7 @@ class BuildVerdicts:
 
     @property
     def job_build(self) -> str:
-        return f"{self.job}-{self.build}"
-
-
-class UnknownBuild(LookupError):
-    """``--build`` named a build the source does not hold."""
+        return build_name(self.job, self.build)
 
 
 Sample = float | Sequence[float] | None
@@ -163,7 +162,7 @@ class _Judge:
 
     The classification of a prefix is kept only while a later judgement may
     still compare against it, so walking a long history costs the memory of
-    two classifications.
+    two classifications and of one extendable search state.
     """
 
     def __init__(self, source: str, history: TestHistory, options: TrendOptions) -> None:
@@ -173,17 +172,25 @@ class _Judge:
         self.samples: list[Sample] = run_samples(history, options.samples)
         self.measured = [sample is not None for sample in self.samples]
         self._classified: dict[int, Classification] = {}
+        # prefixes are mostly asked for in order: extend one search run by run
+        self._growing = IncrementalClassifier(
+            sbps=options.sbps, search=options.search, direction=options.direction
+        )
 
     def _classification(self, index: int) -> Classification:
         """The grouping the PA job had after run ``index``: the prefix only."""
         result = self._classified.get(index)
         if result is None:
-            result = classify(
-                self.samples[: index + 1],
-                sbps=self.options.sbps,
-                search=self.options.search,
-                direction=self.options.direction,
-            )
+            grown = self._growing.run_count
+            if index >= grown:
+                result = self._growing.extend(self.samples[grown : index + 1])
+            else:
+                result = classify(
+                    self.samples[: index + 1],
+                    sbps=self.options.sbps,
+                    search=self.options.search,
+                    direction=self.options.direction,
+                )
             self._classified[index] = result
         return result
 
@@ -276,15 +283,6 @@ def _judge_in(judge: _Judge, build: Build) -> Verdict:
     return judge.missing(build) if index is None else judge.verdict(index)
 
 
-def _newest_per_job(builds: Sequence[Build]) -> dict[str, Build]:
-    newest: dict[str, Build] = {}
-    for build in builds:
-        current = newest.get(build.job)
-        if current is None or build.time >= current.time:
-            newest[build.job] = build
-    return newest
-
-
 def judge_latest(
     source: str, histories: Iterable[TestHistory], builds: Sequence[Build], options: TrendOptions
 ) -> list[Verdict]:
@@ -294,7 +292,7 @@ def judge_latest(
     than only the newest build of the source keeps tests of other testbeds
     (other jobs) from all looking Missing.
     """
-    newest = _newest_per_job(builds)
+    newest = newest_per_job(builds)
     verdicts = []
     for history in histories:
         if not history.runs:
@@ -308,24 +306,13 @@ def judge_latest(
     return verdicts
 
 
-def find_build(builds: Sequence[Build], job_build: str) -> Build:
-    """The build whose ``JOB-BUILD`` id is given, else UnknownBuild listing the newest ids."""
-    for build in reversed(builds):
-        if f"{build.job}-{build.build}" == job_build:
-            return build
-    newest = ", ".join(f"{b.job}-{b.build}" for b in list(reversed(builds))[:5]) or "none"
-    raise UnknownBuild(f"no build {job_build!r} in the source; newest builds: {newest}")
-
-
 def judge_build(
     source: str,
     histories: Iterable[TestHistory],
-    builds: Sequence[Build],
-    job_build: str,
+    build: Build,
     options: TrendOptions,
 ) -> list[Verdict]:
-    """Every test expected in the chosen build, judged as of that build."""
-    build = find_build(builds, job_build)
+    """Every test expected in ``build`` (see :func:`.find_build`), judged as of that build."""
     return [
         _judge_in(_Judge(source, history, options), build)
         for history in histories
@@ -344,8 +331,10 @@ def judge_every_build(
 
     Each history is walked once, oldest run first, classifying every prefix
     once and keeping only the classification the next run compares with.
-    The cost is one classification per measured run, which is why the CLI
-    defaults ``--all`` to the reference's quadratic ``jumpavg`` search.
+    With ``search="exact"`` one search state is extended run by run
+    (:class:`~.incremental.IncrementalClassifier`), so a prefix costs one
+    search step plus building its classification; ``search="jumpavg"``
+    classifies every prefix afresh.
     """
     per_build: dict[tuple[str, str], list[Verdict]] = {build.key: [] for build in builds}
     jobs: dict[str, list[Build]] = {}

@@ -17,8 +17,11 @@ import tempfile
 import traceback
 from collections.abc import Sequence
 
+from sphinxcontrib_trending import __version__
+
 SUBCOMMAND_MODULES: tuple[str, ...] = ("init", "export", "check")
 
+EXIT_FAILURES = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 """EX_SOFTWARE of sysexits.h: never 1, which means "the work found failures"."""
@@ -28,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sphinx-trending",
         description="Performance trending from archived benchmark results.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help="show the version"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in SUBCOMMAND_MODULES:

@@ -1,39 +1,70 @@
-"""``check --baseline/--baseline-version/--target``: Perun-style build comparisons.
+"""``check --baseline/--baseline-version/--previous/--target``: Perun-style build comparisons.
 
 Where the default mode judges the newest run against its whole history, this
 mode compares a target build with baseline builds test by test, with the
 same strategies and vocabulary as the ``trending-degradation`` directive:
 No Change, Degradation, Optimization, Maybe Degradation, Maybe Optimization,
 Unknown.  The job fails (exit 1) when a report's result is in
-``--fail-on-change``.
+``--fail-on-change``.  With ``--all`` every build of the target's job is
+compared with its baseline, as Perun's ``check all`` walks every version.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
-from sphinxcontrib_trending.analysis.degradation import VERDICTS, Report, resolve_method
-from sphinxcontrib_trending.analysis.degradation.baseline import BaselineError, find_build
-from sphinxcontrib_trending.analysis.degradation.builds import (
-    BaselineChoice,
-    BuildComparison,
-    compare_builds,
-    single_method,
+from sphinxcontrib_trending.analysis.build_selection import (
+    UnknownBuild,
+    builds_of_job,
+    find_build,
+    newest_builds,
 )
-from sphinxcontrib_trending.analysis.degradation.strategies import Strategies
-from sphinxcontrib_trending.ingest.model import Build, TestResult
-from sphinxcontrib_trending.reports.junit import Case, Suite, junit_tree, write_junit
-from sphinxcontrib_trending.reports.text import columns
+from sphinxcontrib_trending.analysis.degradation import VERDICTS
+from sphinxcontrib_trending.analysis.degradation.builds import BaselineChoice, compare_builds
+from sphinxcontrib_trending.analysis.degradation.strategies import (
+    Strategies,
+    StrategyError,
+    parse_strategies,
+)
+from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE
+from sphinxcontrib_trending.cli.check_loading import Loaded, Messages, print_lines
+from sphinxcontrib_trending.ingest.model import Build
+from sphinxcontrib_trending.judging import comparison_strategies
+from sphinxcontrib_trending.reports.degradation import (
+    TargetRecords,
+    json_document,
+    junit_suites,
+    target_records,
+    text_table,
+)
+from sphinxcontrib_trending.reports.junit import junit_tree, write_junit
 from sphinxcontrib_trending.reports.verdicts_json import write_json
-from sphinxcontrib_trending.settings import Source
+from sphinxcontrib_trending.settings import Settings
 
 DEFAULT_FAIL_ON_CHANGE = "Degradation"
 
 
 class ComparisonError(ValueError):
-    """A baseline, target or method that cannot be used: exit code 2."""
+    """A baseline, target, method or strategy that cannot be used: exit code 2."""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What to compare: neither ``baseline`` nor ``baseline_version`` means the previous build.
+
+    ``strategies`` are ``--strategy`` rules (``KEY=VALUE,...``); ``method``
+    replaces every rule.
+    """
+
+    baseline: str | None = None
+    baseline_version: str | None = None
+    target: str | None = None
+    method: str | None = None
+    strategies: tuple[str, ...] = ()
+    fail_on_change: str = DEFAULT_FAIL_ON_CHANGE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,8 +94,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--method",
-        help="degradation method for every test (default: trending_degradation_strategies, "
-        "else welch_t_test)",
+        metavar="NAME",
+        help="degradation method for every test, replacing every strategy "
+        "(default: the strategies, else welch_t_test)",
+    )
+    group.add_argument(
+        "--strategy",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="strategy rule KEY=VALUE,... such as 'tags=1t1c,method=wtt,alpha=0.01', tried "
+        "before trending_degradation_strategies (repeatable)",
     )
     group.add_argument(
         "--fail-on-change",
@@ -74,8 +114,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def requested(args: argparse.Namespace) -> bool:
-    return bool(args.baseline or args.baseline_version or args.previous or args.target)
+def from_args(args: argparse.Namespace) -> Comparison | None:
+    """The comparison asked for, or None for the trend mode."""
+    if not (args.baseline or args.baseline_version or args.previous or args.target):
+        if args.method or args.strategy:
+            raise ComparisonError(
+                "--method and --strategy choose degradation methods; add --previous, "
+                "--baseline, --baseline-version or --target"
+            )
+        return None
+    return Comparison(
+        baseline=args.baseline,
+        baseline_version=args.baseline_version,
+        target=args.target,
+        method=args.method,
+        strategies=tuple(args.strategy),
+        fail_on_change=args.fail_on_change,
+    )
 
 
 def fail_set(text: str) -> frozenset[str]:
@@ -91,146 +146,133 @@ def fail_set(text: str) -> frozenset[str]:
     return frozenset(chosen)
 
 
-def _strategies(args: argparse.Namespace, configured: Strategies | None) -> Strategies | None:
-    if not args.method:
-        return configured
+def _option_value(text: str) -> object:
+    """A rule value as typed on the command line: a number, true/false, or text."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text.strip()
+
+
+def parse_rule(text: str) -> dict[str, object]:
+    """One ``--strategy`` rule, ``KEY=VALUE,...``, as the dict conf.py would hold."""
+    rule: dict[str, object] = {}
+    for part in text.split(","):
+        key, equals, value = part.partition("=")
+        if not equals or not key.strip():
+            raise ComparisonError(f"--strategy {text!r}: {part.strip()!r} is not KEY=VALUE")
+        rule[key.strip()] = _option_value(value)
+    return rule
+
+
+def _strategies(settings: Settings, comparison: Comparison) -> Strategies | None:
     try:
-        resolve_method(args.method)
+        rules = (
+            parse_strategies(
+                [parse_rule(text) for text in comparison.strategies], setting="--strategy"
+            )
+            if comparison.strategies
+            else None
+        )
+        return comparison_strategies(settings, method=comparison.method, rules=rules)
+    except StrategyError as error:
+        raise ComparisonError(str(error)) from None
     except ValueError as error:
         raise ComparisonError(f"--method: {error}") from None
-    return single_method(args.method)
 
 
-def _targets(builds: Sequence[Build], target: str | None) -> list[Build]:
+def _targets(builds: Sequence[Build], target: str | None, messages: Messages) -> list[Build]:
     if target:
-        return [find_build(builds, target)]
-    newest: dict[str, Build] = {}
-    for build in builds:
-        newest[build.job] = build
-    return sorted(newest.values(), key=lambda build: build.job)
+        return [find_build(builds, target, messages.deprecated)]
+    return newest_builds(builds)
 
 
-def compare_source(
-    args: argparse.Namespace,
-    source: Source,
-    builds: Sequence[Build],
-    configured: Strategies | None,
-    accept: Callable[[TestResult], bool] | None,
-) -> list[BuildComparison]:
-    """Every target of one source against its baselines; BaselineError for bad names."""
-    choice = BaselineChoice(build=args.baseline, dut_version=args.baseline_version)
-    strategies = _strategies(args, configured)
+def _compared(builds: Sequence[Build], targets: Sequence[Build]) -> list[Build]:
+    """With --all: every build of the targets' jobs."""
+    jobs = sorted({target.job for target in targets})
+    return [build for job in jobs for build in builds_of_job(builds, job)]
+
+
+def compare_sources(
+    settings: Settings,
+    loaded: Sequence[Loaded],
+    comparison: Comparison,
+    every_build: bool,
+    messages: Messages,
+) -> tuple[list[TargetRecords], list[TargetRecords]]:
+    """The gate's records (the targets) and, with ``every_build``, every build's, newest first."""
+    strategies = _strategies(settings, comparison)
+    choice = BaselineChoice(build=comparison.baseline, dut_version=comparison.baseline_version)
+    gate: list[TargetRecords] = []
+    history: list[TargetRecords] = []
+    for item in loaded:
+        try:
+            targets = _targets(item.builds, comparison.target, messages)
+            compared = _compared(item.builds, targets) if every_build else targets
+            records = {
+                build.key: target_records(
+                    compare_builds(
+                        item.builds,
+                        build,
+                        metric=item.metric,
+                        source=item.source.name,
+                        direction=item.source.direction,
+                        strategies=strategies,
+                        choice=choice,
+                        accept=item.accept,
+                        deprecated=messages.deprecated,
+                    )
+                )
+                for build in compared
+            }
+        except UnknownBuild as error:
+            raise ComparisonError(f"source {item.source.name!r}: {error}") from None
+        gate += [records[target.key] for target in targets]
+        if every_build:
+            history += records.values()
+    history.sort(key=lambda target: target.time, reverse=True)
+    return gate, history
+
+
+def run_comparison(
+    settings: Settings,
+    loaded: Sequence[Loaded],
+    comparison: Comparison,
+    *,
+    every_build: bool,
+    verbose: bool,
+    json_path: Path | None,
+    junit_path: Path | None,
+    messages: Messages,
+) -> int:
+    """The baseline mode of ``check``: degradation reports instead of trend verdicts.
+
+    The exit status and JUnit XML are those of the targets; with
+    ``every_build`` the table and JSON (``history``) hold every build too.
+    """
+    fail_on = fail_set(comparison.fail_on_change)
+    gate, history = compare_sources(settings, loaded, comparison, every_build, messages)
     try:
-        return [
-            compare_builds(
-                builds,
-                target,
-                metric=args.metric or source.metric,
-                source=source.name,
-                direction=source.direction,
-                strategies=strategies,
-                choice=choice,
-                accept=accept,
-            )
-            for target in _targets(builds, args.target)
-        ]
-    except BaselineError as error:
-        raise ComparisonError(f"source {source.name!r}: {error}") from None
-
-
-def _number(value: float | str | None) -> str:
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else f"{value:.6g}"
-
-
-def _report_record(comparison: BuildComparison, report: Report) -> dict[str, Any]:
-    baseline = comparison.baselines.get(report.location)
-    return {
-        "test_id": report.location,
-        "name": comparison.names.get(report.location, report.location),
-        "result": report.result,
-        "subtype": report.subtype,
-        "method": report.method,
-        "baseline": f"{baseline.job}-{baseline.build}" if baseline else None,
-        "from": report.from_value,
-        "to": report.to_value,
-        "relative_change": report.relative_change,
-        "confidence_type": report.confidence_type,
-        "confidence": report.confidence,
-        "reason": report.reason,
-    }
-
-
-def table(comparisons: Sequence[BuildComparison], fail_on: frozenset[str]) -> list[str]:
+        if json_path:
+            report = json_document(gate, fail_on)
+            if history:
+                report["history"] = json_document(history, fail_on)["targets"]
+            write_json(json_path, report)
+        if junit_path:
+            suites = junit_suites(gate, fail_on)
+            write_junit(junit_path, junit_tree("sphinx-trending check --baseline", suites))
+    except OSError as error:
+        messages.error(f"cannot write output: {error}")
+        return EXIT_USAGE
     lines = []
-    for comparison in comparisons:
-        target = comparison.target
-        lines.append(f"Target {target.job}-{target.build} ({target.time:%Y-%m-%d %H:%M} UTC):")
-        rows = [["", "RESULT", "TEST", "BASELINE", "FROM", "TO", "CHANGE", "CONFIDENCE"]]
-        for report in comparison.reports:
-            record = _report_record(comparison, report)
-            change = report.relative_change
-            rows.append(
-                [
-                    "FAIL" if report.result in fail_on else "pass",
-                    report.result,
-                    record["name"],
-                    record["baseline"] or "-",
-                    _number(report.from_value),
-                    _number(report.to_value),
-                    "" if change is None else f"{change * 100:+.2f}%",
-                    ""
-                    if report.confidence is None
-                    else f"{report.confidence:.3f} {report.confidence_type}",
-                ]
-            )
-        lines += ["  " + line for line in columns(rows)]
-    failed = sum(r.result in fail_on for c in comparisons for r in c.reports)
-    total = sum(len(c.reports) for c in comparisons)
-    lines.append(f"{failed} of {total} comparisons fail the job ({', '.join(sorted(fail_on))}).")
-    return lines
-
-
-def write_outputs(
-    args: argparse.Namespace, comparisons: Sequence[BuildComparison], fail_on: frozenset[str]
-) -> None:
-    if args.json:
-        write_json(
-            args.json,
-            {
-                "mode": "baseline",
-                "fail_on": sorted(fail_on),
-                "targets": [
-                    {
-                        "job": c.target.job,
-                        "build": c.target.build,
-                        "time": c.target.time.isoformat(),
-                        "reports": [_report_record(c, report) for report in c.reports],
-                    }
-                    for c in comparisons
-                ],
-            },
-        )
-    if args.junit:
-        suites = [
-            Suite(
-                name=f"degradation {c.target.job}-{c.target.build}",
-                cases=[_case(c, report, fail_on) for report in c.reports],
-                timestamp=c.target.time,
-            )
-            for c in comparisons
-        ]
-        write_junit(args.junit, junit_tree("sphinx-trending check --baseline", suites))
-
-
-def _case(comparison: BuildComparison, report: Report, fail_on: frozenset[str]) -> Case:
-    record = _report_record(comparison, report)
-    failing = report.result in fail_on
-    return Case(
-        classname=f"{comparison.target.job}.{report.method or 'none'}",
-        name=record["name"],
-        failure_type=report.result if failing else None,
-        failure_message=f"{report.result} ({report.subtype}): {report.reason}" if failing else "",
-        output=f"{report.result} ({report.subtype}) against {record['baseline'] or 'no baseline'}",
-    )
+    if history:
+        lines += text_table(history, fail_on, verbose, gate=False)
+        lines.append("Gate (the targets):")
+    print_lines(lines + text_table(gate, fail_on, verbose))
+    failing = any(r.result in fail_on for target in gate for r in target.records)
+    return EXIT_FAILURES if failing else 0

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from sphinxcontrib_trending.cli import EXIT_USAGE
+from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.reading import add_reading_arguments, spec_from_args
 from sphinxcontrib_trending.ingest import Build, Dataset, SpecError, load
 from sphinxcontrib_trending.ingest.codec import result_fields
@@ -32,7 +32,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "export",
         help="write archived results as JSON Lines",
-        description=__doc__.split("\n\n")[0],
+        description="Write archived results as JSON Lines on stdout: one object per build, "
+        "test and metric, in build time order.  Exit status: 0 everything read, 1 an input "
+        "could not be read or parsed (the rest is still written), 2 usage error.",
     )
     parser.add_argument(
         "sources",
@@ -94,4 +96,4 @@ def run(args: argparse.Namespace) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     for problem in dataset.problems:
         print(visible(f"{problem} [{problem.subtype}]"), file=sys.stderr)
-    return 1 if any(p.subtype in FAILING_SUBTYPES for p in dataset.problems) else 0
+    return EXIT_FAILURES if any(p.subtype in FAILING_SUBTYPES for p in dataset.problems) else 0

@@ -1,24 +1,55 @@
 """``sphinx-trending init DIR --source PATH``: a working trending site at once.
 
-The templates in ``conf_templates/`` are rendered with Jinja2.  Existing
-files are never overwritten unless ``--force`` is given, so running it in a
-folder that holds somebody's work loses nothing.
+The templates in ``conf_templates/`` are rendered with Jinja2; the Makefile
+and make.bat come from sphinx-quickstart's own templates, so an init site is
+laid out like any other Sphinx project.  Existing files are never overwritten
+unless ``--force`` is given, so running it in a folder that holds somebody's
+work loses nothing.
+
+Every user-given value that lands in ``conf.py`` is written as a Python
+literal, and every one that lands in reST is escaped or validated: a title
+or a source name can never become code or markup.  The sources are read once
+before anything is written, so a path that matches nothing, or a metric the
+data does not have, is reported at once instead of at the first build.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
+import os
+import re
 import sys
+import unicodedata
+from datetime import date
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from docutils.utils import column_width
+from sphinx.cmd.quickstart import QuickstartRenderer
 
+from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.cli import EXIT_USAGE
+from sphinxcontrib_trending.ingest import SourceSpec, SpecError, load
+from sphinxcontrib_trending.ingest.download import is_url
+from sphinxcontrib_trending.ingest.model import Dataset, metrics_in, metrics_note
 from sphinxcontrib_trending.ingest.spec import FORMATS
 
 TEMPLATES = ("conf.py", "index.rst", "dashboard.rst", "failed.rst", "graphs.rst")
+QUICKSTART_FILES = {"Makefile": "\n", "make.bat": "\r\n"}
+"""sphinx-quickstart's build scripts, with the line endings it writes them with."""
+
+DEFAULT_METRIC = "mrr"
+SOURCE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+RST_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")
+"""Every ASCII punctuation character: backslash-escaped, each is literal text in reST."""
+MAX_PROBLEMS_SHOWN = 10
+
+
+class InitError(Exception):
+    """A value ``init`` cannot write safely; the message says which and why."""
 
 
 def register(subparsers: Any) -> None:
@@ -34,14 +65,65 @@ def register(subparsers: Any) -> None:
         action="append",
         required=True,
         metavar="PATH",
-        help="archive file, folder, glob or URL (repeatable); relative paths are kept "
-        "relative to the new project's folder",
+        help="archive file, folder, glob or URL (repeatable); a relative path is relative "
+        "to the current folder and written into conf.py relative to the new project",
     )
-    parser.add_argument("--name", default="results", help="name of the source (default: results)")
+    parser.add_argument(
+        "--name",
+        default="results",
+        help="name of the source: letters, digits, '_', '.', '-' (default: results)",
+    )
     parser.add_argument("--title", default="Performance trending", help="site title")
+    parser.add_argument(
+        "--author", default=None, help="author named in the copyright (default: your user name)"
+    )
     parser.add_argument("--format", choices=FORMATS, default="robot", help="input format")
+    parser.add_argument(
+        "--metric",
+        default=None,
+        help=f"metric to trend (default: {DEFAULT_METRIC}, or the data's only metric)",
+    )
+    parser.add_argument(
+        "--direction",
+        choices=DIRECTIONS,
+        default="higher",
+        help="which way is better for the metric (default: higher)",
+    )
     parser.add_argument("--force", action="store_true", help="overwrite existing files")
     parser.set_defaults(handler=run)
+
+
+def python_literal(value: str | list[str]) -> str:
+    """A Python literal of ``value``, in double quotes like the rest of conf.py.
+
+    ``repr`` does the escaping; only its choice of quote is changed, and only
+    when the text has no double quote, so the literal always means ``value``.
+    """
+    if isinstance(value, list):
+        return "[" + ", ".join(python_literal(item) for item in value) + "]"
+    text = repr(value)
+    if text.startswith("'") and '"' not in value:
+        return '"' + text[1:-1] + '"'
+    return text
+
+
+def _one_line(text: str) -> str:
+    """Whitespace runs (newlines included) become one space; controls are dropped."""
+    visible = "".join(
+        " " if character.isspace() else character
+        for character in text
+        if character.isspace() or unicodedata.category(character) not in ("Cc", "Cf")
+    )
+    return " ".join(visible.split())
+
+
+def rst_text(text: str) -> str:
+    """``text`` as one line of literal reST: no markup, role, directive or target."""
+    return RST_SPECIAL.sub(r"\\\1", _one_line(text))
+
+
+def rst_underline(text: str, character: str = "=") -> str:
+    return character * max(column_width(text), 1)
 
 
 def _environment() -> jinja2.Environment:
@@ -51,15 +133,113 @@ def _environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
-    # Values land in Python source: repr() makes any string a safe literal.
-    environment.filters["pyrepr"] = repr
+    environment.filters["pyliteral"] = python_literal
+    environment.filters["rst"] = rst_text
+    environment.filters["underline"] = rst_underline
     return environment
+
+
+def site_relative(entry: str, site: Path, cwd: Path) -> str:
+    """A path as the shell user meant it (from ``cwd``), as conf.py needs it (from the site).
+
+    URLs and absolute paths are kept; globs survive because only the text of
+    the path is rewritten.
+    """
+    if is_url(entry) or os.path.isabs(entry):
+        return entry
+    absolute = os.path.normpath(os.path.join(cwd, entry))
+    return Path(os.path.relpath(absolute, site.resolve())).as_posix()
+
+
+def _read_sources(paths: list[str], args: argparse.Namespace) -> Dataset:
+    spec = SourceSpec(
+        paths=tuple(paths),
+        format=args.format,
+        metric=args.metric or DEFAULT_METRIC,
+        direction=args.direction,
+    )
+    try:
+        return load(spec)
+    except SpecError as error:
+        raise InitError(str(error)) from None
+
+
+def _chosen_metric(dataset: Dataset, requested: str | None) -> str:
+    """The metric to trend, with a warning when the data cannot show it."""
+    found = metrics_in(dataset.builds)
+    if requested is None:
+        if DEFAULT_METRIC in found or not found:
+            return DEFAULT_METRIC
+        print(
+            f"sphinx-trending init: no test has metric {DEFAULT_METRIC!r}; using {found[0]!r} "
+            f"({metrics_note(dataset.builds)}; choose with --metric)",
+            file=sys.stderr,
+        )
+        return found[0]
+    if dataset.builds and requested not in found:
+        print(
+            f"sphinx-trending init: warning: no test has metric {requested!r} "
+            f"({metrics_note(dataset.builds)})",
+            file=sys.stderr,
+        )
+    return requested
+
+
+def _report(dataset: Dataset, sources: list[str]) -> None:
+    for problem in dataset.problems[:MAX_PROBLEMS_SHOWN]:
+        print(f"sphinx-trending init: warning: {problem}", file=sys.stderr)
+    hidden = len(dataset.problems) - MAX_PROBLEMS_SHOWN
+    if hidden > 0:
+        print(f"sphinx-trending init: ... and {hidden} more problem(s)", file=sys.stderr)
+    if not dataset.builds:
+        print(
+            "sphinx-trending init: warning: the sources match no usable build "
+            f"({', '.join(sources)}); the site will show nothing until they do",
+            file=sys.stderr,
+        )
+
+
+def _checked_names(args: argparse.Namespace) -> tuple[str, str]:
+    """The title and author as one line each; the source name as it must be."""
+    if not SOURCE_NAME.match(args.name):
+        raise InitError(
+            f"--name {args.name!r}: use letters, digits, '_', '.' and '-' only, "
+            "starting with a letter or digit"
+        )
+    title = _one_line(args.title)
+    if not title:
+        raise InitError("--title is empty")
+    author = _one_line(args.author if args.author is not None else _user_name())
+    for option, value in (("--title", title), ("--author", author)):
+        if "<" in value or ">" in value:
+            # Themes (alabaster among them) show the project and copyright as HTML.
+            raise InitError(f"{option} {value!r}: '<' and '>' are not allowed")
+    return title, author
+
+
+def _user_name() -> str:
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return "the authors"
+
+
+def _rendered(context: dict[str, Any]) -> dict[str, str]:
+    """File name -> text of every file ``init`` writes."""
+    environment = _environment()
+    texts = {name: environment.get_template(f"{name}.j2").render(context) for name in TEMPLATES}
+    quickstart = QuickstartRenderer()
+    for name in QUICKSTART_FILES:
+        texts[name] = quickstart.render(
+            f"quickstart/{name}.new.jinja", {"rsrcdir": ".", "rbuilddir": "_build"}
+        )
+    return texts
 
 
 def run(args: argparse.Namespace) -> int:
     directory: Path = args.directory
-    targets = {name: directory / name for name in TEMPLATES}
-    existing = [str(path) for path in targets.values() if path.exists()]
+    names = (*TEMPLATES, *QUICKSTART_FILES)
+    existing = [str(directory / name) for name in names if (directory / name).exists()]
     if existing and not args.force:
         print(
             "sphinx-trending init: refusing to overwrite "
@@ -68,16 +248,36 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    environment = _environment()
+    cwd = Path.cwd()
+    try:
+        title, author = _checked_names(args)
+        dataset = _read_sources(
+            [entry if is_url(entry) else str(cwd / entry) for entry in args.source], args
+        )
+    except InitError as error:
+        print(f"sphinx-trending init: {error}", file=sys.stderr)
+        return EXIT_USAGE
     context = {
-        "title": args.title,
+        "title": title,
+        "author": author,
+        "copyright": f"{date.today().year}, {author}",
         "source_name": args.name,
-        "paths": list(args.source),
+        "paths": [site_relative(entry, directory, cwd) for entry in args.source],
         "format": args.format,
+        "metric": _chosen_metric(dataset, args.metric),
+        "direction": args.direction,
     }
+    _report(dataset, args.source)
+    texts = _rendered(context)
     directory.mkdir(parents=True, exist_ok=True)
-    for name, path in targets.items():
-        path.write_text(environment.get_template(f"{name}.j2").render(context), encoding="utf-8")
+    for name, text in texts.items():
+        path = directory / name
+        newline = QUICKSTART_FILES.get(name, "\n")
+        with path.open("w", encoding="utf-8", newline=newline) as stream:
+            stream.write(text)
         print(f"wrote {path}")
-    print(f"build it with: python -m sphinx -b html {directory} {directory / '_build' / 'html'}")
+    print(
+        f"build it with: make -C {directory} html  (or: python -m sphinx -M html {directory} "
+        f"{directory / '_build'})"
+    )
     return 0

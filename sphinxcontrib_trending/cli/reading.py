@@ -14,6 +14,7 @@ from typing import Any
 
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError
 from sphinxcontrib_trending.ingest.limits import ReadLimits
+from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
     DEFAULT_VERSION_PATTERN,
@@ -34,21 +35,25 @@ READING_OPTIONS = (
 
 def add_reading_arguments(parser: Any) -> None:
     """Add the reading options to a parser or an argument group."""
-    parser.add_argument("--format", choices=FORMATS, help="input format (default: robot)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="input format (default: robot; a .csv or .jsonl file needs --format)",
+    )
     parser.add_argument(
         "--build-pattern",
-        metavar="RE",
+        metavar="REGEX",
         help="regex with (?P<job>) and (?P<build>) groups, searched in file and member names "
         "(default: the CSIT convention {job}__{build}__*)",
     )
     parser.add_argument(
         "--version-pattern",
-        metavar="RE",
+        metavar="REGEX",
         help="regex finding the DUT version in messages (group 'version' or group 1)",
     )
     parser.add_argument(
         "--testbed",
-        metavar="RE",
+        metavar="REGEX",
         help="regex naming the testbed from the job name (group 'testbed' or whole match)",
     )
     parser.add_argument(
@@ -98,11 +103,52 @@ def parse_testbed_map(pairs: list[str]) -> dict[str, str]:
     return mapping
 
 
+SNIFF_BYTES = 512
+
+
+def _sniffed(path: str) -> str | None:
+    """The format a plain file's first character suggests: ``<`` XML, ``{`` JSON, else CSV."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(SNIFF_BYTES).lstrip(b"\xef\xbb\xbf \t\r\n")
+    except OSError:
+        return None
+    if not head or head.startswith(b"<") or head.startswith(b"\x1f\x8b"):
+        return None
+    return "jsonl" if head.startswith(b"{") else "csv"
+
+
+def _not_robot(path: str) -> str | None:
+    """The format a path given without --format is in, when that is not robot.
+
+    The name decides where it says (``.csv``, ``.jsonl``); a plain file whose
+    name says nothing is sniffed.  Folders, globs and URLs are left alone.
+    """
+    for fmt in FORMATS:
+        if input_format(fmt).is_document(path):
+            return None if fmt == "robot" else fmt
+    if Path(path).is_file() and not path.lower().endswith(".xml"):
+        return _sniffed(path)
+    return None
+
+
+def _default_format(paths: list[str]) -> str:
+    """robot, unless a path is clearly in another format: then a message saying what to pass."""
+    for path in paths:
+        fmt = _not_robot(path)
+        if fmt is not None:
+            raise SpecError(
+                f"{path} looks like {fmt.upper()}, not Robot Framework XML (the default); "
+                f"pass --format {fmt}"
+            )
+    return "robot"
+
+
 def spec_from_args(paths: list[str], args: argparse.Namespace, **analysis: Any) -> SourceSpec:
     """A SourceSpec from the reading options; ``analysis`` adds metric, unit, direction."""
     return SourceSpec(
         paths=tuple(paths),
-        format=args.format or "robot",
+        format=args.format or _default_format(paths),
         build_pattern=args.build_pattern or DEFAULT_BUILD_PATTERN,
         version_pattern=args.version_pattern or DEFAULT_VERSION_PATTERN,
         testbed_pattern=args.testbed,

@@ -11,26 +11,21 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from sphinxcontrib_trending.analysis import AnomalyPolicy
-from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
-from sphinxcontrib_trending.analysis.degradation.strategies import Strategies
 from sphinxcontrib_trending.cli.reading import (
     READING_OPTIONS,
     add_reading_arguments,
     spec_from_args,
 )
-from sphinxcontrib_trending.ingest.spec import (
-    DIRECTIONS,
-)
 from sphinxcontrib_trending.settings import (
-    DEFAULTS,
+    DIRECTIONS,
+    OPTIONS,
     ConfigIssue,
     Settings,
     Source,
+    raw_values,
     validate,
 )
 
@@ -41,20 +36,6 @@ _PATH_ONLY = (*READING_OPTIONS, "unit", "direction")
 
 class SourceError(Exception):
     """The sources cannot be determined: reported by the CLI with exit code 2."""
-
-
-@dataclass(frozen=True)
-class Selection:
-    """The sources to read plus the settings that apply to all of them."""
-
-    sources: tuple[Source, ...]
-    cache_dir: Path | None = None
-    search: str = "exact"
-    docs_base_url: str | None = None
-    strategies: Strategies | None = None
-    policy: AnomalyPolicy = field(default_factory=AnomalyPolicy)
-    sbps: float | None = None
-    known_changes: KnownChanges | None = None
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,16 +74,22 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def sources_from_args(args: argparse.Namespace, warn: Callable[[str], None]) -> Selection:
-    """The selection the options ask for; configuration issues go to ``warn``."""
+def settings_from_args(args: argparse.Namespace, warn: Callable[[str], None]) -> Settings:
+    """The settings the options ask for, holding the chosen sources only.
+
+    With ``--conf`` they are conf.py's; every configuration issue goes to
+    ``warn`` and is fatal (SourceError), because a gate that cannot read
+    what it was told to judge must not pass.  With paths they are the
+    defaults plus one source made of the reading options.
+    """
     if args.conf is not None:
         if args.paths:
             raise SourceError("give either --conf DIR or archive paths, not both")
         given = [f"--{name.replace('_', '-')}" for name in _PATH_ONLY if getattr(args, name)]
         if given:
             raise SourceError(
-                f"{', '.join(given)} only apply to archive paths; with --conf the "
-                "source's settings in conf.py are used"
+                f"{', '.join(given)} {'apply' if len(given) > 1 else 'applies'} to archive "
+                "paths only; with --conf the source's settings in conf.py are used"
             )
         settings, issues = read_conf(args.conf)
         return _from_settings(settings, issues, args, warn)
@@ -118,9 +105,8 @@ def sources_from_args(args: argparse.Namespace, warn: Callable[[str], None]) -> 
         unit=args.unit,
         direction=args.direction or "higher",
     )
-    return Selection(
-        sources=(Source(name=args.name, spec=spec),),
-        cache_dir=args.cache_dir,
+    return Settings(
+        sources={args.name: Source(name=args.name, spec=spec)}, cache_dir=args.cache_dir
     )
 
 
@@ -137,22 +123,9 @@ def read_conf(confdir: Path) -> tuple[Settings, list[ConfigIssue]]:
         config = Config.read(confdir, overrides={}, tags=Tags())
     except ConfigError as error:
         raise SourceError(f"cannot read {confdir / 'conf.py'}: {error}") from None
-    for name, default in DEFAULTS.items():
-        config.add(name, default, "env", ())
-    raw: dict[str, Any] = {name: getattr(config, name) for name in DEFAULTS}
-    return validate(raw, confdir)
-
-
-def _concerns(issue: ConfigIssue, names: tuple[str, ...]) -> bool:
-    """Issues a gate must not guess around: its sources' settings and the search.
-
-    A wrong direction or pattern silently replaced by the default would turn
-    regressions into progressions or read the wrong files; a wrong window or
-    plotly setting does not change a verdict.
-    """
-    if issue.key in ("trending_sources", "trending_search"):
-        return True
-    return any(issue.key.startswith(f"trending_sources[{name!r}]") for name in names)
+    for name, option in OPTIONS.items():
+        config.add(name, option.fresh_default(), option.rebuild, option.types)
+    return validate(raw_values(config), confdir)
 
 
 def _from_settings(
@@ -160,15 +133,16 @@ def _from_settings(
     issues: list[ConfigIssue],
     args: argparse.Namespace,
     warn: Callable[[str], None],
-) -> Selection:
+) -> Settings:
     conf = args.conf / "conf.py"
-    wanted = tuple(args.source) or tuple(settings.sources)
-    fatal = [issue for issue in issues if _concerns(issue, wanted)]
     for issue in issues:
-        severity = "error" if issue in fatal else "warning"
-        warn(f"{severity}: {conf}: {issue}")
-    if fatal:
-        raise SourceError(f"{conf}: {len(fatal)} configuration error(s) in the judged sources")
+        warn(f"error: {conf}: {issue}")
+    if issues:
+        raise SourceError(
+            f"{conf}: {len(issues)} configuration error(s); the gate judges nothing until "
+            "conf.py is fixed"
+        )
+    wanted = tuple(args.source) or tuple(settings.sources)
     if not settings.sources:
         raise SourceError(f"{conf} defines no usable trending_sources")
     unknown = [name for name in wanted if name not in settings.sources]
@@ -177,13 +151,8 @@ def _from_settings(
         raise SourceError(
             f"unknown source(s) {', '.join(map(repr, unknown))} in {conf}; known: {known}"
         )
-    return Selection(
-        sources=tuple(settings.sources[name] for name in wanted),
+    return replace(
+        settings,
+        sources={name: settings.sources[name] for name in wanted},
         cache_dir=args.cache_dir or settings.cache_dir,
-        search=settings.search,
-        docs_base_url=settings.docs_base_url,
-        strategies=settings.strategies,
-        policy=settings.policy,
-        sbps=settings.sbps,
-        known_changes=settings.known_changes,
     )

@@ -24,22 +24,16 @@ from sphinxcontrib_trending.ingest.download import (
     temporary_folder,
     url_path,
 )
+from sphinxcontrib_trending.ingest.formats import Reading
 from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, enforce
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
-from sphinxcontrib_trending.ingest.naming import (
-    identify,
-    stem,
-    testbed_from_address,
-    testbed_from_job,
-)
 from sphinxcontrib_trending.ingest.options import ReadOptions
 from sphinxcontrib_trending.ingest.plausible import screen
-from sphinxcontrib_trending.ingest.robot import RobotRun, read_robot
-from sphinxcontrib_trending.ingest.sources import is_document, resolve_entries
+from sphinxcontrib_trending.ingest.registry import input_format
+from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
-from sphinxcontrib_trending.ingest.tabular import read_table
 
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 """Bump whenever the same input would parse differently: it invalidates caches."""
 
 Progress = Callable[[str], None]
@@ -60,7 +54,11 @@ def _downloads_folder(cache_dir: Path | None, stack: ExitStack) -> Path:
 
 
 def resolve(spec: SourceSpec) -> list[str]:
-    """The concrete inputs (absolute paths, URLs) the spec matches now, sorted."""
+    """The concrete inputs (absolute paths, URLs) the spec matches now, sorted.
+
+    Raises :class:`SpecError` for an unusable spec, like :func:`load`.
+    """
+    ReadOptions.from_spec(spec)
     return resolve_entries(spec)[0]
 
 
@@ -169,29 +167,32 @@ def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> 
     One member's error or cap spares the others; only a spent byte budget
     stops the whole input.
     """
+    fmt = input_format(options.format)
     builds: list[Build] = []
     problems: list[Problem] = []
     documents = 0
     budget = Budget(options.limits.max_expanded_bytes)
     try:
-        for document in iter_documents(
-            local, lambda name: is_document(options.format, name), budget
-        ):
+        for document in iter_documents(local, fmt.is_document, budget):
             documents += 1
-            where = origin if document.member is None else f"{origin}!{document.member}"
+            reading = _reading(document, origin, naming, options)
             try:
-                builds.extend(_read_document(document, where, naming, options, problems))
+                found, complaints = fmt.read(reading)
             except MEMBER_ERRORS as error:
-                problems.append(Problem(where, f"cannot read, skipped: {error}", "parse"))
+                problems.append(Problem(reading.where, f"cannot read, skipped: {error}", "parse"))
+                continue
             except LimitExceeded as error:
-                problems.append(Problem(where, str(error), "parse"))
+                problems.append(Problem(reading.where, str(error), "parse"))
                 if budget.used > budget.limit:
                     break
+                continue
+            builds.extend(found)
+            problems.extend(complaints)
     except (*MEMBER_ERRORS, LimitExceeded) as error:
         problems.append(Problem(origin, f"cannot read: {error}", "parse"))
     else:
         if documents == 0:
-            problems.append(Problem(origin, f"archive holds no {options.format} results", "parse"))
+            problems.append(Problem(origin, f"archive holds no {fmt.name} results", "parse"))
     problems.extend(
         Problem(origin, f"{damage}; the data read is kept but may be corrupt", "parse")
         for damage in budget.damaged
@@ -199,50 +200,14 @@ def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> 
     return Parsed(screen(enforce(builds, options.limits, origin, problems), problems), problems)
 
 
-def _read_document(
-    document: Document, where: str, naming: str, options: ReadOptions, problems: list[Problem]
-) -> list[Build]:
-    names = [naming] if document.member is None else [document.member, naming]
-    if options.format != "robot":
-        found, complaints = read_table(document.stream, where, options, stem(names[0]))
-        problems.extend(complaints)
-        return found
-    run = read_robot(
-        document.stream,
-        where,
-        version_pattern=options.version_pattern,
-        want_tg=bool(options.testbed_map),
-        max_tests=options.limits.max_tests,
+def _reading(document: Document, origin: str, naming: str, options: ReadOptions) -> Reading:
+    member = document.member
+    return Reading(
+        stream=document.stream,
+        where=origin if member is None else f"{origin}!{member}",
+        names=(naming,) if member is None else (member, naming),
+        options=options,
     )
-    problems.extend(run.problems)
-    build = _robot_build(run, where, names, options, problems)
-    return [] if build is None else [build]
-
-
-def _robot_build(
-    run: RobotRun,
-    where: str,
-    names: list[str],
-    options: ReadOptions,
-    problems: list[Problem],
-) -> Build | None:
-    if not run.tests:
-        return None
-    time = run.end or run.generated or max((t.start for t in run.tests if t.start), default=None)
-    if time is None:
-        problems.append(
-            Problem(where, "no build time (no end time, generated or test start); skipped", "parse")
-        )
-        return None
-    job, build, complaint = identify(options.build_pattern, names, time)
-    if complaint is not None:
-        problems.append(Problem(where, complaint, "data"))
-    testbed = (
-        run.testbed
-        or testbed_from_job(options, job)
-        or testbed_from_address(options, run.tg_address)
-    )
-    return Build(job, build, time, run.dut_version, testbed, where, tuple(run.tests))
 
 
 def _without_duplicates(builds: list[Build], problems: list[Problem]) -> list[Build]:

@@ -9,6 +9,7 @@ workers can carry them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -108,3 +109,27 @@ class Dataset:
     problems: list[Problem] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     parsed: list[str] = field(default_factory=list)
+
+
+def metrics_in(builds: Iterable[Build]) -> list[str]:
+    """Every metric some test of ``builds`` measured, sorted.
+
+    Messages about a metric that matched nothing list these, so a user who
+    guessed the metric name sees the right one at once.
+    """
+    return sorted(
+        {
+            measurement.metric
+            for build in builds
+            for test in build.tests
+            for measurement in test.measurements
+        }
+    )
+
+
+def metrics_note(builds: Iterable[Build]) -> str:
+    """``"metrics in the data: a, b"``, or that the data measured none."""
+    found = metrics_in(builds)
+    return (
+        f"metrics in the data: {', '.join(found)}" if found else "the data has no measured metric"
+    )

@@ -1,9 +1,12 @@
 """Which job, build and testbed a document belongs to.
 
 CSIT puts the job and build number in the archive's name, not in the XML,
-so identity comes from names: the member's, then the archive's.  A name the
-pattern does not match still yields a build (named after the file and its
-time) with a ``data`` problem, so a misconfigured pattern loses nothing.
+so identity comes from names: the member's, then the archive's.  A name a
+user's pattern does not match still yields a build (named after the file and
+its time) with a ``data`` problem, so a misconfigured pattern loses nothing.
+Output of plain Robot Framework runs does not follow the CSIT naming: when
+the default pattern matches no name, the run names itself (its top suite,
+its time) and nothing is wrong.
 """
 
 from __future__ import annotations
@@ -11,8 +14,13 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
-from sphinxcontrib_trending.ingest.options import ReadOptions
+if TYPE_CHECKING:
+    from sphinxcontrib_trending.ingest.options import ReadOptions
+
+DEFAULT_BUILD_PATTERN = r"(?P<job>[^/\\]+?)__(?P<build>[^/\\_]+)__[^/\\]*$"
+"""CSIT archives are named ``{job}__{build}__output_info.xml.gz``."""
 
 _EXTENSIONS = re.compile(r"(\.(xml|csv|jsonl|ndjson|json|tar|zip|tgz|txz|gz|xz|bz2))+$", re.I)
 
@@ -24,9 +32,17 @@ def stem(name: str) -> str:
 
 
 def identify(
-    pattern: re.Pattern[str], names: list[str], time: datetime
+    pattern: re.Pattern[str],
+    names: list[str],
+    time: datetime,
+    run_name: str | None = None,
 ) -> tuple[str, str, str | None]:
-    """(job, build, complaint): the first name the pattern matches wins."""
+    """(job, build, complaint): the first name the pattern matches wins.
+
+    ``run_name`` is what a document calls itself (a Robot Framework top
+    suite): when the default pattern matches no name, it is the job, the
+    build is the time, and there is no complaint.
+    """
     for name in names:
         found = pattern.search(name)
         if found:
@@ -34,6 +50,8 @@ def identify(
             job = groups.get("job") or stem(name)
             build = groups.get("build") or _time_label(time)
             return job, build, None
+    if run_name and pattern.pattern == DEFAULT_BUILD_PATTERN:
+        return run_name, _time_label(time), None
     fallback = names[0]
     job, build = stem(fallback), _time_label(time)
     complaint = (
@@ -44,7 +62,10 @@ def identify(
 
 
 def _time_label(time: datetime) -> str:
-    return time.strftime("%Y%m%dT%H%M%SZ")
+    """``20240501T020000Z``; with the fraction when there is one, so that two
+    runs ending in the same second are two builds, not one duplicate."""
+    fraction = f".{time.microsecond:06d}" if time.microsecond else ""
+    return time.strftime("%Y%m%dT%H%M%S") + fraction + "Z"
 
 
 def testbed_from_job(options: ReadOptions, job: str) -> str | None:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sphinxcontrib_trending.ingest.limits import ReadLimits
-from sphinxcontrib_trending.ingest.spec import FORMATS, SourceSpec
+from sphinxcontrib_trending.ingest.registry import format_names, input_format
+from sphinxcontrib_trending.ingest.robot_values import VALUE_GROUP, keyword_key
+from sphinxcontrib_trending.ingest.spec import SourceSpec
 
 
 class SpecError(ValueError):
@@ -38,11 +40,13 @@ class ReadOptions:
     unit: str | None
     limits: ReadLimits
     encoding: str | None
+    value_pattern: re.Pattern[str] | None = None
+    value_keyword: str | None = None
 
     @classmethod
     def from_spec(cls, spec: SourceSpec) -> ReadOptions:
-        if spec.format not in FORMATS:
-            raise SpecError(f"format {spec.format!r} is not one of {', '.join(FORMATS)}")
+        if spec.format not in format_names():
+            raise SpecError(f"format {spec.format!r} is not one of {', '.join(format_names())}")
         build_pattern = _compile("build pattern", spec.build_pattern)
         if not {"job", "build"} & set(build_pattern.groupindex):
             raise SpecError(
@@ -55,6 +59,7 @@ class ReadOptions:
             except LookupError:
                 message = f"encoding {spec.encoding!r} is not a known text encoding"
                 raise SpecError(message) from None
+        _check_own_options(spec)
         return cls(
             format=spec.format,
             build_pattern=build_pattern,
@@ -65,6 +70,8 @@ class ReadOptions:
             testbed_map=tuple(sorted((str(k), str(v)) for k, v in spec.testbed_map.items())),
             metric=spec.metric,
             unit=spec.unit,
+            value_pattern=_value_pattern(spec),
+            value_keyword=keyword_key(spec.value_keyword) if spec.value_keyword else None,
             limits=spec.limits,
             encoding=spec.encoding,
         )
@@ -79,6 +86,33 @@ class ReadOptions:
             "testbed_map": [list(pair) for pair in self.testbed_map],
             "metric": self.metric,
             "unit": self.unit,
+            "value_pattern": self.value_pattern.pattern if self.value_pattern else None,
+            "value_keyword": self.value_keyword,
             "limits": self.limits.identity(),
             "encoding": self.encoding,
         }
+
+
+_OWN_OPTIONS = ("value_pattern", "value_keyword")
+"""SourceSpec fields that only some formats read (see ``InputFormat.own_options``)."""
+
+
+def _check_own_options(spec: SourceSpec) -> None:
+    fmt = input_format(spec.format)
+    for option in _OWN_OPTIONS:
+        if getattr(spec, option) is not None and option not in fmt.own_options:
+            raise SpecError(f"{option} does not apply to format {fmt.name!r}")
+
+
+def _value_pattern(spec: SourceSpec) -> re.Pattern[str] | None:
+    if spec.value_pattern is None:
+        if spec.value_keyword is not None:
+            raise SpecError("value_keyword needs a value_pattern to search its messages with")
+        return None
+    pattern = _compile("value pattern", spec.value_pattern)
+    if not pattern.groupindex:
+        raise SpecError(
+            f"value pattern {spec.value_pattern!r} has no named group: name the number "
+            f"(?P<{VALUE_GROUP}>...) or after its metric (?P<latency>...)"
+        )
+    return pattern

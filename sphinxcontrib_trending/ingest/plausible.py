@@ -1,13 +1,14 @@
 """Screening measurements and times for values no benchmark can produce.
 
-Rates, latencies and durations are finite, never negative and far below
-:data:`MAX_VALUE`; the grouping rightly refuses anything else, and values
-near the float limit overflow its sums.  Such a measurement is taken out at
-ingest, with a ``data`` problem naming the file, build and test, so one bad
-row in a CSV never stops a documentation build and is never silently
-ignored.  A build whose time lies outside :data:`EARLIEST` ..
-:data:`LATEST` is left out the same way: the analysis and the graphs do
-arithmetic on times, which must not overflow the calendar.
+Every metric is finite (a difference or a temperature may be negative, and
+the grouping handles that) and its magnitude is far below :data:`MAX_VALUE`;
+values near the float limit would overflow the grouping's sums.  An
+infinite value, a NaN or one beyond that bound is no measurement: it is taken
+out at ingest, with a ``data`` problem naming the file, build and test, so
+one bad row in a CSV never stops a documentation build and is never silently
+ignored.  A build whose time lies outside :data:`EARLIEST` .. :data:`LATEST`
+is left out the same way: the analysis and the graphs do arithmetic on
+times, which must not overflow the calendar.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from datetime import datetime, timezone
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 
 MAX_VALUE = 1e100
-"""Largest plausible measurement: far above any rate, far below float overflow."""
+"""Largest plausible magnitude: far above any rate, far below float overflow."""
 
 EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
 LATEST = datetime(2200, 1, 1, tzinfo=timezone.utc)
@@ -26,8 +27,8 @@ LATEST = datetime(2200, 1, 1, tzinfo=timezone.utc)
 
 
 def implausible_value(value: float) -> bool:
-    """Negative, infinite, NaN or above :data:`MAX_VALUE`."""
-    return not 0 <= value <= MAX_VALUE
+    """Infinite, NaN or beyond :data:`MAX_VALUE` either way; negative values are fine."""
+    return not abs(value) <= MAX_VALUE
 
 
 def plausible_time(moment: datetime) -> bool:
@@ -60,7 +61,7 @@ def _screened_test(test: TestResult, build: Build, problems: list[Problem]) -> T
             Problem(
                 build.origin,
                 f"build {build.job}-{build.build}, test {test.test_id}: {measurement.metric} "
-                f"value {bad!r} is negative, infinite or above {MAX_VALUE:g}; "
+                f"value {bad!r} is infinite, not a number or above {MAX_VALUE:g} in magnitude; "
                 "the measurement is left out",
                 "data",
             )

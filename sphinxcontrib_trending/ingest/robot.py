@@ -6,7 +6,9 @@ finished siblings are deleted when the next one ends.  Keyword messages are
 read (for the DUT version and the TG address) only until what is looked for
 has been found, so most of the document is never touched from Python.
 Reading stops at the end of the top suite: statistics and errors are not
-results.
+results.  Tests come out with the status Robot Framework itself reports
+(suite teardowns applied, twin names told apart: :mod:`.robot_suites`) and
+the measurements a :class:`~.robot_values.ValueRule` finds.
 
 Both schemas are read side by side; they differ in:
 
@@ -28,12 +30,9 @@ from lxml import etree
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, too_many_tests
 from sphinxcontrib_trending.ingest.model import Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.replay import Readable
-from sphinxcontrib_trending.ingest.results import (
-    make_test_id,
-    read_message,
-    strip_tc_prefix,
-    thread_core,
-)
+from sphinxcontrib_trending.ingest.results import make_test_id, strip_tc_prefix, thread_core
+from sphinxcontrib_trending.ingest.robot_suites import OpenSuite
+from sphinxcontrib_trending.ingest.robot_values import ValueRule
 from sphinxcontrib_trending.ingest.safexml import PARSER_OPTIONS, UnsafeXmlError, guarded
 from sphinxcontrib_trending.ingest.timestamps import (
     TimeRangeError,
@@ -50,9 +49,11 @@ class RobotRun:
     """What one output.xml says, before the file name gives it a job and build.
 
     When the document breaks off, the tests read before the break are kept
-    (their results are real) and a problem says so.
+    (their results are real) and a problem says so.  ``name`` is the top
+    suite's: plain Robot Framework output names its job after it.
     """
 
+    name: str | None = None
     generated: datetime | None = None
     end: datetime | None = None
     dut_version: str | None = None
@@ -79,14 +80,6 @@ def status_start(status: etree._Element) -> datetime | None:
     return parse_robot_time(status.get("starttime") or status.get("start"))
 
 
-@dataclass(frozen=True)
-class _Suite:
-    """An open suite: its long name and the test-id prefix derived from it once."""
-
-    long_name: str
-    id_prefix: str
-
-
 class _Reader:
     """One pass over one document; state lives here, not in closures.
 
@@ -96,14 +89,20 @@ class _Reader:
     """
 
     def __init__(
-        self, origin: str, version_pattern: re.Pattern[str], want_tg: bool, max_tests: int
+        self,
+        origin: str,
+        version_pattern: re.Pattern[str],
+        want_tg: bool,
+        values: ValueRule,
+        max_tests: int,
     ) -> None:
         self.origin = origin
         self.max_tests = max_tests
         self.version_pattern = version_pattern
         self.want_tg = want_tg
+        self.values = values
         self.run = RobotRun()
-        self.suites: dict[etree._Element, _Suite] = {}
+        self.suites: dict[etree._Element, OpenSuite] = {}
         self.early_testbeds: dict[etree._Element, str] = {}
 
     def read(self, stream: Readable) -> RobotRun:
@@ -127,18 +126,19 @@ class _Reader:
             self.run.problems.append(Problem(self.origin, "no test found in this file", "parse"))
         return self.run
 
-    def _suite(self, element: etree._Element) -> _Suite:
+    def _suite(self, element: etree._Element) -> OpenSuite:
         known = self.suites.get(element)
         if known is None:
             parent = element.getparent()
             name = element.get("name", "")
+            first = len(self.run.tests)
             if parent is not None and parent.tag == "suite":
                 outer = self._suite(parent)
-                known = _Suite(
-                    f"{outer.long_name}.{name}", f"{outer.id_prefix}.{make_test_id(name)}"
+                known = OpenSuite(
+                    f"{outer.long_name}.{name}", f"{outer.id_prefix}.{make_test_id(name)}", first
                 )
             else:
-                known = _Suite(name, make_test_id(name))
+                known = OpenSuite(name, make_test_id(name), first)
             self.suites[element] = known
         return known
 
@@ -183,7 +183,7 @@ class _Reader:
         self._drop_previous(element)
         self._scan_messages(element)
         parent = element.getparent()
-        suite = self._suite(parent) if parent is not None else _Suite("", "")
+        suite = self._suite(parent) if parent is not None else OpenSuite("", "", 0)
         name = element.get("name", "")
         tags = tuple(tag.text or "" for tag in element.iterchildren("tag")) or tuple(
             tag.text or "" for tag in element.iterfind("tags/tag")
@@ -194,17 +194,19 @@ class _Reader:
         status_name = "FAIL" if status is None else status.get("status", "FAIL")
         message = "" if status is None else (status.text or "")
         measurements: tuple[Measurement, ...] = ()
-        if status_name == "PASS" and message:
-            found = read_message(message)
+        if status_name == "PASS" and status is not None:
+            found = self.values.measure(element, status, message)
             measurements = found.measurements
             self.run.problems.extend(
                 Problem(self.origin, f"test {suite.long_name}.{name}: {error}", "data")
                 for error in found.errors
             )
         short = strip_tc_prefix(name)
+        test_id = f"{suite.id_prefix}.{make_test_id(name) if '.' in name else short.lower()}"
+        suite.seat(element, test_id, len(self.run.tests))
         self.run.tests.append(
             TestResult(
-                test_id=f"{suite.id_prefix}.{make_test_id(name) if '.' in name else short.lower()}",
+                test_id=test_id,
                 name=short,
                 suite=suite.long_name,
                 tags=tags,
@@ -225,12 +227,17 @@ class _Reader:
         for child in element:
             self._scan_messages(child)
         testbed = _metadata(element, "testbed") or self.early_testbeds.pop(element, None)
-        self.suites.pop(element, None)
+        suite = self.suites.pop(element, None)
+        if suite is not None:
+            if (twins := suite.tell_twins_apart(self.run.tests, self.origin)) is not None:
+                self.run.problems.append(twins)
+            suite.apply_teardown(element, self.run.tests)
         parent = element.getparent()
         top = parent is None or parent.tag != "suite"
         if testbed and (self.run.testbed is None or top):
             self.run.testbed = testbed
         if top:
+            self.run.name = element.get("name") or None
             status = element.find("status")
             self.run.end = status_end(status) if status is not None else None
         element.clear()
@@ -270,6 +277,7 @@ def read_robot(
     *,
     version_pattern: re.Pattern[str],
     want_tg: bool = False,
+    values: ValueRule | None = None,
     max_tests: int = DEFAULT_LIMITS.max_tests,
 ) -> RobotRun:
     """Parse one output.xml stream; bad XML becomes a problem, never an exception.
@@ -277,7 +285,7 @@ def read_robot(
     Decompression errors of the underlying stream surface here too (the
     parser pulls the bytes), so they are reported against the same origin.
     """
-    reader = _Reader(origin, version_pattern, want_tg, max_tests)
+    reader = _Reader(origin, version_pattern, want_tg, values or ValueRule(), max_tests)
     try:
         return reader.read(stream)
     except etree.XMLSyntaxError as error:

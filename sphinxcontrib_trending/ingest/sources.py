@@ -10,33 +10,22 @@ from __future__ import annotations
 
 import glob
 import os
-import re
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from sphinxcontrib_trending.ingest.archives import ARCHIVE_SUFFIX, COMPRESSION_SUFFIX
+from sphinxcontrib_trending.ingest.archives import ARCHIVE_SUFFIX
 from sphinxcontrib_trending.ingest.download import is_url
+from sphinxcontrib_trending.ingest.formats import InputFormat
 from sphinxcontrib_trending.ingest.globbing import expand
 from sphinxcontrib_trending.ingest.model import Problem
+from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 
-DOCUMENT_NAMES = {
-    "robot": re.compile(r"output[^/]*\.xml$", re.IGNORECASE),
-    "csv": re.compile(r"\.csv$", re.IGNORECASE),
-    "jsonl": re.compile(r"\.(jsonl|ndjson)$", re.IGNORECASE),
-}
+
+def _is_input(fmt: InputFormat, name: str) -> bool:
+    return fmt.is_document(name) or bool(ARCHIVE_SUFFIX.search(name))
 
 
-def is_document(fmt: str, name: str) -> bool:
-    """Is this (member or file) name a results document of ``fmt``?"""
-    base = PurePosixPath(name.replace("\\", "/")).name
-    return bool(DOCUMENT_NAMES[fmt].search(COMPRESSION_SUFFIX.sub("", base)))
-
-
-def _is_input(fmt: str, name: str) -> bool:
-    return is_document(fmt, name) or bool(ARCHIVE_SUFFIX.search(name))
-
-
-def _walk(folder: Path, fmt: str) -> list[str]:
+def _walk(folder: Path, fmt: InputFormat) -> list[str]:
     found = []
     for root, dirs, files in os.walk(folder):
         dirs.sort()
@@ -48,6 +37,7 @@ def resolve_entries(spec: SourceSpec) -> tuple[list[str], list[Problem]]:
     """Inputs (absolute paths and URLs, sorted, unique) and the entries that matched none."""
     inputs: set[str] = set()
     problems: list[Problem] = []
+    fmt = input_format(spec.format)
     for entry in spec.paths:
         if is_url(entry):
             inputs.add(entry)
@@ -57,9 +47,9 @@ def resolve_entries(spec: SourceSpec) -> tuple[list[str], list[Problem]]:
             matches = [Path(match) for match in expand(str(path))]
             found = [str(m) for m in matches if m.is_file()]
             for folder in (m for m in matches if m.is_dir()):
-                found.extend(_walk(folder, spec.format))
+                found.extend(_walk(folder, fmt))
         elif path.is_dir():
-            found = _walk(path, spec.format)
+            found = _walk(path, fmt)
         elif path.is_file():
             found = [str(path)]
         else:

@@ -11,14 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
-
-DEFAULT_BUILD_PATTERN = r"(?P<job>[^/\\]+?)__(?P<build>[^/\\_]+)__[^/\\]*$"
-"""CSIT archives are named ``{job}__{build}__output_info.xml.gz``."""
+from sphinxcontrib_trending.ingest.naming import DEFAULT_BUILD_PATTERN
+from sphinxcontrib_trending.ingest.registry import DEFAULT_FORMAT, format_names
 
 DEFAULT_VERSION_PATTERN = r"VPP [Vv]ersion:\s*(?P<version>\S+)"
 
-FORMATS = ("robot", "csv", "jsonl")
-DIRECTIONS = ("higher", "lower")
+FORMATS = format_names()
+"""Known input format names, the default first (from the format registry)."""
 
 
 @dataclass(frozen=True)
@@ -30,10 +29,14 @@ class SourceSpec:
     ``testbed_map`` maps a traffic-generator address from the "Setup of TG
     node <ip>" message to a testbed name.  Suite metadata ``testbed`` wins over
     both.
+
+    ``value_pattern`` (a regular expression whose named groups are metrics)
+    and ``value_keyword`` say where a Robot Framework test that is not a
+    CSIT test keeps its values; ``metric="elapsed"`` trends test durations.
     """
 
     paths: tuple[str, ...]
-    format: str = "robot"
+    format: str = DEFAULT_FORMAT
     build_pattern: str = DEFAULT_BUILD_PATTERN
     version_pattern: str = DEFAULT_VERSION_PATTERN
     testbed_pattern: str | None = None
@@ -41,6 +44,8 @@ class SourceSpec:
     metric: str = "mrr"
     unit: str | None = None
     direction: str = "higher"
+    value_pattern: str | None = None
+    value_keyword: str | None = None
     limits: ReadLimits = DEFAULT_LIMITS
     encoding: str | None = None
     """Text encoding of CSV/JSON Lines files without a byte-order mark (default UTF-8)."""

@@ -1,4 +1,4 @@
-"""CSV and JSON Lines results: the way in for CI systems without Robot.
+"""Table results (CSV, JSON Lines): the way in for CI systems without Robot.
 
 One row is one test result of one metric in one build.  Required: ``test``,
 ``build``, ``time`` and (for passed tests) ``value`` or ``values``.
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from sphinxcontrib_trending.ingest.formats import Reader, Reading
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
-from sphinxcontrib_trending.ingest.options import ReadOptions
-from sphinxcontrib_trending.ingest.replay import Replay
+from sphinxcontrib_trending.ingest.naming import stem
 from sphinxcontrib_trending.ingest.results import (
     make_test_id,
     parse_number_list,
@@ -29,6 +29,9 @@ from sphinxcontrib_trending.ingest.results import (
 )
 from sphinxcontrib_trending.ingest.textcodec import DecodedLines
 from sphinxcontrib_trending.ingest.timestamps import as_utc, parse_iso_or_epoch
+
+if TYPE_CHECKING:
+    from sphinxcontrib_trending.ingest.options import ReadOptions
 
 ALIASES = {"test_id": "test", "dut_version": "version"}
 REQUIRED = ("test", "build", "time")
@@ -66,47 +69,11 @@ class _BuildDraft:
     tests: dict[str, _TestDraft] = field(default_factory=dict)
 
 
-def csv_rows(lines: Iterable[str]) -> Iterator[Row | RowError]:
-    reader = csv.DictReader(lines)
-    if reader.fieldnames is None:
-        return
-    while True:
-        try:
-            record = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as error:  # one bad row (a field over the size limit) is skipped
-            yield RowError(f"not CSV: {error}", reader.reader.line_num)
-            continue
-        fields = {
-            _key(key): value.strip()
-            for key, value in record.items()
-            if key is not None and isinstance(value, str) and value.strip()
-        }
-        yield Row(reader.line_num, fields)
+RowSplitter = Callable[[Iterable[str]], Iterable[Row | RowError]]
+"""A table format's row syntax, over a document's decoded lines."""
 
 
-def jsonl_rows(lines: Iterable[str]) -> Iterator[Row | RowError]:
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except RecursionError:
-            yield RowError("not JSON: nested too deeply", number)
-            continue
-        except ValueError as error:
-            yield RowError(f"not JSON: {error}", number)
-            continue
-        if not isinstance(record, dict):
-            yield RowError("a JSON object is expected", number)
-            continue
-        yield Row(
-            number, {_key(key): value for key, value in record.items() if value not in (None, "")}
-        )
-
-
-def _key(name: str) -> str:
+def column(name: str) -> str:
     key = name.strip().lower()
     return ALIASES.get(key, key)
 
@@ -265,15 +232,18 @@ class TableReader:
         )
 
 
-def read_table(
-    stream: Replay, origin: str, options: ReadOptions, default_job: str
-) -> tuple[list[Build], list[Problem]]:
-    """Every build of one CSV or JSON Lines document, and the rows it could not use."""
-    reader = TableReader(origin, options, default_job)
-    lines = DecodedLines(stream, options.encoding)
-    rows = csv_rows(lines) if options.format == "csv" else jsonl_rows(lines)
+def read_table(split: RowSplitter, reading: Reading) -> tuple[list[Build], list[Problem]]:
+    """Every build of one table document, and the rows it could not use.
+
+    ``split`` is the format's own row syntax (CSV records, JSON lines) over
+    the document's decoded lines (see :class:`DecodedLines`); they are
+    consumed here, so read errors are reported here.
+    """
+    origin = reading.where
+    reader = TableReader(origin, reading.options, stem(reading.names[0]))
+    lines = DecodedLines(reading.stream, reading.options.encoding)
     try:
-        for row in rows:
+        for row in split(lines):
             reader.add(row)
     except (csv.Error, UnicodeDecodeError) as error:
         reader.problems.append(Problem(origin, f"cannot read further: {error}", "parse"))
@@ -284,3 +254,8 @@ def read_table(
     if not builds and not reader.problems:
         reader.problems.append(Problem(origin, "no result rows in this file", "parse"))
     return builds, reader.problems
+
+
+def table_reader(split: RowSplitter) -> Reader:
+    """The reader of a table format, given how it splits a document into rows."""
+    return lambda reading: read_table(split, reading)

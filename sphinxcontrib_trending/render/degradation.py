@@ -8,10 +8,9 @@ from sphinxcontrib_trending.analysis.degradation import (
     MAYBE_OPTIMIZATION,
     OPTIMIZATION,
 )
-from sphinxcontrib_trending.analysis.degradation.builds import BuildComparison
-from sphinxcontrib_trending.analysis.history import history_key
 from sphinxcontrib_trending.render.table import Row, Table, percent
 from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
+from sphinxcontrib_trending.reports.degradation import TargetRecords
 
 ROW_CLASSES = {
     DEGRADATION: ("trending-regression",),
@@ -33,42 +32,39 @@ def _confidence(kind: str, value: float | None) -> str:
     return "" if value is None else f"{value:.3f} ({kind})"
 
 
-def degradation_table(comparison: BuildComparison, unit: str | None) -> Table:
-    """One row per report; test names link to the graph of the target's testbed."""
+def degradation_table(target: TargetRecords, unit: str | None, no_change: bool = False) -> Table:
+    """One row per report (No Change only with ``no_change``); names link to the graphs."""
     display = display_unit(unit)
-    target = comparison.target
-    rows = []
-    for report in comparison.reports:
-        baseline = comparison.baselines.get(report.location)
-        rows.append(
-            Row(
-                cells=(
-                    comparison.names.get(report.location, report.location),
-                    report.result,
-                    report.subtype,
-                    report.method,
-                    f"{baseline.job}-{baseline.build}" if baseline else "",
-                    _value(report.from_value, display),
-                    _value(report.to_value, display),
-                    percent(report.relative_change),
-                    _confidence(report.confidence_type, report.confidence),
-                ),
-                link_key=history_key(target.testbed, report.location),
-                classes=ROW_CLASSES.get(report.result, ()),
-            )
+    rows = tuple(
+        Row(
+            cells=(
+                record.name,
+                record.result,
+                record.subtype,
+                record.method,
+                record.baseline or "",
+                _value(record.from_value, display),
+                _value(record.to_value, display),
+                percent(record.relative_change),
+                _confidence(record.confidence_type, record.confidence),
+            ),
+            link_key=record.key,
+            classes=ROW_CLASSES.get(record.result, ()),
         )
+        for record in target.shown(no_change)
+    )
     return Table(
-        caption=f"{target.job}-{target.build} ({target.time:%Y-%m-%d %H:%M} UTC)",
+        caption=target.caption,
         header=(
             "Test Case",
             "Result",
             "Subtype",
             "Method",
-            "Baseline [CI job build]",
+            "Baseline [CI job/build]",
             f"From [{display.label}]",
             f"To [{display.label}]",
             "Change [%]",
             "Confidence",
         ),
-        rows=tuple(rows),
+        rows=rows,
     )

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from sphinxcontrib_trending.analysis.compliance import in_window
 from sphinxcontrib_trending.analysis.history import history_key
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 from sphinxcontrib_trending.render.table import Row, Table
@@ -34,7 +35,7 @@ def _collect(
 ) -> dict[str | None, dict[str, _Failures]]:
     by_testbed: dict[str | None, dict[str, _Failures]] = {}
     for build in builds:
-        if build.time < since:
+        if not in_window(build.time, since):
             continue
         for test in build.tests:
             if test.passed or (accept is not None and not accept(test)):
@@ -80,6 +81,8 @@ def failed_tables(
             )
             for f in ordered
         )
-        caption = f"Testbed {testbed}" if testbed else "No testbed"
+        # Generic data has no testbeds at all: then there is nothing to name.
+        unnamed = "No testbed" if len(by_testbed) > 1 else ""
+        caption = f"Testbed {testbed}" if testbed else unnamed
         tables.append(Table(caption=caption, header=HEADER, rows=rows))
     return tables

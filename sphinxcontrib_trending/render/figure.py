@@ -13,13 +13,15 @@ import colorsys
 import html
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.summary import TestTrend
-from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
+from sphinxcontrib_trending.render.units import DisplayUnit, axis_label, display_unit
+from sphinxcontrib_trending.render.visible import visible
 
 REGRESSION_COLOR = "#d62728"
 PROGRESSION_COLOR = "#2ca02c"
@@ -38,6 +40,12 @@ RANGE_BUTTONS = (
     {"label": "all", "step": "all"},
 )
 
+
+TESTBED_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "star", "hexagon")
+TESTBED_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+"""Per testbed, so series at similar levels differ by more than a shade of colour."""
+FAILED_SYMBOL = "x-thin-open"
+FAILED_COLOR = "#404040"
 
 _ALLOWED_HUES = ((0.06, 0.18), (0.47, 0.93))
 """Hue arcs for series: red and green are kept for the anomaly markers."""
@@ -64,8 +72,9 @@ def color(index: int) -> str:
 
 
 def _escaped(text: str | None) -> str:
-    """Data text made inert for Plotly's HTML subset and its %{...} templates."""
-    return html.escape(text or "", quote=True).replace("%{", "%&#123;")
+    """Data text made inert for Plotly's HTML subset and its %{...} templates,
+    with control characters made visible."""
+    return html.escape(visible(text or ""), quote=True).replace("%{", "%&#123;")
 
 
 def plotly_time(moment: datetime) -> str:
@@ -115,12 +124,54 @@ def _headline(trend: TestTrend, index: int) -> str:
     return text
 
 
-def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class _Style:
+    """How one series is drawn: its colour, and its testbed's symbol and dash."""
+
+    color: str
+    symbol: str = TESTBED_SYMBOLS[0]
+    dash: str = TESTBED_DASHES[0]
+    with_testbed: bool = False
+
+
+def _failed_trace(trend: TestTrend, name: str, unit: DisplayUnit) -> dict[str, Any] | None:
+    """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
+    interrupted (at zero when the test has no trend at all)."""
+    runs = trend.history.runs
+    failed = [i for i, run in enumerate(runs) if not run.measured and run.status != "PASS"]
+    if not failed:
+        return None
+    trend_values = trend_per_run(trend.result)
+    levels = []
+    last = next((value for value in trend_values if value is not None), 0.0)
+    for index, value in enumerate(trend_values):
+        last = value if value is not None else last
+        if index in failed:
+            levels.append(last * unit.scale)
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": f"{name} failed",
+        "legendgroup": trend.history.key,
+        "x": [plotly_time(runs[i].time) for i in failed],
+        "y": levels,
+        "customdata": [[_escaped(runs[i].job_build), _escaped(runs[i].message)] for i in failed],
+        "hovertemplate": "failed: %{customdata[0]}<br>%{customdata[1]}<extra></extra>",
+        "marker": {
+            "symbol": FAILED_SYMBOL,
+            "size": 10,
+            "color": FAILED_COLOR,
+            "line": {"width": 2, "color": FAILED_COLOR},
+        },
+    }
+
+
+def _traces(trend: TestTrend, style: _Style) -> list[dict[str, Any]]:
     history = trend.history
     runs = history.runs
     unit = display_unit(history.unit)
-    series_color = color(index)
-    label = f"{history.name} ({history.testbed})" if with_testbed else history.name
+    series_color = style.color
+    label = f"{history.name} ({history.testbed})" if style.with_testbed else history.name
     name = _escaped(label)
     measured = [i for i, run in enumerate(runs) if run.measured]
     times = [plotly_time(runs[i].time) for i in measured]
@@ -135,7 +186,7 @@ def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, 
             "y": [runs[i].average * unit.scale for i in measured],
             "customdata": [_point_data(runs[i], unit) for i in measured],
             "hovertemplate": _hover_template(unit),
-            "marker": {"color": series_color, "size": 6},
+            "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
         },
         {
             "type": "scatter",
@@ -146,9 +197,12 @@ def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, 
             "x": times,
             "y": [trend_values[i] * unit.scale for i in measured],
             "hovertemplate": f"trend [{_escaped(unit.label)}]: %{{y:.3f}}<extra></extra>",
-            "line": {"color": series_color, "width": 1.5, "shape": "hv"},
+            "line": {"color": series_color, "width": 1.5, "shape": "hv", "dash": style.dash},
         },
     ]
+    failed = _failed_trace(trend, name, unit)
+    if failed is not None:
+        traces.append(failed)
     anomalies = [i for i in measured if trend.verdicts[i] is not None]
     if anomalies:
         traces.append(
@@ -178,15 +232,35 @@ def _traces(trend: TestTrend, index: int, with_testbed: bool) -> list[dict[str, 
     return traces
 
 
+def _styles(trends: Sequence[TestTrend]) -> list[_Style]:
+    """A colour per series; with several testbeds also a symbol and dash per testbed."""
+    testbeds = sorted({trend.history.testbed or "" for trend in trends})
+    if len(testbeds) < 2:
+        return [_Style(color(index)) for index in range(len(trends))]
+    position = {testbed: number for number, testbed in enumerate(testbeds)}
+    styles = []
+    for index, trend in enumerate(trends):
+        number = position[trend.history.testbed or ""]
+        styles.append(
+            _Style(
+                color(index),
+                TESTBED_SYMBOLS[number % len(TESTBED_SYMBOLS)],
+                TESTBED_DASHES[number % len(TESTBED_DASHES)],
+                with_testbed=True,
+            )
+        )
+    return styles
+
+
 def trend_figure(trends: Sequence[TestTrend], title: str = "") -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests."""
-    with_testbed = len({trend.history.testbed for trend in trends}) > 1
     data = [
-        trace for index, trend in enumerate(trends) for trace in _traces(trend, index, with_testbed)
+        trace
+        for trend, style in zip(trends, _styles(trends), strict=True)
+        for trace in _traces(trend, style)
     ]
     first = trends[0].history if trends else None
-    unit_label = display_unit(first.unit).label if first else ""
-    metric = first.metric.upper() if first else ""
+    y_label = axis_label(first.metric, first.unit) if first else ""
     return {
         "data": data,
         "layout": {
@@ -201,7 +275,7 @@ def trend_figure(trends: Sequence[TestTrend], title: str = "") -> dict[str, Any]
                 "title": {"text": "Date [MMDD, UTC]"},
                 "rangeselector": {"buttons": list(RANGE_BUTTONS)},
             },
-            "yaxis": {"title": {"text": _escaped(f"{metric} [{unit_label}]")}},
+            "yaxis": {"title": {"text": _escaped(y_label)}},
         },
         "config": {"displaylogo": False, "responsive": True},
     }

@@ -43,11 +43,22 @@ def caption_for(fields: Sequence[str], values: Sequence[str | None]) -> str:
 def split(
     items: Iterable[T], fields: Sequence[str], history_of: Callable[[T], TestHistory]
 ) -> list[tuple[str, list[T]]]:
-    """Groups of items under their caption, in caption order (missing values last)."""
+    """Groups of items under their caption, in caption order (missing values last).
+
+    A field no item has a value for (generic data has no testbed or cores)
+    is left out of the captions instead of naming the absence on every
+    table; with no such field left there is one group without a caption.
+    """
+    listed = list(items)
+    keyed = [
+        (tuple(GROUP_FIELDS[field](history_of(item)) for field in fields), item) for item in listed
+    ]
+    present = [
+        index for index in range(len(fields)) if any(key[index] is not None for key, _ in keyed)
+    ]
     groups: dict[tuple[str | None, ...], list[T]] = {}
-    for item in items:
-        history = history_of(item)
-        key = tuple(GROUP_FIELDS[field](history) for field in fields)
-        groups.setdefault(key, []).append(item)
+    for key, item in keyed:
+        groups.setdefault(tuple(key[index] for index in present), []).append(item)
     ordered = sorted(groups, key=lambda key: tuple((value is None, value or "") for value in key))
-    return [(caption_for(fields, key), groups[key]) for key in ordered]
+    used = [fields[index] for index in present]
+    return [(caption_for(used, key), groups[key]) for key in ordered]

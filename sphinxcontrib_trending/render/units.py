@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MEGA_UNITS = frozenset({"pps", "cps", "bps"})
+ACRONYM_METRICS = frozenset({"mrr", "ndr", "pdr", "cps"})
+"""CSIT's metrics (see the unit table of the formats page) are acronyms, shown upper-case."""
 
 
 @dataclass(frozen=True)
@@ -21,3 +23,14 @@ def display_unit(unit: str | None) -> DisplayUnit:
     if unit in MEGA_UNITS:
         return DisplayUnit(1e-6, f"M{unit}")
     return DisplayUnit(1.0, unit or "value")
+
+
+def metric_label(metric: str) -> str:
+    """A metric as people name it: CSIT's acronyms upper-case, any other as written."""
+    return metric.upper() if metric.lower() in ACRONYM_METRICS else metric
+
+
+def axis_label(metric: str, unit: str | None) -> str:
+    """``MRR [Mpps]``, ``seconds [s]``, or the bare metric when the data has no unit."""
+    label = metric_label(metric)
+    return f"{label} [{display_unit(unit).label}]" if unit else label

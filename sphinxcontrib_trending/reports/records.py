@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.history import anchor_for
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Reason, Verdict
 from sphinxcontrib_trending.render.table import percent
@@ -63,7 +64,7 @@ def describe(verdict: Verdict) -> str:
         if verdict.confidence is not None:
             text += f", confidence {verdict.confidence:.3f}"
         if verdict.since is not None:
-            text += f", new group since {verdict.since.job_build}"
+            text += f", new group since {build_name(verdict.since.job, verdict.since.build)}"
         if verdict.acknowledged:
             text += f", acknowledged: {verdict.acknowledged}"
         return text
@@ -104,7 +105,7 @@ def record(
         "trend": verdict.trend,
         "previous_trend": verdict.previous_trend,
         "change": verdict.change,
-        "since": since.job_build if since is not None else None,
+        "since": build_name(since.job, since.build) if since is not None else None,
         "since_time": since.time.isoformat() if since is not None else None,
         "message": verdict.message,
         "confidence": verdict.confidence,

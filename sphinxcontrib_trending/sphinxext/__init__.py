@@ -14,8 +14,15 @@ from sphinx.environment import BuildEnvironment
 
 from sphinxcontrib_trending import __version__
 from sphinxcontrib_trending.ingest.download import new_round
-from sphinxcontrib_trending.sphinxext import assets, config, directives, nodes, store
-from sphinxcontrib_trending.sphinxext.data import current_fingerprint, preload
+from sphinxcontrib_trending.sphinxext import (
+    assets,
+    config,
+    directives,
+    env_records,
+    mathml,
+    nodes,
+)
+from sphinxcontrib_trending.sphinxext.process_memo import current_fingerprint, preload
 
 
 def _outdated_by_data(
@@ -26,14 +33,14 @@ def _outdated_by_data(
     ``note_dependency`` only notices files it already knows about; comparing
     each source's fingerprint catches archives that appeared since.
     """
-    data = store.env_data(env)
+    data = env_records.env_data(env)
     settings = config.settings_of(app.config)
     changed_sources = set()
-    for name in store.sources_in_use(env):
+    for name in env_records.sources_in_use(env):
         source = settings.sources.get(name)
         if source is None or data.fingerprints.get(name) != current_fingerprint(env, source):
             changed_sources.add(name)
-    return store.docs_using(env, changed_sources)
+    return env_records.docs_using(env, changed_sources)
 
 
 def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
@@ -43,7 +50,7 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     build: editing a page without trending directives loads nothing.  A page
     that newly uses a source still loads it on demand while it is read.
     """
-    used = store.env_data(env).doc_sources
+    used = env_records.env_data(env).doc_sources
     if docnames and (not used or any(docname in used for docname in docnames)):
         preload(env)
 
@@ -59,13 +66,14 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     directives.register(app)
     assets.register(app)
     app.connect("builder-inited", _new_download_round)
+    mathml.register(app)
     app.connect("env-get-outdated", _outdated_by_data)
     app.connect("env-before-read-docs", _preload)
-    app.connect("env-purge-doc", store.purge_doc)
-    app.connect("env-merge-info", store.merge_info)
+    app.connect("env-purge-doc", env_records.purge_doc)
+    app.connect("env-merge-info", env_records.merge_info)
     return {
         "version": __version__,
-        "env_version": store.ENV_VERSION,
+        "env_version": env_records.ENV_VERSION,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -1,10 +1,11 @@
 """conf.py values: registration, validation at start-up, typed access.
 
-Each ``trending_*`` value is registered with ``rebuild="env"`` so changing it
-re-reads the pages that use it.  Validation happens once, at
-``config-inited``: a bad value warns with its key and falls back to the
-default; an unusable configuration (a source with no paths) leaves that
-source out with a warning rather than aborting the whole site.
+Each ``trending_*`` value is registered as declared in
+:mod:`sphinxcontrib_trending.conf.values`: with the types it accepts and
+what changing it rebuilds.  Validation happens once, at ``config-inited``:
+a bad value warns with its key and falls back to the default; an unusable
+configuration (a source with no paths) leaves that source out with a warning
+rather than aborting the whole site.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
-from sphinxcontrib_trending.settings import DEFAULTS, Settings, validate
+from sphinxcontrib_trending.settings import OPTIONS, Settings, raw_values, validate
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
 # Kept on the Config object (not pickled with it): directives reach the config
@@ -24,16 +25,19 @@ _SETTINGS_ATTRIBUTE = "_trending_settings"
 
 
 def register(app: Sphinx) -> None:
-    for name, default in DEFAULTS.items():
-        app.add_config_value(name, default, "env")
-    app.connect("config-inited", _validate)
+    for name, option in OPTIONS.items():
+        app.add_config_value(name, option.fresh_default(), option.rebuild, types=option.types)
+    # Before Sphinx's own type check (priority 800), which must not warn twice.
+    app.connect("config-inited", _validate, priority=400)
 
 
 def _validate(app: Sphinx, config: Config) -> None:
-    raw = {name: getattr(config, name) for name in DEFAULTS}
-    settings, issues = validate(raw, Path(app.confdir))
+    settings, issues = validate(raw_values(config), Path(app.confdir))
     for issue in issues:
         warn(f"configuration {issue}", "config")
+    for name, option in OPTIONS.items():
+        if not option.accepts(getattr(config, name)):
+            setattr(config, name, option.fresh_default())
     if settings.cache_dir is None:
         settings = replace(settings, cache_dir=default_cache_dir(app))
     setattr(config, _SETTINGS_ATTRIBUTE, settings)
@@ -44,12 +48,14 @@ def default_cache_dir(app: Sphinx) -> Path:
 
     ``sphinx-build -M html`` keeps doctrees in ``_build/doctrees``, so the
     cache goes to ``_build/trending-cache``; plain ``-b html`` keeps them in
-    ``<outdir>/.doctrees``, where a folder beside them would be published, so
-    the cache goes inside the doctree folder instead.
+    ``<outdir>/.doctrees``, inside the folder people publish, so the cache
+    goes beside the output folder instead, named after it
+    (``_build/html-trending-cache``) so that two outputs never share one.
     """
     doctrees = Path(app.doctreedir).resolve()
-    if doctrees.parent == Path(app.outdir).resolve():
-        return doctrees / "trending-cache"
+    outdir = Path(app.outdir).resolve()
+    if doctrees == outdir or outdir in doctrees.parents:
+        return outdir.parent / f"{outdir.name}-trending-cache"
     return doctrees.parent / "trending-cache"
 
 

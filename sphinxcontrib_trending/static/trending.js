@@ -14,7 +14,8 @@
     Plotly.newPlot(plot, figure.data, figure.layout, figure.config);
   }
 
-  /* A filter box above each trending table: narrows rows by test name, and
+  /* A filter box above each trending table: narrows rows by test name and,
+   * on tables whose rows carry change classes (class "trending-changes"),
    * optionally to rows with a regression or progression, without a rebuild. */
   function addFilter(table) {
     var box = document.createElement("div");
@@ -23,25 +24,29 @@
     input.type = "search";
     input.placeholder = "Filter tests…";
     input.setAttribute("aria-label", "Filter tests");
-    var label = document.createElement("label");
-    var changed = document.createElement("input");
-    changed.type = "checkbox";
-    label.appendChild(changed);
-    label.appendChild(document.createTextNode(" changes only"));
     box.appendChild(input);
-    box.appendChild(label);
+    var changed = null;
+    if (table.classList.contains("trending-changes")) {
+      var label = document.createElement("label");
+      changed = document.createElement("input");
+      changed.type = "checkbox";
+      label.appendChild(changed);
+      label.appendChild(document.createTextNode(" changes only"));
+      box.appendChild(label);
+      changed.addEventListener("change", apply);
+    }
     table.parentNode.insertBefore(box, table);
     var rows = table.querySelectorAll("tbody tr");
     function apply() {
       var needle = input.value.trim().toLowerCase();
+      var changesOnly = changed !== null && changed.checked;
       rows.forEach(function (row) {
         var name = row.cells[0] ? row.cells[0].textContent.toLowerCase() : "";
         var flagged = /trending-(regression|progression|maybe)/.test(row.className);
-        row.hidden = (needle && name.indexOf(needle) < 0) || (changed.checked && !flagged);
+        row.hidden = (needle && name.indexOf(needle) < 0) || (changesOnly && !flagged);
       });
     }
     input.addEventListener("input", apply);
-    changed.addEventListener("change", apply);
   }
 
   function start() {

@@ -11,16 +11,15 @@ from typing import Any
 import pytest
 
 from sphinxcontrib_trending.cli import main
-from tools.make_robot_archive import DEFAULT_JOB, Change, generate_archive
+from tests.archives import ArchiveCache
+from tools.make_robot_archive import DEFAULT_JOB, Change
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("delivery")
-    generate_archive(
-        folder, builds=6, changes=[Change("tc01-64b-1t1c-ethip4-ip4base-mrr", 5, 0.7)], seed=2
+def archive(robot_archive: ArchiveCache) -> Path:
+    return robot_archive(
+        builds=6, changes=[Change("tc01-64b-1t1c-ethip4-ip4base-mrr", 5, 0.7)], seed=2
     )
-    return folder
 
 
 def _argv(archive: Path, target: Path, port: int, *extra: str) -> list[str]:
@@ -71,7 +70,7 @@ def test_send_delivers_the_message_kept_on_disk(
     assert received["Message-ID"] == kept["Message-ID"]
     # The subject is folded before its long job name; CPython's parser keeps
     # the folding space in front of the unfolded value, hence strip().
-    assert received["Subject"].strip() == f"[trending] FAIL: 1 regression in {DEFAULT_JOB}-6"
+    assert received["Subject"].strip() == f"[trending] FAIL: 1 regression in {DEFAULT_JOB}/6"
     assert "64b-1t1c-ethip4-ip4base-mrr" in received.get_body(("plain",)).get_content()
 
 

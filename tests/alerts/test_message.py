@@ -17,7 +17,8 @@ from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Verdict, judge_latest
 from sphinxcontrib_trending.ingest import SourceSpec, load
 from sphinxcontrib_trending.reports.records import GraphLinks
-from tools.make_robot_archive import DEFAULT_JOB, DEFAULT_TESTS, Change, TestPlan, generate_archive
+from tests.archives import ArchiveCache
+from tools.make_robot_archive import DEFAULT_JOB, DEFAULT_TESTS, Change, TestPlan
 
 HOSTILE = '<script>alert("x")</script> & <b>co</b>'
 PLANS = (
@@ -28,12 +29,10 @@ ADDRESSES = Addresses("ci@example.org", ("dev@example.org", "ops@example.org"))
 
 
 @pytest.fixture(scope="module")
-def verdicts(tmp_path_factory: pytest.TempPathFactory) -> list[Verdict]:
+def verdicts(robot_archive: ArchiveCache) -> list[Verdict]:
     """Newest build 8: the hostile test regresses 30 %, the 2t1c test fails,
     the l2 test gains 40 %."""
-    folder = tmp_path_factory.mktemp("alerts")
-    generate_archive(
-        folder,
+    folder = robot_archive(
         builds=8,
         tests=PLANS,
         changes=[Change(HOSTILE, 7, 0.7), Change(PLANS[2].name, 7, 1.4)],
@@ -58,7 +57,7 @@ def test_headers_and_sections(verdicts: list[Verdict]) -> None:
     assert message["From"] == "ci@example.org"
     assert message["To"] == "dev@example.org, ops@example.org"
     assert message["Subject"] == (
-        f"[trending] FAIL: 1 regression, 1 failed, 1 progression in {DEFAULT_JOB}-8"
+        f"[trending] FAIL: 1 regression, 1 failed, 1 progression in {DEFAULT_JOB}/8"
     )
     assert message["Date"] and message["Message-ID"].endswith("@example.org>")
     assert message.is_multipart() and message.get_content_type() == "multipart/alternative"
@@ -106,7 +105,7 @@ def test_a_quiet_run_says_pass_and_lists_nothing(verdicts: list[Verdict]) -> Non
     normal = [v for v in verdicts if v.reason.value == "Normal"]
     message = compose(normal, DEFAULT_FAIL_ON, ADDRESSES)
     text, _ = _parts(message)
-    assert message["Subject"] == f"[trending] PASS: no change in {DEFAULT_JOB}-8"
+    assert message["Subject"] == f"[trending] PASS: no change in {DEFAULT_JOB}/8"
     assert "Regressions" not in text and "1 tests: 1 Normal -> PASS" in text
 
 

@@ -15,6 +15,7 @@ from sphinxcontrib_trending.analysis.bits import BitModel, perturb, resolve_unit
 positive = st.floats(1e-6, 1e12, allow_nan=False, allow_infinity=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(
     size=st.integers(1, 3000),

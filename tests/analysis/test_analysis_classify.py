@@ -13,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sphinxcontrib_trending.analysis import Classification, Group, classify
-
-SEARCHES = ("exact", "jumpavg")
+from sphinxcontrib_trending.analysis.classify import SEARCHES
 
 
 @pytest.mark.parametrize("search", SEARCHES)
@@ -95,18 +94,40 @@ def test_nan_trials_are_dropped_not_the_run() -> None:
     assert result.missing == ()
 
 
-@pytest.mark.parametrize(
-    ("runs", "index"),
-    [([1.0, -2.0], 1), ([1.0, 2.0, [3.0, -0.5]], 2), ([-1e-9], 0)],
-)
-def test_negative_values_raise_naming_the_run(runs, index) -> None:
-    with pytest.raises(ValueError, match=rf"run {index}: negative value"):
-        classify(runs)
+@pytest.mark.parametrize("search", ["exact", "jumpavg"])
+@pytest.mark.parametrize("runs", [[1.0, -2.0, -2.1, 3.0], [[0.5, -0.5], [3.0, -0.5], 2.0, [7.0]]])
+def test_negative_values_are_grouped_as_the_series_shifted_to_zero(search, runs) -> None:
+    """The smallest value becomes 0: same groups, bits and labels; averages shifted back."""
+    smallest = min(min(run) if isinstance(run, list) else run for run in runs)
+    shifted = [
+        [value - smallest for value in run] if isinstance(run, list) else run - smallest
+        for run in runs
+    ]
+    result = classify(runs, search=search)
+    reference = classify(shifted, search=search)
+    assert [g.start for g in result.groups] == [g.start for g in reference.groups]
+    assert [g.comment for g in result.groups] == [g.comment for g in reference.groups]
+    assert result.bits == pytest.approx(reference.bits, rel=1e-12)
+    assert result.unit == pytest.approx(reference.unit, rel=1e-12)
+    for group, shifted_group in zip(result.groups, reference.groups, strict=True):
+        assert group.avg == pytest.approx(shifted_group.avg + smallest, abs=1e-12)
+        assert group.stdev == pytest.approx(shifted_group.stdev, abs=1e-12)
 
 
-@pytest.mark.parametrize("value", [math.inf, 1e101])
+def test_a_metric_that_crosses_zero_is_trended() -> None:
+    """A difference metric around 0 drops to -1: a regression, with its true average."""
+    rng = random.Random(3)
+    runs = [rng.gauss(0.2, 0.05) for _ in range(15)] + [rng.gauss(-1.0, 0.05) for _ in range(15)]
+    result = classify(runs)
+    assert [g.start for g in result.groups] == [0, 15]
+    assert result.groups[1].comment == "regression"
+    assert result.groups[1].avg == pytest.approx(sum(runs[15:]) / 15, abs=1e-12)
+    assert classify([-3.0, -3.0]).groups[0].avg == -3.0
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, 1e101, -1e101])
 def test_infinite_and_huge_values_raise_naming_the_run(value) -> None:
-    with pytest.raises(ValueError, match=r"run 2: (infinite|value .* above)"):
+    with pytest.raises(ValueError, match=r"run 2: (infinite|value .* beyond)"):
         classify([1.0, 2.0, value])
 
 

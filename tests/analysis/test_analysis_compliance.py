@@ -11,7 +11,11 @@ from sphinxcontrib_trending.analysis import (
     classify,
     compliance,
     count_anomalies,
+    history,
 )
+from sphinxcontrib_trending.analysis.compliance import in_window, window_marks
+from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
+from sphinxcontrib_trending.settings import Windows
 
 START = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
@@ -63,12 +67,28 @@ def test_lower_is_better_takes_the_minimum_as_the_long_reference() -> None:
     assert found.long_change == pytest.approx(0.4)
 
 
-def test_windows_end_at_the_newest_measured_run_not_the_clock() -> None:
-    runs = [100.0] * 20 + [None] * 3
-    times = daily(23)
-    found = compliance(times, classify(runs))
-    assert found.trend == 100.0
-    assert found.short_reference == 100.0  # day 19 - 7 = day 12
+def test_windows_end_at_the_end_given_not_at_the_tests_newest_run() -> None:
+    """A test last measured on day 19 of a source that ends on day 40: its
+    regression of day 15 is neither this week's change nor this week's anomaly."""
+    runs = [100.0] * 15 + [80.0] * 5
+    times = daily(20)
+    result = classify(runs)
+    end = START + timedelta(days=40)
+    found = compliance(times, result, end=end)
+    assert found.trend == 80.0
+    assert found.short_reference == 80.0  # the level in force on day 33
+    assert found.short_change == 0.0
+    assert found.long_reference == 100.0
+    marks = window_marks(times, result, end=end)
+    assert marks.recent_from == 20  # no run after day 33
+    assert count_anomalies(times, result, marks.recent_from) == (0, 0)
+    # by default the windows end at the series' newest run (day 19)
+    assert compliance(times, result).short_change == pytest.approx(-0.2)
+    assert count_anomalies(times, result, window_marks(times, result).recent_from) == (1, 0)
+    # failed runs after the last measured one are part of the series: they move its end
+    with_failures = compliance(daily(22), classify([*runs, None, None]))
+    assert with_failures.short_reference == 100.0  # the level on day 21 - 7 = day 14
+    assert with_failures.trend == 80.0
 
 
 def test_runs_mode_counts_measured_runs() -> None:
@@ -133,8 +153,106 @@ def test_count_anomalies_counts_groups_starting_in_the_window() -> None:
     ]
     times = daily(len(runs))
     assert count_anomalies(times, result, since=times[0]) == (2, 1)
-    assert count_anomalies(times, result, since=times[60]) == (1, 1)
-    assert count_anomalies(times, result, since=times[61]) == (1, 0)
+    # a window opening at a moment holds the runs strictly after it (in_window)
+    assert count_anomalies(times, result, since=times[59]) == (1, 1)
+    assert count_anomalies(times, result, since=times[60]) == (1, 0)
+    # ... and one opening at a run index holds that run
+    assert count_anomalies(times, result, since=60) == (1, 1)
+    assert count_anomalies(times, result, since=61) == (1, 0)
     assert count_anomalies(times, result, since=times[-1] + timedelta(days=1)) == (0, 0)
     with pytest.raises(ValueError, match="timezone"):
         count_anomalies(times, result, since=datetime(2024, 1, 1))
+
+
+def test_a_seven_day_window_holds_seven_daily_runs() -> None:
+    """The anomaly count and the short change describe the same stretch."""
+    runs = [100.0] * 30 + [80.0] * 7
+    times = daily(len(runs))
+    result = classify(runs)
+    marks = window_marks(times, result)
+    assert marks.recent_from == 30  # days 30..36: seven runs
+    assert marks.short_reference == 29  # day 29, the level before them
+    found = compliance(times, result)
+    assert found.short_change == pytest.approx(-0.2)
+    assert count_anomalies(times, result, marks.recent_from) == (1, 0)
+    longer = [100.0] * 30 + [80.0] * 8
+    longer_marks = window_marks(daily(38), classify(longer))
+    assert compliance(daily(38), classify(longer)).short_change == 0.0
+    assert count_anomalies(daily(38), classify(longer), longer_marks.recent_from) == (0, 0)
+    assert in_window(times[1], times[0]) and not in_window(times[0], times[0])
+
+
+def test_runs_mode_windows_count_measured_runs_for_compliance_and_anomalies() -> None:
+    """Failed runs count in neither window: the regression behind the short
+    change is counted even when twenty failed runs follow it."""
+    runs = [100.0] * 20 + [50.0] * 3 + [None] * 20
+    times = daily(len(runs))
+    result = classify(runs)
+    marks = window_marks(times, result, short=14, long=180, mode="runs")
+    assert marks.last == 22
+    assert marks.short_reference == 8  # 14 measured runs before the last
+    assert marks.recent_from == 9
+    found = compliance(times, result, short=14, long=180, mode="runs")
+    assert found.short_change == pytest.approx(-0.5)
+    assert count_anomalies(times, result, marks.recent_from) == (1, 0)
+
+
+def test_long_change_uses_the_part_of_the_long_window_the_history_has() -> None:
+    """30 days of history, a 90-day window: the best of days 0..23 is the reference."""
+    runs = [100.0] * 20 + [90.0] * 10
+    found = compliance(daily(30), classify(runs))
+    assert found.long_reference == 100.0
+    assert found.long_change == pytest.approx(-0.1)
+
+
+def test_negative_levels_change_by_their_magnitude() -> None:
+    """From -2 to -1 is up 50 %, whatever the sign."""
+    runs = [-2.0] * 30 + [-1.0] * 30
+    found = compliance(daily(60), classify(runs), short=timedelta(days=40))
+    assert found.short_reference == -2.0
+    assert found.short_change == pytest.approx(0.5)
+
+
+def test_end_must_be_timezone_aware_and_not_before_the_newest_run() -> None:
+    with pytest.raises(ValueError, match="end must be timezone-aware"):
+        compliance(daily(3), classify([1.0, 2.0, 3.0]), end=datetime(2024, 2, 1))
+    with pytest.raises(ValueError, match="before the newest run"):
+        compliance(daily(3), classify([1.0, 2.0, 3.0]), end=START + timedelta(days=1))
+
+
+def _history(values: list[float | None]) -> history.TestHistory:
+    runs = tuple(
+        history.Run(
+            time=START + timedelta(days=day),
+            job="job",
+            build=str(day),
+            dut_version=None,
+            testbed=None,
+            status="FAIL" if value is None else "PASS",
+            message="",
+            values=() if value is None else (value,),
+            average=value,
+            stdev=None if value is None else 0.0,
+        )
+        for day, value in enumerate(values)
+    )
+    return history.TestHistory("t", "t", "t", "s", (), None, None, "mrr", "pps", runs)
+
+
+@pytest.mark.parametrize("mode", ["time", "runs"])
+def test_the_dashboard_counts_the_anomalies_behind_its_short_change(mode: str) -> None:
+    """summarize: the same window for the short change and the anomaly count,
+    ending at the source's newest build, in both modes."""
+    series = _history([100.0] * 30 + [50.0] * 3 + [None] * 4)
+    windows = Windows(mode=mode, short_runs=5)
+    end = START + timedelta(days=36)
+    trend = summarize(series, TrendOptions(windows=windows), end)
+    assert trend.compliance.short_change == pytest.approx(-0.5)
+    assert trend.counts.regressions == 1
+    later = summarize(series, TrendOptions(windows=windows), end + timedelta(days=30))
+    if mode == "time":  # a month later nothing has changed in the last week
+        assert later.compliance.short_change == 0.0
+        assert later.counts.regressions == 0
+    else:  # runs mode counts measured runs, wherever the end is
+        assert later.compliance.short_change == pytest.approx(-0.5)
+        assert later.counts.regressions == 1

@@ -149,3 +149,31 @@ def test_discounted_bits_shrink_by_the_effective_sample_size() -> None:
 def test_numpy_input_gets_the_same_confidences() -> None:
     runs = make_series(random.Random(5), 50, 50.0, "floats")
     assert classify(np.array(runs)).groups == classify(runs).groups
+
+
+def test_the_confidence_depends_on_the_resolution_as_the_anomalies_page_says() -> None:
+    """The example of docs/methodology/anomalies.rst: a 2 % step in 1 % noise."""
+    rng = random.Random(2)
+    runs = [100 * (1 + rng.gauss(0, 0.01)) for _ in range(30)]
+    runs += [98 * (1 + rng.gauss(0, 0.01)) for _ in range(30)]
+    found = {}
+    for sbps in (None, 8, 6, 5, 4):
+        result = classify(runs, sbps=sbps)
+        found[sbps] = [(g.start, round(g.confidence, 4)) for g in result.groups[1:]]
+    assert found == {
+        None: [(30, 0.995)],
+        8: [(30, 0.9952)],
+        6: [(30, 0.7982)],
+        5: [],
+        4: [],
+    }
+    assert classify(runs).groups[1].bits_saved == pytest.approx(7.63, abs=0.005)
+    assert classify(runs, sbps=6).groups[1].bits_saved == pytest.approx(1.98, abs=0.005)
+
+
+@pytest.mark.parametrize(
+    ("confidence", "bits"), [(0.9, 3.1699), (0.95, 4.2479), (0.99, 6.6294), (0.999, 9.9643)]
+)
+def test_the_thresholds_table_is_exact(confidence: float, bits: float) -> None:
+    assert split_confidence(bits) == pytest.approx(confidence, abs=2e-6)
+    assert math.log2(confidence / (1 - confidence)) == pytest.approx(bits, abs=5e-5)

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 from analysis_series import make_series, resolution, series_cases
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from jumpavg.avg_stdev_stats import AvgStdevStats
 from jumpavg.bit_counting_group_list import BitCountingGroupList
 
 from sphinxcontrib_trending.analysis import classify, exact
-from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
-from sphinxcontrib_trending.analysis.greedy import greedy_search
-from sphinxcontrib_trending.analysis.runs import prepare_runs
 
 RELATIVE = 1e-9
 
@@ -66,6 +63,7 @@ def assert_exact_is_the_minimum(
         assert tuple(group.start for group in found.groups) == best_starts
 
 
+@pytest.mark.slow
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(series_cases(max_length=9))
 def test_exact_equals_brute_force(case) -> None:
@@ -73,6 +71,7 @@ def test_exact_equals_brute_force(case) -> None:
     assert_exact_is_the_minimum(runs, unit, sbps)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(series_cases(max_length=60))
 def test_exact_never_counts_more_bits_than_jumpavg(case) -> None:
@@ -116,6 +115,7 @@ def test_without_pruning_the_result_is_the_same(monkeypatch) -> None:
         assert unpruned.bits == pytest.approx(lowest, rel=RELATIVE)
 
 
+@pytest.mark.slow
 def test_seeded_sweep_of_longer_series_never_worse_than_jumpavg() -> None:
     rng = random.Random(4242)
     for _ in range(150):
@@ -128,16 +128,19 @@ def test_seeded_sweep_of_longer_series_never_worse_than_jumpavg() -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(series_cases(max_length=60))
-def test_incumbent_from_the_tables_is_the_jumpavg_partition(case) -> None:
-    """Exact mode's incumbent, decided from its tables, equals search="jumpavg"."""
+@given(series_cases(max_length=8), st.floats(0.1, 3.0))
+def test_exact_is_the_minimum_with_negative_values(case, depth) -> None:
+    """Negative series are priced as the series shifted to 0, and exact finds its minimum."""
     runs, unit, sbps = case
-    prepared = prepare_runs(runs)
-    if prepared.count < 3:
+    floats = [run if isinstance(run, float) else run[0] for run in runs]
+    lowered = [value - depth * max(floats) for value in floats]
+    smallest = min(*lowered, 0.0)  # a series with no negative value is not shifted
+    found = classify(lowered, unit=unit, sbps=sbps, search="exact")
+    shifted: list[float | list[float]] = [value - smallest for value in lowered]
+    if max(shifted) <= 0.0:
+        assert len(found.groups) == 1
         return
-    model = BitModel(prepared.max_value, resolve_unit(prepared.max_value, unit, sbps), 10**4)
-    table = exact.StatsTable(prepared)
-    sizes = exact._group_sizes(table.cumulative)
-    base = model.ranking_bits(sizes, np.sqrt(table.moment / sizes))
-    terms = exact._predecessor_terms(table.avg, model)
-    assert exact._incumbent(table, base, terms, model) == greedy_search(prepared, model)
+    (lowest, best_starts), *others = brute_force(shifted, unit, sbps)
+    assert found.bits == pytest.approx(lowest, rel=RELATIVE)
+    if not others or others[0][0] > lowest * (1 + 1e-6):
+        assert tuple(group.start for group in found.groups) == best_starts

@@ -29,6 +29,7 @@ def assert_same_as_reference(
         assert group.size == expected.stats.size
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(series_cases())
 def test_random_series_match_the_reference(case) -> None:
@@ -36,6 +37,7 @@ def test_random_series_match_the_reference(case) -> None:
     assert_same_as_reference(runs, unit, sbps)
 
 
+@pytest.mark.slow
 def test_seeded_sweep_matches_the_reference_bit_for_bit() -> None:
     """A deterministic sweep, longer series; here even the bits are identical."""
     rng = random.Random(20240501)

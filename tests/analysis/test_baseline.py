@@ -6,12 +6,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from sphinxcontrib_trending.analysis.degradation.baseline import (
-    BaselineError,
-    build_samples,
-    find_build,
-    select_baseline,
-)
+from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build
+from sphinxcontrib_trending.analysis.degradation.baseline import build_samples, select_baseline
 from sphinxcontrib_trending.ingest import model
 from sphinxcontrib_trending.ingest.model import Build, Measurement
 
@@ -72,10 +68,10 @@ def test_by_explicit_build() -> None:
 
 
 def test_explicit_build_errors() -> None:
-    with pytest.raises(BaselineError, match="no build 'daily/9'"):
+    with pytest.raises(UnknownBuild, match="no build 'daily/9'"):
         find_build(BUILDS, "daily/9")
     twins = [*BUILDS, build(1, "v1", job="weekly")]
-    with pytest.raises(BaselineError, match="ambiguous: jobs daily, weekly"):
+    with pytest.raises(UnknownBuild, match="ambiguous: jobs daily, weekly"):
         find_build(twins, "1")
     assert find_build(twins, "weekly/1").job == "weekly"
     with pytest.raises(ValueError, match="not both"):

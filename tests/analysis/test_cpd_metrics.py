@@ -61,7 +61,7 @@ def _datasets() -> list[str]:
     return sorted(p.name for p in (DATA / "tcpd").iterdir() if (p / "annotations.json").exists())
 
 
-@pytest.mark.skipif(not (DATA / "tcpd").is_dir(), reason=f"evaluation data not found at {DATA}")
+@pytest.mark.shared_data("tcpd")
 @pytest.mark.parametrize("name", _datasets() or ["<no data>"])
 def test_zero_method_reproduces_published_default_scores(name: str) -> None:
     """The "zero" method predicts no change point (only index 0).
@@ -82,7 +82,7 @@ def test_zero_method_reproduces_published_default_scores(name: str) -> None:
     )
 
 
-@pytest.mark.skipif(not (DATA / "tcpd").is_dir(), reason=f"evaluation data not found at {DATA}")
+@pytest.mark.shared_data("tcpd")
 def test_zero_method_f1_for_series_not_shipped() -> None:
     """annotations_all.json also covers series not redistributed; F1 needs no series."""
     every = json.loads((DATA / "tcpd" / "annotations_all.json").read_text())

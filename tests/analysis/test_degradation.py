@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from benchmarks.bmoe_order_changes import RULES, count_changes
 from sphinxcontrib_trending.analysis.degradation import (
     DEGRADATION,
     MAYBE_DEGRADATION,
@@ -286,3 +287,34 @@ def test_unknown_method_lists_the_known_ones() -> None:
 def test_bad_options_are_rejected(options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         compare({"t": [1.0]}, {"t": [1.0]}, "aat", **options)
+
+
+def test_bmoe_reports_fewer_spurious_order_changes_than_pure_r_square() -> None:
+    """Seeded noisy linear-vs-linear pairs of 10 points (benchmarks/bmoe_order_changes.py):
+    the F-test keeps coin tosses between near-equal models out of the report,
+    while linear -> quadratic is still found far more often than by pure R^2."""
+    names = list(RULES)
+    spurious = dict(zip(names, count_changes(("linear", "linear"), 10, 2.0, 100), strict=True))
+    assert spurious["default"] < spurious["Perun"] < spurious["tolerance"]
+    found = dict(zip(names, count_changes(("linear", "quadratic"), 10, 2.0, 100), strict=True))
+    assert found["default"] > 2 * found["Perun"]
+
+
+def test_bmoe_alpha_one_reports_every_changed_order() -> None:
+    rng = np.random.default_rng(11)
+    workloads = np.arange(1.0, 11.0)
+    for _ in range(50):
+        base = [(float(x), float(10 + 3 * x + rng.normal(0, 2))) for x in workloads]
+        target = [(float(x), float(10 + 3 * x + rng.normal(0, 2))) for x in workloads]
+        every = only(compare({"t": base}, {"t": target}, "bmoe", alpha=1.0))
+        tested = only(compare({"t": base}, {"t": target}, "bmoe"))
+        if every.from_value != every.to_value and tested.result == NO_CHANGE:
+            assert "neither side's data reject the other's model" in tested.reason
+            return
+    pytest.fail("no spurious order change in 50 seeded pairs")
+
+
+@pytest.mark.parametrize("alpha", [0.0, -0.1, 1.5])
+def test_bmoe_alpha_must_be_a_level(alpha: float) -> None:
+    with pytest.raises(ValueError, match="alpha"):
+        compare({"t": [(1, 1.0), (2, 2.0)]}, {"t": [(1, 1.0), (2, 2.0)]}, "bmoe", alpha=alpha)

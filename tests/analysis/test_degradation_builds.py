@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from sphinxcontrib_trending.analysis.build_selection import UnknownBuild
 from sphinxcontrib_trending.analysis.degradation import (
     DEGRADATION,
     NO_CHANGE,
@@ -14,7 +15,6 @@ from sphinxcontrib_trending.analysis.degradation import (
 )
 from sphinxcontrib_trending.analysis.degradation.builds import (
     BaselineChoice,
-    BaselineError,
     compare_builds,
     single_method,
 )
@@ -84,7 +84,7 @@ def test_pinned_baseline_and_a_bad_pin() -> None:
         test: ("job-skx", "1") for test in ("t1", "t2", "t3", "t4")
     }
     assert _results(comparison)["t1"] == (DEGRADATION, "ratio")
-    with pytest.raises(BaselineError):
+    with pytest.raises(UnknownBuild):
         compare_builds(
             BUILDS,
             TARGET,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from sphinxcontrib_trending.analysis.degradation import DEGRADATION, NO_CHANGE, UNKNOWN
@@ -9,6 +11,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     StrategyError,
     Subject,
     check_with_strategies,
+    layered,
     parse_strategies,
 )
 
@@ -55,7 +58,8 @@ def test_selector_needs_the_attribute() -> None:
         ([{"method": "aat", "metric": 5}], r"strategies\[0\]: key 'metric' must be a string"),
         (
             [{"method": "aat"}, {"method": "aat", "metirc": "mrr"}],
-            r"strategies\[1\]: key 'metirc' is neither a selector .* nor an option of method",
+            r"strategies\[1\]: key 'metirc' is neither a selector .* nor an option of method"
+            r".*; did you mean 'metric'\?",
         ),
         ([{"method": "wtt", "alpha": 2}], r"strategies\[0\]: .*alpha must be within"),
         (
@@ -95,3 +99,36 @@ def test_location_no_rule_selects_is_reported() -> None:
     strategies = parse_strategies([{"metric": "mrr", "method": "aat"}])
     reports = check_with_strategies(strategies, {}, {"t": [1.0]}, {"t": [3.0]})
     assert [(r.result, r.subtype) for r in reports] == [(UNKNOWN, "no strategy")]
+
+
+def test_rules_are_resolved_once_when_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    strategies = parse_strategies(RULES)
+
+    def no_second_lookup(name: str) -> None:
+        raise AssertionError(f"method {name!r} resolved again")
+
+    # The package exports the function ``compare``; the module is patched.
+    compare_module = importlib.import_module("sphinxcontrib_trending.analysis.degradation.compare")
+    monkeypatch.setattr(compare_module, "resolve_method", no_second_lookup)
+    reports = check_with_strategies(strategies, {"t": OTHER_TEST}, {"t": [1.0]}, {"t": [3.0]})
+    assert [r.method for r in reports] == ["average_amount_threshold"]
+
+
+def test_layered_rules_try_the_command_line_first() -> None:
+    command_line = parse_strategies([{"tags": "vhost", "method": "mwut"}], setting="--strategy")
+    conf = parse_strategies(RULES, apply="all")
+    merged = layered(command_line, conf)
+    assert merged is not None and merged.apply == "all"
+    assert names(merged.rules) == [
+        (0, "mann_whitney_u_test"),
+        (1, "welch_t_test"),
+        (2, "average_amount_threshold"),
+        (3, "average_amount_threshold"),
+    ]
+    assert names(merged.rules_for(VHOST_TEST)) == [
+        (0, "mann_whitney_u_test"),
+        (2, "average_amount_threshold"),
+        (3, "average_amount_threshold"),
+    ]
+    assert layered(None, conf) is conf and layered(command_line, None) is command_line
+    assert layered(None, None) is None

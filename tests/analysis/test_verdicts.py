@@ -15,12 +15,12 @@ import pytest
 
 from benchmarks.reference_verdicts import reference_reasons
 from sphinxcontrib_trending.analysis import history as history_model
+from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.verdicts import (
     DEFAULT_FAIL_ON,
     Reason,
-    UnknownBuild,
     Verdict,
     judge_build,
     judge_every_build,
@@ -29,12 +29,12 @@ from sphinxcontrib_trending.analysis.verdicts import (
 )
 from sphinxcontrib_trending.ingest import SourceSpec, load, model
 from sphinxcontrib_trending.ingest.model import Build, Measurement
+from tests.archives import ArchiveCache
 from tools.make_robot_archive import (
     DEFAULT_JOB,
     DEFAULT_START,
     DEFAULT_TESTS,
     Change,
-    generate_archive,
     generate_build,
     plan_outcomes,
 )
@@ -51,12 +51,10 @@ def _by_name(histories_: list[history_model.TestHistory]) -> dict[str, history_m
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def archive(robot_archive: ArchiveCache) -> Path:
     """Builds 1..20: IP4_1C -20 % from build 13, IP4_2C +25 % from build 9,
     L2_2C -30 % at build 20, L2_1C fails in builds 6 and 20."""
-    folder = tmp_path_factory.mktemp("verdict-archive")
-    generate_archive(
-        folder,
+    return robot_archive(
         builds=BUILDS,
         changes=[
             Change(f"tc01-{IP4_1C}", 12, 0.8),
@@ -66,7 +64,6 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
         failures=[(f"tc01-{L2_1C}", 5), (f"tc01-{L2_1C}", 19)],
         seed=7,
     )
-    return folder
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +73,12 @@ def data(archive: Path) -> tuple[list[Build], list[history_model.TestHistory]]:
     return dataset.builds, histories(dataset.builds, "mrr")
 
 
+def _build(builds: list[model.Build], number: int) -> model.Build:
+    return find_build(builds, _job_build(number))
+
+
 def _job_build(number: int) -> str:
-    return f"{DEFAULT_JOB}-{number}"
+    return f"{DEFAULT_JOB}/{number}"
 
 
 def test_latest_verdicts_match_the_injected_changes(data) -> None:
@@ -105,21 +106,20 @@ def test_latest_verdicts_match_the_injected_changes(data) -> None:
 def test_a_chosen_build_is_judged_on_the_history_up_to_it(data) -> None:
     builds, selected = data
     verdicts = {
-        v.history.name: v
-        for v in judge_build("mrr", selected, builds, _job_build(13), TrendOptions())
+        v.history.name: v for v in judge_build("mrr", selected, _build(builds, 13), TrendOptions())
     }
     assert verdicts[IP4_1C].reason is Reason.REGRESSION
     assert verdicts[IP4_1C].previous_trend == pytest.approx(12.5e6, rel=0.02)
     # The later builds are not known yet: L2_2C is still normal in build 13.
     assert verdicts[L2_2C].reason is Reason.NORMAL
-    progression = judge_build("mrr", selected, builds, _job_build(9), TrendOptions())
+    progression = judge_build("mrr", selected, _build(builds, 9), TrendOptions())
     assert {v.history.name: v.reason for v in progression}[IP4_2C] is Reason.PROGRESSION
 
 
 def test_unknown_build_names_the_newest_ones(data) -> None:
-    builds, selected = data
-    with pytest.raises(UnknownBuild, match=rf"no build 'nope-1'.*{_job_build(BUILDS)}"):
-        judge_build("mrr", selected, builds, "nope-1", TrendOptions())
+    builds, _ = data
+    with pytest.raises(UnknownBuild, match=rf"no build 'nope/1'.*{DEFAULT_JOB}/{BUILDS}"):
+        find_build(builds, "nope/1")
 
 
 def _changes(history) -> dict[str, list[tuple[str, str]]]:
@@ -179,11 +179,10 @@ def test_trials_as_samples_find_the_same_changes(data) -> None:
 
 @pytest.fixture(scope="module")
 def two_jobs(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, robot_archive: ArchiveCache
 ) -> tuple[list[Build], list[history_model.TestHistory]]:
     """Job A (2n-skx): 5 builds, then build 6 without IP4_2C; job B (3n-icx): 3 builds."""
-    folder = tmp_path_factory.mktemp("two-jobs")
-    generate_archive(folder, builds=5, seed=3)
+    folder = robot_archive.copy(tmp_path_factory.mktemp("two-jobs"), builds=5, seed=3)
     dropped = [plan for plan in DEFAULT_TESTS if plan.name != f"tc02-{IP4_2C}"]
     generate_build(
         folder,
@@ -194,7 +193,7 @@ def two_jobs(
         outcomes=plan_outcomes(dropped, 5, random.Random(5)),
         version="24.06-rc0~105",
     )
-    generate_archive(
+    robot_archive.copy(
         folder,
         job="csit-vpp-perf-mrr-daily-master-3n-icx",
         builds=3,
@@ -218,15 +217,15 @@ def test_missing_only_where_the_test_was_expected(two_jobs) -> None:
             ("2n-skx", IP4_2C, _job_build(6), Reason.MISSING),
             ("2n-skx", L2_1C, _job_build(6), Reason.NORMAL),
             ("2n-skx", L2_2C, _job_build(6), Reason.NORMAL),
-            ("3n-icx", IP4_1C, f"{icx_job}-3", Reason.NORMAL),
-            ("3n-icx", IP4_2C, f"{icx_job}-3", Reason.NORMAL),
+            ("3n-icx", IP4_1C, f"{icx_job}/3", Reason.NORMAL),
+            ("3n-icx", IP4_2C, f"{icx_job}/3", Reason.NORMAL),
         ]
     )
     missing = next(v for v in verdicts if v.reason is Reason.MISSING)
     assert missing.result() == "Skip"
     assert missing.result(DEFAULT_FAIL_ON | {Reason.MISSING}) == "Fail"
     # A build of job B judges only the tests job B runs.
-    in_b = judge_build("mrr", selected, builds, f"{icx_job}-2", TrendOptions())
+    in_b = judge_build("mrr", selected, find_build(builds, f"{icx_job}/2"), TrendOptions())
     assert {v.history.testbed for v in in_b} == {"3n-icx"}
     every = judge_every_build("mrr", selected, builds, TrendOptions(search="jumpavg"))
     assert len(every) == 9
@@ -313,3 +312,44 @@ def test_change_is_relative_to_the_previous_trend() -> None:
     verdict = Verdict("s", history, Reason.REGRESSION, "job", "2", T0, 8.0, 8.0, 10.0)
     assert verdict.change == pytest.approx(-0.2)
     assert Verdict("s", history, Reason.NORMAL, "job", "2", T0).change is None
+
+
+def _test(test_id: str, value: float | None) -> model.TestResult:
+    measured = () if value is None else (Measurement("mrr", "pps", (value,)),)
+    return model.TestResult(
+        test_id=test_id,
+        name=test_id,
+        suite="suite",
+        tags=(),
+        status="FAIL" if value is None else "PASS",
+        start=None,
+        message="boom" if value is None else "",
+        measurements=measured,
+    )
+
+
+def test_a_test_that_never_had_a_value_is_failed_when_its_newest_run_failed() -> None:
+    """Always failing, or new and failing only in the newest build: Failed, never Normal."""
+    builds = [
+        Build(
+            "job",
+            str(number),
+            T0 + timedelta(hours=number),
+            None,
+            None,
+            "x",
+            (_test("good", 100.0), _test("always", None))
+            + ((_test("new", None),) if number == 3 else ()),
+        )
+        for number in (1, 2, 3)
+    ]
+    assert [h.name for h in histories(builds, "mrr")] == ["good"]
+    gate = histories(builds, "mrr", keep_failing=True)
+    assert {h.name: h.unit for h in gate} == {"always": None, "good": "pps", "new": None}
+    latest = {v.history.name: v.reason for v in judge_latest("s", gate, builds, TrendOptions())}
+    assert latest == {"always": Reason.FAILED, "good": Reason.NORMAL, "new": Reason.FAILED}
+    chosen = judge_build("s", gate, find_build(builds, "job/3"), TrendOptions())
+    assert sorted(v.reason.value for v in chosen) == ["Failed", "Failed", "Normal"]
+    every = judge_every_build("s", gate, builds, TrendOptions(search="jumpavg"))
+    failed = sorted((v.build, v.history.name) for e in every for v in e.verdicts if v.fails())
+    assert failed == [("1", "always"), ("2", "always"), ("3", "always"), ("3", "new")]

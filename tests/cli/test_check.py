@@ -15,13 +15,18 @@ import pytest
 from lxml import etree
 
 from sphinxcontrib_trending.cli import main
-from tools.make_robot_archive import DEFAULT_JOB, Change, generate_archive
+from sphinxcontrib_trending.cli.check import run
+from sphinxcontrib_trending.cli.check_options import Outputs
+from sphinxcontrib_trending.ingest import SourceSpec
+from sphinxcontrib_trending.settings import Settings, Source
+from tests.archives import ArchiveCache
+from tools.make_robot_archive import DEFAULT_JOB, Change
 
 IP4_1C = "64b-1t1c-ethip4-ip4base-mrr"
 IP4_2C = "64b-2t1c-ethip4-ip4base-mrr"
 L2_1C = "64b-1t1c-eth-l2bdbasemaclrn-mrr"
 L2_2C = "64b-2t1c-eth-l2bdbasemaclrn-mrr"
-NEWEST = f"{DEFAULT_JOB}-12"
+NEWEST = f"{DEFAULT_JOB}/12"
 
 JUNIT_XSD = b"""<?xml version="1.0"?>
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
@@ -84,16 +89,13 @@ JUNIT_XSD = b"""<?xml version="1.0"?>
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("check-archive")
-    generate_archive(
-        folder,
+def archive(robot_archive: ArchiveCache) -> Path:
+    return robot_archive(
         builds=12,
         changes=[Change(f"tc02-{IP4_2C}", 4, 1.25), Change(f"tc01-{IP4_1C}", 11, 0.75)],
         failures=[(f"tc01-{L2_1C}", 11)],
         seed=11,
     )
-    return folder
 
 
 def _rows(stdout: str) -> dict[str, list[str]]:
@@ -117,24 +119,33 @@ def test_newest_build_fails_on_regression_and_failure(archive: Path, capsys) -> 
     assert "4 tests: 2 Normal, 1 Regression, 1 Failed -> FAIL" in out
 
 
+def _settings(archive: Path) -> Settings:
+    return Settings(sources={"results": Source("results", SourceSpec(paths=(str(archive),)))})
+
+
 def test_fail_on_chooses_which_verdicts_fail_the_job(archive: Path, capsys) -> None:
-    assert main(["check", str(archive), "--fail-on", ""]) == 0
-    assert main(["check", str(archive), "--fail-on", "failed"]) == 1
-    assert main(["check", str(archive), "--build", f"{DEFAULT_JOB}-5"]) == 0
-    assert (
-        main(["check", str(archive), "--build", f"{DEFAULT_JOB}-5", "--fail-on", "Progression"])
-        == 1
-    )
+    settings = _settings(archive)
+    assert run(settings, fail_on="") == 0
+    assert run(settings, fail_on="failed") == 1
+    assert run(settings, build=f"{DEFAULT_JOB}/5") == 0
+    assert run(settings, build=f"{DEFAULT_JOB}/5", fail_on="Progression") == 1
     rows = _rows(capsys.readouterr().out)
     assert rows[IP4_2C][:2] == ["Fail", "Progression"]
 
 
+def test_the_old_build_syntax_works_and_says_it_is_deprecated(archive: Path, capsys) -> None:
+    assert main(["check", str(archive), "--build", f"{DEFAULT_JOB}-5"]) == 0
+    err = capsys.readouterr().err
+    assert f"JOB-BUILD syntax is deprecated, write '{DEFAULT_JOB}/5'" in err
+
+
 def test_filter_judges_only_tests_with_matching_tags(archive: Path, tmp_path: Path) -> None:
     target = tmp_path / "f.json"
-    assert main(["check", str(archive), "--filter", "mrr and 2t1c", "--json", str(target)]) == 0
+    settings, outputs = _settings(archive), Outputs(json=target)
+    assert run(settings, tag_filter="mrr and 2t1c", outputs=outputs) == 0
     names = {item["name"] for item in json.loads(target.read_text())["verdicts"]}
     assert names == {IP4_2C, L2_2C}
-    assert main(["check", str(archive), "--filter", "1T1C and not l2*", "--json", str(target)]) == 1
+    assert run(settings, tag_filter="1T1C and not l2*", outputs=outputs) == 1
     assert {item["name"] for item in json.loads(target.read_text())["verdicts"]} == {IP4_1C}
 
 
@@ -202,7 +213,7 @@ def test_all_prints_the_history_newest_first(archive: Path, tmp_path: Path, caps
     assert main(["check", str(archive), "--all", "--json", str(target)]) == 1
     out = capsys.readouterr().out
     headings = [line.split()[1] for line in out.splitlines() if line.startswith("== ")]
-    assert headings == [f"{DEFAULT_JOB}-{n}" for n in range(12, 0, -1)]
+    assert headings == [f"{DEFAULT_JOB}/{n}" for n in range(12, 0, -1)]
     report = json.loads(target.read_text())
     arrivals = {
         (entry["build"], item["name"], item["reason"])
@@ -303,7 +314,7 @@ def test_conf_is_read_the_way_sphinx_reads_it(
     )
 
 
-def test_conf_errors_in_a_judged_source_are_fatal(tmp_path: Path, archive: Path, capsys) -> None:
+def test_every_conf_issue_is_fatal(tmp_path: Path, archive: Path, capsys) -> None:
     docs = _conf(
         tmp_path / "docs",
         f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}], 'direction': 'up'}}}}\n"
@@ -312,19 +323,43 @@ def test_conf_errors_in_a_judged_source_are_fatal(tmp_path: Path, archive: Path,
     assert main(["check", "--conf", str(docs)]) == 2
     err = capsys.readouterr().err
     assert "error: " in err and "trending_sources['perf']['direction']" in err
-    assert "warning: " in err and "trending_short_term_days" in err
+    assert "error: " in err and "trending_short_term_days" in err
+    assert "2 configuration error(s)" in err
 
 
-def test_conf_warnings_outside_the_judged_sources_do_not_stop_the_gate(
-    tmp_path: Path, archive: Path, capsys
+@pytest.mark.parametrize(
+    "setting",
+    ["trending_plotlyjs = 'nope'", "trending_short_term_days = 'week'"],
+)
+def test_an_issue_outside_the_judged_sources_stops_the_gate_too(
+    tmp_path: Path, archive: Path, capsys, setting: str
 ) -> None:
     docs = _conf(
         tmp_path / "docs",
-        f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}]}}}}\n"
-        "trending_plotlyjs = 'nope'\n",
+        f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}]}}}}\n{setting}\n",
     )
-    assert main(["check", "--conf", str(docs), "--build", f"{DEFAULT_JOB}-3"]) == 0
-    assert "warning: " in capsys.readouterr().err
+    assert main(["check", "--conf", str(docs), "--build", f"{DEFAULT_JOB}/3"]) == 2
+    assert "error: " in capsys.readouterr().err
+
+
+def test_a_misspelt_source_key_exits_2_naming_source_and_key(
+    tmp_path: Path, archive: Path, capsys
+) -> None:
+    # "path" for "paths": the source has no data, which once passed the gate.
+    docs = _conf(
+        tmp_path / "docs",
+        f"trending_sources = {{'perf': {{'path': [{str(archive)!r}]}}}}\n",
+    )
+    assert main(["check", "--conf", str(docs)]) == 2
+    err = capsys.readouterr().err
+    assert "trending_sources['perf']['path']" in err
+    assert "PASS" not in err
+
+
+def test_a_source_with_no_files_exits_2(tmp_path: Path, capsys) -> None:
+    docs = _conf(tmp_path / "docs", "trending_sources = {'perf': {'paths': ['none/*.xml']}}\n")
+    assert main(["check", "--conf", str(docs)]) == 2
+    assert "source 'perf' has no usable build" in capsys.readouterr().err
 
 
 def test_conf_problems_exit_2(tmp_path: Path, capsys) -> None:
@@ -334,7 +369,7 @@ def test_conf_problems_exit_2(tmp_path: Path, capsys) -> None:
     assert main(["check", "--conf", str(docs), "--source", "b"]) == 2
     assert "unknown source(s) 'b'" in capsys.readouterr().err
     assert main(["check", "--conf", str(docs), "--direction", "lower"]) == 2
-    assert "--direction only apply to archive paths" in capsys.readouterr().err
+    assert "--direction applies to archive paths only" in capsys.readouterr().err
     broken = _conf(tmp_path / "broken", "raise RuntimeError('oops')\n")
     assert main(["check", "--conf", str(broken)]) == 2
     assert "oops" in capsys.readouterr().err
@@ -384,3 +419,25 @@ def test_every_conf_source_is_judged_by_default(tmp_path: Path, archive: Path, c
     assert f"Fail    Regression   b: {IP4_2C} [2n-skx]" in out
     assert f"Pass    Progression  a: {IP4_2C} [2n-skx]" in out
     assert "8 tests: 6 Normal, 1 Regression, 1 Progression -> FAIL" in out
+
+
+def test_a_test_that_never_had_a_value_fails_the_gate(tmp_path: Path, capsys) -> None:
+    rows = [
+        {"test": "a.good", "build": n, "time": f"2024-05-0{n}T00:00:00Z", "values": [10, 10.1]}
+        for n in (1, 2, 3)
+    ]
+    rows += [
+        {"test": "a.always", "build": n, "time": f"2024-05-0{n}T00:00:00Z", "status": "FAIL"}
+        for n in (1, 2, 3)
+    ]
+    rows.append({"test": "a.new", "build": 3, "time": "2024-05-03T00:00:00Z", "status": "FAIL"})
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    argv = ["check", "--format", "jsonl", "--fail-on", "Failed,Regression,Missing", str(data)]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "3 tests: 1 Normal, 2 Failed -> FAIL" in out
+    # a source with no value at all is still a configuration error, not a verdict
+    failing = tmp_path / "failing.jsonl"
+    failing.write_text("".join(json.dumps(row) + "\n" for row in rows[3:]))
+    assert main(["check", "--format", "jsonl", str(failing)]) == 2

@@ -23,7 +23,7 @@ def _verdict(report_path: Path) -> dict:
 def test_an_acknowledged_regression_does_not_fail_the_job(archive: Path, tmp_path: Path) -> None:
     known = tmp_path / "known.toml"
     known.write_text(
-        f'[[change]]\ntest = "*{IP4_1C}"\nbuild = "{NEWEST.rsplit("-", 1)[1]}"\n'
+        f'[[change]]\ntest = "*{IP4_1C}"\nbuild = "{NEWEST.rsplit("/", 1)[1]}"\n'
         'reason = "new NIC firmware"\n'
     )
     base = ["check", str(archive), "--fail-on", "Regression", "--json", str(tmp_path / "r.json")]

@@ -24,7 +24,7 @@ def _set(where: Callable[[dict[str, Any]], dict[str, Any]], key: str, value: Any
 
 EDITS: dict[str, Edit] = {
     "huge value": lambda entry: _test(entry)["measurements"][0].__setitem__(2, [1e300]),
-    "negative value": lambda entry: _test(entry)["measurements"][0].__setitem__(2, [-1.0]),
+    "huge negative value": lambda entry: _test(entry)["measurements"][0].__setitem__(2, [-1e300]),
     "string value": lambda entry: _test(entry)["measurements"][0].__setitem__(2, ["1"]),
     "dict name": _set(_test, "name", {"a": 1}),
     "dict thread_core": _set(_test, "thread_core", {"a": 1}),

@@ -31,7 +31,7 @@ def test_check_table_shows_control_characters_visibly(
 def test_problem_lines_on_stderr_show_control_characters_visibly(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bad = {"test": "s.\x1b[31mred", "build": 1, "time": "2024-05-01T00:00:00Z", "values": [-1]}
+    bad = {"test": "s.\x1b[31mred", "build": 1, "time": "2024-05-01T00:00:00Z", "values": [1e300]}
     good = {"test": "s.t", "build": 2, "time": "2024-05-02T00:00:00Z", "values": [1]}
     path = write(tmp_path, "r.jsonl", json.dumps(bad) + "\n" + json.dumps(good) + "\n")
     main(["check", str(path), "--format", "jsonl"])

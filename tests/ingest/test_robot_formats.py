@@ -177,11 +177,21 @@ def test_version_pattern_is_configurable() -> None:
 def test_name_not_matching_the_pattern_keeps_the_build_and_says_so(tmp_path) -> None:
     path = tmp_path / "results.xml"
     path.write_bytes((RF6 / "csit-vpp-perf-mrr-daily-master__1120__output_info.xml").read_bytes())
-    dataset = load_paths(path)
+    dataset = load_paths(path, build_pattern=r"(?P<job>\w+)-(?P<build>\d+)\.xml$")
     (build,) = dataset.builds
-    assert (build.job, build.build) == ("results", "20230315T030959Z")
+    assert (build.job, build.build) == ("results", "20230315T030959.500000Z")
     (problem,) = dataset.problems
     assert problem.subtype == "data" and "does not match the build pattern" in problem.message
+
+
+def test_plain_robot_output_names_itself_without_a_warning(tmp_path) -> None:
+    """Not CSIT's {job}__{build}__ names: the top suite is the job, the end time the build."""
+    path = tmp_path / "results.xml"
+    path.write_bytes((RF6 / "csit-vpp-perf-mrr-daily-master__1120__output_info.xml").read_bytes())
+    dataset = load_paths(path)
+    assert dataset.problems == []
+    (build,) = dataset.builds
+    assert (build.job, build.build) == ("Tests", "20230315T030959.500000Z")
 
 
 def test_metadata_before_the_tests_is_not_lost(tmp_path) -> None:

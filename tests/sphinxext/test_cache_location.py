@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 from sphinxcontrib_trending.sphinxext.config import default_cache_dir
+from tests.conftest import ROOTS
+from tests.sphinxext import datasets
 
 
 def test_make_mode_layout_puts_the_cache_beside_the_doctrees(tmp_path: Path) -> None:
@@ -15,7 +20,26 @@ def test_make_mode_layout_puts_the_cache_beside_the_doctrees(tmp_path: Path) -> 
 
 def test_plain_builder_layout_keeps_the_cache_out_of_the_html(tmp_path: Path) -> None:
     app = SimpleNamespace(doctreedir=tmp_path / "html/.doctrees", outdir=tmp_path / "html")
-    assert default_cache_dir(app) == (tmp_path / "html/.doctrees/trending-cache").resolve()
+    assert default_cache_dir(app) == (tmp_path / "html-trending-cache").resolve()
+
+
+def test_plain_html_build_publishes_no_cache(tmp_path: Path) -> None:
+    """``sphinx-build -b html SRC OUT``: the doctrees are in OUT, the cache is not."""
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-trending", src)
+    datasets.write(src / "data", range(1, 11))
+    out = tmp_path / "out"
+    completed = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert (out / ".doctrees").is_dir()
+    published = [path for path in out.rglob("*") if "trending-cache" in str(path)]
+    assert published == []
+    assert any((tmp_path / "out-trending-cache").rglob("*.json"))
 
 
 def test_a_real_build_writes_its_cache_outside_the_output(site) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,60 @@ def test_editing_a_page_without_directives_loads_no_source(
     )
     app.build()
     assert len(preloads) == 1
+
+
+def _link_warnings(app) -> list[str]:
+    return sorted(line for line in app.warning.getvalue().splitlines() if "trending.link" in line)
+
+
+def _add_duplicate_graph_pages(srcdir: Path) -> None:
+    """Six more pages (Sphinx reads five or fewer serially even with -j), two graphing regress."""
+    names = []
+    for index, test in enumerate(("progress", "regress", "stable", "regress", "flaky", "stable")):
+        name = f"page{index}"
+        names.append(name)
+        (srcdir / f"{name}.rst").write_text(
+            f"Page {index}\n======\n\n.. trending-graph::\n   :source: perf\n   :tests: {test}\n"
+        )
+    (srcdir / "index.rst").write_text(
+        (srcdir / "index.rst").read_text() + "".join(f"   {name}\n" for name in names)
+    )
+
+
+def test_parallel_build_settles_duplicate_anchors_like_a_serial_build(
+    site: SiteFactory, tmp_path: Path
+) -> None:
+    serial = site()
+    _add_duplicate_graph_pages(Path(serial.srcdir))
+    serial.build()
+    parallel = site(parallel=2, builddir=tmp_path / "par")
+    parallel.build()
+    # really read in parallel: the progress names chunks of pages ("page0 .. page4")
+    assert re.search(r"reading sources.*\[ *\d+%\] \S*\w+ \.\. \w+", parallel.status.getvalue())
+    warnings = _link_warnings(serial)
+    assert warnings == _link_warnings(parallel)
+    # graphs.rst is first by name and owns every anchor; each later page warns once
+    pages = sorted(line.split(":")[0].rsplit("/", 1)[-1] for line in warnings)
+    assert pages == ["page0.rst", "page1.rst", "page2.rst", "page3.rst", "page4.rst", "page5.rst"]
+    for page in ("dashboard", "failed", "graphs", *(f"page{i}" for i in range(6))):
+        assert _html(serial, page) == _html(parallel, page), page
+    for app in (serial, parallel):
+        everywhere = [_html(app, page) for page in ("graphs", *(f"page{i}" for i in range(6)))]
+        anchor = 'id="trending-perf-2n-skx-tests-perf-regress"'
+        assert sum(html.count(anchor) for html in everywhere) == 1
+
+
+def test_anchor_moves_when_its_owner_drops_the_graph(site: SiteFactory) -> None:
+    app = site()
+    srcdir = Path(app.srcdir)
+    _add_duplicate_graph_pages(srcdir)
+    app.build()
+    assert 'href="graphs.html#trending-perf-2n-skx-tests-perf-regress"' in _html(app, "dashboard")
+    (srcdir / "graphs.rst").write_text("Graphs\n======\n\nNone here any more.\n")
+    app.warning.seek(0)
+    app.warning.truncate()
+    app.build()
+    # page1 is now first by name: it owns the anchor, and the dashboard, not re-read, links there
+    assert 'href="page1.html#trending-perf-2n-skx-tests-perf-regress"' in _html(app, "dashboard")
+    assert 'id="trending-perf-2n-skx-tests-perf-regress"' in _html(app, "page1")
+    assert 'id="trending-perf-2n-skx-tests-perf-regress"' not in _html(app, "page3")

@@ -94,6 +94,16 @@ def test_failed_tests_table(built) -> None:
     ]
 
 
+def test_changes_only_box_is_offered_only_where_rows_carry_change_classes(built) -> None:
+    """trending.js adds the "changes only" box to tables of class trending-changes."""
+    for page, expected in (("dashboard", True), ("degradation", True), ("failed", False)):
+        tables = _page(built, page).xpath("//table[contains(@class, 'trending-table')]")
+        assert tables
+        assert all(("trending-changes" in t.get("class").split()) == expected for t in tables)
+    script = (Path(built.outdir) / "_static" / "trending.js").read_text()
+    assert 'classList.contains("trending-changes")' in script
+
+
 def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     figures = list(_figures(_page(built, "graphs")).values())
     assert len(figures) == len(datasets.TESTS)
@@ -171,7 +181,7 @@ def test_degradation_tables_compare_the_newest_build(built) -> None:
     tables = page.xpath("//table[contains(@class, 'trending-degradation')]")
     assert len(tables) == 2
     caption = tables[0].xpath("./caption")[0].text_content().rstrip("¶")
-    assert caption == "csit-vpp-perf-mrr-daily-master-2n-skx-30 (2026-01-30 06:00 UTC)"
+    assert caption == "csit-vpp-perf-mrr-daily-master-2n-skx/30 (2026-01-30 06:00 UTC)"
     nearest = {
         row[0]: row
         for row in (
@@ -183,7 +193,7 @@ def test_degradation_tables_compare_the_newest_build(built) -> None:
         "No Change",
         "mean",
         "welch_t_test",
-        "csit-vpp-perf-mrr-daily-master-2n-skx-29",
+        "csit-vpp-perf-mrr-daily-master-2n-skx/29",
     ]
     assert nearest["flaky"][1:3] == ["Unknown", "missing target"]
     pinned = {
@@ -194,7 +204,7 @@ def test_degradation_tables_compare_the_newest_build(built) -> None:
         "No Change",
         "ratio",
         "average_amount_threshold",
-        "csit-vpp-perf-mrr-daily-master-2n-skx-24",
+        "csit-vpp-perf-mrr-daily-master-2n-skx/24",
     ]
     assert cells[5:8] == ["10.000", "8.000", "-20.00"]
     links = tables[0].xpath(".//td[1]//a/@href")
@@ -221,3 +231,53 @@ def test_each_anchor_exists_once_and_a_second_page_warns(site: SiteFactory) -> N
     )
     assert "[trending.link]" in warnings
     assert "regress" not in warnings
+
+
+HOSTILE_NAME = 'ctl-\x1b[31m-\x00-\x07-"quoted" it\'s'
+
+
+def test_control_characters_are_visible_and_quotes_kept(site: SiteFactory) -> None:
+    app = site()
+    rows = [
+        {
+            "job": datasets.JOB,
+            "build": str(build),
+            "time": datasets.build_time(build).isoformat(),
+            "test": "tests.perf.hostile",
+            "name": HOSTILE_NAME,
+            "status": "FAIL" if build == 30 else "PASS",
+            "message": "bell \x07 here" if build == 30 else "",
+            "metric": "mrr",
+            "unit": "pps",
+            "values": [] if build == 30 else [1e6],
+            "testbed": datasets.TESTBED,
+            "version": "v\x1b1",
+        }
+        for build in range(1, 31)
+    ]
+    (Path(app.srcdir) / "data" / "hostile.jsonl").write_text(
+        "".join(json.dumps(row) + "\n" for row in rows)
+    )
+    app.build()
+    shown = 'ctl-␛[31m-␀-␇-"quoted" it\'s'
+    for page in ("dashboard", "failed", "graphs"):
+        raw = (Path(app.outdir) / f"{page}.html").read_text()
+        for control in ("\x00", "\x07", "\x1b"):
+            assert control not in raw, (page, control)
+        assert "“" not in raw and "”" not in raw and "’" not in raw, page
+    names = [row[0] for row in _rows(_page(app, "dashboard"))]
+    assert shown in names
+    assert shown in [row[0] for row in _rows(_page(app, "failed"))]
+    graphs = _page(app, "graphs")
+    labels = graphs.xpath("//div[@class='trending-graph-plot']/@aria-label")
+    assert f"{shown} (2n-skx)" in labels
+    headings = [h.text_content() for h in graphs.xpath("//p[contains(@class, 'rubric')]")]
+    assert f"{shown} (2n-skx)" in headings
+    figure = next(
+        json.loads(script.text)
+        for script in graphs.xpath("//div[@class='trending-graph']/script")
+        if "ctl-" in script.text
+    )
+    assert figure["data"][0]["customdata"][0][2] == "v␛1"
+    failed = next(trace for trace in figure["data"] if trace["name"].endswith(" failed"))
+    assert failed["customdata"][0][1] == "bell ␇ here"

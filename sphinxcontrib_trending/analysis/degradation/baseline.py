@@ -12,10 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...ingest.model import Build
-
-
-class BaselineError(LookupError):
-    """A requested baseline build that does not exist or is ambiguous."""
+from ..build_selection import find_build
 
 
 def has_test(build: Build, test_id: str, metric: str | None = None) -> bool:
@@ -30,29 +27,6 @@ def has_test(build: Build, test_id: str, metric: str | None = None) -> bool:
         if metric is None or result.measurement(metric) is not None:
             return True
     return False
-
-
-def find_build(builds: Sequence[Build], reference: str | tuple[str, str]) -> Build:
-    """The build named ``reference``: ``(job, build)``, ``"job/build"`` or ``"build"``.
-
-    A bare build id must be unique across jobs.  Raises
-    :class:`BaselineError` when nothing or more than one build matches.
-    """
-    if isinstance(reference, tuple):
-        job, number = reference
-    elif "/" in reference:
-        job, number = reference.rsplit("/", 1)
-    else:
-        job, number = None, reference
-    found = [b for b in builds if b.build == number and (job is None or b.job == job)]
-    if not found:
-        raise BaselineError(f"no build {reference!r} among {len(builds)} builds")
-    jobs = sorted({b.job for b in found})
-    if len(jobs) > 1:
-        raise BaselineError(
-            f"build {reference!r} is ambiguous: jobs {', '.join(jobs)}; write 'job/build'"
-        )
-    return found[-1]
 
 
 def _earlier(builds: Sequence[Build], target: Build) -> list[Build]:

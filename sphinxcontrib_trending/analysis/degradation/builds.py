@@ -14,11 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from sphinxcontrib_trending.analysis.degradation.baseline import (
-    BaselineError,
-    build_samples,
-    select_baseline,
-)
+from sphinxcontrib_trending.analysis.build_selection import find_build
+from sphinxcontrib_trending.analysis.degradation.baseline import build_samples, select_baseline
 from sphinxcontrib_trending.analysis.degradation.registry import resolve_method
 from sphinxcontrib_trending.analysis.degradation.report import MISSING_BASELINE, Report, unknown
 from sphinxcontrib_trending.analysis.degradation.strategies import (
@@ -73,9 +70,16 @@ def compare_builds(
     strategies: Strategies | None = None,
     choice: BaselineChoice = BaselineChoice(),
     accept: Callable[[TestResult], bool] | None = None,
+    deprecated: Callable[[str], None] | None = None,
 ) -> BuildComparison:
-    """One report per (test, rule) of ``target``; raises BaselineError for a bad pin."""
+    """One report per (test, rule) of ``target``.
+
+    A pinned baseline is looked up among the builds of the target's job
+    (:func:`.find_build`, which raises UnknownBuild and tells ``deprecated``
+    about an old-style name).
+    """
     own_job = [build for build in builds if build.job == target.job]
+    pinned = None if choice.build is None else find_build(own_job, choice.build, deprecated)
     strategies = _with_direction(strategies or single_method(), direction)
     tests = [test for test in target.tests if accept is None or accept(test)]
     by_baseline: dict[tuple[str, str], list[str]] = {}
@@ -85,7 +89,7 @@ def compare_builds(
             own_job,
             target,
             test.test_id,
-            build=choice.build,
+            build=None if pinned is None else (pinned.job, pinned.build),
             dut_version=choice.dut_version,
             metric=metric,
         )
@@ -121,7 +125,6 @@ def compare_builds(
 __all__ = [
     "DEFAULT_METHOD",
     "BaselineChoice",
-    "BaselineError",
     "BuildComparison",
     "compare_builds",
     "single_method",

@@ -31,7 +31,7 @@ def _as_array(method: Method, location: str, side: str, samples: Samples) -> np.
 def compare(
     baseline: Mapping[str, Samples],
     target: Mapping[str, Samples],
-    method: str = "aat",
+    method: str | Method = "aat",
     **options: object,
 ) -> list[Report]:
     """Check every location of ``target`` against ``baseline`` with one method.
@@ -39,14 +39,14 @@ def compare(
     ``baseline`` and ``target`` map a location (test or resource id) to its
     samples: numbers, or ``(workload, value)`` pairs for
     ``best_model_order_equality``.  ``method`` is a full name or its
-    initials; ``options`` are that method's options (all take
+    initials (or a resolved :class:`Method`); ``options`` are that method's options (all take
     ``direction="lower"`` or ``"higher"``).  Returns one report per location,
     baseline order first, then locations only the target has.  A location on
     one side only is reported as Unknown with subtype ``missing baseline`` or
     ``missing target``; an empty or non-finite sample list as Unknown too.
     Unknown method names, options or sample shapes raise :class:`ValueError`.
     """
-    chosen = resolve_method(method)
+    chosen = method if isinstance(method, Method) else resolve_method(method)
     settings = chosen.make_options(options)
     locations = list(baseline) + [location for location in target if location not in baseline]
     reports = []

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats
 
 MODEL_ORDER = ("constant", "logarithmic", "linear", "quadratic", "power", "exponential")
 """Complexity order, least to most; a change to a later model is a Degradation
@@ -37,6 +38,10 @@ class ModelFit:
     @property
     def order(self) -> int:
         return MODEL_ORDER.index(self.model)
+
+    @property
+    def parameters(self) -> int:
+        return _SPECS[self.model].parameters
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,3 +149,31 @@ def best_fit(fits: list[ModelFit], tolerance: float) -> ModelFit:
     """
     least = min(1.0 - fit.r_square for fit in fits)
     return next(fit for fit in fits if 1.0 - fit.r_square <= least * (1.0 + tolerance) + _TIE)
+
+
+def rejects(fits: list[ModelFit], count: int, chosen: ModelFit, other: str, alpha: float) -> bool:
+    """Whether data of ``count`` points, fitted as ``fits``, reject model ``other``.
+
+    An F-test of the residuals: ``other`` is rejected in favour of ``chosen``
+    (the data's own best model) when its extra unexplained variance is
+    significant at level ``alpha``, with as many numerator degrees of
+    freedom as ``chosen`` has extra parameters (at least one, so that two
+    models of equal size are compared too).  A model the data cannot even
+    be fitted with (a logarithm of a non-positive value) is rejected; with
+    no residual degrees of freedom left nothing is.
+    """
+    by_name = {fit.model: fit for fit in fits}
+    if other not in by_name:
+        return True
+    extra = max(chosen.parameters - by_name[other].parameters, 1)
+    residual_freedom = count - chosen.parameters
+    if residual_freedom <= 0:
+        return False
+    unexplained = max(1.0 - chosen.r_square, 0.0)
+    excess = (1.0 - by_name[other].r_square) - unexplained
+    if excess <= _TIE:
+        return False
+    if unexplained <= _TIE:
+        return True
+    statistic = (excess / extra) / (unexplained / residual_freedom)
+    return bool(stats.f.sf(statistic, extra, residual_freedom) < alpha)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sphinxcontrib_trending.analysis.classify import DIRECTIONS
+
 NO_CHANGE = "No Change"
 DEGRADATION = "Degradation"
 OPTIMIZATION = "Optimization"
@@ -21,7 +23,6 @@ VERDICTS = (NO_CHANGE, DEGRADATION, OPTIMIZATION, MAYBE_DEGRADATION, MAYBE_OPTIM
 
 LOWER_IS_BETTER = "lower"
 HIGHER_IS_BETTER = "higher"
-DIRECTIONS = (LOWER_IS_BETTER, HIGHER_IS_BETTER)
 
 MISSING_BASELINE = "missing baseline"
 MISSING_TARGET = "missing target"

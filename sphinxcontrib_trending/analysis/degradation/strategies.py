@@ -11,7 +11,8 @@ error naming the rule and the key, not a silently skipped check.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -96,10 +97,12 @@ def _parse_rule(index: int, raw: object, setting: str) -> Rule:
     options = {key: value for key, value in raw.items() if key not in (*SELECTOR_KEYS, "method")}
     for key in options:
         if key not in method.option_names:
+            close = get_close_matches(str(key), (*SELECTOR_KEYS, *method.option_names), n=1)
             raise StrategyError(
                 f"{where}: key {key!r} is neither a selector ({', '.join(SELECTOR_KEYS)}) "
                 f"nor an option of method {method.name!r} "
                 f"({', '.join(method.option_names)})"
+                + (f"; did you mean {close[0]!r}?" if close else "")
             )
     try:
         method.make_options(options)
@@ -140,6 +143,21 @@ def parse_strategies(
     )
 
 
+def layered(over: Strategies | None, under: Strategies | None) -> Strategies | None:
+    """Rules of ``over`` (the command line) tried before those of ``under`` (conf.py).
+
+    As Perun lets runtime configuration win over the project's, an earlier
+    rule wins with ``apply="first"``; the apply mode is ``under``'s, as only
+    the configuration sets one.
+    """
+    if over is None or under is None:
+        return over or under
+    rules = over.rules + tuple(
+        replace(rule, index=len(over.rules) + position) for position, rule in enumerate(under.rules)
+    )
+    return Strategies(rules, under.apply)
+
+
 def check_with_strategies(
     strategies: Strategies,
     subjects: Mapping[str, Subject],
@@ -172,7 +190,7 @@ def check_with_strategies(
         reports = compare(
             {location: baseline[location] for location in selected if location in baseline},
             {location: target[location] for location in selected if location in target},
-            rule.method.name,
+            rule.method,
             **rule.options,
         )
         for report in reports:

@@ -12,12 +12,14 @@ from sphinx.util.docutils import SphinxDirective
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
+from sphinxcontrib_trending.judging import trend_options
 from sphinxcontrib_trending.render.table import Table
+from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.settings import SAMPLE_MODES
 from sphinxcontrib_trending.sphinxext.config import settings_of
-from sphinxcontrib_trending.sphinxext.data import LoadedSource, load_source, trends_for
+from sphinxcontrib_trending.sphinxext.env_records import note_source_use
 from sphinxcontrib_trending.sphinxext.nodes import trending_link
-from sphinxcontrib_trending.sphinxext.store import note_source_use
+from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource, load_source, trends_for
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
 
@@ -95,14 +97,8 @@ class TrendingDirective(SphinxDirective):
         return self.options.get("metric", loaded.source.metric)
 
     def trend_options(self, loaded: LoadedSource) -> TrendOptions:
-        settings = settings_of(self.config)
-        return TrendOptions(
-            samples=self.options.get("samples", loaded.source.samples),
-            search=settings.search,
-            direction=loaded.source.direction,
-            windows=settings.windows,
-            policy=settings.policy,
-            sbps=settings.sbps,
+        return trend_options(
+            settings_of(self.config), loaded.source, samples=self.options.get("samples")
         )
 
     def trends(self, loaded: LoadedSource, selected: list[TestHistory]) -> list[TestTrend]:
@@ -110,11 +106,18 @@ class TrendingDirective(SphinxDirective):
         return trends_for(loaded, selected, options, settings_of(self.config).known_changes)
 
 
-def table_node(table: Table, source: str, classes: list[str]) -> nodes.table:
-    """A plain docutils table, so every builder renders it."""
-    table_node = nodes.table(classes=["trending-table", *classes])
+def table_node(table: Table, source: str, classes: list[str]) -> nodes.container:
+    """A plain docutils table, so every builder renders it.
+
+    The container around it scrolls sideways in HTML when the table is wider
+    than the page, so test names never have to wrap.  Data is shown as it
+    is: SmartQuotes leaves its quotes alone, and control characters become
+    visible.
+    """
+    table_node = nodes.table(classes=["trending-table", *classes], support_smartquotes=False)
     if table.caption:
-        table_node += nodes.title(table.caption, table.caption)
+        caption = visible(table.caption)
+        table_node += nodes.title(caption, caption)
     group = nodes.tgroup(cols=len(table.header))
     table_node += group
     for index in range(len(table.header)):
@@ -125,11 +128,14 @@ def table_node(table: Table, source: str, classes: list[str]) -> nodes.table:
     body = nodes.tbody()
     group += body
     for row in table.rows:
-        first: nodes.Node = nodes.Text(row.cells[0])
+        cells = tuple(visible(cell) for cell in row.cells)
+        first: nodes.Node = nodes.Text(cells[0])
         if row.link_key is not None:
-            first = trending_link(row.cells[0], row.cells[0], source=source, key=row.link_key)
-        body += _row_node(row.cells, first_cell=first, classes=list(row.classes))
-    return table_node
+            first = trending_link(cells[0], cells[0], source=source, key=row.link_key)
+        body += _row_node(cells, first_cell=first, classes=list(row.classes))
+    box = nodes.container(classes=["trending-table-box"])
+    box += table_node
+    return box
 
 
 def _row_node(

@@ -7,10 +7,11 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.dashboard import dashboard_tables
 from sphinxcontrib_trending.render.grouping import GroupByError, parse_group_by
-from sphinxcontrib_trending.sphinxext.data import select, source_histories
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+from sphinxcontrib_trending.sphinxext.process_memo import select, source_histories
 
 DEFAULT_GROUP_BY = "testbed, cores"
 
@@ -33,12 +34,12 @@ class DashboardDirective(TrendingDirective):
         if not selected:
             self.warn(
                 f"no test of source {loaded.source.name!r} has metric {metric!r} "
-                "and matches the filter",
+                f"and matches the filter ({metrics_note(loaded.dataset.builds)})",
                 "data",
             )
             return []
         trends = self.trends(loaded, selected)
         return [
-            table_node(table, loaded.source.name, ["trending-dashboard"])
+            table_node(table, loaded.source.name, ["trending-dashboard", "trending-changes"])
             for table in dashboard_tables(trends, group_by)
         ]

@@ -7,19 +7,15 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from sphinxcontrib_trending.analysis.degradation import resolve_method
-from sphinxcontrib_trending.analysis.degradation.baseline import find_build
-from sphinxcontrib_trending.analysis.degradation.builds import (
-    BaselineChoice,
-    BaselineError,
-    compare_builds,
-    single_method,
-)
+from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build, newest_builds
+from sphinxcontrib_trending.analysis.degradation.builds import BaselineChoice, compare_builds
 from sphinxcontrib_trending.ingest.model import Build
+from sphinxcontrib_trending.judging import comparison_strategies
 from sphinxcontrib_trending.render.degradation import degradation_table
+from sphinxcontrib_trending.reports.degradation import target_records
 from sphinxcontrib_trending.sphinxext.config import settings_of
-from sphinxcontrib_trending.sphinxext.data import LoadedSource
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource
 
 
 class DegradationDirective(TrendingDirective):
@@ -29,31 +25,31 @@ class DegradationDirective(TrendingDirective):
         "baseline": directives.unchanged_required,
         "baseline-version": directives.unchanged_required,
         "method": directives.unchanged_required,
+        "show-no-change": directives.flag,
     }
+
+    def _deprecated(self, message: str) -> None:
+        self.warn(message, "option")
 
     def _targets(self, loaded: LoadedSource) -> list[Build]:
         """The named target, else the newest build of every job."""
         builds = loaded.dataset.builds
-        if "target" in self.options:
-            try:
-                return [find_build(builds, self.options["target"])]
-            except BaselineError as error:
-                raise self.unusable(f":target: {error}", "option") from None
-        newest: dict[str, Build] = {}
-        for build in builds:
-            newest[build.job] = build
-        return sorted(newest.values(), key=lambda build: build.job)
+        if "target" not in self.options:
+            return newest_builds(builds)
+        try:
+            return [find_build(builds, self.options["target"], self._deprecated)]
+        except UnknownBuild as error:
+            raise self.unusable(f":target: {error}", "option") from None
 
     def render(self) -> list[nodes.Node]:
         loaded = self.loaded_source()
         tag_filter = self.tag_filter()
-        strategies = settings_of(self.config).strategies
-        if "method" in self.options:
-            try:
-                resolve_method(self.options["method"])
-            except ValueError as error:
-                raise self.unusable(f":method: {error}", "option") from None
-            strategies = single_method(self.options["method"])
+        try:
+            strategies = comparison_strategies(
+                settings_of(self.config), method=self.options.get("method")
+            )
+        except ValueError as error:
+            raise self.unusable(f":method: {error}", "option") from None
         choice = BaselineChoice(
             build=self.options.get("baseline"), dut_version=self.options.get("baseline-version")
         )
@@ -71,12 +67,20 @@ class DegradationDirective(TrendingDirective):
                     strategies=strategies,
                     choice=choice,
                     accept=(lambda test: tag_filter(test.tags)) if tag_filter else None,
+                    deprecated=self._deprecated,
                 )
-            except BaselineError as error:
+            except UnknownBuild as error:
                 raise self.unusable(f":baseline: {error}", "option") from None
             unit = loaded.source.spec.unit or _unit_of(target, self.metric(loaded))
-            table = degradation_table(comparison, unit)
-            result.append(table_node(table, loaded.source.name, ["trending-degradation"]))
+            records = target_records(comparison)
+            table = degradation_table(records, unit, no_change="show-no-change" in self.options)
+            if not table.rows:
+                text = f"{table.caption}: No Change in all {len(records.records)} comparisons."
+                result.append(nodes.paragraph(text, text, classes=["trending-degradation"]))
+                continue
+            result.append(
+                table_node(table, loaded.source.name, ["trending-degradation", "trending-changes"])
+            )
         return result
 
 

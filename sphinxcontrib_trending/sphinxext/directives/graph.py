@@ -10,16 +10,18 @@ from docutils.parsers.rst import directives
 
 from sphinxcontrib_trending.analysis.history import TestHistory, anchor_for
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.figure import script_json, trend_figure
-from sphinxcontrib_trending.sphinxext.data import select, source_histories
+from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
+from sphinxcontrib_trending.sphinxext.env_records import claim_anchor
 from sphinxcontrib_trending.sphinxext.nodes import trending_graph
-from sphinxcontrib_trending.sphinxext.store import claim_anchor
+from sphinxcontrib_trending.sphinxext.process_memo import select, source_histories
 
 
 def _heading(trend: TestTrend) -> str:
     history = trend.history
-    return f"{history.name} ({history.testbed})" if history.testbed else history.name
+    return visible(f"{history.name} ({history.testbed})" if history.testbed else history.name)
 
 
 class GraphDirective(TrendingDirective):
@@ -50,7 +52,7 @@ class GraphDirective(TrendingDirective):
         if not selected:
             raise self.unusable(
                 f"no test of source {loaded.source.name!r} with metric {metric!r} "
-                "matches :tests: and :filter:",
+                f"matches :tests: and :filter: ({metrics_note(loaded.dataset.builds)})",
                 "data",
             )
         trends = self.trends(loaded, selected)
@@ -66,27 +68,24 @@ class GraphDirective(TrendingDirective):
     def _graph(
         self, trends: list[TestTrend], source: str, title: str = "", heading: str = ""
     ) -> list[nodes.Node]:
-        """Anchors for every test, an optional heading, then the graph they land on."""
-        result: list[nodes.Node] = []
+        """An optional heading, then the graph; anchors are settled when all pages are read."""
+        claims = []
         for trend in trends:
             anchor = anchor_for(source, trend.history.key)
-            owner = claim_anchor(self.env, source, trend.history.key, anchor)
-            if owner is None:
-                result.append(nodes.target("", "", ids=[anchor]))
-            elif owner != self.env.docname:
-                self.warn(
-                    f"test {trend.history.key!r} already has its graph anchor on page "
-                    f"{owner!r}; links to it go there",
-                    "link",
-                )
+            if claim_anchor(self.env, (source, trend.history.key), anchor, self.lineno):
+                claims.append((source, trend.history.key, anchor))
         graph_id = f"trending-graph-{self.env.new_serialno('trending-graph')}"
         graph = trending_graph(
             figure=script_json(trend_figure(trends, title)),
             title=title or heading,
             tests=len(trends),
+            claims=claims,
             ids=[graph_id],
         )
-        if heading:
-            result.append(nodes.rubric(heading, heading, classes=["trending-graph-heading"]))
-        result.append(graph)
-        return result
+        if not heading:
+            return [graph]
+        graph["heading"] = True
+        rubric = nodes.rubric(
+            heading, heading, classes=["trending-graph-heading"], support_smartquotes=False
+        )
+        return [rubric, graph]

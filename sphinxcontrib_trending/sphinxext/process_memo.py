@@ -79,7 +79,11 @@ def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
     for problem in dataset.problems:
         warn(f"source {name!r}: {problem}", problem.subtype)
     if not dataset.builds:
-        warn(f"source {name!r} matched no usable build ({', '.join(source.spec.paths)})", "data")
+        warn(
+            f"configuration trending_sources[{name!r}]: matched no usable build "
+            f"({', '.join(source.spec.paths)})",
+            "config",
+        )
     loaded = LoadedSource(source, current, dataset)
     _loaded[(name, current)] = loaded
     return loaded

@@ -1,0 +1,95 @@
+"""The checks that turn accepted conf.py values into typed ones.
+
+Each takes the value, its conf.py key and the :class:`Checker`; it raises
+:class:`Invalid` when the value is unusable (the option then falls back to
+its default) and reports lesser problems through the checker.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from sphinxcontrib_trending.analysis import AnomalyPolicy
+from sphinxcontrib_trending.analysis.acknowledged import (
+    KnownChanges,
+    KnownChangesError,
+    load_known_changes,
+)
+from sphinxcontrib_trending.conf.issues import Checker, Invalid
+from sphinxcontrib_trending.conf.option import Check
+
+
+def as_is(value: Any, key: str, checker: Checker) -> Any:
+    return value
+
+
+def one_of(choices: Sequence[str]) -> Check:
+    def check(value: Any, key: str, checker: Checker) -> str:
+        if value not in choices:
+            raise Invalid(f"expected one of {', '.join(choices)}, got {value!r}")
+        return value
+
+    return check
+
+
+def positive(value: Any, key: str, checker: Checker) -> Any:
+    if value is not None and not 0 < value < math.inf:
+        raise Invalid(f"expected a positive number, got {value!r}")
+    return value
+
+
+def days(value: float, key: str, checker: Checker) -> timedelta:
+    try:
+        return timedelta(days=positive(value, key, checker))
+    except OverflowError:
+        raise Invalid(f"{value!r} days is beyond any date") from None
+
+
+def runs(value: float, key: str, checker: Checker) -> int:
+    return max(1, round(positive(value, key, checker)))
+
+
+def folder(value: str | Path | None, key: str, checker: Checker) -> Path | None:
+    return None if value is None else checker.base_dir / value
+
+
+def plotlyjs(value: str, key: str, checker: Checker) -> str:
+    if value in ("bundled", "cdn") or value.startswith("https://"):
+        return value
+    raise Invalid(f"expected 'bundled', 'cdn' or an https:// URL, got {value!r}")
+
+
+POLICY_KEYS = tuple(policy_field.name for policy_field in fields(AnomalyPolicy))
+
+
+def policy(value: Mapping[str, Any], key: str, checker: Checker) -> AnomalyPolicy:
+    """The anomaly policy; an empty dict keeps the methodology's labels exactly."""
+    checker.unknown_keys(key, value, POLICY_KEYS)
+    try:
+        return AnomalyPolicy(**{name: value[name] for name in POLICY_KEYS if name in value})
+    except (TypeError, ValueError) as error:
+        raise Invalid(str(error)) from None
+
+
+@dataclass(frozen=True)
+class KnownChangesFile:
+    """The acknowledged-changes file: pages depend on it even when it is broken."""
+
+    path: Path
+    changes: KnownChanges | None
+
+
+def known_changes(value: str | Path | None, key: str, checker: Checker) -> KnownChangesFile | None:
+    if value is None:
+        return None
+    path = checker.base_dir / value
+    try:
+        return KnownChangesFile(path, load_known_changes(path))
+    except KnownChangesError as error:
+        checker.reject(key, f"{error}; no change is acknowledged")
+        return KnownChangesFile(path, None)

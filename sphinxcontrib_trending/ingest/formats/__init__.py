@@ -1,0 +1,68 @@
+"""What an input format is: one module per format declares one :class:`InputFormat`.
+
+A format module (``robot_output``, ``csv_table``, ``json_lines``, ...) says
+what the format is called, which file and archive-member names hold its
+documents, and how one document becomes builds.  It is listed once in
+:mod:`~sphinxcontrib_trending.ingest.registry`, and everything else (source
+resolution, the loader, settings, the command line) asks the registry, so a
+new format touches no other module.
+
+Format modules import only the parsing layer below them (never the
+registry, spec or options at run time), so the registry can import them
+while :mod:`~sphinxcontrib_trending.ingest.options` is still loading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from sphinxcontrib_trending.ingest.archives import COMPRESSION_SUFFIX
+from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.replay import Replay
+
+if TYPE_CHECKING:
+    from sphinxcontrib_trending.ingest.options import ReadOptions
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One document handed to a format's reader.
+
+    ``where`` names it in problems (``archive.tar!member``); ``names`` are
+    the names a build pattern is tried on, the member's before the input's.
+    """
+
+    stream: Replay
+    where: str
+    names: tuple[str, ...]
+    options: ReadOptions
+
+
+Reader = Callable[[Reading], tuple[list[Build], list[Problem]]]
+
+
+@dataclass(frozen=True)
+class InputFormat:
+    """One input format, as the rest of ingest sees it.
+
+    ``documents`` matches the base name of a results document (after any
+    ``.gz``/``.xz``/``.bz2`` suffix is taken off); it decides which files of
+    a directory and which archive members are read, so ``log.html`` beside
+    ``output.xml`` is left alone.  Explicitly named files are read whatever
+    their name.  ``own_options`` are the source options only this format
+    reads; setting one on a source of another format is an error.
+    """
+
+    name: str
+    documents: re.Pattern[str]
+    read: Reader
+    own_options: frozenset[str] = frozenset()
+
+    def is_document(self, name: str) -> bool:
+        """Is this file or member name a results document of this format?"""
+        base = PurePosixPath(name.replace("\\", "/")).name
+        return bool(self.documents.search(COMPRESSION_SUFFIX.sub("", base)))

@@ -1,0 +1,159 @@
+"""The one place where this extension keeps data on the Sphinx environment.
+
+Only small bookkeeping lives on ``env`` (it is pickled after every build and
+shipped between parallel workers): which documents use which source, the
+source fingerprints they were read with, and where each test's graph anchor
+is.  Parsed archives and analyses stay in the on-disk cache and in process
+memory.
+
+``ENV_VERSION`` changes whenever the shape of that bookkeeping changes, so
+Sphinx throws away an environment pickled by an older release instead of
+reading attributes that no longer mean the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+from sphinxcontrib_trending.sphinxext.warnings import warn
+
+ENV_VERSION = 2
+
+Target = tuple[str, str]
+"""A test's graph anchor is named by its source and history key."""
+
+
+@dataclass
+class TrendingEnvData:
+    doc_sources: dict[str, set[str]] = field(default_factory=dict)
+    fingerprints: dict[str, str] = field(default_factory=dict)
+    claims: dict[Target, dict[str, tuple[str, int | None]]] = field(default_factory=dict)
+    """Per test, every page that graphs it: anchor and line of its first graph there."""
+    links: dict[str, set[Target]] = field(default_factory=dict)
+    """Per page, the tests its tables link to."""
+    owners: dict[Target, str] = field(default_factory=dict)
+    """The anchor owners of the last build, to find pages to rewrite when one moves."""
+
+
+def env_data(env: BuildEnvironment) -> TrendingEnvData:
+    data = getattr(env, "trending_data", None)
+    if data is None:
+        data = TrendingEnvData()
+        env.trending_data = data  # type: ignore[attr-defined]
+    return data
+
+
+def note_source_use(env: BuildEnvironment, docname: str, source: str, fingerprint: str) -> None:
+    data = env_data(env)
+    data.doc_sources.setdefault(docname, set()).add(source)
+    data.fingerprints[source] = fingerprint
+
+
+def claim_anchor(env: BuildEnvironment, target: Target, anchor: str, line: int | None) -> bool:
+    """Record that this page graphs a test; True for its first graph on this page.
+
+    Which page owns the anchor is settled only after every page is read
+    (:func:`settle_anchors`), so the answer never depends on the order in
+    which parallel readers happen to finish.
+    """
+    pages = env_data(env).claims.setdefault(target, {})
+    if env.docname in pages:
+        return False
+    pages[env.docname] = (anchor, line)
+    return True
+
+
+def note_links(env: BuildEnvironment, docname: str, targets: set[Target]) -> None:
+    if targets:
+        env_data(env).links[docname] = targets
+
+
+def anchor_owner(env: BuildEnvironment, target: Target) -> tuple[str, str] | None:
+    """The page holding a test's anchor, and the anchor: the first page by name.
+
+    A serial build reads pages in name order, so this is also the page a
+    serial build would see first.
+    """
+    pages = env_data(env).claims.get(target)
+    if not pages:
+        return None
+    owner = min(pages)
+    return owner, pages[owner][0]
+
+
+def settle_anchors(env: BuildEnvironment, read_now: Iterable[str]) -> list[str]:
+    """After all pages are read: warn about second homes, list pages to rewrite.
+
+    A page graphing a test that another page owns is warned about when it
+    was read in this build, the same for any ``-j``.  Pages not read now but
+    whose links or anchors depend on an owner that changed are returned, so
+    Sphinx writes them again.
+    """
+    data = env_data(env)
+    read = set(read_now)
+    second_homes = []
+    for target, pages in data.claims.items():
+        owner = min(pages)
+        for docname in set(pages) & read - {owner}:
+            second_homes.append((docname, pages[docname][1] or 0, target[1], owner))
+    for docname, line, key, owner in sorted(second_homes):
+        warn(
+            f"test {key!r} already has its graph anchor on page {owner!r}; links to it go there",
+            "link",
+            location=(docname, line or None),
+        )
+    owners = {target: min(pages) for target, pages in data.claims.items() if pages}
+    moved = {
+        target
+        for target in set(owners) | set(data.owners)
+        if owners.get(target) != data.owners.get(target)
+    }
+    data.owners = owners
+    rewrite = set()
+    for target in moved:
+        rewrite.update(data.claims.get(target, {}))
+    rewrite.update(docname for docname, targets in data.links.items() if targets & moved)
+    return sorted(rewrite & env.all_docs.keys() - read)
+
+
+def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    data = env_data(env)
+    data.doc_sources.pop(docname, None)
+    data.links.pop(docname, None)
+    for target, pages in list(data.claims.items()):
+        pages.pop(docname, None)
+        if not pages:
+            del data.claims[target]
+
+
+def merge_info(
+    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+) -> None:
+    data = env_data(env)
+    theirs = env_data(other)
+    merged = set(docnames)
+    for docname in merged:
+        if docname in theirs.doc_sources:
+            data.doc_sources[docname] = theirs.doc_sources[docname]
+        if docname in theirs.links:
+            data.links[docname] = theirs.links[docname]
+    data.fingerprints.update(theirs.fingerprints)
+    for target, pages in theirs.claims.items():
+        for docname in merged & pages.keys():
+            data.claims.setdefault(target, {})[docname] = pages[docname]
+
+
+def sources_in_use(env: BuildEnvironment) -> set[str]:
+    return {source for sources in env_data(env).doc_sources.values() for source in sources}
+
+
+def docs_using(env: BuildEnvironment, changed_sources: set[str]) -> list[str]:
+    return sorted(
+        docname
+        for docname, sources in env_data(env).doc_sources.items()
+        if sources & changed_sources
+    )

@@ -1,0 +1,212 @@
+"""The pruned exact search: the quadratic search's optimum, bounds that hold, a state that extends.
+
+The quadratic search it replaced (:mod:`quadratic_exact`, itself checked
+against a brute force in ``test_analysis_exact_mode``) is the oracle for
+inputs too long to enumerate.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+
+import pytest
+from analysis_series import make_series, series_cases
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from quadratic_exact import quadratic_exact_search
+
+from sphinxcontrib_trending.analysis import classify, exact
+from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
+from sphinxcontrib_trending.analysis.exact import ExactSearch, exact_search
+from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
+from sphinxcontrib_trending.analysis.runs import PreparedRuns, prepare_runs
+
+RELATIVE = 1e-9
+
+
+def model_for(prepared: PreparedRuns, unit: float | None, sbps: float | None) -> BitModel:
+    unit = resolve_unit(prepared.max_value, unit, sbps)
+    return BitModel(prepared.max_value, unit, int(prepared.sizes.sum()))
+
+
+def head(prepared: PreparedRuns, start: int, stop: int) -> PreparedRuns:
+    return PreparedRuns(
+        run_count=prepared.run_count,
+        present=prepared.present[start:stop],
+        sizes=prepared.sizes[start:stop],
+        avgs=prepared.avgs[start:stop],
+        stdevs=prepared.stdevs[start:stop],
+        max_value=prepared.max_value,
+        missing=(),
+    )
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=80))
+def test_same_optimum_as_the_quadratic_search(case) -> None:
+    runs, unit, sbps = case
+    prepared = prepare_runs(runs)
+    if prepared.max_value <= 0.0:
+        return
+    model = model_for(prepared, unit, sbps)
+    found = exact_search(prepared, model)
+    expected = quadratic_exact_search(prepared, model)
+    assert found.bits == pytest.approx(expected.bits, rel=RELATIVE, abs=RELATIVE)
+    if found.starts != expected.starts:
+        # two partitions may cost the same bits; either is the optimum
+        assert abs(found.bits - expected.bits) <= RELATIVE * (abs(expected.bits) + 1.0)
+
+
+def test_same_groups_as_the_quadratic_search_on_long_histories() -> None:
+    rng = random.Random(1313)
+    for _ in range(12):
+        magnitude = rng.choice((1.0, 1e3, 1e7))
+        runs = make_series(rng, rng.randint(200, 400), magnitude, rng.choice(("floats", "mixed")))
+        prepared = prepare_runs(runs)
+        model = model_for(prepared, None, None)
+        found = exact_search(prepared, model)
+        expected = quadratic_exact_search(prepared, model)
+        assert found.starts == expected.starts
+        assert found.bits == pytest.approx(expected.bits, rel=RELATIVE)
+
+
+finite = st.floats(0.0, 1.0, allow_nan=False)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    big_m=st.floats(1e-3, 1e8),
+    n1=st.integers(1, 400),
+    n2=st.integers(1, 400),
+    fractions=st.tuples(finite, finite, finite, finite, finite, finite, finite),
+    first=st.booleans(),
+    last=st.booleans(),
+)
+def test_the_split_bound_holds(big_m, n1, n2, fractions, first, last) -> None:
+    """The pruning lemma, on the bit formula itself.
+
+    Group ``A+B`` after an average ``p`` and before one ``x`` costs at least
+    ``A`` after ``p``, then ``B`` after any ``q``, then ``x`` after ``B``,
+    minus ``theta(n1, q)``.
+    """
+    a1, a2, p, q, x, spread1, spread2 = (value * big_m for value in fractions)
+    s1 = spread1 / 2 if n1 > 1 else 0.0
+    s2 = spread2 / 2 if n2 > 1 else 0.0
+    model = BitModel(big_m, 1.0, n1 + n2)
+    n = n1 + n2
+    merged_avg = (n1 * a1 + n2 * a2) / n
+    merged_stdev = math.sqrt((n1 * s1 * s1 + n2 * s2 * s2 + n1 * n2 * (a1 - a2) ** 2 / n) / n)
+    before = None if first else p
+
+    def then(avg: float) -> float:
+        return 0.0 if last else model.group_bits(1, x, 0.0, avg)
+
+    together = model.group_bits(n, merged_avg, merged_stdev, before) + then(merged_avg)
+    apart = (
+        model.group_bits(n1, a1, s1, before)
+        + model.group_bits(n2, a2, s2, q)
+        + then(a2)
+        - ExactSearch(model).split_bound(n1, q)
+    )
+    assert together >= apart - 1e-9 * (abs(together) + 1.0)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=60), st.lists(st.integers(1, 15), min_size=1, max_size=8))
+def test_an_extended_search_equals_a_fresh_one(case, chunks) -> None:
+    runs, unit, sbps = case
+    prepared = prepare_runs(runs)
+    if prepared.max_value <= 0.0:
+        return
+    model = model_for(prepared, unit, sbps)
+    search = ExactSearch(model)
+    done = 0
+    for chunk in chunks:
+        search.extend(head(prepared, done, done + chunk))
+        done = min(done + chunk, prepared.count)
+        search = pickle.loads(pickle.dumps(search))
+        assert search.partition() == exact_search(head(prepared, 0, done), model)
+    search.extend(head(prepared, done, prepared.count))
+    assert search.partition() == exact_search(prepared, model)
+
+
+def test_a_run_above_the_model_needs_a_new_search() -> None:
+    search = ExactSearch(BitModel(10.0, 0.01, 4))
+    with pytest.raises(ValueError, match="new search"):
+        search.extend(prepare_runs([1.0, 11.0]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    series_cases(max_length=50),
+    st.lists(st.integers(1, 12), min_size=1, max_size=6),
+    st.sampled_from(("exact", "jumpavg")),
+    st.randoms(use_true_random=False),
+)
+def test_incremental_classification_equals_classify(case, chunks, search, rng) -> None:
+    runs, unit, sbps = case
+    runs = [None if rng.random() < 0.1 else run for run in runs]
+    incremental = IncrementalClassifier(unit=unit, sbps=sbps, search=search)
+    done = 0
+    for chunk in [*chunks, len(runs)]:
+        result = incremental.extend(runs[done : done + chunk])
+        done = min(done + chunk, len(runs))
+        assert result == classify(runs[:done], unit=unit, sbps=sbps, search=search)
+        incremental = pickle.loads(pickle.dumps(incremental))
+    assert incremental.run_count == len(runs)
+
+
+def test_a_new_largest_value_restarts_the_search() -> None:
+    runs = [10.0, 10.2, 9.9, 10.1, 30.0, 30.3, 29.8, 10.0, 10.1]
+    incremental = IncrementalClassifier()
+    for index in range(len(runs)):
+        result = incremental.extend(runs[index : index + 1])
+        assert result == classify(runs[: index + 1])
+    assert [group.start for group in result.groups] == [0, 4, 7]
+
+
+def levels(length: int, seed: int) -> tuple[list[float], tuple[int, ...]]:
+    """Levels that jump every ~70 runs around one base, 1.5 % noise; and where they jump."""
+    rng = random.Random(seed)
+    level = 1.2e7
+    values, changes = [], [0]
+    for index in range(length):
+        if index and rng.random() < 0.015:
+            level = 1.2e7 * rng.uniform(0.6, 1.4)
+            changes.append(index)
+        values.append(rng.gauss(level, 0.015 * level))
+    return values, tuple(changes)
+
+
+def test_a_history_of_100000_runs_with_changes() -> None:
+    """The pruning keeps the survivors few, and the optimum beats the true change points."""
+    values, changes = levels(100_000, 5)
+    prepared = prepare_runs(values)
+    search = ExactSearch(model_for(prepared, None, None))
+    largest_survivors = 0
+    for start in range(0, prepared.count, 5_000):
+        search.extend(head(prepared, start, start + 5_000))
+        largest_survivors = max(largest_survivors, search.survivors)
+    found = search.partition()
+    assert largest_survivors < 1_000
+    truth = search.price(changes)
+    assert found.bits <= truth.bits
+    assert len(found.starts) == pytest.approx(len(changes), rel=0.1)
+
+
+@pytest.mark.parametrize(("largest_block", "rounds"), [(1, 8), (5, 2), (48, 2), (200, 3)])
+def test_block_size_and_rounds_change_nothing(monkeypatch, largest_block, rounds) -> None:
+    """Blocks cut short when the fixed-point iteration runs out of rounds: same optimum."""
+    monkeypatch.setattr(exact, "MAX_BLOCK", largest_block)
+    monkeypatch.setattr(exact, "MIN_BLOCK", min(exact.MIN_BLOCK, largest_block))
+    monkeypatch.setattr(exact, "ROUNDS", rounds)
+    rng = random.Random(77)
+    for _ in range(25):
+        runs = make_series(rng, rng.randint(50, 250), 1e3, rng.choice(("floats", "mixed")))
+        prepared = prepare_runs(runs)
+        model = model_for(prepared, None, None)
+        found = exact_search(prepared, model)
+        expected = quadratic_exact_search(prepared, model)
+        assert found.bits == pytest.approx(expected.bits, rel=RELATIVE)

@@ -1,0 +1,116 @@
+"""The command line as a user meets it: --version, --help texts, the docs' option lists."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from sphinxcontrib_trending import __version__
+from sphinxcontrib_trending.cli import build_parser, main
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+RST_MARKUP = re.compile(r"``|:(option|confval|doc|ref|class|func):`")
+
+
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(action.choices)
+
+
+def test_version(capsys) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["--version"])
+    assert raised.value.code == 0
+    assert capsys.readouterr().out.strip() == f"sphinx-trending {__version__}"
+
+
+@pytest.mark.parametrize("command", ["init", "export", "check"])
+def test_help_has_no_raw_rst_and_every_option_says_what_it_does(command: str) -> None:
+    parser = _subparsers()[command]
+    assert not RST_MARKUP.search(parser.format_help()), parser.format_help()
+    undocumented = [
+        action.option_strings or action.dest
+        for action in parser._actions
+        if not action.help or action.help == argparse.SUPPRESS
+    ]
+    assert undocumented == []
+
+
+def _documented(page: str) -> dict[str, str]:
+    """``.. option:: --name METAVAR`` lines of a docs page, by long option name."""
+    found = {}
+    for line in (DOCS / page).read_text().splitlines():
+        match = re.match(r"\.\. option:: (-\w, )?(--[\w-]+)(.*)$", line)
+        if match:
+            found[match.group(2)] = match.group(3).strip()
+    return found
+
+
+def _signature(action: argparse.Action) -> str:
+    if action.nargs == 0:
+        return ""
+    if action.metavar:
+        return str(action.metavar)
+    if action.choices:
+        return "{" + ",".join(action.choices) + "}"
+    return action.dest.upper()
+
+
+@pytest.mark.parametrize(
+    ("command", "page"), [("check", "cli_check.rst"), ("export", "cli_export.rst")]
+)
+def test_every_option_is_documented_with_the_same_metavar(command: str, page: str) -> None:
+    parser = _subparsers()[command]
+    options = {
+        max(action.option_strings, key=len): _signature(action)
+        for action in parser._actions
+        if action.option_strings and action.dest != "help"
+    }
+    assert _documented(page) == options
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "fmt"),
+    [
+        ("results.csv", "job,build,test_id,metric,value\n", "csv"),
+        ("results.jsonl", '{"job": "a"}\n', "jsonl"),
+        ("results.txt", "job,build,test_id\n", "csv"),
+        ("results.log", '{"job": "a"}\n', "jsonl"),
+    ],
+)
+def test_export_without_format_names_the_format_to_pass(
+    tmp_path: Path, capsys, name: str, content: str, fmt: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    assert main(["export", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"pass --format {fmt}" in err
+    assert "malformed XML" not in err
+    assert main(["check", str(path)]) == 2
+    assert f"pass --format {fmt}" in capsys.readouterr().err
+
+
+def test_xml_without_format_is_read_as_robot(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "run.xml"
+    path.write_text("<robot/>")
+    main(["export", "--quiet", str(path)])
+    assert "pass --format" not in capsys.readouterr().err
+
+
+def test_install_page_lists_every_runtime_dependency() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = [re.match(r"[\w.-]+", spec).group(0) for spec in project["dependencies"]]
+    text = (DOCS / "install.rst").read_text().lower()
+    assert [name for name in names if name.lower() not in text] == []

@@ -1,0 +1,96 @@
+"""Every directive's doctree compared with a stored snapshot (the sphinx-design pattern).
+
+The site ``tests/roots/test-snapshots`` holds one page per directive over a
+tiny data set (four tests, eight builds).  It is built once; each page's
+doctree, as the directives left it, is printed with ``pformat()`` and
+compared with ``tests/snapshots/<page>.txt``.  A change to what a directive
+emits shows up as a readable diff of nodes, classes and cell texts.
+
+After an intended change, regenerate and review the diff::
+
+    TRENDING_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_doctree_snapshots.py
+    git diff tests/snapshots
+
+The run that writes snapshots fails on purpose, so a forgotten variable in CI
+cannot make these tests pass without comparing anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from docutils import nodes
+from sphinx.testing.util import SphinxTestApp
+
+from sphinxcontrib_trending.sphinxext.nodes import trending_graph
+from tests.conftest import ROOTS
+
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+UPDATE = "TRENDING_UPDATE_SNAPSHOTS"
+PAGES = ("dashboard", "failed", "graph", "degradation")
+VOLATILE = ("source", "translation_progress")
+"""Document attributes that hold the build's temporary path or vary by Sphinx version."""
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SphinxTestApp]:
+    srcdir = tmp_path_factory.mktemp("snapshots") / "site"
+    shutil.copytree(ROOTS / "test-snapshots", srcdir)
+    built = SphinxTestApp("html", srcdir=srcdir)
+    try:
+        built.build()
+        yield built
+    finally:
+        built.cleanup()
+
+
+def figure_summary(figure: str) -> str:
+    """The figure's traces and title: what the graph shows, without Plotly's styling."""
+    parsed = json.loads(figure)
+    traces = ", ".join(
+        f"{trace.get('name', '?')} ({len(trace.get('x', ()))} points)" for trace in parsed["data"]
+    )
+    title = parsed.get("layout", {}).get("title", {}).get("text", "")
+    return f"traces: {traces}; title: {title}"
+
+
+def normalised(doctree: nodes.document) -> str:
+    """``pformat()`` with no temporary path, Sphinx-version detail or figure JSON."""
+    copy = doctree.deepcopy()
+    for name in VOLATILE:
+        copy.attributes.pop(name, None)
+    for graph in copy.findall(trending_graph):
+        graph["figure"] = figure_summary(graph["figure"])
+    return copy.pformat()
+
+
+def test_the_site_builds_without_warnings(app: SphinxTestApp) -> None:
+    assert app._warning.getvalue() == ""
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_doctree_matches_its_snapshot(app: SphinxTestApp, page: str) -> None:
+    actual = normalised(app.env.get_doctree(page))
+    assert "/tmp" not in actual and str(app.srcdir) not in actual
+    stored = SNAPSHOTS / f"{page}.txt"
+    if os.environ.get(UPDATE, "") not in ("", "0"):
+        SNAPSHOTS.mkdir(exist_ok=True)
+        stored.write_text(actual, encoding="utf-8")
+        pytest.fail(f"{stored} written; review it with git diff and rerun without {UPDATE}")
+    assert stored.exists(), f"no snapshot {stored}: run with {UPDATE}=1 to write it"
+    assert actual == stored.read_text(encoding="utf-8")
+
+
+def test_figure_summary_names_every_trace() -> None:
+    figure = json.dumps(
+        {
+            "data": [{"name": "a", "x": [1, 2, 3]}, {"name": "a trend", "x": [1, 3]}],
+            "layout": {"title": {"text": "T"}},
+        }
+    )
+    assert figure_summary(figure) == "traces: a (3 points), a trend (2 points); title: T"
