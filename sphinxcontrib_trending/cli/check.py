@@ -68,7 +68,6 @@ EXIT_DELIVERY = 3
 """The alert could not be sent; it wins over EXIT_FAILURES so that a
 broken mail set-up never hides behind an expected "unstable" job result."""
 
-ALL_DEFAULT_SEARCH = "jumpavg"
 
 NO_OUTPUTS = Outputs()
 """The table on stdout only."""
@@ -92,7 +91,7 @@ def register(subparsers: Any) -> None:
         # silently taken as --smtp-password-env.
         allow_abbrev=False,
     )
-    check_options.add_arguments(parser, all_default_search=ALL_DEFAULT_SEARCH)
+    check_options.add_arguments(parser)
     parser.set_defaults(handler=run_from_args)
 
 
@@ -155,8 +154,6 @@ def run(
     override the settings as the command-line options of the same names do.
     """
     messages = Messages(_error, verbose=outputs.verbose)
-    if every_build and search is None:
-        search = ALL_DEFAULT_SEARCH
     try:
         reasons = _fail_on(fail_on)
         mail.check(outputs.email)

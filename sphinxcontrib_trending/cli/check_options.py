@@ -74,7 +74,7 @@ class Mail:
             )
 
 
-def add_arguments(parser: argparse.ArgumentParser, all_default_search: str) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
     check_baseline.add_arguments(parser)
     mode = parser.add_argument_group("what to judge").add_mutually_exclusive_group()
@@ -109,8 +109,7 @@ def add_arguments(parser: argparse.ArgumentParser, all_default_search: str) -> N
     analysis.add_argument(
         "--search",
         choices=SEARCHES,
-        help="grouping search (default: trending_search, or exact; "
-        f"with --all: {all_default_search})",
+        help="grouping search (default: trending_search, or exact)",
     )
     analysis.add_argument(
         "--samples", choices=SAMPLE_MODES, help="runs or trials (default: the source's)"

@@ -227,7 +227,7 @@ def test_all_prints_the_history_newest_first(archive: Path, tmp_path: Path, caps
         ("12", L2_1C, "Failed"),
     }
     assert report["counts"]["Regression"] == 1
-    assert report["search"] == "jumpavg" and report["mode"] == "all"
+    assert report["search"] == "exact" and report["mode"] == "all"
 
 
 def test_unknown_build_is_a_usage_error(archive: Path, capsys) -> None:
