@@ -4,7 +4,9 @@ The password is read from an environment variable named by the user and
 nowhere else: command lines show up in process lists and CI logs, and conf.py
 lives in version control.  Every failure (refused connection, TLS, login,
 rejected recipients) becomes one :class:`DeliveryError` with a readable
-reason, so the caller can say so and keep the message on disk.
+reason, so the caller can say so and keep the message on disk.  When only
+some recipients are refused the message did go out: :func:`deliver` returns
+a :class:`Delivery` saying, per recipient, who got it and why others did not.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.utils import getaddresses
 
 SECURITIES = ("none", "starttls", "ssl")
 DEFAULT_PORTS = {"none": 25, "starttls": 587, "ssl": 465}
@@ -22,7 +25,15 @@ DEFAULT_PASSWORD_ENV = "SPHINX_TRENDING_SMTP_PASSWORD"
 
 
 class DeliveryError(Exception):
-    """The alert could not be handed to the SMTP server."""
+    """The alert could not be handed to the SMTP server (for no recipient)."""
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """Who the server accepted the message for, and the reply for each refused address."""
+
+    accepted: tuple[str, ...]
+    refused: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -77,8 +88,8 @@ def deliver(
     message: EmailMessage,
     settings: SmtpSettings,
     environ: Mapping[str, str] | None = None,
-) -> None:
-    """Send ``message`` to its To recipients, or raise DeliveryError saying why."""
+) -> Delivery:
+    """Send ``message`` to its recipients, or raise DeliveryError when none got it."""
     if settings.security not in SECURITIES:
         raise DeliveryError(f"unknown SMTP security {settings.security!r}")
     environ = os.environ if environ is None else environ
@@ -101,14 +112,20 @@ def deliver(
         raise DeliveryError(f"{where}: {_reply(error)}") from None
     except (smtplib.SMTPException, ssl.SSLError, OSError) as error:
         raise DeliveryError(f"{where}: {error or type(error).__name__}") from None
-    if refused:
-        raise DeliveryError(
-            f"{where}: the server refused some recipients: {', '.join(sorted(refused))}"
-        )
+    reasons = {address: _reply_text(code, text) for address, (code, text) in refused.items()}
+    return Delivery(tuple(a for a in _recipients(message) if a not in reasons), reasons)
+
+
+def _recipients(message: EmailMessage) -> list[str]:
+    fields = [str(value) for name in ("To", "Cc", "Bcc") for value in message.get_all(name, [])]
+    return [address for _name, address in getaddresses(fields) if address]
 
 
 def _reply(error: smtplib.SMTPResponseException) -> str:
-    text = error.smtp_error
+    return _reply_text(error.smtp_code, error.smtp_error)
+
+
+def _reply_text(code: int, text: bytes | str) -> str:
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
-    return f"{error.smtp_code} {text}"
+    return f"{code} {text}"

@@ -60,7 +60,7 @@ from sphinxcontrib_trending.cli.sources import SourceError, settings_from_args
 from sphinxcontrib_trending.ingest import SpecError
 from sphinxcontrib_trending.reports.junit import Suite, junit_tree, verdict_case, write_junit
 from sphinxcontrib_trending.reports.records import GraphLinks
-from sphinxcontrib_trending.reports.text import history_table, verdict_table
+from sphinxcontrib_trending.reports.text import history_table, verdict_table, visible
 from sphinxcontrib_trending.reports.verdicts_json import document, write_json
 from sphinxcontrib_trending.settings import Settings
 
@@ -96,7 +96,7 @@ def register(subparsers: Any) -> None:
 
 
 def _error(message: str) -> None:
-    print(f"sphinx-trending check: {message}", file=sys.stderr)
+    print(visible(f"sphinx-trending check: {message}"), file=sys.stderr)
 
 
 def run_from_args(args: argparse.Namespace) -> int:
@@ -197,11 +197,13 @@ def run(
     code = EXIT_FAILURES if any(v.fails(reasons) for v in judged.verdicts) else 0
     if mail.send and message is not None:
         try:
-            deliver(message, mail.smtp)
+            delivery = deliver(message, mail.smtp)
         except DeliveryError as error:
             _error(f"alert e-mail not sent: {error}; the message is kept in {outputs.email}")
             return EXIT_DELIVERY
-        print(f"alert e-mail sent to {', '.join(mail.recipients)}")
+        print(f"alert e-mail sent to {', '.join(delivery.accepted)}")
+        for address, reply in delivery.refused.items():
+            _error(f"alert e-mail not sent to {address}: the server refused it ({reply})")
     return code
 
 

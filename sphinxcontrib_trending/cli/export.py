@@ -22,6 +22,7 @@ from sphinxcontrib_trending.cli.reading import add_reading_arguments, spec_from_
 from sphinxcontrib_trending.ingest import Build, Dataset, SpecError, load
 from sphinxcontrib_trending.ingest.codec import result_fields
 from sphinxcontrib_trending.ingest.timestamps import format_time
+from sphinxcontrib_trending.reports.text import visible
 
 FAILING_SUBTYPES = frozenset({"source", "parse"})
 """Problems meaning an input (or part of it) could not be read: exit code 1."""
@@ -94,5 +95,5 @@ def run(args: argparse.Namespace) -> int:
         # The reader (head, a closed pager) went away: stop writing, still report.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     for problem in dataset.problems:
-        print(f"{problem} [{problem.subtype}]", file=sys.stderr)
+        print(visible(f"{problem} [{problem.subtype}]"), file=sys.stderr)
     return EXIT_FAILURES if any(p.subtype in FAILING_SUBTYPES for p in dataset.problems) else 0

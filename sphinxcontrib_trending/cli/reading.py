@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError
+from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
@@ -20,7 +21,15 @@ from sphinxcontrib_trending.ingest.spec import (
     FORMATS,
 )
 
-READING_OPTIONS = ("format", "build_pattern", "version_pattern", "testbed", "testbed_map")
+READING_OPTIONS = (
+    "format",
+    "build_pattern",
+    "version_pattern",
+    "testbed",
+    "testbed_map",
+    "limit",
+    "encoding",
+)
 """Destinations of the options that describe how to read paths."""
 
 
@@ -55,8 +64,33 @@ def add_reading_arguments(parser: Any) -> None:
         help="testbed name for a 'Setup of TG node ADDRESS' message (repeatable)",
     )
     parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="raise or lower a cap on what one input may cost, e.g. max_tests=200000 "
+        "(repeatable; see the formats page)",
+    )
+    parser.add_argument(
+        "--encoding", help="text encoding of CSV/JSON Lines files without a BOM (default UTF-8)"
+    )
+    parser.add_argument(
         "--cache-dir", type=Path, metavar="DIR", help="cache of parsed archives and downloads"
     )
+
+
+def parse_limits(pairs: list[str]) -> ReadLimits:
+    """``--limit max_tests=500`` options; SpecError names a malformed or bad one."""
+    raw = {}
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        if not equals:
+            raise SpecError(f"--limit {pair!r} is not NAME=VALUE")
+        raw[name.strip()] = value.strip()
+    try:
+        return ReadLimits.from_mapping(raw)
+    except ValueError as error:
+        raise SpecError(f"--limit: {error}") from None
 
 
 def parse_testbed_map(pairs: list[str]) -> dict[str, str]:
@@ -119,5 +153,7 @@ def spec_from_args(paths: list[str], args: argparse.Namespace, **analysis: Any) 
         version_pattern=args.version_pattern or DEFAULT_VERSION_PATTERN,
         testbed_pattern=args.testbed,
         testbed_map=parse_testbed_map(args.testbed_map),
+        limits=parse_limits(args.limit),
+        encoding=args.encoding,
         **analysis,
     )

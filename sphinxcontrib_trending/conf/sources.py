@@ -16,6 +16,7 @@ from typing import Any
 from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
 from sphinxcontrib_trending.conf.issues import Checker, Invalid
+from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
@@ -36,6 +37,8 @@ SOURCE_KEYS = (
     "samples",
     "value_pattern",
     "value_keyword",
+    "limits",
+    "encoding",
 )
 
 
@@ -107,6 +110,8 @@ class _EntryChecker:
             direction=self.choice(raw, "direction", DIRECTIONS, "higher"),
             value_pattern=self.regex(raw, "value_pattern", "") or None,
             value_keyword=self.text(raw, "value_keyword", None, "a keyword name"),
+            limits=self.limits(raw),
+            encoding=self.text(raw, "encoding", None, "an encoding name such as 'latin-1'"),
         )
         try:
             ReadOptions.from_spec(spec)
@@ -139,6 +144,16 @@ class _EntryChecker:
             self.reject(option, f"invalid regular expression {value!r}: {error}")
             return default
         return value
+
+    def limits(self, raw: Mapping[str, Any]) -> ReadLimits:
+        value = raw.get("limits", {})
+        try:
+            if not isinstance(value, Mapping):
+                raise ValueError(f"expected a dict of limits, got {value!r}")
+            return ReadLimits.from_mapping(value)
+        except ValueError as error:
+            self.reject("limits", f"{error}; the default limits are used")
+            return DEFAULT_LIMITS
 
     def text(self, raw: Mapping[str, Any], option: str, default: Any, what: str) -> Any:
         value = raw.get(option, default)

@@ -4,8 +4,10 @@ An entry is addressed by what the input *is* (its path and the reading
 options), and valid while what the input *contains* has not changed (size,
 modification time, parser version).  So a new archive costs one parse, a
 changed one replaces its own entry, and stale entries never pile up.
-Entries that fail to decode (truncated by a crash, written by something
-else) are reported and re-parsed, never trusted.
+Entries are untrusted (a cache folder can be shared, committed or edited):
+one that fails to decode, holds a value of the wrong type or a value the
+parser would have screened out (1e300, a time in year 9999) is reported
+and re-parsed, never used.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from sphinxcontrib_trending.ingest.codec import (
     problem_to_json,
 )
 from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.plausible import screen
 
 CACHE_FORMAT = "sphinxcontrib-trending/parsed-input"
 
@@ -74,7 +77,11 @@ class ParseCache:
                 [build_from_json(build) for build in entry["builds"]],
                 [problem_from_json(problem) for problem in entry["problems"]],
             )
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            implausible: list[Problem] = []
+            screen(parsed.builds, implausible)
+            if implausible:
+                raise ValueError(implausible[0].message)
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
             return None, Problem(
                 str(path), f"corrupt or foreign cache entry, re-parsed: {error}", "cache"
             )

@@ -2,7 +2,9 @@
 
 JSON rather than pickle: a cache folder can be committed, shared or planted,
 and loading it must never run code.  Floats survive exactly (``repr``
-round-trips), times are ISO 8601 strings.
+round-trips), times are ISO 8601 strings.  Reading is strict: a value of the
+wrong type raises ``TypeError`` instead of being coerced, so an edited entry
+is re-parsed rather than trusted.
 """
 
 from __future__ import annotations
@@ -13,8 +15,35 @@ from typing import Any
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 
 
-def _time(value: str | None) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(value)
+def _time(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    moment = datetime.fromisoformat(_string(value))
+    if moment.tzinfo is None:
+        raise ValueError(f"time {value!r} has no offset")
+    return moment
+
+
+def _string(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, found {type(value).__name__}")
+    return value
+
+
+def _optional_string(value: Any) -> str | None:
+    return None if value is None else _string(value)
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, found {type(value).__name__}")
+    return value
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"expected a number, found {type(value).__name__}")
+    return float(value)
 
 
 def result_fields(test: TestResult) -> dict[str, Any]:
@@ -40,18 +69,18 @@ def result_to_json(test: TestResult) -> dict[str, Any]:
 
 def result_from_json(data: dict[str, Any]) -> TestResult:
     return TestResult(
-        test_id=str(data["test_id"]),
-        name=str(data["name"]),
-        suite=str(data["suite"]),
-        tags=tuple(str(tag) for tag in data["tags"]),
-        status=str(data["status"]),
+        test_id=_string(data["test_id"]),
+        name=_string(data["name"]),
+        suite=_string(data["suite"]),
+        tags=tuple(_string(tag) for tag in _list(data["tags"])),
+        status=_string(data["status"]),
         start=_time(data["start"]),
-        message=str(data["message"]),
+        message=_string(data["message"]),
         measurements=tuple(
-            Measurement(str(metric), str(unit), tuple(float(v) for v in values))
-            for metric, unit, values in data["measurements"]
+            Measurement(_string(metric), _string(unit), tuple(map(_number, _list(values))))
+            for metric, unit, values in map(_list, _list(data["measurements"]))
         ),
-        thread_core=data["thread_core"],
+        thread_core=_optional_string(data["thread_core"]),
     )
 
 
@@ -72,13 +101,13 @@ def build_from_json(data: dict[str, Any]) -> Build:
     if time is None:
         raise ValueError("build without time")
     return Build(
-        job=str(data["job"]),
-        build=str(data["build"]),
+        job=_string(data["job"]),
+        build=_string(data["build"]),
         time=time,
-        dut_version=data["dut_version"],
-        testbed=data["testbed"],
-        origin=str(data["origin"]),
-        tests=tuple(result_from_json(test) for test in data["tests"]),
+        dut_version=_optional_string(data["dut_version"]),
+        testbed=_optional_string(data["testbed"]),
+        origin=_string(data["origin"]),
+        tests=tuple(result_from_json(test) for test in _list(data["tests"])),
     )
 
 
@@ -93,9 +122,11 @@ def problem_to_json(problem: Problem) -> dict[str, Any]:
 
 def problem_from_json(data: dict[str, Any]) -> Problem:
     line = data["line"]
+    if line is not None and (isinstance(line, bool) or not isinstance(line, int)):
+        raise TypeError(f"expected a line number, found {type(line).__name__}")
     return Problem(
-        origin=str(data["origin"]),
-        message=str(data["message"]),
-        subtype=str(data["subtype"]),
-        line=None if line is None else int(line),
+        origin=_string(data["origin"]),
+        message=_string(data["message"]),
+        subtype=_string(data["subtype"]),
+        line=line,
     )

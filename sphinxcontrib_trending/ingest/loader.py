@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import lzma
 import os
-import tarfile
-import tempfile
-import zipfile
-import zlib
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from sphinxcontrib_trending.ingest.archives import iter_documents
+from sphinxcontrib_trending.ingest.archives import MEMBER_ERRORS, Document, iter_documents
 from sphinxcontrib_trending.ingest.cache import CacheKey, ParseCache, Parsed
-from sphinxcontrib_trending.ingest.download import Downloads, is_url, url_path
+from sphinxcontrib_trending.ingest.download import (
+    Downloads,
+    is_url,
+    temporary_folder,
+    url_path,
+)
 from sphinxcontrib_trending.ingest.formats import Reading
+from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, enforce
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
 from sphinxcontrib_trending.ingest.options import ReadOptions
 from sphinxcontrib_trending.ingest.plausible import screen
@@ -32,20 +33,10 @@ from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 """Bump whenever the same input would parse differently: it invalidates caches."""
 
 Progress = Callable[[str], None]
-
-_READ_ERRORS = (
-    OSError,
-    EOFError,
-    zlib.error,
-    lzma.LZMAError,
-    tarfile.TarError,
-    zipfile.BadZipFile,
-    RuntimeError,  # zipfile: encrypted member
-)
 
 
 @dataclass(frozen=True)
@@ -59,9 +50,7 @@ class _Input:
 
 
 def _downloads_folder(cache_dir: Path | None, stack: ExitStack) -> Path:
-    if cache_dir is not None:
-        return cache_dir / "downloads"
-    return Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="trending-downloads-")))
+    return cache_dir / "downloads" if cache_dir is not None else temporary_folder(stack)
 
 
 def resolve(spec: SourceSpec) -> list[str]:
@@ -116,7 +105,7 @@ def load(
     dataset = Dataset(problems=problems)
     cache = ParseCache(cache_dir / "parsed" if cache_dir is not None else None)
     with ExitStack() as stack:
-        downloads = Downloads(_downloads_folder(cache_dir, stack))
+        downloads = Downloads(_downloads_folder(cache_dir, stack), limits=options.limits)
         builds: list[Build] = []
         for number, entry in enumerate(entries, start=1):
             item = _locate(entry, downloads, dataset, report)
@@ -173,30 +162,52 @@ def _parsed(
 
 
 def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> Parsed:
-    """Every build in one local file (plain, compressed or an archive)."""
+    """Every build in one local file (plain, compressed or an archive).
+
+    One member's error or cap spares the others; only a spent byte budget
+    stops the whole input.
+    """
     fmt = input_format(options.format)
     builds: list[Build] = []
     problems: list[Problem] = []
     documents = 0
+    budget = Budget(options.limits.max_expanded_bytes)
     try:
-        for document in iter_documents(local, fmt.is_document):
+        for document in iter_documents(local, fmt.is_document, budget):
             documents += 1
-            member = document.member
-            reading = Reading(
-                stream=document.stream,
-                where=origin if member is None else f"{origin}!{member}",
-                names=(naming,) if member is None else (member, naming),
-                options=options,
-            )
-            found, complaints = fmt.read(reading)
+            reading = _reading(document, origin, naming, options)
+            try:
+                found, complaints = fmt.read(reading)
+            except MEMBER_ERRORS as error:
+                problems.append(Problem(reading.where, f"cannot read, skipped: {error}", "parse"))
+                continue
+            except LimitExceeded as error:
+                problems.append(Problem(reading.where, str(error), "parse"))
+                if budget.used > budget.limit:
+                    break
+                continue
             builds.extend(found)
             problems.extend(complaints)
-    except _READ_ERRORS as error:
+    except (*MEMBER_ERRORS, LimitExceeded) as error:
         problems.append(Problem(origin, f"cannot read: {error}", "parse"))
     else:
         if documents == 0:
             problems.append(Problem(origin, f"archive holds no {fmt.name} results", "parse"))
-    return Parsed(screen(builds, problems), problems)
+    problems.extend(
+        Problem(origin, f"{damage}; the data read is kept but may be corrupt", "parse")
+        for damage in budget.damaged
+    )
+    return Parsed(screen(enforce(builds, options.limits, origin, problems), problems), problems)
+
+
+def _reading(document: Document, origin: str, naming: str, options: ReadOptions) -> Reading:
+    member = document.member
+    return Reading(
+        stream=document.stream,
+        where=origin if member is None else f"{origin}!{member}",
+        names=(naming,) if member is None else (member, naming),
+        options=options,
+    )
 
 
 def _without_duplicates(builds: list[Build], problems: list[Problem]) -> list[Build]:

@@ -7,10 +7,12 @@ the Sphinx layer into a configuration error) instead of a warning per file.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.registry import format_names, input_format
 from sphinxcontrib_trending.ingest.robot_values import VALUE_GROUP, keyword_key
 from sphinxcontrib_trending.ingest.spec import SourceSpec
@@ -36,6 +38,8 @@ class ReadOptions:
     testbed_map: tuple[tuple[str, str], ...]
     metric: str
     unit: str | None
+    limits: ReadLimits
+    encoding: str | None
     value_pattern: re.Pattern[str] | None = None
     value_keyword: str | None = None
 
@@ -49,6 +53,12 @@ class ReadOptions:
                 f"build pattern {spec.build_pattern!r} has neither a (?P<job>...) "
                 "nor a (?P<build>...) group"
             )
+        if spec.encoding is not None:
+            try:
+                codecs.lookup(spec.encoding)
+            except LookupError:
+                message = f"encoding {spec.encoding!r} is not a known text encoding"
+                raise SpecError(message) from None
         _check_own_options(spec)
         return cls(
             format=spec.format,
@@ -62,6 +72,8 @@ class ReadOptions:
             unit=spec.unit,
             value_pattern=_value_pattern(spec),
             value_keyword=keyword_key(spec.value_keyword) if spec.value_keyword else None,
+            limits=spec.limits,
+            encoding=spec.encoding,
         )
 
     def identity(self) -> dict[str, Any]:
@@ -76,6 +88,8 @@ class ReadOptions:
             "unit": self.unit,
             "value_pattern": self.value_pattern.pattern if self.value_pattern else None,
             "value_keyword": self.value_keyword,
+            "limits": self.limits.identity(),
+            "encoding": self.encoding,
         }
 
 

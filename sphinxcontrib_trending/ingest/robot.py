@@ -27,13 +27,19 @@ from datetime import datetime
 
 from lxml import etree
 
+from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, too_many_tests
 from sphinxcontrib_trending.ingest.model import Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.replay import Readable
 from sphinxcontrib_trending.ingest.results import make_test_id, strip_tc_prefix, thread_core
 from sphinxcontrib_trending.ingest.robot_suites import OpenSuite
 from sphinxcontrib_trending.ingest.robot_values import ValueRule
 from sphinxcontrib_trending.ingest.safexml import PARSER_OPTIONS, UnsafeXmlError, guarded
-from sphinxcontrib_trending.ingest.timestamps import parse_elapsed, parse_robot_time
+from sphinxcontrib_trending.ingest.timestamps import (
+    TimeRangeError,
+    add_elapsed,
+    parse_elapsed,
+    parse_robot_time,
+)
 
 TG_SETUP = re.compile(r"Setup of TG node (?P<address>[0-9A-Fa-f.:]*[0-9A-Fa-f])")
 
@@ -66,7 +72,7 @@ def status_end(status: etree._Element) -> datetime | None:
     elapsed = parse_elapsed(status.get("elapsed"))
     if start is None or elapsed is None:
         return None
-    return start + elapsed
+    return add_elapsed(start, elapsed)
 
 
 def status_start(status: etree._Element) -> datetime | None:
@@ -83,9 +89,15 @@ class _Reader:
     """
 
     def __init__(
-        self, origin: str, version_pattern: re.Pattern[str], want_tg: bool, values: ValueRule
+        self,
+        origin: str,
+        version_pattern: re.Pattern[str],
+        want_tg: bool,
+        values: ValueRule,
+        max_tests: int,
     ) -> None:
         self.origin = origin
+        self.max_tests = max_tests
         self.version_pattern = version_pattern
         self.want_tg = want_tg
         self.values = values
@@ -206,6 +218,8 @@ class _Reader:
             )
         )
         element.clear()
+        if len(self.run.tests) > self.max_tests:
+            raise too_many_tests(self.max_tests)
 
     def _suite_end(self, element: etree._Element) -> bool:
         """Close a suite; true when it was the top suite (nothing more to read)."""
@@ -264,19 +278,22 @@ def read_robot(
     version_pattern: re.Pattern[str],
     want_tg: bool = False,
     values: ValueRule | None = None,
+    max_tests: int = DEFAULT_LIMITS.max_tests,
 ) -> RobotRun:
     """Parse one output.xml stream; bad XML becomes a problem, never an exception.
 
     Decompression errors of the underlying stream surface here too (the
     parser pulls the bytes), so they are reported against the same origin.
     """
-    reader = _Reader(origin, version_pattern, want_tg, values or ValueRule())
+    reader = _Reader(origin, version_pattern, want_tg, values or ValueRule(), max_tests)
     try:
         return reader.read(stream)
     except etree.XMLSyntaxError as error:
         problem = Problem(origin, _syntax_message(error, reader.run), "parse", error.lineno or None)
     except UnsafeXmlError as error:
         problem = Problem(origin, str(error), "parse")
+    except TimeRangeError as error:
+        problem = Problem(origin, f"{error}; the build time is taken from elsewhere", "data")
     except (OSError, EOFError, zlib.error, lzma.LZMAError) as error:
         problem = Problem(origin, f"cannot read: {error}", "parse")
     reader.run.problems.append(problem)

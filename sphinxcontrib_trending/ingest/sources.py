@@ -15,6 +15,7 @@ from pathlib import Path
 from sphinxcontrib_trending.ingest.archives import ARCHIVE_SUFFIX
 from sphinxcontrib_trending.ingest.download import is_url
 from sphinxcontrib_trending.ingest.formats import InputFormat
+from sphinxcontrib_trending.ingest.globbing import expand
 from sphinxcontrib_trending.ingest.model import Problem
 from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.spec import SourceSpec
@@ -43,7 +44,7 @@ def resolve_entries(spec: SourceSpec) -> tuple[list[str], list[Problem]]:
             continue
         path = Path(entry).expanduser()
         if glob.has_magic(entry):
-            matches = [Path(match) for match in glob.glob(str(path), recursive=True)]
+            matches = [Path(match) for match in expand(str(path))]
             found = [str(m) for m in matches if m.is_file()]
             for folder in (m for m in matches if m.is_dir()):
                 found.extend(_walk(folder, fmt))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from sphinxcontrib_trending.ingest.naming import DEFAULT_BUILD_PATTERN
 from sphinxcontrib_trending.ingest.registry import DEFAULT_FORMAT, format_names
 
@@ -45,3 +46,6 @@ class SourceSpec:
     direction: str = "higher"
     value_pattern: str | None = None
     value_keyword: str | None = None
+    limits: ReadLimits = DEFAULT_LIMITS
+    encoding: str | None = None
+    """Text encoding of CSV/JSON Lines files without a byte-order mark (default UTF-8)."""

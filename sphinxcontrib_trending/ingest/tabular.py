@@ -12,7 +12,6 @@ become one build, rows of one test in it one test result.
 from __future__ import annotations
 
 import csv
-import io
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 from sphinxcontrib_trending.ingest.formats import Reader, Reading
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.naming import stem
-from sphinxcontrib_trending.ingest.replay import Replay
 from sphinxcontrib_trending.ingest.results import (
     make_test_id,
     parse_number_list,
     strip_tc_prefix,
     thread_core,
 )
+from sphinxcontrib_trending.ingest.textcodec import DecodedLines
 from sphinxcontrib_trending.ingest.timestamps import as_utc, parse_iso_or_epoch
 
 if TYPE_CHECKING:
@@ -70,9 +69,8 @@ class _BuildDraft:
     tests: dict[str, _TestDraft] = field(default_factory=dict)
 
 
-def text_stream(stream: Replay) -> io.TextIOWrapper:
-    """The document as text: UTF-8 (a byte-order mark is dropped), newlines kept as written."""
-    return io.TextIOWrapper(io.BufferedReader(stream), encoding="utf-8-sig", newline="")
+RowSplitter = Callable[[Iterable[str]], Iterable[Row | RowError]]
+"""A table format's row syntax, over a document's decoded lines."""
 
 
 def column(name: str) -> str:
@@ -98,6 +96,11 @@ def _values(value: Any) -> tuple[float, ...]:
     if isinstance(value, list):
         return parse_number_list(";".join(_text(item) for item in value))
     return parse_number_list(str(value))
+
+
+def _raw_values(row: Row) -> Any:
+    raw = row.fields.get("values", row.fields.get("value"))
+    return None if raw is None or raw == [] else raw
 
 
 class TableReader:
@@ -131,11 +134,13 @@ class TableReader:
             raise RowError(str(error)) from None
         job = _text(fields.get("job", self.default_job))
         key = (job, _text(fields["build"]))
+        test_id = make_test_id(_text(fields["test"]))
+        if self._duplicate(self.builds.get(key), test_id, row):
+            return  # an ignored row changes nothing: not the build's time either
         build = self.builds.setdefault(key, _BuildDraft(job, key[1], time))
         build.time = max(build.time, time)
         build.dut_version = self._agree(build.dut_version, fields.get("version"), "version", row)
         build.testbed = self._agree(build.testbed, fields.get("testbed"), "testbed", row)
-        test_id = make_test_id(_text(fields["test"]))
         status = _text(fields.get("status", "PASS")).upper()
         draft = build.tests.setdefault(test_id, _TestDraft(row, status, start))
         if status != "PASS":
@@ -158,23 +163,31 @@ class TableReader:
             return known
         return text
 
+    def _duplicate(self, build: _BuildDraft | None, test_id: str, row: Row) -> bool:
+        """Is this a second result of one metric for the same test, job and build?"""
+        draft = None if build is None else build.tests.get(test_id)
+        if draft is None or _raw_values(row) is None:
+            return False
+        metric = _text(row.fields.get("metric", self.options.metric))
+        if not any(known.metric == metric for known in draft.measurements):
+            return False
+        self.problems.append(
+            Problem(
+                self.origin,
+                f"second {metric} result of the same test and build ignored",
+                "duplicate",
+                row.line,
+            )
+        )
+        return True
+
     def _measure(self, draft: _TestDraft, row: Row) -> None:
         fields = row.fields
-        raw = fields.get("values", fields.get("value"))
-        if raw is None or raw == []:
+        raw = _raw_values(row)
+        if raw is None:
             return
         metric = _text(fields.get("metric", self.options.metric))
         unit = _text(fields.get("unit", self.options.unit or ""))
-        if any(known.metric == metric for known in draft.measurements):
-            self.problems.append(
-                Problem(
-                    self.origin,
-                    f"second {metric} result of the same test and build ignored",
-                    "duplicate",
-                    row.line,
-                )
-            )
-            return
         try:
             draft.measurements.append(Measurement(metric, unit, _values(raw)))
         except ValueError as error:
@@ -219,27 +232,30 @@ class TableReader:
         )
 
 
-def read_table(
-    rows: Iterable[Row | RowError], reading: Reading
-) -> tuple[list[Build], list[Problem]]:
+def read_table(split: RowSplitter, reading: Reading) -> tuple[list[Build], list[Problem]]:
     """Every build of one table document, and the rows it could not use.
 
-    ``rows`` is the format's own row syntax (CSV records, JSON lines) over
-    ``reading.stream``; it is consumed here, so read errors are reported here.
+    ``split`` is the format's own row syntax (CSV records, JSON lines) over
+    the document's decoded lines (see :class:`DecodedLines`); they are
+    consumed here, so read errors are reported here.
     """
     origin = reading.where
     reader = TableReader(origin, reading.options, stem(reading.names[0]))
+    lines = DecodedLines(reading.stream, reading.options.encoding)
     try:
-        for row in rows:
+        for row in split(lines):
             reader.add(row)
     except (csv.Error, UnicodeDecodeError) as error:
         reader.problems.append(Problem(origin, f"cannot read further: {error}", "parse"))
+    if lines.fallback_line is not None:
+        message = "not valid UTF-8 from here on: read as Latin-1 (set the source's encoding)"
+        reader.problems.append(Problem(origin, message, "parse", lines.fallback_line))
     builds = reader.result()
     if not builds and not reader.problems:
         reader.problems.append(Problem(origin, "no result rows in this file", "parse"))
     return builds, reader.problems
 
 
-def table_reader(rows: Callable[[Replay], Iterable[Row | RowError]]) -> Reader:
+def table_reader(split: RowSplitter) -> Reader:
     """The reader of a table format, given how it splits a document into rows."""
-    return lambda reading: read_table(rows(reading.stream), reading)
+    return lambda reading: read_table(split, reading)

@@ -13,6 +13,10 @@ from datetime import datetime, timedelta, timezone
 UTC = timezone.utc
 
 
+class TimeRangeError(ValueError):
+    """A time the calendar cannot hold (``elapsed="1e20"``, year 9999 plus a day)."""
+
+
 def as_utc(moment: datetime) -> datetime:
     """Naive means UTC; an aware time is converted to UTC."""
     if moment.tzinfo is None:
@@ -43,18 +47,32 @@ def parse_robot_time(text: str | None) -> datetime | None:
                 tzinfo=UTC,
             )
         return as_utc(datetime.fromisoformat(text))
-    except ValueError:
+    except (ValueError, OverflowError):
         return None
 
 
 def parse_elapsed(text: str | None) -> timedelta | None:
-    """RF 7 ``elapsed`` attribute: seconds as a decimal string."""
+    """RF 7 ``elapsed`` attribute: seconds as a decimal string.
+
+    Raises :class:`TimeRangeError` for a number no timedelta can hold, so the
+    reader reports it instead of taking a wrong time.
+    """
     if text is None:
         return None
     try:
         return timedelta(seconds=float(text))
     except ValueError:
         return None
+    except OverflowError:
+        raise TimeRangeError(f"elapsed time {text!r} is out of range") from None
+
+
+def add_elapsed(start: datetime, elapsed: timedelta) -> datetime:
+    """``start + elapsed``, or :class:`TimeRangeError` past the calendar's end."""
+    try:
+        return start + elapsed
+    except OverflowError:
+        raise TimeRangeError(f"start {start.isoformat()} plus {elapsed} is out of range") from None
 
 
 def parse_iso_or_epoch(text: str) -> datetime:
@@ -71,7 +89,7 @@ def parse_iso_or_epoch(text: str) -> datetime:
         stripped = stripped[:-1] + "+00:00"
     try:
         return as_utc(datetime.fromisoformat(stripped))
-    except ValueError:
+    except (ValueError, OverflowError):
         raise ValueError(f"time {text!r} is neither ISO 8601 nor Unix epoch seconds") from None
 
 

@@ -20,9 +20,18 @@ from sphinxcontrib_trending.reports.verdicts_json import counts
 
 HEADER = ("Result", "Reason", "Test", "Build", "Value", "Details")
 
+_CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def visible(text: str) -> str:
+    """Control characters from data (ESC, NUL, BEL, newlines) shown as ``\\xNN``:
+    a terminal must not be steered, nor a table row split, by a test name."""
+    return text.translate(_CONTROLS)
+
 
 def columns(rows: Sequence[Sequence[str]]) -> list[str]:
     """Left-aligned columns wide enough for every cell; the last one is not padded."""
+    rows = [[visible(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(cell.ljust(width) for cell, width in zip(row[:-1], widths[:-1], strict=True))
@@ -79,7 +88,7 @@ def history_table(
     """
     lines = []
     for entry in history:
-        heading = f"== {entry.job_build} ({entry.time.isoformat()})"
+        heading = visible(f"== {entry.job_build} ({entry.time.isoformat()})")
         table = verdict_table(entry.verdicts, fail_on, verbose, show_source)
         if len(table) == 1:
             lines.append(f"{heading}: {table[0]}")

@@ -13,6 +13,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from sphinxcontrib_trending import __version__
+from sphinxcontrib_trending.ingest.download import new_round
 from sphinxcontrib_trending.sphinxext import (
     assets,
     config,
@@ -54,11 +55,17 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
         preload(env)
 
 
+def _new_download_round(app: Sphinx) -> None:
+    """Each build fetches a URL once, and every page of it sees the same bytes."""
+    new_round()
+
+
 def setup_extension(app: Sphinx) -> dict[str, Any]:
     config.register(app)
     nodes.register(app)
     directives.register(app)
     assets.register(app)
+    app.connect("builder-inited", _new_download_round)
     mathml.register(app)
     app.connect("env-get-outdated", _outdated_by_data)
     app.connect("env-before-read-docs", _preload)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_trending.ingest import SourceSpec, fingerprint, load
+from sphinxcontrib_trending.ingest.download import new_round
 from tests.ingest.conftest import RF7_DAILY
 
 ARCHIVES = sorted(RF7_DAILY.glob("*.xml.gz"))
@@ -81,6 +82,7 @@ def test_download_then_revalidate_with_etag(site: Site, tmp_path: Path) -> None:
     )
     (local,) = first.files
     assert Path(local).parent == tmp_path / "downloads" and Path(local).exists()
+    new_round()  # the next build
     second = load(spec, cache_dir=tmp_path)
     assert second.builds == first.builds
     assert [status for *_rest, status in site.requests] == [200, 304]
@@ -93,6 +95,7 @@ def test_changed_content_is_fetched_and_changes_the_fingerprint(site: Site, tmp_
     first = load(spec, cache_dir=tmp_path)
     before = fingerprint(spec, cache_dir=tmp_path)
     site.files[url.removeprefix(site.base)] = (ARCHIVES[1].read_bytes(), '"v2"')
+    new_round()
     again = load(spec, cache_dir=tmp_path)
     # The name still says build 101; the content (and so the time and version) is new.
     assert [b.build for b in again.builds] == ["101"]
@@ -107,6 +110,7 @@ def test_network_failure_falls_back_to_the_cached_copy(site: Site, tmp_path: Pat
     spec = SourceSpec(paths=(url,))
     good = load(spec, cache_dir=tmp_path)
     site.files.clear()  # the server now answers 404
+    new_round()
     offline = load(spec, cache_dir=tmp_path)
     assert offline.builds == good.builds
     (problem,) = offline.problems

@@ -8,18 +8,24 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from sphinxcontrib_trending.ingest.formats import InputFormat
-from sphinxcontrib_trending.ingest.replay import Replay
-from sphinxcontrib_trending.ingest.tabular import Row, column, table_reader, text_stream
+from sphinxcontrib_trending.ingest.tabular import Row, RowError, column, table_reader
 
 
-def csv_rows(stream: Replay) -> Iterator[Row]:
-    reader = csv.DictReader(text_stream(stream))
+def csv_rows(lines: Iterable[str]) -> Iterator[Row | RowError]:
+    reader = csv.DictReader(lines)
     if reader.fieldnames is None:
         return
-    for record in reader:
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:  # one bad row (a field over the size limit) is skipped
+            yield RowError(f"not CSV: {error}", reader.reader.line_num)
+            continue
         fields = {
             column(key): value.strip()
             for key, value in record.items()

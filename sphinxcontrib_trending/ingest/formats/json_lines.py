@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from sphinxcontrib_trending.ingest.formats import InputFormat
-from sphinxcontrib_trending.ingest.replay import Replay
-from sphinxcontrib_trending.ingest.tabular import Row, RowError, column, table_reader, text_stream
+from sphinxcontrib_trending.ingest.tabular import Row, RowError, column, table_reader
 
 
-def jsonl_rows(stream: Replay) -> Iterator[Row | RowError]:
-    for number, line in enumerate(text_stream(stream), start=1):
+def jsonl_rows(lines: Iterable[str]) -> Iterator[Row | RowError]:
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
+        except RecursionError:
+            yield RowError("not JSON: nested too deeply", number)
+            continue
         except ValueError as error:
             yield RowError(f"not JSON: {error}", number)
             continue

@@ -29,6 +29,7 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
         values=ValueRule(
             options.value_pattern, options.value_keyword, options.metric, options.unit or ""
         ),
+        max_tests=options.limits.max_tests,
     )
     problems = list(run.problems)
     if not run.tests:

@@ -1,0 +1,94 @@
+"""Decompression amplification: byte, test and message caps, each with a clear problem."""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sphinxcontrib_trending.ingest.limits import ReadLimits
+from tests.hostile.documents import load_here, messages, rf7, rf7_test, write
+
+MRR = "Maximum Receive Rate trial results in packets per second: [10.0, 11.0]"
+
+
+def test_an_input_expanding_past_the_cap_is_refused_and_the_rest_builds(tmp_path: Path) -> None:
+    bomb = rf7(rf7_test("t1", "x" * 3_000_000, status="FAIL")).encode()
+    write(tmp_path, "job__1__output.xml.xz", lzma.compress(bomb))
+    write(tmp_path, "job__2__output.xml", rf7())
+    dataset = load_here(tmp_path, limits=ReadLimits(max_expanded_bytes=1_000_000))
+    assert [build.build for build in dataset.builds] == ["2"]
+    (problem,) = dataset.problems
+    assert problem.origin.endswith("job__1__output.xml.xz")
+    assert "expands beyond max_expanded_bytes (1,000,000 bytes): refused" in problem.message
+
+
+def test_a_zip_bomb_spread_over_members_is_stopped_at_the_cap(tmp_path: Path) -> None:
+    path = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("1/output.xml", rf7())
+        for number in range(2, 40):
+            archive.writestr(f"{number}/output.xml", rf7(rf7_test("t", "y" * 400_000)))
+    dataset = load_here(path, build_pattern=r"(?P<build>\d+)/output",
+                        limits=ReadLimits(max_expanded_bytes=2_000_000))  # fmt: skip
+    assert "1" in {build.build for build in dataset.builds}
+    assert "expands beyond max_expanded_bytes" in messages(dataset)
+    assert messages(dataset).count("max_expanded_bytes") == 1  # the archive stops at the cap
+
+
+def test_a_long_message_keeps_head_and_tail_and_says_how_much_was_cut(tmp_path: Path) -> None:
+    message = "HEAD" + "m" * 200_000 + "TAIL"
+    write(tmp_path, "job__1__output.xml.xz", lzma.compress(rf7(rf7_test("t1", message)).encode()))
+    dataset = load_here(tmp_path, limits=ReadLimits(max_message_chars=1000))
+    (test,) = dataset.builds[0].tests
+    assert test.message.startswith("HEAD") and test.message.endswith("TAIL")
+    assert "[... 199,008 characters cut (max_message_chars) ...]" in test.message
+    assert len(test.message) < 1100
+    assert "1 test message(s) longer than max_message_chars (1,000)" in messages(dataset)
+
+
+def test_a_long_passing_message_still_yields_its_measurements(tmp_path: Path) -> None:
+    message = MRR + " " + "z" * 5000
+    write(tmp_path, "job__1__output.xml", rf7(rf7_test("t1", message)))
+    dataset = load_here(tmp_path, limits=ReadLimits(max_message_chars=100))
+    assert dataset.builds[0].tests[0].measurements[0].values == (10.0, 11.0)
+
+
+def test_a_file_with_too_many_tests_is_refused_and_the_rest_builds(tmp_path: Path) -> None:
+    many = "".join(rf7_test(f"t{n}") for n in range(60))
+    write(tmp_path, "job__1__output.xml.gz", gzip.compress(rf7(many).encode()))
+    write(tmp_path, "job__2__output.xml", rf7())
+    dataset = load_here(tmp_path, limits=ReadLimits(max_tests=50))
+    assert [build.build for build in dataset.builds] == ["2"]
+    assert "holds more than max_tests (50) tests: refused" in messages(dataset)
+
+
+def test_a_table_build_with_too_many_tests_is_refused(tmp_path: Path) -> None:
+    rows = "".join(f"s.t{n},1,2024-05-01T00:00:00Z,1\n" for n in range(60))
+    rows += "s.t0,2,2024-05-02T00:00:00Z,1\n"
+    path = write(tmp_path, "r.csv", "test,build,time,value\n" + rows)
+    dataset = load_here(path, format="csv", limits=ReadLimits(max_tests=50))
+    assert [build.build for build in dataset.builds] == ["2"]
+    assert "build r-1 holds more than max_tests (50) tests: refused" in messages(dataset)
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        ({"max_tests": 0}, "must be a positive number"),
+        ({"max_tests": "many"}, "must be a positive number"),
+        ({"max_tests": 1.5}, "must be a positive number"),
+        ({"max_bytes": 5}, "unknown limit 'max_bytes'"),
+    ],
+)
+def test_bad_limits_are_refused_by_name(raw: dict[str, object], said: str) -> None:
+    with pytest.raises(ValueError, match=said):
+        ReadLimits.from_mapping(raw)
+
+
+def test_limits_read_from_a_mapping() -> None:
+    limits = ReadLimits.from_mapping({"max_tests": "7", "download_seconds": 2.5})
+    assert (limits.max_tests, limits.download_seconds) == (7, 2.5)

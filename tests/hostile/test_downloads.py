@@ -1,0 +1,184 @@
+"""URL downloads: size cap, deadline, Content-Encoding bombs, odd answers, once per round."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from sphinxcontrib_trending.ingest.download import new_round
+from sphinxcontrib_trending.ingest.limits import ReadLimits
+from tests.hostile.documents import load_here, messages, rf7
+
+Answer = Callable[[BaseHTTPRequestHandler, int], None]
+"""Writes the whole answer to the n-th request (counted from 1)."""
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[[Answer], str]]:
+    servers: list[ThreadingHTTPServer] = []
+
+    def start(answer: Answer) -> str:
+        count = [0]
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                count[0] += 1
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    answer(self, count[0])
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}/job__1__output.xml"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def _send(handler: BaseHTTPRequestHandler, body: bytes, status: int = 200, **headers: str) -> None:
+    handler.send_response(status)
+    for name, value in headers.items():
+        handler.send_header(name.replace("_", "-"), value)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def test_a_body_over_the_size_cap_is_refused(
+    serve: Callable[[Answer], str], tmp_path: Path
+) -> None:
+    url = serve(lambda handler, _n: _send(handler, rf7().encode() + b" " * 3_000_000))
+    dataset = load_here(url, cache_dir=tmp_path, limits=ReadLimits(max_download_bytes=1_000_000))
+    assert dataset.builds == []
+    assert "larger than max_download_bytes (1,000,000 bytes)" in messages(dataset)
+    assert not [p for p in (tmp_path / "downloads").iterdir() if p.name.endswith(".xml")]
+
+
+def test_a_content_encoding_gzip_bomb_is_bounded(
+    serve: Callable[[Answer], str], tmp_path: Path
+) -> None:
+    bomb = gzip.compress(b"\0" * 30_000_000)  # 30 MB in about 30 KB
+    url = serve(lambda handler, _n: _send(handler, bomb, Content_Encoding="gzip"))
+    dataset = load_here(url, cache_dir=tmp_path, limits=ReadLimits(max_download_bytes=1_000_000))
+    assert "larger than max_download_bytes" in messages(dataset)
+
+
+def test_a_gzip_content_encoding_is_decoded(serve: Callable[[Answer], str], tmp_path: Path) -> None:
+    body = gzip.compress(rf7().encode())
+    url = serve(lambda handler, _n: _send(handler, body, Content_Encoding="gzip"))
+    dataset = load_here(url, cache_dir=tmp_path)
+    assert dataset.problems == [] and [b.build for b in dataset.builds] == ["1"]
+
+
+def _trickle_bytes(handler: BaseHTTPRequestHandler, byte: bytes) -> None:
+    for _ in range(1000):
+        handler.wfile.write(byte)
+        handler.wfile.flush()
+        time.sleep(0.1)
+
+
+def _trickle(handler: BaseHTTPRequestHandler, _n: int) -> None:
+    """A body of one byte every 0.1 s."""
+    handler.send_response(200)
+    handler.send_header("Content-Length", "1000")
+    handler.end_headers()
+    _trickle_bytes(handler, b" ")
+
+
+def _trickled_headers(handler: BaseHTTPRequestHandler, _n: int) -> None:
+    """Headers of one byte every 0.1 s."""
+    handler.wfile.write(b"HTTP/1.0 200 OK\r\n")
+    _trickle_bytes(handler, b"X")
+
+
+@pytest.mark.parametrize("answer", [_trickle, _trickled_headers])
+def test_a_trickling_server_is_cut_off_at_the_deadline(
+    serve: Callable[[Answer], str], tmp_path: Path, answer: Answer
+) -> None:
+    url = serve(answer)
+    started = time.monotonic()
+    dataset = load_here(url, cache_dir=tmp_path, limits=ReadLimits(download_seconds=0.5))
+    assert time.monotonic() - started < 1.5
+    assert "took longer than download_seconds (0.5 s)" in messages(dataset)
+
+
+def test_a_304_to_a_first_request_is_a_source_problem(
+    serve: Callable[[Answer], str], tmp_path: Path
+) -> None:
+    url = serve(lambda handler, _n: _send(handler, b"", status=304))
+    dataset = load_here(url, cache_dir=tmp_path)
+    (problem,) = dataset.problems
+    assert problem.subtype == "source" and "304 Not Modified" in problem.message
+
+
+def test_a_url_is_fetched_once_per_round_whatever_its_etag(
+    serve: Callable[[Answer], str], tmp_path: Path
+) -> None:
+    def changing(handler: BaseHTTPRequestHandler, number: int) -> None:
+        start = f"2024-05-01T0{number}:00:00.000000"
+        _send(handler, rf7(start=start).encode(), ETag=f'"v{number}"')
+
+    url = serve(changing)
+    new_round()
+    first, second = (load_here(url, cache_dir=tmp_path) for _ in range(2))
+    assert first.builds == second.builds
+    assert first.builds[0].time.hour == 1
+    new_round()
+    assert load_here(url, cache_dir=tmp_path).builds[0].time.hour == 2
+
+
+def _child(url: str, tmp_path: Path) -> subprocess.Popen[bytes]:
+    """A run downloading ``url`` (which never ends), once its folder exists."""
+    script = (
+        "import sys; from sphinxcontrib_trending.cli import exit_on_terminate; "
+        "from tests.hostile.documents import load_here; exit_on_terminate(); "
+        "load_here(sys.argv[1])"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, url],
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    deadline = time.monotonic() + 10
+    while not list(tmp_path.glob("trending-downloads-*")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return child
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_run_leaves_no_download_folder_behind(
+    serve: Callable[[Answer], str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    how: signal.Signals,
+) -> None:
+    child = _child(serve(_trickle), tmp_path)
+    try:
+        assert list(tmp_path.glob(f"trending-downloads-{child.pid}-*"))
+    finally:
+        child.send_signal(how)
+        child.wait()
+    if how == signal.SIGTERM:  # the run cleans up itself
+        assert not list(tmp_path.glob("trending-downloads-*"))
+        return
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    load_here(tmp_path / "nothing-here")  # the next run cleans up after the killed one
+    assert not list(tmp_path.glob(f"trending-downloads-{child.pid}-*"))
