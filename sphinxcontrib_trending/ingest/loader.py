@@ -25,6 +25,7 @@ from sphinxcontrib_trending.ingest.archives import iter_documents
 from sphinxcontrib_trending.ingest.cache import CacheKey, ParseCache, Parsed
 from sphinxcontrib_trending.ingest.download import Downloads, is_url, url_path
 from sphinxcontrib_trending.ingest.formats import Reading
+from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
 from sphinxcontrib_trending.ingest.options import ReadOptions
 from sphinxcontrib_trending.ingest.plausible import screen
@@ -32,7 +33,7 @@ from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 """Bump whenever the same input would parse differently: it invalidates caches."""
 
 Progress = Callable[[str], None]
@@ -128,6 +129,8 @@ def load(
             parsed = _parsed(item, options, cache, dataset, lambda m=message: report(m))
             builds.extend(parsed.builds)
             dataset.problems.extend(parsed.problems)
+    if input_format(options.format).merges_builds:
+        builds = merge_builds(builds, dataset.problems)
     dataset.builds = _without_duplicates(builds, dataset.problems)
     dataset.builds.sort(key=lambda build: (build.time, build.job, build.build))
     return dataset
