@@ -135,7 +135,7 @@ def _one(metric: str, quantity: dict[str, Any]) -> Measurement:
 
 
 def _rate_and_bandwidth(prefix: str, bound: dict[str, Any]) -> Iterator[Measurement]:
-    """A ``rate_with_bandwidth``: the rate as ``prefix``, its bandwidth as ``{prefix}_bandwidth``."""
+    """A ``rate_with_bandwidth``: the rate as ``prefix``, bandwidth as ``{prefix}_bandwidth``."""
     yield _one(prefix, bound["rate"])
     if "bandwidth" in bound:
         yield _one(f"{prefix}_bandwidth", bound["bandwidth"])
