@@ -87,11 +87,12 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
 
 
 def _job_and_build(reading: Reading, start: datetime, problems: list[Problem]) -> tuple[str, str]:
-    """From ``{job}/{build}/archives/``; else the build pattern; else the input and the day.
+    """From ``{job}/{build}/archives/``; else the build pattern; else the folder and the day.
 
-    With the default pattern unmatched, the input's name (the archive or
-    folder the user gave) is the job and the test's UTC day the build: a
-    plain folder of one day's results is one build, and nothing is wrong.
+    With the default pattern unmatched, the folder holding the document
+    (the archive's name for a member at its root) is the job and the test's
+    UTC day the build: a plain folder of one day's results is one build,
+    and nothing is wrong.
     """
     for name in reading.names:
         parts = PurePosixPath(name.replace("\\", "/")).parts
@@ -102,7 +103,8 @@ def _job_and_build(reading: Reading, start: datetime, problems: list[Problem]) -
     if options.build_pattern.pattern == DEFAULT_BUILD_PATTERN and not any(
         options.build_pattern.search(name) for name in reading.names
     ):
-        return stem(reading.names[-1]), start.strftime("%Y%m%d")
+        folder = PurePosixPath(reading.names[0].replace("\\", "/")).parent.name
+        return folder or stem(reading.names[-1]), start.strftime("%Y%m%d")
     job, build, complaint = identify(options.build_pattern, list(reading.names), start)
     if complaint is not None:
         problems.append(Problem(reading.where, complaint, "data"))
