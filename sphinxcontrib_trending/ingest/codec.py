@@ -34,6 +34,7 @@ def result_to_json(test: TestResult) -> dict[str, Any]:
     return {
         **result_fields(test),
         "thread_core": test.thread_core,
+        "attributes": [list(pair) for pair in test.attributes],
         "measurements": [[m.metric, m.unit, list(m.values)] for m in test.measurements],
     }
 
@@ -52,6 +53,7 @@ def result_from_json(data: dict[str, Any]) -> TestResult:
             for metric, unit, values in data["measurements"]
         ),
         thread_core=data["thread_core"],
+        attributes=tuple((str(name), str(text)) for name, text in data["attributes"]),
     )
 
 

@@ -281,3 +281,14 @@ def test_an_older_1x_model_version_is_accepted_a_2x_is_not() -> None:
     newer = document("mrr")
     newer["version"] = "2.0.0"
     assert [error.json_path for error in _validator().iter_errors(newer)] == ["$.version"]
+
+
+def test_the_parse_cache_gives_the_same_joined_build(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write(build_folder(data), document("mrr"))
+    write(build_folder(data), document("ndrpdr"))
+    first = load_paths(data, format="csit-json", cache_dir=tmp_path / "cache")
+    again = load_paths(data, format="csit-json", cache_dir=tmp_path / "cache")
+    assert again.parsed == [] and len(first.parsed) == 2
+    assert again.builds == first.builds
+    assert again.builds[0].tests[0].attribute("dut_type") == "VPP"
