@@ -292,3 +292,16 @@ def test_the_parse_cache_gives_the_same_joined_build(tmp_path: Path) -> None:
     assert again.parsed == [] and len(first.parsed) == 2
     assert again.builds == first.builds
     assert again.builds[0].tests[0].attribute("dut_type") == "VPP"
+
+
+def test_gzipped_files_are_read_and_a_non_json_document_is_a_problem(tmp_path: Path) -> None:
+    folder = build_folder(tmp_path)
+    packed = folder / "64b-2t1c-ethip4-ip4base-soak.info.json.gz"
+    packed.parent.mkdir(parents=True)
+    packed.write_bytes(gzip.compress(json.dumps(document("soak")).encode()))
+    broken = folder / "broken.info.json"
+    broken.write_text("{not json")
+    dataset = load_paths(tmp_path, format="csit-json")
+    [problem] = dataset.problems
+    assert problem.origin == str(broken) and problem.message.startswith("not JSON")
+    assert [t.name for t in dataset.builds[0].tests] == ["64b-2t1c-ethip4-ip4base-soak"]
