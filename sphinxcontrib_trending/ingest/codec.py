@@ -63,6 +63,7 @@ def result_to_json(test: TestResult) -> dict[str, Any]:
     return {
         **result_fields(test),
         "thread_core": test.thread_core,
+        "attributes": [list(pair) for pair in test.attributes],
         "measurements": [[m.metric, m.unit, list(m.values)] for m in test.measurements],
     }
 
@@ -81,6 +82,9 @@ def result_from_json(data: dict[str, Any]) -> TestResult:
             for metric, unit, values in map(_list, _list(data["measurements"]))
         ),
         thread_core=_optional_string(data["thread_core"]),
+        attributes=tuple(
+            (_string(name), _string(text)) for name, text in map(_list, _list(data["attributes"]))
+        ),
     )
 
 

@@ -26,6 +26,7 @@ from sphinxcontrib_trending.ingest.download import (
 )
 from sphinxcontrib_trending.ingest.formats import Reading
 from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, enforce
+from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
 from sphinxcontrib_trending.ingest.options import ReadOptions
 from sphinxcontrib_trending.ingest.plausible import screen
@@ -33,7 +34,7 @@ from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 
-PARSER_VERSION = "4"
+PARSER_VERSION = "5"
 """Bump whenever the same input would parse differently: it invalidates caches."""
 
 Progress = Callable[[str], None]
@@ -117,6 +118,8 @@ def load(
             parsed = _parsed(item, options, cache, dataset, lambda m=message: report(m))
             builds.extend(parsed.builds)
             dataset.problems.extend(parsed.problems)
+    if input_format(options.format).merges_builds:
+        builds = merge_builds(builds, dataset.problems)
     dataset.builds = _without_duplicates(builds, dataset.problems)
     dataset.builds.sort(key=lambda build: (build.time, build.job, build.build))
     return dataset

@@ -32,7 +32,10 @@ class TestResult:
     """One test case as it ran in one build, passed or failed.
 
     A failed test keeps its row with no measurements: the failed-tests table
-    and the CI gate need to know it ran and failed.
+    and the CI gate need to know it ran and failed.  ``attributes`` keeps
+    what a format knows about the run beyond these fields (``dut_type``,
+    ``hosts``, ...) as sorted (name, text) pairs, so a new piece of metadata
+    needs no new field.
     """
 
     __test__ = False  # a model class, not a pytest test class (its name starts with Test)
@@ -46,10 +49,14 @@ class TestResult:
     message: str
     measurements: tuple[Measurement, ...] = ()
     thread_core: str | None = None
+    attributes: tuple[tuple[str, str], ...] = ()
 
     @property
     def passed(self) -> bool:
         return self.status == "PASS"
+
+    def attribute(self, name: str) -> str | None:
+        return dict(self.attributes).get(name)
 
     def measurement(self, metric: str) -> Measurement | None:
         for measurement in self.measurements:

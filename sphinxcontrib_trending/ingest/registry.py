@@ -8,10 +8,16 @@ here, so adding a format is one module under
 
 from __future__ import annotations
 
-from sphinxcontrib_trending.ingest.formats import InputFormat, csv_table, json_lines, robot_output
+from sphinxcontrib_trending.ingest.formats import (
+    InputFormat,
+    csit_json,
+    csv_table,
+    json_lines,
+    robot_output,
+)
 
 _FORMATS: dict[str, InputFormat] = {
-    module.FORMAT.name: module.FORMAT for module in (robot_output, csv_table, json_lines)
+    module.FORMAT.name: module.FORMAT for module in (robot_output, csv_table, json_lines, csit_json)
 }
 
 DEFAULT_FORMAT = robot_output.FORMAT.name

@@ -55,12 +55,16 @@ class InputFormat:
     ``output.xml`` is left alone.  Explicitly named files are read whatever
     their name.  ``own_options`` are the source options only this format
     reads; setting one on a source of another format is an error.
+    ``merges_builds`` says one document holds one test, not one build: the
+    loader joins documents of the same job and build instead of reporting
+    them as duplicates.
     """
 
     name: str
     documents: re.Pattern[str]
     read: Reader
     own_options: frozenset[str] = frozenset()
+    merges_builds: bool = False
 
     def is_document(self, name: str) -> bool:
         """Is this file or member name a results document of this format?"""
