@@ -54,7 +54,7 @@ def _build(number: int, version: str, **trials: tuple[float, ...] | None) -> Bui
 def _history() -> list[Build]:
     """Builds 1-2 are version v1, 3-4 v2; test ``up`` rises 10 -> 12, ``down`` falls."""
     return [
-        _build(1, "v1", up=(10.0, 12.0), down=(100.0, 100.0)),
+        _build(1, "v1", up=(10.0, 12.0), down=(101.0, 99.0)),
         _build(2, "v1", up=(10.0,), down=(102.0, 98.0), gone=(5.0, 5.0)),
         _build(3, "v2", up=(12.0, 12.0), down=(80.0, 82.0), broken=None),
         _build(4, "v2", up=(14.0, 10.0), down=(78.0, 80.0)),
