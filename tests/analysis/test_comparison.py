@@ -56,7 +56,7 @@ def _history() -> list[Build]:
     return [
         _build(1, "v1", up=(10.0, 12.0), down=(101.0, 99.0)),
         _build(2, "v1", up=(10.0,), down=(102.0, 98.0), gone=(5.0, 5.0)),
-        _build(3, "v2", up=(12.0, 12.0), down=(80.0, 82.0), broken=None),
+        _build(3, "v2", up=(11.0, 13.0), down=(80.0, 82.0), broken=None),
         _build(4, "v2", up=(14.0, 10.0), down=(78.0, 80.0)),
     ]
 
@@ -86,13 +86,13 @@ def test_versions_side_by_side_by_hand() -> None:
     found = compare_periods(a, b, metric="mrr", source="s", direction="higher")
     rows = {row.name: row for row in found}
     up = rows["up"]
-    # A pools 10, 12, 10: mean 32/3; B pools 12, 12, 14, 10: mean 12, variance 8/3.
+    # A pools 10, 12, 10: mean 32/3; B pools 11, 13, 14, 10: mean 12, variance 10/3.
     assert (up.a.runs, up.a.trials) == (2, 3)
     assert up.a.mean == pytest.approx(32 / 3)
     squares = (10 - 32 / 3) ** 2 * 2 + (12 - 32 / 3) ** 2
     assert up.a.stdev == pytest.approx(math.sqrt(squares / 2))
     assert (up.b.runs, up.b.trials, up.b.mean) == (2, 4, pytest.approx(12.0))
-    assert up.b.stdev == pytest.approx(math.sqrt(8 / 3))
+    assert up.b.stdev == pytest.approx(math.sqrt(10 / 3))
     assert up.change == pytest.approx(12 / (32 / 3) - 1)  # +12.5 %
     assert up.interval is not None and up.interval[0] < up.change < up.interval[1]
     down = rows["down"]
