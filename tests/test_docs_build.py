@@ -40,6 +40,16 @@ def test_docs_build_without_warnings_and_render_the_demo(tmp_path: Path) -> None
     assert [cell.text_content().strip() for cell in progressions] == [
         "64b-2t1c-eth-l2bdbasemaclrn-mrr"
     ]
+    comparison = lxml.html.parse(str(out / "demo" / "comparison.html")).getroot()
+    changes = comparison.xpath("//table[contains(@class, 'trending-comparison')]")[1]
+    cells = [
+        [td.text_content().strip() for td in tr.xpath("./td")] for tr in changes.xpath(".//tr")
+    ]
+    assert [(row[0], row[9]) for row in cells if row] == [
+        ("64b-1t1c-ethip4-ip4base-mrr", "Degradation (welch_t_test)"),
+        ("64b-2t1c-eth-l2bdbasemaclrn-mrr", "Maybe Optimization (welch_t_test)"),
+    ]
+    assert float(cells[1][7]) < -10 and 4 < float(cells[2][7]) < 5
     failed = lxml.html.parse(str(out / "demo" / "failed.html")).getroot()
     names = [td.text_content().strip() for td in failed.xpath("//tbody/tr/td[1]")]
     assert "64b-1t1c-eth-l2xcbase-eth-2vhostvr1024-1vm-mrr" in names

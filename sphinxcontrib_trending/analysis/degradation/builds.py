@@ -52,7 +52,7 @@ def single_method(method: str = DEFAULT_METHOD, **options: object) -> Strategies
     return Strategies((Rule(index=0, method=resolved, options=dict(options)),))
 
 
-def _with_direction(strategies: Strategies, direction: str) -> Strategies:
+def with_direction(strategies: Strategies, direction: str) -> Strategies:
     """Give every rule the source's direction unless the rule sets its own."""
     rules = tuple(
         replace(rule, options={"direction": direction, **rule.options}) for rule in strategies.rules
@@ -80,7 +80,7 @@ def compare_builds(
     """
     own_job = [build for build in builds if build.job == target.job]
     pinned = None if choice.build is None else find_build(own_job, choice.build, deprecated)
-    strategies = _with_direction(strategies or single_method(), direction)
+    strategies = with_direction(strategies or single_method(), direction)
     tests = [test for test in target.tests if accept is None or accept(test)]
     by_baseline: dict[tuple[str, str], list[str]] = {}
     baselines: dict[str, Build | None] = {}
@@ -128,4 +128,5 @@ __all__ = [
     "BuildComparison",
     "compare_builds",
     "single_method",
+    "with_direction",
 ]

@@ -6,6 +6,7 @@ from sphinx.application import Sphinx
 
 
 def register(app: Sphinx) -> None:
+    from sphinxcontrib_trending.sphinxext.directives.comparison import ComparisonDirective
     from sphinxcontrib_trending.sphinxext.directives.dashboard import DashboardDirective
     from sphinxcontrib_trending.sphinxext.directives.degradation import DegradationDirective
     from sphinxcontrib_trending.sphinxext.directives.failed import FailedTestsDirective
@@ -15,3 +16,4 @@ def register(app: Sphinx) -> None:
     app.add_directive("trending-failed-tests", FailedTestsDirective)
     app.add_directive("trending-graph", GraphDirective)
     app.add_directive("trending-degradation", DegradationDirective)
+    app.add_directive("trending-comparison", ComparisonDirective)

@@ -1,0 +1,73 @@
+"""Two periods side by side as a table, one row per test, worst change first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sphinxcontrib_trending.analysis.comparison import ComparisonRow, Period, SideStats
+from sphinxcontrib_trending.render.degradation import ROW_CLASSES
+from sphinxcontrib_trending.render.table import Row, Table, percent
+from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
+
+SEVERITY = tuple(ROW_CLASSES)
+"""Verdicts that colour a row, the first listed winning when rules disagree."""
+
+
+def _side(side: SideStats | None, unit: DisplayUnit) -> tuple[str, str, str]:
+    if side is None:
+        return "", "", ""
+    return unit.format(side.mean, 3), unit.format(side.stdev, 3), str(side.runs)
+
+
+def _interval(interval: tuple[float, float] | None) -> str:
+    if interval is None:
+        return ""
+    return f"{percent(interval[0])} .. {percent(interval[1])}"
+
+
+def _classes(row: ComparisonRow) -> tuple[str, ...]:
+    results = {report.result for report in row.reports}
+    for verdict in SEVERITY:
+        if verdict in results:
+            return ROW_CLASSES[verdict]
+    return ()
+
+
+def comparison_table(
+    rows: Sequence[ComparisonRow], a: Period, b: Period, unit: str | None
+) -> Table:
+    """Rows in the order given; names link to the graphs, verdicts colour the rows."""
+    display = display_unit(unit)
+    return Table(
+        caption=f"A: {a.label} ({len(a.builds)} builds) vs B: {b.label} ({len(b.builds)} builds)",
+        header=(
+            "Test Case",
+            f"A Mean [{display.label}]",
+            f"A Stdev [{display.label}]",
+            "A Runs [#]",
+            f"B Mean [{display.label}]",
+            f"B Stdev [{display.label}]",
+            "B Runs [#]",
+            "Change [%]",
+            "95 % CI [%]",
+            "Verdict",
+        ),
+        rows=tuple(
+            Row(
+                cells=(
+                    row.name,
+                    *_side(row.a, display),
+                    *_side(row.b, display),
+                    percent(row.change),
+                    _interval(row.interval),
+                    "; ".join(
+                        f"{report.result} ({report.method})" if report.method else report.result
+                        for report in row.reports
+                    ),
+                ),
+                link_key=row.key,
+                classes=_classes(row),
+            )
+            for row in rows
+        ),
+    )
