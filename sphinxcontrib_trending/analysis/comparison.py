@@ -169,6 +169,7 @@ class ComparisonRow:
     change: float | None
     interval: tuple[float, float] | None
     reports: tuple[Report, ...]
+    testbed: str | None = None
 
 
 def relative_change_interval(
@@ -214,7 +215,7 @@ def _pool(
     period: Period,
     metric: str,
     accept: Callable[[TestResult], bool] | None,
-    tests: dict[str, TestResult],
+    tests: dict[str, tuple[str | None, TestResult]],
 ) -> _Pool:
     """Finite trials of every passed run of ``metric`` in the period, per test key."""
     pool = _Pool({}, {})
@@ -227,7 +228,7 @@ def _pool(
             if not values:
                 continue
             key = history_key(build.testbed, test.test_id)
-            tests[key] = test
+            tests[key] = (build.testbed, test)
             pool.samples.setdefault(key, []).extend(values)
             pool.runs[key] = pool.runs.get(key, 0) + 1
     return pool
@@ -244,11 +245,11 @@ def compare_periods(
     accept: Callable[[TestResult], bool] | None = None,
 ) -> list[ComparisonRow]:
     """One row per test measured in A or B, by key; A is the baseline, B the target."""
-    tests: dict[str, TestResult] = {}
+    tests: dict[str, tuple[str | None, TestResult]] = {}
     before = _pool(a, metric, accept, tests)
     after = _pool(b, metric, accept, tests)
     keys = sorted(tests)
-    subjects = {key: Subject(tests[key].tags, metric, source) for key in keys}
+    subjects = {key: Subject(tests[key][1].tags, metric, source) for key in keys}
     reports = check_with_strategies(
         with_direction(strategies or single_method(), direction),
         subjects,
@@ -267,16 +268,18 @@ def compare_periods(
         change = None
         if stats_a is not None and stats_b is not None and stats_a.mean != 0:
             change = stats_b.mean / stats_a.mean - 1.0
+        testbed, test = tests[key]
         rows.append(
             ComparisonRow(
                 key=key,
-                test_id=tests[key].test_id,
-                name=tests[key].name,
+                test_id=test.test_id,
+                name=test.name,
                 a=stats_a,
                 b=stats_b,
                 change=change,
                 interval=relative_change_interval(side_a, side_b) if side_a and side_b else None,
                 reports=tuple(by_key.get(key, ())),
+                testbed=testbed,
             )
         )
     return rows

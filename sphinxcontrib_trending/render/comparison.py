@@ -36,12 +36,18 @@ def _classes(row: ComparisonRow) -> tuple[str, ...]:
 def comparison_table(
     rows: Sequence[ComparisonRow], a: Period, b: Period, unit: str | None
 ) -> Table:
-    """Rows in the order given; names link to the graphs, verdicts colour the rows."""
+    """Rows in the order given; names link to the graphs, verdicts colour the rows.
+
+    A Testbed column appears when the rows come from more than one testbed:
+    the same test on two testbeds is two rows, which must not look identical.
+    """
     display = display_unit(unit)
+    testbeds = len({row.testbed for row in rows}) > 1
     return Table(
         caption=f"A: {a.label} ({len(a.builds)} builds) vs B: {b.label} ({len(b.builds)} builds)",
         header=(
             "Test Case",
+            *(("Testbed",) if testbeds else ()),
             f"A Mean [{display.label}]",
             f"A Stdev [{display.label}]",
             "A Runs [#]",
@@ -56,6 +62,7 @@ def comparison_table(
             Row(
                 cells=(
                     row.name,
+                    *((row.testbed or "",) if testbeds else ()),
                     *_side(row.a, display),
                     *_side(row.b, display),
                     percent(row.change),

@@ -45,3 +45,17 @@ def test_cells_units_blanks_and_row_colour() -> None:
     assert first.link_key == "2n/t"
     assert second.cells[1:9] == ("",) * 8 and second.cells[9] == "Unknown"
     assert second.classes == ()
+
+
+def test_a_testbed_column_tells_apart_one_test_on_two_testbeds() -> None:
+    """The same test on two testbeds must not show as two identical rows."""
+    side = SideStats(runs=1, trials=1, mean=1.0, stdev=None)
+    rows = [
+        ComparisonRow(f"{bed}/t", "t", "t", side, side, 0.0, None, (), testbed=bed)
+        for bed in ("2n-skx", "3n-icx")
+    ]
+    table = comparison_table(rows, Period("v1", ()), Period("v2", ()), "pps")
+    assert table.header[:2] == ("Test Case", "Testbed")
+    assert [row.cells[:2] for row in table.rows] == [("t", "2n-skx"), ("t", "3n-icx")]
+    single = comparison_table(rows[:1], Period("v1", ()), Period("v2", ()), "pps")
+    assert "Testbed" not in single.header
