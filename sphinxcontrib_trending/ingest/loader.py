@@ -34,7 +34,7 @@ from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 
-PARSER_VERSION = "5"
+PARSER_VERSION = "6"
 """Bump whenever the same input would parse differently: it invalidates caches."""
 
 Progress = Callable[[str], None]

@@ -5,16 +5,27 @@ has no structured result field), so this module owns the patterns of that
 convention.  Metric names are short and stable because they are what users
 select in directives and what export writes:
 
-========  ======  ===============================================================
-metric    unit    message form
-========  ======  ===============================================================
-``mrr``   pps     ``... trial results in packets per second: [v1, v2, ...]``
-``mrr``   pps     legacy ``MaxReceivedRate_Results [pkts/Nsec]: tx A, rx B``
-                  (one value, rx / N)
-``cps``   cps     ``... trial results in [estimated] connections per second: [...]``
-``ndr``   pps     ``NDR_LOWER: <v> pps``
-``pdr``   pps     ``PDR_LOWER: <v> pps``
-========  ======  ===============================================================
+==========================  =====  ==============================================
+metric                      unit   message form
+==========================  =====  ==============================================
+``mrr``                     pps    ``... trial results in packets per second:
+                                   [v1, v2, ...]``
+``mrr``                     pps    legacy ``MaxReceivedRate_Results [pkts/Nsec]:
+                                   tx A, rx B`` (one value, rx / N)
+``cps``                     cps    ``... trial results in [estimated] connections
+                                   per second: [...]``
+``ndr``, ``pdr``            pps    ``NDR: <v> pps, <g> Gbps (initial)`` (``cps``
+                                   for ``NDR: <v> CPS``); legacy ``NDR_LOWER:
+                                   <v> pps, <g> Gbps``
+``ndr_upper``               pps    legacy ``NDR_UPPER: <v> pps`` (``PDR_UPPER``
+                                   alike)
+``ndr_bandwidth``           bps    the ``<g> Gbps`` of the ``NDR`` or
+                                   ``NDR_LOWER`` line, times 1e9 (PDR alike)
+``latency_pdr<L>_<D>_<S>``  us     ``Latency at L% PDR: ['min/avg/max/hdrh', ...]``
+                                   (L in 90, 50, 10, 0; first stream forward,
+                                   second reverse; older ``Latency at 0%:``);
+                                   -1 means not measured
+==========================  =====  ==============================================
 """
 
 from __future__ import annotations
@@ -23,6 +34,11 @@ import math
 import re
 from dataclasses import dataclass
 
+from sphinxcontrib_trending.ingest.metrics import (
+    LATENCY_DIRECTIONS,
+    LATENCY_STATISTICS,
+    latency_metric,
+)
 from sphinxcontrib_trending.ingest.model import Measurement
 
 # One alternation, so a message is scanned once whatever it holds.
@@ -31,9 +47,14 @@ _RESULT = re.compile(
     r"(?P<list>[^\]\n]*\]?)"
     r"|MaxReceivedRate_Results\s*\[pkts/(?P<seconds>\d+(?:\.\d+)?)sec\]:\s*"
     r"tx\s+(?P<tx>[^\s,]+),\s*rx\s+(?P<rx>[^\s,]+)"
-    r"|\b(?P<bound>NDR|PDR)_LOWER:\s*(?P<value>\S+)\s*pps",
+    r"|\b(?P<bound>NDR|PDR)(?:_(?P<edge>LOWER|UPPER))?:[ \t]*(?P<value>[^\s,]+)[ \t]*"
+    r"(?P<rate_unit>pps|cps)\b(?:,[ \t]*(?P<gbps>[^\s,]+)[ \t]*Gbps)?"
+    r"|\bLatency at (?P<load>90|50|10|0)%(?: PDR)?:[ \t]*\[(?P<streams>[^\]\n]*)\]",
     re.IGNORECASE,
 )
+_STREAM = re.compile(r"'([^'\n]*)'")
+_NOT_MEASURED = -1.0
+"""What the traffic generator writes for a latency statistic it has no samples for."""
 _TRIAL_METRICS = {"packets": ("mrr", "pps"), "connections": ("cps", "cps")}
 _SEPARATORS = re.compile(r"[,;\s]+")
 _TC_PREFIX = re.compile(r"^tc\d+-", re.IGNORECASE)
@@ -112,21 +133,59 @@ def _legacy_rate(match: re.Match[str]) -> float:
     return rx / seconds
 
 
-def _measure(match: re.Match[str]) -> Measurement:
-    """The measurement one match of :data:`_RESULT` stands for (``ValueError`` if malformed)."""
+def _measure(match: re.Match[str]) -> tuple[Measurement, ...]:
+    """The measurements one match of :data:`_RESULT` stands for (``ValueError`` if malformed)."""
     if match["what"] is not None:
         metric, unit = _TRIAL_METRICS[match["what"].split()[-1].lower()]
         try:
-            return Measurement(metric, unit, parse_number_list(match["list"], bracketed=True))
+            return (Measurement(metric, unit, parse_number_list(match["list"], bracketed=True)),)
         except ValueError as error:
             raise ValueError(f"malformed {metric} trial list: {error}") from None
     if match["bound"] is not None:
-        metric = match["bound"].lower()
+        return _search_bound(match)
+    if match["load"] is not None:
+        return _latencies(match["load"], match["streams"])
+    return (Measurement("mrr", "pps", (_legacy_rate(match),)),)
+
+
+def _search_bound(match: re.Match[str]) -> tuple[Measurement, ...]:
+    """``NDR: v pps, g Gbps`` or legacy ``NDR_LOWER``/``NDR_UPPER``: the rate and bandwidth.
+
+    The current wording's bare ``NDR`` is the quantity the legacy ``NDR_LOWER``
+    was, so both become ``ndr``; an upper bound's bandwidth has no metric.
+    """
+    edge = (match["edge"] or "").upper()
+    label = f"{match['bound'].upper()}{'_' + edge if edge else ''}"
+    metric = match["bound"].lower() + ("_upper" if edge == "UPPER" else "")
+    try:
+        rate = Measurement(metric, match["rate_unit"].lower(), parse_number_list(match["value"]))
+        if match["gbps"] is None or edge == "UPPER":
+            return (rate,)
+        (gbps,) = parse_number_list(match["gbps"])
+    except ValueError as error:
+        raise ValueError(f"malformed {label} value: {error}") from None
+    return rate, Measurement(f"{metric}_bandwidth", "bps", (gbps * 1e9,))
+
+
+def _latencies(load: str, streams: str) -> tuple[Measurement, ...]:
+    """``['min/avg/max/hdrh', 'min/avg/max/hdrh']``: forward stream first, then reverse."""
+    quoted = _STREAM.findall(streams)
+    if not quoted:
+        raise ValueError(f"malformed latency at {load}% PDR: no 'min/avg/max' stream")
+    found: list[Measurement] = []
+    for direction, stream in zip(LATENCY_DIRECTIONS, quoted, strict=False):
         try:
-            return Measurement(metric, "pps", parse_number_list(match["value"]))
+            numbers = parse_number_list(";".join(stream.split("/", 3)[:3]))
         except ValueError as error:
-            raise ValueError(f"malformed {match['bound'].upper()}_LOWER value: {error}") from None
-    return Measurement("mrr", "pps", (_legacy_rate(match),))
+            raise ValueError(f"malformed latency at {load}% PDR: {error}") from None
+        if len(numbers) != len(LATENCY_STATISTICS):
+            raise ValueError(f"malformed latency at {load}% PDR: {stream!r} is not min/avg/max")
+        found.extend(
+            Measurement(latency_metric(load, direction, statistic), "us", (number,))
+            for statistic, number in zip(LATENCY_STATISTICS, numbers, strict=True)
+            if number != _NOT_MEASURED
+        )
+    return tuple(found)
 
 
 _NOTHING = MessageResults((), ())
@@ -138,7 +197,7 @@ def read_message(message: str) -> MessageResults:
     errors: list[str] = []
     for match in _RESULT.finditer(message):
         try:
-            found.append(_measure(match))
+            found.extend(_measure(match))
         except ValueError as error:
             errors.append(str(error))
     if not found and not errors:

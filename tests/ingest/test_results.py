@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from sphinxcontrib_trending.ingest.metrics import METRICS
 from sphinxcontrib_trending.ingest.model import Measurement
 from sphinxcontrib_trending.ingest.results import (
     make_test_id,
@@ -34,12 +35,92 @@ def test_legacy_mrr_is_rx_per_second() -> None:
     assert found.measurements == (Measurement("mrr", "pps", (125.0,)),)
 
 
-def test_ndr_and_pdr_lower_bounds() -> None:
-    message = "NDR_LOWER: 1.5e6 pps (1 Gbps)\nNDR_UPPER: 2e6 pps\nPDR_LOWER: 1750000 pps"
-    assert read_message(message).measurements == (
-        Measurement("ndr", "pps", (1.5e6,)),
-        Measurement("pdr", "pps", (1750000.0,)),
+def test_legacy_ndr_and_pdr_bounds() -> None:
+    message = (
+        "NDR_LOWER: 1.5e6 pps, 1.008 Gbps (initial)\n"
+        "LATENCY usec [min/avg/max]: ['5/9/20', '6/10/21']\n"
+        "NDR_UPPER: 2e6 pps, 1.344 Gbps (initial)\n"
+        "PDR_LOWER: 1750000 pps (1 Gbps)\n"
+        "PDR_UPPER: 1800000.5 pps"
     )
+    found = read_message(message)
+    assert found.errors == ()
+    assert found.measurements == (
+        Measurement("ndr", "pps", (1.5e6,)),
+        Measurement("ndr_bandwidth", "bps", (1.008e9,)),
+        Measurement("ndr_upper", "pps", (2e6,)),
+        Measurement("pdr", "pps", (1750000.0,)),
+        Measurement("pdr_upper", "pps", (1800000.5,)),
+    )
+
+
+def test_current_ndr_and_pdr_with_bandwidth() -> None:
+    # As CSIT's "Display Single PPS Bound" appends it: "pps," then " ... Gbps (initial)".
+    message = (
+        "NDR: 12345678.9 pps, 8.296 Gbps (initial)\n"
+        "LATENCY [min/avg/max/hdrh] per stream: ['1/2/3/HISTFAAAA', '4/5/6/']\n"
+        "PDR: 13000000.0 pps, 8.736 Gbps (initial)"
+    )
+    found = read_message(message)
+    assert found.errors == ()
+    assert [(m.metric, m.unit) for m in found.measurements] == [
+        ("ndr", "pps"),
+        ("ndr_bandwidth", "bps"),
+        ("pdr", "pps"),
+        ("pdr_bandwidth", "bps"),
+    ]
+    values = [m.values[0] for m in found.measurements]
+    assert values == pytest.approx([12345678.9, 8.296e9, 13e6, 8.736e9])
+
+
+def test_current_cps_bounds_keep_their_unit() -> None:
+    found = read_message("NDR: 250000.0 CPS\nPDR: 260000.5 CPS")
+    assert found.measurements == (
+        Measurement("ndr", "cps", (250000.0,)),
+        Measurement("pdr", "cps", (260000.5,)),
+    )
+
+
+def test_latency_at_fractions_of_pdr_per_direction_and_statistic() -> None:
+    message = (
+        "PDR: 1e7 pps, 6.72 Gbps (initial)\n"
+        "Latency at 90% PDR: ['10/20/30/HISTFAAAAEV4nJNpmSzMwMDAxQABzFCaEUzOsrYA', '11/21/31/']\n"
+        "Latency at 50% PDR: ['7/8/9/', '-1/-1/-1/']\n"
+        "Latency at 10% NDR: ['1/1/1/', '1/1/1/']"
+    )
+    found = read_message(message)
+    assert found.errors == ()
+    got = {m.metric: (m.unit, m.values) for m in found.measurements}
+    assert set(got) == {
+        "pdr",
+        "pdr_bandwidth",
+        *(f"latency_pdr90_{d}_{s}" for d in ("forward", "reverse") for s in ("min", "avg", "max")),
+        *(f"latency_pdr50_forward_{s}" for s in ("min", "avg", "max")),
+    }
+    assert got["latency_pdr90_forward_min"] == ("us", (10.0,))
+    assert got["latency_pdr90_forward_avg"] == ("us", (20.0,))
+    assert got["latency_pdr90_reverse_max"] == ("us", (31.0,))
+    assert got["latency_pdr50_forward_avg"] == ("us", (8.0,))
+
+
+def test_older_zero_load_latency_wording() -> None:
+    found = read_message("Latency at 0%: ['3/4/5/', '6/7/8/']")
+    assert found.measurements[0] == Measurement("latency_pdr0_forward_min", "us", (3.0,))
+    assert found.measurements[-1] == Measurement("latency_pdr0_reverse_max", "us", (8.0,))
+    assert len(found.measurements) == 6
+
+
+def test_every_produced_metric_is_in_the_metric_table() -> None:
+    message = (
+        "NDR_LOWER: 1 pps, 1 Gbps\nNDR_UPPER: 2 pps, 2 Gbps\nPDR_LOWER: 1 pps, 1 Gbps\n"
+        "PDR_UPPER: 2 pps\nNDR: 1 pps, 1 Gbps\nPDR: 1 cps\n"
+        + "\n".join(f"Latency at {load}% PDR: ['1/2/3/', '4/5/6/']" for load in (90, 50, 10, 0))
+    )
+    found = read_message(message)
+    assert found.errors == ()
+    metrics = {m.metric for m in found.measurements}
+    assert len(metrics) == 6 + 4 * 6
+    assert metrics <= set(METRICS)
 
 
 @pytest.mark.parametrize(
@@ -52,6 +133,11 @@ def test_ndr_and_pdr_lower_bounds() -> None:
         ("trial results in packets per second: [1.0, inf]", "not finite"),
         ("trial results in packets per second: none", "expected [v1"),
         ("NDR_LOWER: fast pps", "malformed NDR_LOWER"),
+        ("PDR_UPPER: inf pps", "malformed PDR_UPPER"),
+        ("NDR: 1e6 pps, lots Gbps (initial)", "malformed NDR value"),
+        ("Latency at 50% PDR: ['1/x/3/', '1/2/3/']", "malformed latency at 50% PDR"),
+        ("Latency at 90% PDR: ['1/2/', '1/2/3/']", "not min/avg/max"),
+        ("Latency at 10% PDR: [1/2/3]", "no 'min/avg/max' stream"),
         ("MaxReceivedRate_Results [pkts/0sec]: tx 1, rx 2", "bad legacy"),
     ],
 )
