@@ -8,12 +8,13 @@ at build 30.  ``regress`` drops at build 25 (5 days before the end),
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import lxml.html
 
 from tests.sphinxext.conftest import SiteFactory
-from tests.sphinxext.datasets import TESTBED
+from tests.sphinxext.datasets import EVIL_NAME, TESTBED, build_time
 
 
 def _page(app_outdir: str, page: str) -> lxml.html.HtmlElement:
@@ -74,3 +75,37 @@ def test_custom_periods_and_nothing_new(site: SiteFactory) -> None:
     assert not page.xpath("//table[contains(@class, 'trending-news')]")
     notes = [p.text_content() for p in page.xpath("//p[contains(@class, 'trending-news')]")]
     assert notes == ["Last 2 days: nothing new.", "Last 20 days: nothing new."]
+
+
+def test_names_from_the_data_stay_text(site: SiteFactory) -> None:
+    app = site()
+    srcdir = Path(app.srcdir)
+    evil_testbed = "<b>tb</b>"
+    runs = [
+        {
+            "job": "evil-job",
+            "build": str(build),
+            "time": build_time(build).isoformat(),
+            "test": "tests.evil",
+            "name": EVIL_NAME,
+            "tags": ["MRR"],
+            "status": status,
+            "message": "",
+            "metric": "mrr",
+            "unit": "pps",
+            "values": [1e6, 1.1e6] if status == "PASS" else [],
+            "testbed": evil_testbed,
+        }
+        for build, status in ((29, "PASS"), (30, "FAIL"))
+    ]
+    (srcdir / "data" / "evil.jsonl").write_text("".join(json.dumps(run) + "\n" for run in runs))
+    (srcdir / "news.rst").write_text("News\n====\n\n.. trending-news::\n   :periods: 1\n")
+    app.build()
+    assert "trending-news" not in app._warning.getvalue()
+    page = _page(app.outdir, "news")
+    tables = page.xpath("//table[contains(@class, 'trending-news')]")
+    evil = tables[1]  # testbeds in name order: "2n-skx" < "<b>tb</b>"
+    caption = evil.xpath("./caption/span[@class='caption-text']")[0]
+    assert caption.text == f"Last day, testbed {evil_testbed}" and not caption.xpath(".//b")
+    assert _cells(evil)[0][:2] == [EVIL_NAME, "Failure"]
+    assert not page.xpath("//script[contains(., 'alert(1)')]")
