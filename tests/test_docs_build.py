@@ -50,6 +50,17 @@ def test_docs_build_without_warnings_and_render_the_demo(tmp_path: Path) -> None
         ("64b-2t1c-eth-l2bdbasemaclrn-mrr", "Maybe Optimization (welch_t_test)"),
     ]
     assert float(cells[1][7]) < -10 and 4 < float(cells[2][7]) < 5
+    news = lxml.html.parse(str(out / "demo" / "news.html")).getroot()
+    week = news.xpath("//table[contains(@class, 'trending-news')]")[2]  # 7 days, 2n-skx
+    assert [
+        [td.text_content().strip() for td in tr.xpath("./td")][:2]
+        for tr in week.xpath("./tbody/tr")
+    ] == [
+        ["64b-1t1c-eth-l2xcbase-eth-2vhostvr1024-1vm-mrr", "Failure"],
+        ["64b-2t1c-eth-l2bdbasemaclrn-mrr", "Progression"],
+        ["64b-1t1c-ethip4-ip4base-mrr", "Regression"],
+    ]
+    assert all(href.startswith("graphs.html#") for href in week.xpath(".//td[1]//a/@href"))
     failed = lxml.html.parse(str(out / "demo" / "failed.html")).getroot()
     names = [td.text_content().strip() for td in failed.xpath("//tbody/tr/td[1]")]
     assert "64b-1t1c-eth-l2xcbase-eth-2vhostvr1024-1vm-mrr" in names

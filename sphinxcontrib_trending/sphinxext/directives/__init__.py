@@ -11,9 +11,11 @@ def register(app: Sphinx) -> None:
     from sphinxcontrib_trending.sphinxext.directives.degradation import DegradationDirective
     from sphinxcontrib_trending.sphinxext.directives.failed import FailedTestsDirective
     from sphinxcontrib_trending.sphinxext.directives.graph import GraphDirective
+    from sphinxcontrib_trending.sphinxext.directives.news import NewsDirective
 
     app.add_directive("trending-dashboard", DashboardDirective)
     app.add_directive("trending-failed-tests", FailedTestsDirective)
     app.add_directive("trending-graph", GraphDirective)
     app.add_directive("trending-degradation", DegradationDirective)
     app.add_directive("trending-comparison", ComparisonDirective)
+    app.add_directive("trending-news", NewsDirective)

@@ -1,0 +1,53 @@
+"""News tables: one per period and testbed, the newest event first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sphinxcontrib_trending.analysis.news import NewsItem
+from sphinxcontrib_trending.render.table import Row, Table, percent
+
+HEADER = (
+    "Test Case",
+    "News",
+    "Since [Time]",
+    "Since [DUT build]",
+    "Since [CI job build]",
+    "Change [%]",
+)
+
+_LABELS = {"failure": "Failure", "regression": "Regression", "progression": "Progression"}
+
+
+def period_label(days: int) -> str:
+    return "Last day" if days == 1 else f"Last {days} days"
+
+
+def _row(item: NewsItem) -> Row:
+    label = _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
+    return Row(
+        cells=(
+            item.history.name,
+            label,
+            item.since.time.strftime("%Y-%m-%d %H:%M %Z").strip(),
+            item.since.dut_version or "",
+            item.since.job_build,
+            percent(item.relative_change),
+        ),
+        link_key=item.history.key,
+        classes=(f"trending-{item.kind}",),
+    )
+
+
+def news_tables(items: Sequence[NewsItem], days: int) -> list[Table]:
+    """The news of one period, one table per testbed (in name order), rows as given."""
+    by_testbed: dict[str | None, list[NewsItem]] = {}
+    for item in items:
+        by_testbed.setdefault(item.history.testbed, []).append(item)
+    label = period_label(days)
+    tables = []
+    for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
+        caption = f"{label}, testbed {testbed}" if testbed else label
+        rows = tuple(_row(item) for item in by_testbed[testbed])
+        tables.append(Table(caption=caption, header=HEADER, rows=rows))
+    return tables

@@ -1,0 +1,53 @@
+"""``.. trending-news::``: new failures, regressions and progressions per period."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from sphinxcontrib_trending.analysis.news import DEFAULT_PERIODS, news, parse_periods
+from sphinxcontrib_trending.ingest.model import metrics_note
+from sphinxcontrib_trending.render.news import news_tables, period_label
+from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+from sphinxcontrib_trending.sphinxext.process_memo import select, source_histories
+
+
+class NewsDirective(TrendingDirective):
+    option_spec: ClassVar = {
+        **TrendingDirective.option_spec,
+        "periods": directives.unchanged_required,
+    }
+
+    def _periods(self) -> tuple[int, ...]:
+        if "periods" not in self.options:
+            return DEFAULT_PERIODS
+        try:
+            return parse_periods(self.options["periods"])
+        except ValueError as error:
+            raise self.unusable(f":periods: {error}", "option") from None
+
+    def render(self) -> list[nodes.Node]:
+        periods = self._periods()
+        loaded = self.loaded_source()
+        metric = self.metric(loaded)
+        selected = select(source_histories(loaded, metric), self.tag_filter())
+        if not selected:
+            self.warn(
+                f"no test of source {loaded.source.name!r} has metric {metric!r} "
+                f"and matches the filter ({metrics_note(loaded.dataset.builds)})",
+                "data",
+            )
+            return []
+        trends = self.trends(loaded, selected)
+        output: list[nodes.Node] = []
+        for days in periods:
+            tables = news_tables(news(trends, loaded.end, days), days)
+            if not tables:
+                text = f"{period_label(days)}: nothing new."
+                output.append(nodes.paragraph(text, text, classes=["trending-news"]))
+            output.extend(
+                table_node(table, loaded.source.name, ["trending-news"]) for table in tables
+            )
+        return output
