@@ -9,17 +9,25 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
+from sphinxcontrib_trending.analysis.degradation.strategies import Strategies
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
-from sphinxcontrib_trending.judging import trend_options
+from sphinxcontrib_trending.ingest.model import metrics_note
+from sphinxcontrib_trending.judging import comparison_strategies, trend_options
 from sphinxcontrib_trending.render.table import Table
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.settings import SAMPLE_MODES
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.env_records import note_source_use
 from sphinxcontrib_trending.sphinxext.nodes import trending_link
-from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource, load_source, trends_for
+from sphinxcontrib_trending.sphinxext.process_memo import (
+    LoadedSource,
+    load_source,
+    select,
+    source_histories,
+    trends_for,
+)
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
 
@@ -100,6 +108,29 @@ class TrendingDirective(SphinxDirective):
         return trend_options(
             settings_of(self.config), loaded.source, samples=self.options.get("samples")
         )
+
+    def selected_histories(
+        self, loaded: LoadedSource, tag_filter: Callable[[tuple[str, ...]], bool] | None
+    ) -> list[TestHistory]:
+        """The histories of the directive's metric that pass the filter; warns when none do."""
+        metric = self.metric(loaded)
+        selected = select(source_histories(loaded, metric), tag_filter)
+        if not selected:
+            self.warn(
+                f"no test of source {loaded.source.name!r} has metric {metric!r} "
+                f"and matches the filter ({metrics_note(loaded.dataset.builds)})",
+                "data",
+            )
+        return selected
+
+    def strategies(self) -> Strategies:
+        """The degradation rules of conf.py, or the ``:method:`` option's one method."""
+        try:
+            return comparison_strategies(
+                settings_of(self.config), method=self.options.get("method")
+            )
+        except ValueError as error:
+            raise self.unusable(f":method: {error}", "option") from None
 
     def trends(self, loaded: LoadedSource, selected: list[TestHistory]) -> list[TestTrend]:
         options = self.trend_options(loaded)

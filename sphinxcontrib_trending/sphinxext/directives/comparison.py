@@ -17,9 +17,7 @@ from sphinxcontrib_trending.analysis.comparison import (
     parse_period,
     worst_first,
 )
-from sphinxcontrib_trending.judging import comparison_strategies
 from sphinxcontrib_trending.render.comparison import comparison_table
-from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
 from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource
 
@@ -61,12 +59,7 @@ class ComparisonDirective(TrendingDirective):
     def render(self) -> list[nodes.Node]:
         loaded = self.loaded_source()
         tag_filter = self.tag_filter()
-        try:
-            strategies = comparison_strategies(
-                settings_of(self.config), method=self.options.get("method")
-            )
-        except ValueError as error:
-            raise self.unusable(f":method: {error}", "option") from None
+        strategies = self.strategies()
         a, b = self._periods(loaded)
         for name, period in (("a", a), ("b", b)):
             if not period.builds:

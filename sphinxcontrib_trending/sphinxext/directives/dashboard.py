@@ -7,11 +7,9 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.dashboard import dashboard_tables
 from sphinxcontrib_trending.render.grouping import GroupByError, parse_group_by
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
-from sphinxcontrib_trending.sphinxext.process_memo import select, source_histories
 
 DEFAULT_GROUP_BY = "testbed, cores"
 
@@ -29,14 +27,8 @@ class DashboardDirective(TrendingDirective):
             group_by = parse_group_by(self.options.get("group-by", DEFAULT_GROUP_BY))
         except GroupByError as error:
             raise self.unusable(str(error), "option") from None
-        metric = self.metric(loaded)
-        selected = select(source_histories(loaded, metric), tag_filter)
+        selected = self.selected_histories(loaded, tag_filter)
         if not selected:
-            self.warn(
-                f"no test of source {loaded.source.name!r} has metric {metric!r} "
-                f"and matches the filter ({metrics_note(loaded.dataset.builds)})",
-                "data",
-            )
             return []
         trends = self.trends(loaded, selected)
         return [

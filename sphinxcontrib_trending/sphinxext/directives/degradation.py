@@ -10,10 +10,8 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build, newest_builds
 from sphinxcontrib_trending.analysis.degradation.builds import BaselineChoice, compare_builds
 from sphinxcontrib_trending.ingest.model import Build
-from sphinxcontrib_trending.judging import comparison_strategies
 from sphinxcontrib_trending.render.degradation import degradation_table
 from sphinxcontrib_trending.reports.degradation import target_records
-from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
 from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource
 
@@ -44,12 +42,7 @@ class DegradationDirective(TrendingDirective):
     def render(self) -> list[nodes.Node]:
         loaded = self.loaded_source()
         tag_filter = self.tag_filter()
-        try:
-            strategies = comparison_strategies(
-                settings_of(self.config), method=self.options.get("method")
-            )
-        except ValueError as error:
-            raise self.unusable(f":method: {error}", "option") from None
+        strategies = self.strategies()
         choice = BaselineChoice(
             build=self.options.get("baseline"), dut_version=self.options.get("baseline-version")
         )

@@ -8,10 +8,8 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from sphinxcontrib_trending.analysis.news import DEFAULT_PERIODS, news, parse_periods
-from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.news import news_tables, period_label
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
-from sphinxcontrib_trending.sphinxext.process_memo import select, source_histories
 
 
 class NewsDirective(TrendingDirective):
@@ -31,14 +29,8 @@ class NewsDirective(TrendingDirective):
     def render(self) -> list[nodes.Node]:
         periods = self._periods()
         loaded = self.loaded_source()
-        metric = self.metric(loaded)
-        selected = select(source_histories(loaded, metric), self.tag_filter())
+        selected = self.selected_histories(loaded, self.tag_filter())
         if not selected:
-            self.warn(
-                f"no test of source {loaded.source.name!r} has metric {metric!r} "
-                f"and matches the filter ({metrics_note(loaded.dataset.builds)})",
-                "data",
-            )
             return []
         trends = self.trends(loaded, selected)
         output: list[nodes.Node] = []
