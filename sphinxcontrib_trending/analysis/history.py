@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 
 
@@ -43,7 +44,7 @@ class Run:
 
     @property
     def job_build(self) -> str:
-        return f"{self.job}-{self.build}"
+        return build_name(self.job, self.build)
 
 
 def trial_statistics(values: tuple[float, ...]) -> tuple[float | None, float | None]:

@@ -126,7 +126,7 @@ def enforce(
     clipped = 0
     for build in builds:
         if len(build.tests) > limits.max_tests:
-            where = f"build {build.job}-{build.build}"
+            where = f"build {build.job}/{build.build}"
             problems.append(
                 Problem(build.origin, f"{where} {too_many_tests(limits.max_tests)}", "data")
             )

@@ -60,7 +60,7 @@ def _screened_test(test: TestResult, build: Build, problems: list[Problem]) -> T
         problems.append(
             Problem(
                 build.origin,
-                f"build {build.job}-{build.build}, test {test.test_id}: {measurement.metric} "
+                f"build {build.job}/{build.build}, test {test.test_id}: {measurement.metric} "
                 f"value {bad!r} is infinite, not a number or above {MAX_VALUE:g} in magnitude; "
                 "the measurement is left out",
                 "data",
@@ -81,7 +81,7 @@ def screen(builds: list[Build], problems: list[Problem]) -> list[Build]:
     for build in builds:
         if not plausible_time(build.time):
             problems.append(
-                time_problem(build.origin, f"build {build.job}-{build.build}: time", build.time)
+                time_problem(build.origin, f"build {build.job}/{build.build}: time", build.time)
             )
             continue
         tests = tuple(_screened_test(test, build, problems) for test in build.tests)

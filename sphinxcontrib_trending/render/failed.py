@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.compliance import in_window
 from sphinxcontrib_trending.analysis.history import history_key
 from sphinxcontrib_trending.ingest.model import Build, TestResult
@@ -45,13 +46,13 @@ def _collect(
             seen = failures.get(key)
             if seen is None:
                 seen = failures[key] = _Failures(
-                    test.name, key, 0, build.time, None, f"{build.job}-{build.build}"
+                    test.name, key, 0, build.time, None, build_name(build.job, build.build)
                 )
             seen.count += 1
             if build.time >= seen.last_time:
                 seen.last_time = build.time
                 seen.last_version = build.dut_version
-                seen.last_job_build = f"{build.job}-{build.build}"
+                seen.last_job_build = build_name(build.job, build.build)
     return by_testbed
 
 

@@ -72,7 +72,7 @@ def test_a_table_build_with_too_many_tests_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, "r.csv", "test,build,time,value\n" + rows)
     dataset = load_here(path, format="csv", limits=ReadLimits(max_tests=50))
     assert [build.build for build in dataset.builds] == ["2"]
-    assert "build r-1 holds more than max_tests (50) tests: refused" in messages(dataset)
+    assert "build r/1 holds more than max_tests (50) tests: refused" in messages(dataset)
 
 
 @pytest.mark.parametrize(

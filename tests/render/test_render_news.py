@@ -40,7 +40,7 @@ def test_one_table_per_testbed_with_linked_rows() -> None:
         assert table.rows[1].cells[2:] == (
             "2026-01-15 06:00 UTC",
             "26.02-rc0~15",
-            "csit-vpp-perf-mrr-daily-master-2n-skx-15",
+            "csit-vpp-perf-mrr-daily-master-2n-skx/15",
             "-20.00",
         )
 

@@ -200,10 +200,10 @@ def test_failed_tables_count_within_the_window_most_failures_first() -> None:
     assert skx.header == FAILED_HEADER
     # "old" failed before the window; equal counts and times go by name
     assert [row.cells for row in skx.rows] == [
-        ("flaky", "2", "2026-01-30 06:00 UTC", "26.02-rc0~30", f"{JOB}-30"),
-        ("alpha", "1", "2026-01-29 06:00 UTC", "26.02-rc0~29", f"{JOB}-29"),
-        ("broken", "1", "2026-01-29 06:00 UTC", "26.02-rc0~29", f"{JOB}-29"),
-        (HOSTILE, "1", "2026-01-26 06:00 UTC", "26.02-rc0~26", f"{JOB}-26"),
+        ("flaky", "2", "2026-01-30 06:00 UTC", "26.02-rc0~30", f"{JOB}/30"),
+        ("alpha", "1", "2026-01-29 06:00 UTC", "26.02-rc0~29", f"{JOB}/29"),
+        ("broken", "1", "2026-01-29 06:00 UTC", "26.02-rc0~29", f"{JOB}/29"),
+        (HOSTILE, "1", "2026-01-26 06:00 UTC", "26.02-rc0~26", f"{JOB}/26"),
     ]
     assert skx.rows[0].link_key == "2n-skx/tests.perf.flaky"
     assert [row.cells[:2] for row in icx.rows] == [("icx", "1")]

@@ -20,7 +20,7 @@ def test_unchanged_rebuild_reads_nothing_and_new_archive_rereads_users(
 ) -> None:
     app = site(builds=range(1, 30))
     app.build()
-    assert "-29</p>" not in _html(app, "failed")  # build 30 does not exist yet
+    assert "/29</p>" not in _html(app, "failed")  # build 30 does not exist yet
 
     app.build()
     assert "0 added, 0 changed, 0 removed" in app.status.getvalue()
@@ -32,7 +32,7 @@ def test_unchanged_rebuild_reads_nothing_and_new_archive_rereads_users(
     status = app.status.getvalue()
     assert "0 added, 4 changed, 0 removed" in status
     failed = _html(app, "failed")
-    assert "csit-vpp-perf-mrr-daily-master-2n-skx-30" in failed
+    assert "csit-vpp-perf-mrr-daily-master-2n-skx/30" in failed
 
 
 def test_parallel_build_equals_serial_build(site: SiteFactory, make_app, tmp_path) -> None:

@@ -43,7 +43,7 @@ def test_news_per_period_newest_first_linked_to_graphs(site: SiteFactory) -> Non
     ]
     day, week, month = (_cells(table) for table in tables)
     assert [row[:2] for row in day] == [["flaky", "Failure"]]
-    assert day[0][3:] == ["26.02-rc0~30", "csit-vpp-perf-mrr-daily-master-2n-skx-30", ""]
+    assert day[0][3:] == ["26.02-rc0~30", "csit-vpp-perf-mrr-daily-master-2n-skx/30", ""]
     assert [(row[0], row[1].split(" ")[0], row[3]) for row in week] == [
         ("flaky", "Failure", "26.02-rc0~30"),
         ("progress", "Progression", "26.02-rc0~27"),

@@ -89,7 +89,7 @@ def test_failed_tests_table(built) -> None:
             "2",
             "2026-01-30 06:00 UTC",
             "26.02-rc0~30",
-            "csit-vpp-perf-mrr-daily-master-2n-skx-30",
+            "csit-vpp-perf-mrr-daily-master-2n-skx/30",
         ],
     ]
 
@@ -124,7 +124,7 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     assert "2026-01-30" not in " ".join(flaky_markers["x"])
     assert markers["customdata"][0][2:] == [
         "26.02-rc0~1",
-        "csit-vpp-perf-mrr-daily-master-2n-skx-1",
+        "csit-vpp-perf-mrr-daily-master-2n-skx/1",
         "2n-skx",
     ]
     assert markers["customdata"][0][0] == pytest.approx(10.0)
