@@ -177,7 +177,6 @@ class _Extended:
     best: FloatArray
     keys: FloatArray  # U = best + L(mean)
     lowest: FloatArray  # per end: the cheapest U
-    lowest_mean: FloatArray  # per end: its group's average
 
 
 class _States(NamedTuple):
@@ -274,7 +273,6 @@ class ExactSearch:
         old = getattr(self, "_groups", None)
         self._groups = np.zeros((4, groups))
         self._trial_counts = np.zeros(groups, dtype=np.int64)
-        self._logs = np.ones((4, groups))  # scratch for one np.log2 call per run
         self._pairs = np.zeros((2, pairs))
         self._owner = np.zeros(pairs, dtype=np.int64)
         self._begin = np.zeros(groups, dtype=np.int64)
@@ -440,7 +438,6 @@ class ExactSearch:
             best=best,
             keys=keys,
             lowest=keys[cheapest, ends],
-            lowest_mean=new_mean[cheapest, ends],
         )
 
     def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
