@@ -11,19 +11,15 @@ from pathlib import Path
 
 import lxml.html
 
+from tests.sphinxext import built_html
+from tests.sphinxext.built_html import cells
 from tests.sphinxext.conftest import SiteFactory
 from tests.sphinxext.datasets import EVIL_NAME, JOB
 
 
 def _tables(app_outdir: str, page: str) -> list[lxml.html.HtmlElement]:
-    html = lxml.html.fromstring((Path(app_outdir) / f"{page}.html").read_bytes())
+    html = built_html.page(app_outdir, page)
     return html.xpath("//table[contains(@class, 'trending-comparison')]")
-
-
-def _cells(table: lxml.html.HtmlElement) -> list[list[str]]:
-    return [
-        [td.text_content().strip() for td in tr.xpath("./td")] for tr in table.xpath("./tbody/tr")
-    ]
 
 
 def test_default_weeks_worst_first_with_the_values(site: SiteFactory) -> None:
@@ -40,7 +36,7 @@ def test_default_weeks_worst_first_with_the_values(site: SiteFactory) -> None:
     app.build()
     assert "trending-comparison" not in app._warning.getvalue()
     default, pinned = _tables(app.outdir, "comparison")
-    rows = _cells(default)
+    rows = cells(default)
     assert [row[0] for row in rows] == ["regress", EVIL_NAME, "flaky", "stable", "progress"]
     regress = rows[0]
     assert regress[1:4] == ["10.000", "0.050", "7"]  # 70 trials of 10 Mpps +- 50 kpps
@@ -61,7 +57,7 @@ def test_default_weeks_worst_first_with_the_values(site: SiteFactory) -> None:
     assert "trending-changes" in default.get("class")
     assert not default.xpath("//script[contains(., 'alert(1)')]")  # the evil name is text
     # Build 1 against builds 29-30, only changes above 15 %: the two 20 % steps.
-    pinned_rows = _cells(pinned)
+    pinned_rows = cells(pinned)
     assert [(row[0], row[3], row[6], row[7]) for row in pinned_rows] == [
         ("regress", "1", "2", "-20.00"),
         ("progress", "1", "2", "20.00"),

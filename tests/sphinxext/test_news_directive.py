@@ -11,20 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import lxml.html
-
+from tests.sphinxext.built_html import cells
+from tests.sphinxext.built_html import page as built_page
 from tests.sphinxext.conftest import SiteFactory
 from tests.sphinxext.datasets import EVIL_NAME, TESTBED, build_time
-
-
-def _page(app_outdir: str, page: str) -> lxml.html.HtmlElement:
-    return lxml.html.fromstring((Path(app_outdir) / f"{page}.html").read_bytes())
-
-
-def _cells(table: lxml.html.HtmlElement) -> list[list[str]]:
-    return [
-        [td.text_content().strip() for td in tr.xpath("./td")] for tr in table.xpath("./tbody/tr")
-    ]
 
 
 def test_news_per_period_newest_first_linked_to_graphs(site: SiteFactory) -> None:
@@ -33,7 +23,7 @@ def test_news_per_period_newest_first_linked_to_graphs(site: SiteFactory) -> Non
     (srcdir / "news.rst").write_text("News\n====\n\n.. trending-news::\n   :source: perf\n")
     app.build()
     assert "trending-news" not in app._warning.getvalue()
-    page = _page(app.outdir, "news")
+    page = built_page(app.outdir, "news")
     tables = page.xpath("//table[contains(@class, 'trending-news')]")
     captions = [table.xpath("./caption/span[@class='caption-text']")[0].text for table in tables]
     assert captions == [
@@ -41,7 +31,7 @@ def test_news_per_period_newest_first_linked_to_graphs(site: SiteFactory) -> Non
         f"Last 7 days, testbed {TESTBED}",
         f"Last 30 days, testbed {TESTBED}",
     ]
-    day, week, month = (_cells(table) for table in tables)
+    day, week, month = (cells(table) for table in tables)
     assert [row[:2] for row in day] == [["flaky", "Failure"]]
     assert day[0][3:] == ["26.02-rc0~30", "csit-vpp-perf-mrr-daily-master-2n-skx/30", ""]
     assert [(row[0], row[1].split(" ")[0], row[3]) for row in week] == [
@@ -53,7 +43,7 @@ def test_news_per_period_newest_first_linked_to_graphs(site: SiteFactory) -> Non
     assert month == week  # nothing older than a week happened
     classes = [tr.get("class") or "" for tr in tables[1].xpath("./tbody/tr")]
     assert ["trending-failure" in classes[0], "trending-regression" in classes[2]] == [True, True]
-    graph_ids = set(_page(app.outdir, "graphs").xpath("//@id"))
+    graph_ids = set(built_page(app.outdir, "graphs").xpath("//@id"))
     links = tables[1].xpath("./tbody/tr/td[1]//a/@href")
     assert len(links) == 3
     for href in links:
@@ -71,7 +61,7 @@ def test_custom_periods_and_nothing_new(site: SiteFactory) -> None:
     app.build()
     warnings = app._warning.getvalue()
     assert "trending-news: :periods: '0' is not a whole number of days" in warnings
-    page = _page(app.outdir, "news")
+    page = built_page(app.outdir, "news")
     assert not page.xpath("//table[contains(@class, 'trending-news')]")
     notes = [p.text_content() for p in page.xpath("//p[contains(@class, 'trending-news')]")]
     assert notes == ["Last 2 days: nothing new.", "Last 20 days: nothing new."]
@@ -102,10 +92,10 @@ def test_names_from_the_data_stay_text(site: SiteFactory) -> None:
     (srcdir / "news.rst").write_text("News\n====\n\n.. trending-news::\n   :periods: 1\n")
     app.build()
     assert "trending-news" not in app._warning.getvalue()
-    page = _page(app.outdir, "news")
+    page = built_page(app.outdir, "news")
     tables = page.xpath("//table[contains(@class, 'trending-news')]")
     evil = tables[1]  # testbeds in name order: "2n-skx" < "<b>tb</b>"
     caption = evil.xpath("./caption/span[@class='caption-text']")[0]
     assert caption.text == f"Last day, testbed {evil_testbed}" and not caption.xpath(".//b")
-    assert _cells(evil)[0][:2] == [EVIL_NAME, "Failure"]
+    assert cells(evil)[0][:2] == [EVIL_NAME, "Failure"]
     assert not page.xpath("//script[contains(., 'alert(1)')]")

@@ -8,12 +8,12 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from tests.sphinxext import datasets
+from tests.sphinxext import built_html, datasets
 from tests.sphinxext.conftest import SiteFactory
 
 
 def _page(app, name: str) -> lxml.html.HtmlElement:
-    return lxml.html.fromstring((Path(app.outdir) / f"{name}.html").read_bytes())
+    return built_html.page(app.outdir, name)
 
 
 def _rows(page: lxml.html.HtmlElement) -> list[list[str]]:
