@@ -22,8 +22,12 @@ class MetricInfo:
 
 
 LATENCY_LOADS = ("0", "10", "50", "90")
+LATENCY_BOUNDS = ("ndr", "pdr")
+"""The search results a ``LATENCY [min/avg/max/hdrh] per stream`` line follows."""
 LATENCY_DIRECTIONS = ("forward", "reverse")
 LATENCY_STATISTICS = ("min", "avg", "max")
+LATENCY_PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "p999": 99.9}
+"""Statistic name -> percentile read from a latency's HDR histogram."""
 
 
 def latency_metric(load: str, direction: str, statistic: str) -> str:
@@ -31,20 +35,39 @@ def latency_metric(load: str, direction: str, statistic: str) -> str:
     return f"latency_pdr{load}_{direction}_{statistic}"
 
 
+def bound_latency_metric(bound: str, direction: str, statistic: str) -> str:
+    """``latency_ndr_forward_avg``: latency measured at the NDR (or PDR) rate itself."""
+    return f"latency_{bound}_{direction}_{statistic}"
+
+
+def latency_base(metric: str) -> str | None:
+    """``latency_pdr50_forward`` for any statistic of it; None for other metrics."""
+    base, _, statistic = metric.rpartition("_")
+    if not base.startswith("latency_"):
+        return None
+    if statistic in LATENCY_STATISTICS or statistic in LATENCY_PERCENTILES:
+        return base
+    return None
+
+
 def _latency_metrics() -> dict[str, MetricInfo]:
+    places = [(f"pdr{load}", f"at {load} % of PDR") for load in LATENCY_LOADS]
+    places += [(bound, f"at the {bound.upper()} rate") for bound in LATENCY_BOUNDS]
+    statistics = [*LATENCY_STATISTICS, *LATENCY_PERCENTILES]
     return {
-        latency_metric(load, direction, statistic): MetricInfo(
-            "us", "lower", f"{statistic} one-way latency, {direction}, at {load} % of PDR"
+        f"latency_{place}_{direction}_{statistic}": MetricInfo(
+            "us", "lower", f"{statistic} one-way latency, {direction}, {where}"
         )
-        for load in LATENCY_LOADS
+        for place, where in places
         for direction in LATENCY_DIRECTIONS
-        for statistic in LATENCY_STATISTICS
+        for statistic in statistics
     }
 
 
 METRICS: dict[str, MetricInfo] = {
     "mrr": MetricInfo("pps", "higher", "maximum receive rate, one value per trial"),
     "mrr_bandwidth": MetricInfo("bps", "higher", "MRR as bandwidth, one value per trial"),
+    "cps": MetricInfo("cps", "higher", "MRR of connection tests, one value per trial"),
     "ndr": MetricInfo("pps", "higher", "NDR lower bound (no loss)"),
     "ndr_upper": MetricInfo("pps", "higher", "NDR upper bound"),
     "ndr_bandwidth": MetricInfo("bps", "higher", "NDR lower bound as bandwidth"),
@@ -63,5 +86,18 @@ METRICS: dict[str, MetricInfo] = {
     "hoststack_failed_requests": MetricInfo("requests", "lower", "failed requests"),
     "hoststack_retransmits": MetricInfo("packets", "lower", "TCP retransmits"),
     "hoststack_duration": MetricInfo("s", "lower", "host-stack program run time"),
+    "elapsed": MetricInfo("s", "lower", "a passed test's elapsed time (any Robot test)"),
 }
 """Metric name -> unit, direction and meaning (the docs' format page lists them)."""
+
+
+def metric_direction(metric: str, explicit: str | None = None) -> Direction:
+    """Which way ``metric`` improves: ``explicit`` if the user said so, else the table.
+
+    A metric the table does not know (a user's own ``value_pattern`` group)
+    is taken as higher-is-better unless told otherwise.
+    """
+    if explicit is not None:
+        return "lower" if explicit == "lower" else "higher"
+    info = METRICS.get(metric)
+    return info.direction if info is not None else "higher"

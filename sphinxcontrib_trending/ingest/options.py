@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sphinxcontrib_trending.ingest.dimensions import compile_rule
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.registry import format_names, input_format
 from sphinxcontrib_trending.ingest.robot_values import VALUE_GROUP, keyword_key
@@ -42,6 +43,8 @@ class ReadOptions:
     encoding: str | None
     value_pattern: re.Pattern[str] | None = None
     value_keyword: str | None = None
+    days: int | None = None
+    metrics: tuple[str, ...] | None = None
 
     @classmethod
     def from_spec(cls, spec: SourceSpec) -> ReadOptions:
@@ -60,6 +63,7 @@ class ReadOptions:
                 message = f"encoding {spec.encoding!r} is not a known text encoding"
                 raise SpecError(message) from None
         _check_own_options(spec)
+        _check_dimensions(spec)
         return cls(
             format=spec.format,
             build_pattern=build_pattern,
@@ -74,6 +78,8 @@ class ReadOptions:
             value_keyword=keyword_key(spec.value_keyword) if spec.value_keyword else None,
             limits=spec.limits,
             encoding=spec.encoding,
+            days=_days(spec.days),
+            metrics=tuple(spec.metrics) if spec.metrics is not None else None,
         )
 
     def identity(self) -> dict[str, Any]:
@@ -90,10 +96,12 @@ class ReadOptions:
             "value_keyword": self.value_keyword,
             "limits": self.limits.identity(),
             "encoding": self.encoding,
+            "days": self.days,
+            "metrics": list(self.metrics) if self.metrics is not None else None,
         }
 
 
-_OWN_OPTIONS = ("value_pattern", "value_keyword")
+_OWN_OPTIONS = ("value_pattern", "value_keyword", "days", "metrics")
 """SourceSpec fields that only some formats read (see ``InputFormat.own_options``)."""
 
 
@@ -102,6 +110,20 @@ def _check_own_options(spec: SourceSpec) -> None:
     for option in _OWN_OPTIONS:
         if getattr(spec, option) is not None and option not in fmt.own_options:
             raise SpecError(f"{option} does not apply to format {fmt.name!r}")
+
+
+def _check_dimensions(spec: SourceSpec) -> None:
+    for dimension, rule in spec.dimensions:
+        try:
+            compile_rule(dimension, rule)
+        except ValueError as error:
+            raise SpecError(str(error)) from None
+
+
+def _days(days: int | None) -> int | None:
+    if days is not None and (isinstance(days, bool) or not isinstance(days, int) or days < 1):
+        raise SpecError(f"days {days!r} is not a whole number of days, at least 1")
+    return days
 
 
 def _value_pattern(spec: SourceSpec) -> re.Pattern[str] | None:

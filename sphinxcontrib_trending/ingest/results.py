@@ -25,6 +25,17 @@ metric                      unit   message form
                                    (L in 90, 50, 10, 0; first stream forward,
                                    second reverse; older ``Latency at 0%:``);
                                    -1 means not measured
+``latency_ndr_<D>_<S>``     us     ``LATENCY [min/avg/max/hdrh] per stream: [...]``
+                                   after the ``NDR`` (``NDR_LOWER``) line;
+                                   ``latency_pdr_<D>_<S>`` after ``PDR``; older
+                                   ``LATENCY usec [min/avg/max]: [...]``
+``..._p50`` ... ``_p999``   us     percentiles of each stream's ``hdrh``
+``soak_lower``, ``_upper``  pps    ``PLRsearch lower bound: <v> pps, ...`` (``cps``
+                                   for ``CPS``; legacy ``bound::``)
+``reconf_loss``             pkts   ``Packets lost due to reconfig: <n>``
+``reconf_time_lost``        s      ``Implied time lost: <t>``
+``hoststack_*``             ...    iperf3 or VPP echo JSON, or the VSAP block
+                                   (:mod:`~sphinxcontrib_trending.ingest.hoststack_messages`)
 ==========================  =====  ==============================================
 """
 
@@ -34,11 +45,12 @@ import math
 import re
 from dataclasses import dataclass
 
-from sphinxcontrib_trending.ingest.metrics import (
-    LATENCY_DIRECTIONS,
-    LATENCY_STATISTICS,
-    latency_metric,
+from sphinxcontrib_trending.ingest.hoststack_messages import (
+    VSAP_PATTERN,
+    json_measurements,
+    vsap_measurements,
 )
+from sphinxcontrib_trending.ingest.latency_streams import read_streams
 from sphinxcontrib_trending.ingest.model import Measurement
 
 # One alternation, so a message is scanned once whatever it holds.
@@ -49,12 +61,16 @@ _RESULT = re.compile(
     r"tx\s+(?P<tx>[^\s,]+),\s*rx\s+(?P<rx>[^\s,]+)"
     r"|\b(?P<bound>NDR|PDR)(?:_(?P<edge>LOWER|UPPER))?:[ \t]*(?P<value>[^\s,]+)[ \t]*"
     r"(?P<rate_unit>pps|cps)\b(?:,[ \t]*(?P<gbps>[^\s,]+)[ \t]*Gbps)?"
-    r"|\bLatency at (?P<load>90|50|10|0)%(?: PDR)?:[ \t]*\[(?P<streams>[^\]\n]*)\]",
+    r"|\bLatency at (?P<load>90|50|10|0)%(?: PDR)?:[ \t]*\[(?P<streams>[^\]\n]*)\]"
+    r"|\bLATENCY(?: usec)? \[min/avg/max(?:/hdrh)?\](?: per stream)?:[ \t]*"
+    r"\[(?P<bound_streams>[^\]\n]*)\]"
+    r"|\bPLRsearch (?P<plr>lower|upper) bound::?[ \t]*(?P<plr_value>[^\s,]+)[ \t]*"
+    r"(?P<plr_unit>pps|cps)?"
+    r"|\bPackets lost due to reconfig:[ \t]*(?P<reconf_loss>[^\s,]+)"
+    r"|\bImplied time lost:[ \t]*(?P<reconf_time>[^\s,]+)"
+    rf"|{VSAP_PATTERN}",
     re.IGNORECASE,
 )
-_STREAM = re.compile(r"'([^'\n]*)'")
-_NOT_MEASURED = -1.0
-"""What the traffic generator writes for a latency statistic it has no samples for."""
 _TRIAL_METRICS = {"packets": ("mrr", "pps"), "connections": ("cps", "cps")}
 _SEPARATORS = re.compile(r"[,;\s]+")
 _TC_PREFIX = re.compile(r"^tc\d+-", re.IGNORECASE)
@@ -68,6 +84,8 @@ class MessageResults:
 
     measurements: tuple[Measurement, ...]
     errors: tuple[str, ...]
+    attributes: tuple[tuple[str, str], ...] = ()
+    """Text worth keeping beside the numbers: each latency's ``{base}_hdrh`` string."""
 
 
 def strip_tc_prefix(name: str) -> str:
@@ -133,19 +151,74 @@ def _legacy_rate(match: re.Match[str]) -> float:
     return rx / seconds
 
 
-def _measure(match: re.Match[str]) -> tuple[Measurement, ...]:
-    """The measurements one match of :data:`_RESULT` stands for (``ValueError`` if malformed)."""
-    if match["what"] is not None:
-        metric, unit = _TRIAL_METRICS[match["what"].split()[-1].lower()]
+class _MessageReader:
+    """One message's matches in document order, remembering the last NDR/PDR line.
+
+    ``LATENCY [min/avg/max/hdrh] per stream`` belongs to the bound printed
+    just before it (``NDR``/``NDR_LOWER`` or ``PDR``/``PDR_LOWER``), so the
+    reader carries that bound from one match to the next.
+    """
+
+    def __init__(self) -> None:
+        self.measurements: list[Measurement] = []
+        self.attributes: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        self.last_bound: str | None = None
+
+    def read(self, match: re.Match[str]) -> None:
         try:
-            return (Measurement(metric, unit, parse_number_list(match["list"], bracketed=True)),)
+            self.measurements.extend(self._measure(match))
         except ValueError as error:
-            raise ValueError(f"malformed {metric} trial list: {error}") from None
-    if match["bound"] is not None:
-        return _search_bound(match)
-    if match["load"] is not None:
-        return _latencies(match["load"], match["streams"])
-    return (Measurement("mrr", "pps", (_legacy_rate(match),)),)
+            self.errors.append(str(error))
+
+    def _measure(self, match: re.Match[str]) -> tuple[Measurement, ...]:
+        """What one match of :data:`_RESULT` stands for (``ValueError`` if malformed)."""
+        if match["what"] is not None:
+            metric, unit = _TRIAL_METRICS[match["what"].split()[-1].lower()]
+            try:
+                return (
+                    Measurement(metric, unit, parse_number_list(match["list"], bracketed=True)),
+                )
+            except ValueError as error:
+                raise ValueError(f"malformed {metric} trial list: {error}") from None
+        if match["bound"] is not None:
+            self.last_bound = match["bound"].lower()
+            return _search_bound(match)
+        if match["load"] is not None:
+            load = match["load"]
+            return self._latencies(f"pdr{load}", match["streams"], f"latency at {load}% PDR")
+        if match["bound_streams"] is not None:
+            if self.last_bound is None:
+                raise ValueError("LATENCY per stream with no NDR or PDR line before it")
+            what = f"LATENCY per stream at {self.last_bound.upper()}"
+            return self._latencies(self.last_bound, match["bound_streams"], what)
+        if match["plr"] is not None:
+            unit = (match["plr_unit"] or "pps").lower()
+            value = _single(match["plr_value"], f"PLRsearch {match['plr']} bound")
+            return (Measurement(f"soak_{match['plr'].lower()}", unit, (value,)),)
+        if match["reconf_loss"] is not None:
+            loss = _single(match["reconf_loss"], "reconf packet loss")
+            return (Measurement("reconf_loss", "packets", (loss,)),)
+        if match["reconf_time"] is not None:
+            lost = _single(match["reconf_time"], "implied time lost")
+            return (Measurement("reconf_time_lost", "s", (lost,)),)
+        if match["vsap_transfer"] is not None:
+            return vsap_measurements(match)
+        return (Measurement("mrr", "pps", (_legacy_rate(match),)),)
+
+    def _latencies(self, place: str, streams: str, what: str) -> tuple[Measurement, ...]:
+        found = read_streams(place, streams, what)
+        self.attributes.extend(found.histograms)
+        self.errors.extend(found.errors)
+        return found.measurements
+
+
+def _single(text: str, what: str) -> float:
+    try:
+        (number,) = parse_number_list(text)
+    except ValueError as error:
+        raise ValueError(f"malformed {what}: {error}") from None
+    return number
 
 
 def _search_bound(match: re.Match[str]) -> tuple[Measurement, ...]:
@@ -167,39 +240,22 @@ def _search_bound(match: re.Match[str]) -> tuple[Measurement, ...]:
     return rate, Measurement(f"{metric}_bandwidth", "bps", (gbps * 1e9,))
 
 
-def _latencies(load: str, streams: str) -> tuple[Measurement, ...]:
-    """``['min/avg/max/hdrh', 'min/avg/max/hdrh']``: forward stream first, then reverse."""
-    quoted = _STREAM.findall(streams)
-    if not quoted:
-        raise ValueError(f"malformed latency at {load}% PDR: no 'min/avg/max' stream")
-    found: list[Measurement] = []
-    for direction, stream in zip(LATENCY_DIRECTIONS, quoted, strict=False):
-        try:
-            numbers = parse_number_list(";".join(stream.split("/", 3)[:3]))
-        except ValueError as error:
-            raise ValueError(f"malformed latency at {load}% PDR: {error}") from None
-        if len(numbers) != len(LATENCY_STATISTICS):
-            raise ValueError(f"malformed latency at {load}% PDR: {stream!r} is not min/avg/max")
-        found.extend(
-            Measurement(latency_metric(load, direction, statistic), "us", (number,))
-            for statistic, number in zip(LATENCY_STATISTICS, numbers, strict=True)
-            if number != _NOT_MEASURED
-        )
-    return tuple(found)
-
-
 _NOTHING = MessageResults((), ())
 
 
 def read_message(message: str) -> MessageResults:
     """Every measurement the CSIT conventions put in a test message."""
-    found: list[Measurement] = []
-    errors: list[str] = []
+    reader = _MessageReader()
+    try:
+        hoststack = json_measurements(message)
+    except ValueError as error:
+        return MessageResults((), (str(error),))
+    if hoststack is not None:
+        return MessageResults(hoststack, ())
     for match in _RESULT.finditer(message):
-        try:
-            found.extend(_measure(match))
-        except ValueError as error:
-            errors.append(str(error))
-    if not found and not errors:
+        reader.read(match)
+    if not reader.measurements and not reader.errors:
         return _NOTHING
-    return MessageResults(tuple(found), tuple(errors))
+    return MessageResults(
+        tuple(reader.measurements), tuple(reader.errors), tuple(reader.attributes)
+    )

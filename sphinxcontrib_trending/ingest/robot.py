@@ -41,7 +41,13 @@ from sphinxcontrib_trending.ingest.timestamps import (
     parse_robot_time,
 )
 
-TG_SETUP = re.compile(r"Setup of TG node (?P<address>[0-9A-Fa-f.:]*[0-9A-Fa-f])")
+_ADDRESS = r"[0-9A-Fa-f.:]*[0-9A-Fa-f]"
+NODE_SETUP = re.compile(
+    rf"Setup of (?:(?P<kind>TG|DUT)\d* node (?P<address>{_ADDRESS})"
+    rf"|node (?P<new_kind>TG|DUT)\d* host (?P<new_address>{_ADDRESS}))"
+)
+"""CSIT's framework setup: ``Setup of TG node 10.30.51.49 done`` (older) or
+``Setup of node TG host 10.30.51.49, port 22 done.`` (newer), per TG and DUT."""
 
 
 @dataclass
@@ -59,6 +65,8 @@ class RobotRun:
     dut_version: str | None = None
     testbed: str | None = None
     tg_address: str | None = None
+    hosts: list[str] = field(default_factory=list)
+    """TG and DUT addresses of the node setup messages, in order (the physical testbed)."""
     tests: list[TestResult] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
@@ -172,8 +180,12 @@ class _Reader:
                 continue
             if run.dut_version is None and (found := self.version_pattern.search(text)):
                 run.dut_version = _version_of(found)
-            if self.want_tg and run.tg_address is None and (tg := TG_SETUP.search(text)):
-                run.tg_address = tg["address"]
+            if "Setup of" in text and (node := NODE_SETUP.search(text)):
+                address = node["address"] or node["new_address"]
+                if address not in run.hosts:
+                    run.hosts.append(address)
+                if run.tg_address is None and "TG" in (node["kind"], node["new_kind"]):
+                    run.tg_address = address
 
     def _test(self, element: etree._Element) -> None:
         if self._searching():
@@ -194,9 +206,10 @@ class _Reader:
         status_name = "FAIL" if status is None else status.get("status", "FAIL")
         message = "" if status is None else (status.text or "")
         measurements: tuple[Measurement, ...] = ()
+        attributes: tuple[tuple[str, str], ...] = ()
         if status_name == "PASS" and status is not None:
             found = self.values.measure(element, status, message)
-            measurements = found.measurements
+            measurements, attributes = found.measurements, found.attributes
             self.run.problems.extend(
                 Problem(self.origin, f"test {suite.long_name}.{name}: {error}", "data")
                 for error in found.errors
@@ -215,6 +228,7 @@ class _Reader:
                 message=message,
                 measurements=measurements,
                 thread_core=thread_core(tags),
+                attributes=attributes,
             )
         )
         element.clear()

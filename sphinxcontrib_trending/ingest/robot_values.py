@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml import etree
 
@@ -62,9 +62,9 @@ class ValueRule:
             return found
         seconds = _elapsed(status)
         if seconds is None:
-            return MessageResults(found.measurements, (*found.errors, "no elapsed time"))
+            return replace(found, errors=(*found.errors, "no elapsed time"))
         elapsed = Measurement(ELAPSED, "s", (seconds,))
-        return MessageResults((*found.measurements, elapsed), found.errors)
+        return replace(found, measurements=(*found.measurements, elapsed))
 
     def _searched(
         self, pattern: re.Pattern[str], test: etree._Element, message: str

@@ -43,9 +43,16 @@ class SourceSpec:
     testbed_map: Mapping[str, str] = field(default_factory=dict)
     metric: str = "mrr"
     unit: str | None = None
-    direction: str = "higher"
+    direction: str | None = None
+    """``higher`` or ``lower`` is better; None takes each metric's from the metric table."""
     value_pattern: str | None = None
     value_keyword: str | None = None
     limits: ReadLimits = DEFAULT_LIMITS
     encoding: str | None = None
     """Text encoding of CSV/JSON Lines files without a byte-order mark (default UTF-8)."""
+    dimensions: tuple[tuple[str, str], ...] = ()
+    """(dimension, rule) pairs replacing built-in rules (see ``ingest.dimensions``)."""
+    days: int | None = None
+    """``parquet`` sources: read only the newest ``days`` days of the store's partitions."""
+    metrics: tuple[str, ...] | None = None
+    """``parquet`` sources: read only these metrics (and the failed tests)."""

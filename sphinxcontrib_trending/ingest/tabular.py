@@ -88,6 +88,11 @@ def _tags(value: Any) -> tuple[str, ...]:
     return tuple(tag.strip() for tag in str(value).replace(",", ";").split(";") if tag.strip())
 
 
+def _hosts(value: Any) -> str:
+    """Space-separated addresses; a JSON Lines array as the CSIT model writes them."""
+    return " ".join(str(host) for host in value) if isinstance(value, list) else _text(value)
+
+
 def _values(value: Any) -> tuple[float, ...]:
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a number")
@@ -219,6 +224,7 @@ class TableReader:
         full = _text(fields["test"])
         suite, _, last = full.rpartition(".")
         tags = _tags(fields["tags"]) if "tags" in fields else ()
+        hosts = fields.get("hosts")
         return TestResult(
             test_id=test_id,
             name=_text(fields.get("name", strip_tc_prefix(last))),
@@ -229,6 +235,7 @@ class TableReader:
             message=_text(fields.get("message", "")),
             measurements=tuple(draft.measurements) if draft.status == "PASS" else (),
             thread_core=thread_core(tags),
+            attributes=(("hosts", _hosts(hosts)),) if hosts else (),
         )
 
 

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from sphinxcontrib_trending.ingest.formats.csit_json import _validator
+from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.metrics import METRICS
 from tests.ingest.conftest import load_paths
+from tests.latency_data import hdrh_of
 
 JOB = "csit-vpp-perf-mrr-daily-master-2n-icx"
 
@@ -305,3 +307,83 @@ def test_gzipped_files_are_read_and_a_non_json_document_is_a_problem(tmp_path: P
     [problem] = dataset.problems
     assert problem.origin == str(broken) and problem.message.startswith("not JSON")
     assert [t.name for t in dataset.builds[0].tests] == ["64b-2t1c-ethip4-ip4base-soak"]
+
+
+def _ndrpdr_with_histograms(forward_50: str) -> dict[str, Any]:
+    doc = document("ndrpdr")
+    doc["result"]["latency_forward"]["pdr_50"]["hdrh"] = forward_50
+    doc["result"]["latency_reverse"]["pdr_90"]["hdrh"] = hdrh_of(*range(1, 1001))
+    return doc
+
+
+def test_latency_histograms_give_percentiles_and_are_kept(tmp_path: Path) -> None:
+    forward = hdrh_of(*range(1, 101))
+    write(build_folder(tmp_path), _ndrpdr_with_histograms(forward))
+    dataset = load_paths(tmp_path, format="csit-json")
+    assert dataset.problems == []
+    [test] = dataset.builds[0].tests
+    values = _values(test)
+    assert values["latency_pdr50_forward_p50"] == ("us", (50.0,))
+    assert values["latency_pdr50_forward_p90"] == ("us", (90.0,))
+    assert values["latency_pdr50_forward_p99"] == ("us", (99.0,))
+    assert values["latency_pdr50_forward_p999"] == ("us", (100.0,))
+    assert values["latency_pdr90_reverse_p999"] == ("us", (999.0,))
+    assert values["latency_pdr50_forward_avg"] == ("us", (60.0,))
+    percentiles = {name for name in values if name.endswith(("_p50", "_p90", "_p99", "_p999"))}
+    assert len(percentiles) == 2 * 4
+    assert set(values) <= set(METRICS)
+    assert test.attribute("latency_pdr50_forward_hdrh") == forward
+
+
+def test_a_corrupt_histogram_is_a_data_problem_and_the_rest_is_read(tmp_path: Path) -> None:
+    path = write(build_folder(tmp_path), _ndrpdr_with_histograms("HISTFAAAAgarbage"))
+    dataset = load_paths(tmp_path, format="csit-json")
+    [problem] = dataset.problems
+    assert problem.subtype == "data"
+    assert problem.origin == str(path)
+    assert "64b-2t1c-ethip4-ip4base-ndrpdr" in problem.message
+    assert "corrupt HDR histogram" in problem.message
+    assert "latency_pdr50_forward" in problem.message
+    [test] = dataset.builds[0].tests
+    values = _values(test)
+    assert values["latency_pdr50_forward_avg"] == ("us", (60.0,))
+    assert values["ndr"] == ("pps", (1e6,))
+    assert values["latency_pdr90_reverse_p50"] == ("us", (500.0,))
+    assert "latency_pdr50_forward_p50" not in values
+
+
+def test_telemetry_is_kept_and_capped(tmp_path: Path) -> None:
+    small = document("mrr", name="64b-2t1c-small-mrr")
+    small["telemetry"] = ['vpp_calls{name="ip4-input"} 1234 1714528800', "vpp_vectors{} 56 0"]
+    big = document("mrr", name="64b-2t1c-big-mrr")
+    big["telemetry"] = [
+        f'vpp_calls{{name="node-{index}"}} {index} 1714528800' for index in range(5000)
+    ]
+    folder = build_folder(tmp_path)
+    write(folder, small)
+    write(folder, big)
+    dataset = load_paths(tmp_path, format="csit-json")
+    by_name = {test.name: test for test in dataset.builds[0].tests}
+    assert by_name["64b-2t1c-small-mrr"].attribute("telemetry") == "\n".join(small["telemetry"])
+    kept = by_name["64b-2t1c-big-mrr"].attribute("telemetry")
+    assert kept is not None and len(kept) <= 4096 + 80
+    assert kept.startswith(big["telemetry"][0] + "\n")
+    assert "telemetry entries cut (max_telemetry_chars)" in kept.splitlines()[-1]
+    cut = int(kept.splitlines()[-1].split()[1].replace(",", ""))
+    assert cut + len(kept.splitlines()) - 1 == 5000
+    [problem] = dataset.problems
+    assert problem.subtype == "data"
+    assert "telemetry of 1 test(s)" in problem.message
+    assert "max_telemetry_chars" in problem.message
+
+
+def test_the_telemetry_cap_is_a_source_limit(tmp_path: Path) -> None:
+    doc = document("mrr")
+    doc["telemetry"] = ["x" * 50] * 10
+    write(build_folder(tmp_path), doc)
+    limits = ReadLimits(max_telemetry_chars=200)
+    dataset = load_paths(tmp_path, format="csit-json", limits=limits)
+    [test] = dataset.builds[0].tests
+    assert test.attribute("telemetry") == "\n".join(
+        ["x" * 50] * 3 + ["[... 7 telemetry entries cut (max_telemetry_chars) ...]"]
+    )

@@ -13,6 +13,9 @@ from sphinxcontrib_trending.ingest.results import (
     strip_tc_prefix,
     thread_core,
 )
+from tests.latency_data import hdrh_of
+
+HISTOGRAM = hdrh_of(1, 2, 2, 3)
 
 
 def test_mrr_trials() -> None:
@@ -48,6 +51,11 @@ def test_legacy_ndr_and_pdr_bounds() -> None:
     assert found.measurements == (
         Measurement("ndr", "pps", (1.5e6,)),
         Measurement("ndr_bandwidth", "bps", (1.008e9,)),
+        *(
+            Measurement(f"latency_ndr_{direction}_{statistic}", "us", (value,))
+            for direction, values in (("forward", (5.0, 9.0, 20.0)), ("reverse", (6.0, 10.0, 21.0)))
+            for statistic, value in zip(("min", "avg", "max"), values, strict=True)
+        ),
         Measurement("ndr_upper", "pps", (2e6,)),
         Measurement("pdr", "pps", (1750000.0,)),
         Measurement("pdr_upper", "pps", (1800000.5,)),
@@ -58,19 +66,26 @@ def test_current_ndr_and_pdr_with_bandwidth() -> None:
     # As CSIT's "Display Single PPS Bound" appends it: "pps," then " ... Gbps (initial)".
     message = (
         "NDR: 12345678.9 pps, 8.296 Gbps (initial)\n"
-        "LATENCY [min/avg/max/hdrh] per stream: ['1/2/3/HISTFAAAA', '4/5/6/']\n"
+        f"LATENCY [min/avg/max/hdrh] per stream: ['1/2/3/{HISTOGRAM}', '4/5/6/']\n"
         "PDR: 13000000.0 pps, 8.736 Gbps (initial)"
     )
     found = read_message(message)
     assert found.errors == ()
-    assert [(m.metric, m.unit) for m in found.measurements] == [
+    bounds = [m for m in found.measurements if not m.metric.startswith("latency_")]
+    assert [(m.metric, m.unit) for m in bounds] == [
         ("ndr", "pps"),
         ("ndr_bandwidth", "bps"),
         ("pdr", "pps"),
         ("pdr_bandwidth", "bps"),
     ]
-    values = [m.values[0] for m in found.measurements]
+    values = [m.values[0] for m in bounds]
     assert values == pytest.approx([12345678.9, 8.296e9, 13e6, 8.736e9])
+    latency = {m.metric: m.values for m in found.measurements if m.metric.startswith("latency_")}
+    assert latency["latency_ndr_forward_avg"] == (2.0,)
+    assert latency["latency_ndr_reverse_max"] == (6.0,)
+    assert latency["latency_ndr_forward_p50"] == (2.0,)
+    assert "latency_ndr_reverse_p50" not in latency  # that stream has no histogram
+    assert found.attributes == (("latency_ndr_forward_hdrh", HISTOGRAM),)
 
 
 def test_current_cps_bounds_keep_their_unit() -> None:
@@ -84,7 +99,7 @@ def test_current_cps_bounds_keep_their_unit() -> None:
 def test_latency_at_fractions_of_pdr_per_direction_and_statistic() -> None:
     message = (
         "PDR: 1e7 pps, 6.72 Gbps (initial)\n"
-        "Latency at 90% PDR: ['10/20/30/HISTFAAAAEV4nJNpmSzMwMDAxQABzFCaEUzOsrYA', '11/21/31/']\n"
+        f"Latency at 90% PDR: ['10/20/30/{HISTOGRAM}', '11/21/31/']\n"
         "Latency at 50% PDR: ['7/8/9/', '-1/-1/-1/']\n"
         "Latency at 10% NDR: ['1/1/1/', '1/1/1/']"
     )
@@ -95,6 +110,7 @@ def test_latency_at_fractions_of_pdr_per_direction_and_statistic() -> None:
         "pdr",
         "pdr_bandwidth",
         *(f"latency_pdr90_{d}_{s}" for d in ("forward", "reverse") for s in ("min", "avg", "max")),
+        *(f"latency_pdr90_forward_{p}" for p in ("p50", "p90", "p99", "p999")),
         *(f"latency_pdr50_forward_{s}" for s in ("min", "avg", "max")),
     }
     assert got["latency_pdr90_forward_min"] == ("us", (10.0,))

@@ -14,15 +14,18 @@ import pytest
 
 from sphinxcontrib_trending.ingest.model import TestResult
 from tests.ingest.conftest import load_paths
+from tests.latency_data import hdrh_of
 from tools.make_robot_archive import run_plain_robot
+
+HISTOGRAM = hdrh_of(10, 20, 20, 30)
 
 SUITE = """\
 *** Test Cases ***
 tc01-64B-1c-ethip4-ip4base-ndrpdr
     [Tags]    NDRPDR    1C    64B
-    Display Single PPS Bound    NDR    12345678.9    8.296    1/2/3/HISTFAAAA    4/5/6/
+    Display Single PPS Bound    NDR    12345678.9    8.296    1/2/3/${HISTOGRAM}    4/5/6/
     Display Single PPS Bound    PDR    13000000.0    8.736
-    Show Latency At Load    Latency at 90% PDR:    10/20/30/HISTFAAAA    11/21/31/
+    Show Latency At Load    Latency at 90% PDR:    10/20/30/${HISTOGRAM}    11/21/31/
     Show Latency At Load    Latency at 50% PDR:    7/8/9/    -1/-1/-1/
     Show Latency At Load    Latency at 10% PDR:    4/5/6/    4/6/8/
     Show Latency At Load    Latency at 0% PDR:    1/2/3/    2/3/4/
@@ -59,7 +62,10 @@ Show Latency At Load
 def tests_by_name(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TestResult]:
     output = tmp_path_factory.mktemp("bounds") / "output.xml"
     run_plain_robot(
-        output, {"bounds.robot": SUITE}, end=datetime(2024, 5, 1, 2, tzinfo=timezone.utc)
+        output,
+        {"bounds.robot": SUITE},
+        end=datetime(2024, 5, 1, 2, tzinfo=timezone.utc),
+        variables=[f"HISTOGRAM:{HISTOGRAM}"],
     )
     dataset = load_paths(output)
     assert dataset.problems == []
@@ -77,7 +83,7 @@ def test_current_wording_gives_bounds_bandwidths_and_latencies(
     test = tests_by_name["64B-1c-ethip4-ip4base-ndrpdr"]
     assert test.status == "PASS"
     assert "NDR: 12345678.9 pps, 8.296 Gbps (initial)" in test.message
-    assert "Latency at 90% PDR: ['10/20/30/HISTFAAAA', '11/21/31/']" in test.message
+    assert f"Latency at 90% PDR: ['10/20/30/{HISTOGRAM}', '11/21/31/']" in test.message
     got = _values(test)
     assert got["ndr"] == ("pps", (12345678.9,))
     assert got["pdr"] == ("pps", (13e6,))
@@ -91,7 +97,13 @@ def test_current_wording_gives_bounds_bandwidths_and_latencies(
     # The generator's -1 (no samples) is no measurement.
     assert "latency_pdr50_reverse_min" not in got
     assert got["latency_pdr50_forward_max"] == ("us", (9.0,))
-    assert len(got) == 4 + 6 + 3 + 6 + 6
+    # The LATENCY line after NDR is latency at the NDR rate, with the histogram's percentiles.
+    assert got["latency_ndr_forward_avg"] == ("us", (2.0,))
+    assert got["latency_ndr_reverse_min"] == ("us", (4.0,))
+    assert got["latency_ndr_forward_p99"] == ("us", (30.0,))
+    assert got["latency_pdr90_forward_p50"] == ("us", (20.0,))
+    assert dict(test.attributes)["latency_pdr90_forward_hdrh"] == HISTOGRAM
+    assert len(got) == 4 + (6 + 4) + (6 + 4) + 3 + 6 + 6
 
 
 def test_current_cps_wording(tests_by_name: dict[str, TestResult]) -> None:
@@ -101,7 +113,15 @@ def test_current_cps_wording(tests_by_name: dict[str, TestResult]) -> None:
 
 def test_legacy_wording_gives_lower_and_upper_bounds(tests_by_name: dict[str, TestResult]) -> None:
     got = _values(tests_by_name["64B-1c-ethip4-ip4base-legacy-ndrpdr"])
-    assert set(got) == {"ndr", "ndr_upper", "ndr_bandwidth", "pdr", "pdr_upper", "pdr_bandwidth"}
+    bounds = {"ndr", "ndr_upper", "ndr_bandwidth", "pdr", "pdr_upper", "pdr_bandwidth"}
+    latencies = {
+        f"latency_{bound}_{direction}_{statistic}"
+        for bound in ("ndr", "pdr")
+        for direction in ("forward", "reverse")
+        for statistic in ("min", "avg", "max")
+    }
+    assert set(got) == bounds | latencies
+    assert got["latency_pdr_reverse_avg"] == ("us", (10.0,))
     assert got["ndr"] == ("pps", (1.5e6,))
     assert got["ndr_upper"] == ("pps", (2e6,))
     assert got["pdr"] == ("pps", (1.75e6,))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import zipfile
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -139,11 +140,19 @@ def _export_to_jsonl(builds: list, path: Path) -> None:
 
 
 def test_export_reads_back_as_jsonl_unchanged(tmp_path: Path) -> None:
+    """The same builds, tests and values, named by their display names; a fixed point."""
     original = load_paths(RF7_DAILY, RF6, testbed_map={"10.30.51.49": "3n-hsw"})
     path = tmp_path / "export.jsonl"
     _export_to_jsonl(original.builds, path)
     again = load_paths(path, format="jsonl")
     assert again.problems == []
+    second = tmp_path / "again.jsonl"
+    _export_to_jsonl(again.builds, second)
+    assert second.read_text() == path.read_text()
+    renamed = next(t for b in again.builds for t in b.tests if "10ge2p1x520" in t.test_id)
+    assert renamed.name == "3n-hsw 10ge2p1x520 dpdk 64b 1c ethip4-ip4base-mrr"
+    assert renamed.attribute("hosts") == "10.30.51.49"
+    named = {t.test_id: t.name for b in again.builds for t in b.tests}
     for before, after in zip(original.builds, again.builds, strict=True):
         assert (before.job, before.build, before.time, before.dut_version, before.testbed) == (
             after.job,
@@ -152,7 +161,7 @@ def test_export_reads_back_as_jsonl_unchanged(tmp_path: Path) -> None:
             after.dut_version,
             after.testbed,
         )
-        assert before.tests == after.tests
+        assert tuple(replace(t, name=named[t.test_id]) for t in before.tests) == after.tests
 
 
 def test_times_are_utc_aware_everywhere(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ gets its job, build, time and testbed.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from sphinxcontrib_trending.ingest.formats import InputFormat, Reading
 from sphinxcontrib_trending.ingest.model import Build, Problem
@@ -53,6 +54,11 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
         or testbed_from_address(options, run.tg_address)
     )
     tests = tuple(run.tests)
+    if run.hosts:
+        hosts = ("hosts", " ".join(run.hosts))
+        tests = tuple(
+            replace(test, attributes=tuple(sorted((*test.attributes, hosts)))) for test in tests
+        )
     return [Build(job, build, time, run.dut_version, testbed, reading.where, tests)], problems
 
 
