@@ -8,6 +8,7 @@ round numbers a reader can check by eye.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
@@ -74,3 +75,18 @@ def builds(
         )
         for number in numbers
     ]
+
+
+def failing_last(
+    names: Sequence[str], messages: dict[str, str], *, testbed: str = "2n-skx", last: int = 5
+) -> list[Build]:
+    """Builds 1..last of ``names``: every test passes, then fails in build ``last``
+    with its message from ``messages``."""
+    data = builds(
+        {name: lambda n: 5e6 if n < last else None for name in names},
+        range(1, last + 1),
+        testbed=testbed,
+    )
+    newest = data[-1]
+    tests = tuple(replace(test, message=messages[test.name]) for test in newest.tests)
+    return [*data[:-1], replace(newest, tests=tests)]

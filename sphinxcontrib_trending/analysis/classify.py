@@ -19,6 +19,12 @@ from sphinxcontrib_trending.analysis.confidence import (
 )
 from sphinxcontrib_trending.analysis.exact import exact_search
 from sphinxcontrib_trending.analysis.greedy import Partition, greedy_search
+from sphinxcontrib_trending.analysis.outliers import (
+    DEFAULT_OUTLIER_RUNS,
+    Excursion,
+    OutlierPartition,
+    find_outliers,
+)
 from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, prepare_runs
 
 Search = Literal["exact", "jumpavg"]
@@ -61,6 +67,10 @@ class Group:
     averages, over this group and the previous one; None for the first group.
     Near 0 for independent noise; near 1 where a trend or a season was cut into
     steps.  :class:`~.AnomalyPolicy` can discount the confidence by it."""
+    outliers: tuple[int, ...] = ()
+    """Runs inside the group that left it and came straight back (see
+    :mod:`.outliers`): they keep their place in the span but are left out of
+    ``avg``, ``stdev`` and ``size``."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,23 @@ class Classification:
     search: Search = "exact"
     unit: float | None = None
     """The value resolution the bit counts assumed (None when there was nothing to count)."""
+    outlier_runs: int = 0
+    """``K``: the longest excursion (in runs) the grouping could call outliers; 0 for none."""
+
+    @property
+    def outliers(self) -> tuple[int, ...]:
+        """Every outlier run, oldest first (the caller's numbering)."""
+        return tuple(run for group in self.groups for run in group.outliers)
+
+
+def resolve_outlier_runs(outlier_runs: int | None, search: Search) -> int:
+    """``K`` for a search: None means :data:`.DEFAULT_OUTLIER_RUNS` with ``"exact"`` and 0
+    with ``"jumpavg"``, which stays the reference library's grouping, decision for decision."""
+    if outlier_runs is None:
+        return DEFAULT_OUTLIER_RUNS if search == "exact" else 0
+    if not isinstance(outlier_runs, int) or isinstance(outlier_runs, bool) or outlier_runs < 0:
+        raise ValueError(f"outlier_runs must be an integer >= 0, got {outlier_runs!r}")
+    return outlier_runs
 
 
 def classify(
@@ -85,6 +112,7 @@ def classify(
     sbps: float | None = None,
     search: Search = "exact",
     direction: Direction = "higher",
+    outlier_runs: int | None = None,
 ) -> Classification:
     """Split ``runs`` into groups by Minimum Description Length and label each group.
 
@@ -102,6 +130,11 @@ def classify(
         direction: ``"higher"`` if larger values are better (throughput),
             ``"lower"`` if smaller are (latency); decides which change is a
             regression.
+        outlier_runs: ``K``: an excursion of at most this many runs that
+            leaves its group and comes straight back is an outlier of the
+            group when that describes the data in fewer bits (see
+            :mod:`.outliers`); 0 never.  Default: 3 with ``"exact"``, 0 with
+            ``"jumpavg"`` (the reference's grouping).
 
     Any finite value is accepted; negative values shift the whole series
     (see :mod:`.runs`), non-negative ones are grouped as the reference does.
@@ -114,7 +147,14 @@ def classify(
         raise ValueError(f"search must be one of {SEARCHES}, got {search!r}")
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
-    return classify_prepared(prepare_runs(runs), unit, sbps, search, direction)
+    return classify_prepared(
+        prepare_runs(runs),
+        unit,
+        sbps,
+        search,
+        direction,
+        outlier_runs=resolve_outlier_runs(outlier_runs, search),
+    )
 
 
 Searcher = Callable[[PreparedRuns, BitModel], Partition]
@@ -128,12 +168,14 @@ def classify_prepared(
     direction: Direction,
     searcher: Searcher | None = None,
     model: BitModel | None = None,
+    outlier_runs: int = 0,
 ) -> Classification:
     """:func:`classify` of runs already prepared; ``searcher`` overrides ``search``'s.
 
     :class:`~.incremental.IncrementalClassifier` passes a searcher that
     reuses the search state of a shorter history, and that state's bit model
     (which must be the one ``unit`` and ``sbps`` give for these runs).
+    ``outlier_runs`` is ``K`` of :func:`.find_outliers`, already resolved.
     """
     result = Classification(
         groups=[],
@@ -142,32 +184,43 @@ def classify_prepared(
         run_count=prepared.run_count,
         direction=direction,
         search=search,
+        outlier_runs=outlier_runs,
     )
     if not prepared.count:
         return result
     if prepared.max_value <= 0.0:
         # all equal to the smallest value: nothing varies, and no scale to work with
         partition = Partition((0,), (int(prepared.sizes.sum()),), (0.0,), (0.0,), 0.0)
-        return _with_groups(result, prepared, partition, None)
+        return _with_groups(result, prepared, OutlierPartition(partition, ((),)), None)
     if model is None:
         resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
         model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
     if searcher is None:
         searcher = exact_search if search == "exact" else greedy_search
-    return _with_groups(result, prepared, searcher(prepared, model), model)
+    partition = searcher(prepared, model)
+    run_counts = [
+        stop - start
+        for start, stop in zip(
+            partition.starts, (*partition.starts[1:], prepared.count), strict=True
+        )
+    ]
+    found = find_outliers(partition, run_counts, model, outlier_runs)
+    return _with_groups(result, prepared, found, model)
 
 
 def _with_groups(
     result: Classification,
     prepared: PreparedRuns,
-    partition: Partition,
+    found: OutlierPartition,
     model: BitModel | None,
 ) -> Classification:
     """Map the partition of the present runs back to the caller's run numbering.
 
     ``model`` prices the merges behind each group's confidence; None (an
-    all-zero input, which is one group) leaves them unset.
+    all-zero input, which is one group) leaves them unset.  Confidences and
+    serial correlations are those of the inlier runs.
     """
+    partition = found.partition
     present = prepared.present.tolist()
     stops = [present[start] for start in partition.starts[1:]] + [present[-1] + 1]
     stats = list(zip(partition.sizes, partition.avgs, partition.stdevs, strict=True))
@@ -175,11 +228,11 @@ def _with_groups(
     correlations: list[float | None] = [None] * len(stats)
     if model is not None:
         saved = bits_saved_per_group(model, stats)
-        correlations = serial_correlation_per_group(prepared.avgs, partition.starts, partition.avgs)
+        correlations = _inlier_correlations(prepared, found)
     groups = []
     previous: float | None = None
-    for start, stop, (size, shifted_avg, stdev), bits_saved, correlation in zip(
-        partition.starts, stops, stats, saved, correlations, strict=True
+    for start, stop, (size, shifted_avg, stdev), bits_saved, correlation, excursions in zip(
+        partition.starts, stops, stats, saved, correlations, found.excursions, strict=True
     ):
         avg = shifted_avg + prepared.offset if prepared.offset else shifted_avg
         groups.append(
@@ -193,6 +246,7 @@ def _with_groups(
                 bits_saved=bits_saved,
                 confidence=None if bits_saved is None else split_confidence(bits_saved),
                 serial_correlation=correlation,
+                outliers=tuple(present[run] for run in _runs_of(excursions)),
             )
         )
         previous = avg
@@ -204,7 +258,24 @@ def _with_groups(
         direction=result.direction,
         search=result.search,
         unit=None if model is None else model.unit,
+        outlier_runs=result.outlier_runs,
     )
+
+
+def _runs_of(excursions: tuple[Excursion, ...]) -> list[int]:
+    return [run for excursion in excursions for run in range(excursion.start, excursion.stop)]
+
+
+def _inlier_correlations(prepared: PreparedRuns, found: OutlierPartition) -> list[float | None]:
+    """:func:`.serial_correlation_per_group` over the inlier runs, outliers taken out."""
+    partition = found.partition
+    outliers = {run for excursions in found.excursions for run in _runs_of(excursions)}
+    if not outliers:
+        return serial_correlation_per_group(prepared.avgs, partition.starts, partition.avgs)
+    kept = [run for run in range(prepared.count) if run not in outliers]
+    position = {run: index for index, run in enumerate(kept)}
+    starts = [position[start] for start in partition.starts]
+    return serial_correlation_per_group(prepared.avgs[kept], starts, partition.avgs)
 
 
 def _comment(previous: float | None, avg: float, direction: Direction) -> Comment:

@@ -30,20 +30,22 @@ can be extended with later runs (:meth:`ExactSearch.extend`) for the same
 optimum as a fresh search.
 
 Candidates are ranked with numpy's fast logarithm; the partition found is then
-priced with the reference's exact formula and statistics, so its bits are
-comparable with ``search="jumpavg"``'s to the last digit.
+priced with the reference's exact formula and statistics (:class:`GroupPass`),
+so its bits are those the reference counts for the same groups, to the last digit.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from sphinxcontrib_trending.analysis.bits import BitModel
+from sphinxcontrib_trending.analysis.bits import BitModel, perturb
 from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.runs import PreparedRuns
 
@@ -66,36 +68,47 @@ def size_costs(model: BitModel) -> FloatArray:
     return model.ranking_size_bits()
 
 
-def seen_stats(
-    sizes: FloatArray, avgs: FloatArray, stdevs: FloatArray, start: int, stop: int
-) -> tuple[int, float, float]:
-    """(size, avg, stdev) of runs ``[start, stop)`` as the reference's merge derives them.
+@dataclass
+class GroupPass:
+    """Statistics of runs ``[start, stop)`` as the reference derives a whole group's.
 
-    The same Chan/Welford merge, in the same order of operations, as
-    :class:`~.open_groups.OpenGroups`: the exact bits of the partition found
-    are those ``search="jumpavg"`` would count for it.
+    One Welford/Chan pass over the group's runs, in the operation order of the
+    reference's ``AvgStdevStats.for_runs`` (what its ``BitCountingGroupList``
+    computes for a group given whole).  Unlike the run-by-run merges of its
+    search (see :class:`~.open_groups.OpenGroups`), which re-derive the average
+    as ``avg * n / n`` after every run, this pass never moves the average off a
+    repeated value: runs of identical values get exactly their value and zero
+    stdev, however many there are.  With a fine unit (``sbps=24``) the
+    search's accumulated last-bit noise is worth a billionth of the bits.
+
+    The pass can go on (:meth:`advance`): a group that grew by a run at the
+    end costs one more step, not a new pass.
     """
-    size = float(sizes[start])
-    avg = float(avgs[start])
-    stdev = float(stdevs[start])
-    avg = avg * size / size
-    stdev = math.sqrt(stdev * stdev * size / size)
-    avg_seen = avg * size / size
-    moment = stdev * stdev * size
-    total = size
-    for run in range(start + 1, stop):
-        size = float(sizes[run])
-        new_total = total + size
-        delta = float(avgs[run]) - avg_seen
-        work = delta * delta * total * size
-        new_avg = avg_seen + delta * size / new_total
-        run_stdev = float(stdevs[run])
-        moment = moment + run_stdev * run_stdev * size
-        stdev = math.sqrt((moment + work / new_total) / new_total)
-        avg_seen = new_avg * new_total / new_total
-        moment = stdev * stdev * new_total
-        total = new_total
-    return int(total), avg_seen, math.sqrt(moment / total)
+
+    start: int
+    stop: int = 0
+    total: float = 0.0
+    avg: float = 0.0
+    moment: float = 0.0
+
+    def advance(self, sizes: FloatArray, avgs: FloatArray, stdevs: FloatArray, stop: int) -> None:
+        """Take in the runs up to ``stop`` (exclusive)."""
+        total, avg, moment = self.total, self.avg, self.moment
+        for run in range(max(self.start, self.stop), stop):
+            size = float(sizes[run])
+            old_total = total
+            delta = float(avgs[run]) - avg
+            total += size
+            avg += delta * size / total
+            stdev = float(stdevs[run])
+            moment += stdev * stdev * size
+            moment += delta * delta * old_total * size / total
+        self.stop, self.total, self.avg, self.moment = stop, total, avg, moment
+
+    @property
+    def stats(self) -> tuple[int, float, float]:
+        """(size, avg, stdev)."""
+        return int(self.total), self.avg, math.sqrt(self.moment / self.total)
 
 
 class _Column:
@@ -179,6 +192,13 @@ class _Extended:
     lowest: FloatArray  # per end: the cheapest U
 
 
+class _Block(NamedTuple):
+    """What one block did: runs taken, and with ``each`` the states after each of them."""
+
+    taken: int
+    ends: list[tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]] | None
+
+
 class _States(NamedTuple):
     """The states a block's groups may follow, at each run of the block but the last."""
 
@@ -243,7 +263,7 @@ class ExactSearch:
         self._run_avgs = _Column()
         self._run_stdevs = _Column()
         self._trials = 0
-        self._group_stats: dict[tuple[int, int], tuple[int, float, float]] = {}
+        self._passes: dict[int, GroupPass] = {}  # by group start, for price
         self._count = 0  # surviving starts
         self._block = MAX_BLOCK  # runs the next block tries to take
         self._pair_count = 0
@@ -296,6 +316,21 @@ class ExactSearch:
 
     def extend(self, runs: PreparedRuns) -> None:
         """Add the present runs of ``runs`` after those seen so far."""
+        for _ in self._advance(runs, each=False):
+            pass
+
+    def extend_each(self, runs: PreparedRuns) -> Iterator[Callable[[], Partition]]:
+        """Add the present runs of ``runs``, yielding after each how to get the partition.
+
+        Each function gives :meth:`partition` as it was after that run (and
+        stays valid while this search lives), but the runs are still searched
+        in blocks: judging every prefix of a history (``check --all``) costs
+        one pass, not one search step per run, and a prefix nobody asks for
+        is never backtracked nor priced.
+        """
+        yield from self._advance(runs, each=True)
+
+    def _advance(self, runs: PreparedRuns, each: bool) -> Iterator[Callable[[], Partition]]:
         if runs.count and runs.max_value > self.model.max_value:
             raise ValueError("a run exceeds the model's largest value: start a new search")
         total = self._trials + int(runs.sizes.sum())
@@ -315,18 +350,31 @@ class ExactSearch:
         done = 0
         while done < runs.count:
             stop = min(done + self._block, runs.count)
-            taken = self._advance_block(
-                first + done, sizes[done:stop], avgs[done:stop], stdevs[done:stop]
+            block = self._advance_block(
+                first + done, sizes[done:stop], avgs[done:stop], stdevs[done:stop], each
             )
+            if block.ends is not None:
+                for end, (best, means, starts) in enumerate(block.ends):
+                    yield functools.partial(
+                        self._best_of, best, means, starts, first + done + end + 1
+                    )
+            taken = block.taken
             done += taken
             # a block cut short by a change: start smaller, grow while it is quiet
             cut = taken < stop - done + taken
             self._block = max(MIN_BLOCK, 2 * taken) if cut else min(MAX_BLOCK, 2 * self._block)
 
     def _advance_block(
-        self, first: int, sizes: npt.NDArray[np.int64], avgs: FloatArray, stdevs: FloatArray
-    ) -> int:
-        """Advance the search over up to ``len(sizes)`` runs at once; return how many it took.
+        self,
+        first: int,
+        sizes: npt.NDArray[np.int64],
+        avgs: FloatArray,
+        stdevs: FloatArray,
+        each: bool = False,
+    ) -> _Block:
+        """Advance the search over up to ``len(sizes)`` runs at once: how many it took.
+
+        With ``each``, also the last-group candidates after each run taken.
 
         The groups opened inside a block depend on each other only through
         their predecessors: group ``t``'s are the states not dominated at run
@@ -366,8 +414,25 @@ class ExactSearch:
             if taken == length:
                 break
             pairs, changed = again, taken
+        ends = None
+        if each:
+            # every state at each run taken: the survivors', then the block's
+            count = self._count
+            old_starts = self._groups[START, :count].astype(np.int64)
+            ends = [
+                (
+                    np.concatenate((old.best[:, end], new_best[end, : end + 1]))
+                    if old is not None
+                    else new_best[end, : end + 1].copy(),
+                    np.concatenate((old.mean[:, end], inside.mean[end, : end + 1]))
+                    if old is not None
+                    else inside.mean[end, : end + 1].copy(),
+                    np.concatenate((old_starts, first + np.arange(end + 1))),
+                )
+                for end in range(taken)
+            ]
         self._close_block(first, taken, inside, old, new_best, new_keys, pairs)
-        return taken
+        return _Block(taken, ends)
 
     def _base_bits(
         self, trials: FloatArray, spread: FloatArray, counts: npt.NDArray[np.int64]
@@ -640,16 +705,29 @@ class ExactSearch:
         """The fewest-bits partition of the runs seen so far, priced exactly."""
         if not self.count:
             return Partition((), (), (), (), 0.0)
-        best = self._best
+        count = self._count
+        groups = self._groups
+        return self._best_of(
+            self._best, groups[MEAN, :count], groups[START, :count].astype(np.int64), self.count
+        )
+
+    def _best_of(
+        self, best: FloatArray, means: FloatArray, starts: npt.NDArray[np.int64], stop: int
+    ) -> Partition:
+        """The cheapest partition of runs ``[0, stop)`` whose last group starts at a state's start.
+
+        ``best``, ``means`` and ``starts`` describe the states at run ``stop - 1``.
+        """
         floor = float(best.min())
         close = np.flatnonzero(best <= floor + RELATIVE_SLACK * (abs(floor) + 1.0))
-        found = [self.price(self._backtrack(int(index))) for index in close]
+        found = [
+            self.price(self._backtrack(int(starts[index]), float(means[index])), stop)
+            for index in close
+        ]
         return min(found, key=lambda partition: partition.bits)
 
-    def _backtrack(self, index: int) -> tuple[int, ...]:
-        """Group starts of the best partition whose last group is survivor ``index``'s."""
-        start = int(self._groups[START, index])
-        avg = float(self._groups[MEAN, index])
+    def _backtrack(self, start: int, avg: float) -> tuple[int, ...]:
+        """Group starts of the best partition whose last group is ``start``'s, average ``avg``."""
         begins, froms = self._history_begin, self._history_from
         keys, prevs = self._history_key, self._history_prev
         starts = [start]
@@ -662,25 +740,47 @@ class ExactSearch:
             starts.append(start)
         return tuple(reversed(starts))
 
-    def price(self, starts: tuple[int, ...]) -> Partition:
-        """Any partition of the runs seen so far (by its group starts), priced exactly."""
+    def price(self, starts: tuple[int, ...], stop: int | None = None) -> Partition:
+        """Any partition of the runs seen so far, or of the first ``stop``, priced exactly."""
+        stop = self.count if stop is None else stop
         sizes, avgs, stdevs = (
             self._run_sizes.view(),
             self._run_avgs.view(),
             self._run_stdevs.view(),
         )
-        known = self._group_stats
-        spans = list(zip(starts, (*starts[1:], self.count), strict=True))
-        stats = [known.get(span) or seen_stats(sizes, avgs, stdevs, *span) for span in spans]
-        # a longer history mostly repeats the groups before its last ones
-        self._group_stats = dict(zip(spans, stats, strict=True))
+        # a longer history mostly repeats the groups before its last ones, and
+        # its last group is mostly the last one before, grown
+        known = self._passes
+        passes = {}
+        for start, end in zip(starts, (*starts[1:], stop), strict=True):
+            one = known.get(start)
+            if one is None or one.stop > end:
+                one = GroupPass(start)
+            one.advance(sizes, avgs, stdevs, end)
+            passes[start] = one
+        self._passes = passes
+        stats = [one.stats for one in passes.values()]
         return Partition(
             starts=starts,
             sizes=tuple(size for size, _, _ in stats),
             avgs=tuple(avg for _, avg, _ in stats),
             stdevs=tuple(stdev for _, _, stdev in stats),
-            bits=self.model.partition_bits(starts, stats),
+            bits=self._groups_bits(stats),
         )
+
+    def _groups_bits(self, stats: list[tuple[int, float, float]]) -> float:
+        """Bits of consecutive groups, as the reference counts a list of whole groups.
+
+        Its group re-derives (avg, stdev) once more before counting (see
+        :func:`~.bits.perturb`); the next group is priced against the average
+        itself.
+        """
+        total = 0.0
+        previous: float | None = None
+        for size, avg, stdev in stats:
+            total += self.model.group_bits(size, *perturb(size, avg, stdev), previous)
+            previous = avg
+        return total
 
 
 def exact_search(runs: PreparedRuns, model: BitModel) -> Partition:

@@ -120,6 +120,7 @@ def judge_anomaly(
     policy: AnomalyPolicy | None = None,
     *,
     runs_since: int,
+    outlier_runs: int = 0,
 ) -> AnomalyVerdict:
     """The verdict on ``group``, which follows ``previous`` (None for the first group).
 
@@ -127,6 +128,9 @@ def judge_anomaly(
     with the metric's direction).  ``runs_since`` counts the measured runs
     from the group's first run to the end of the history, that run included.
     A change from an average of 0 has no relative size and is never too small.
+    A group of at most ``outlier_runs`` runs at the end of the history is
+    provisional whatever the policy: it may yet prove an outlier (see
+    :mod:`.outliers`) once later runs come back to the level before it.
     """
     policy = policy or AnomalyPolicy()
     change = relative_change(group, previous)
@@ -140,7 +144,7 @@ def judge_anomaly(
     verdict: Verdict = group.comment
     if unsure or small:
         verdict = "maybe regression" if group.comment == "regression" else "maybe progression"
-    provisional = runs_since <= policy.provisional_runs
+    provisional = runs_since <= max(policy.provisional_runs, outlier_runs)
     return AnomalyVerdict(group.start, verdict, provisional, confidence, change)
 
 
@@ -155,7 +159,13 @@ def judge(result: Classification, policy: AnomalyPolicy | None = None) -> list[A
     previous = None
     for group in result.groups:
         verdicts.append(
-            judge_anomaly(group, previous, policy, runs_since=measured_after[group.start])
+            judge_anomaly(
+                group,
+                previous,
+                policy,
+                runs_since=measured_after[group.start],
+                outlier_runs=result.outlier_runs,
+            )
         )
         previous = group
     return verdicts

@@ -46,6 +46,8 @@ class TrendOptions:
     windows: Windows = field(default_factory=Windows)
     policy: AnomalyPolicy = field(default_factory=AnomalyPolicy)
     sbps: float | None = None
+    outlier_runs: int | None = None
+    """``K`` of the outlier rule; None for the search's default (see :func:`~.classify`)."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class TestTrend:
     verdicts: list[AnomalyVerdict | None]
     acknowledged: dict[int, KnownChange]
     runs_in_last_group: int
+    outliers_in_last_group: int = 0
+    """Outlier runs of the current level (see :mod:`.outliers`), also in ``runs_in_last_group``."""
 
     @property
     def regressions(self) -> int:
@@ -90,18 +94,22 @@ def summarize(
     options: TrendOptions,
     end: datetime,
     known: KnownChanges | None = None,
+    classified: Classification | None = None,
 ) -> TestTrend:
     """Analyse one history with every window ending at ``end``.
 
     ``end`` is the newest build time of the whole source, never the wall
     clock, so rebuilding the same data gives the same page.  Anomalies that
     ``known`` acknowledges are shown as such and left out of the counts.
+    ``classified`` is the history's grouping when the caller already has it
+    (from a cache or a worker), made with these ``options``.
     """
-    result = classify(
+    result = classified or classify(
         run_samples(history, options.samples),
         sbps=options.sbps,
         search=options.search,
         direction=options.direction,
+        outlier_runs=options.outlier_runs,
     )
     times = history.times
     windows = options.windows
@@ -120,4 +128,5 @@ def summarize(
         verdicts=verdict_per_run(result, options.policy),
         acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),
+        outliers_in_last_group=len(result.groups[-1].outliers) if result.groups else 0,
     )

@@ -20,6 +20,13 @@ it no longer started at the newest run.  Here a run is also judged a
 Regression or Progression when its group's boundary was not there one
 measured run earlier ("detected late"); ``since`` names the run the new group
 starts at.
+
+A run that leaves its group and comes straight back is an outlier, not two
+changes (see :mod:`.outliers`).  While it is the newest run nobody can tell
+yet, and it is judged as the change it looks like; the first run back at the
+old level is then judged Outlier (``since`` names the excursion's first
+run): the change reported before did not hold.  Outlier does not fail a job
+unless ``--fail-on`` names it.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ class Reason(str, Enum):
     MAYBE_PROGRESSION = "Maybe Progression"
     FAILED = "Failed"
     MISSING = "Missing"
+    OUTLIER = "Outlier"
 
     def __str__(self) -> str:
         return self.value
@@ -115,6 +123,10 @@ class Verdict:
     """How sure the grouping is of the new group (see Group.confidence)."""
     acknowledged: str = ""
     """The reason of the known change that covers this anomaly, if any."""
+    provisional: bool = False
+    """The new group is too recent to be sure of: it starts within the policy's
+    ``provisional_runs`` or the outlier rule's ``K`` last measured runs, so
+    later runs may still merge it back or prove it an outlier excursion."""
 
     @property
     def job_build(self) -> str:
@@ -165,31 +177,45 @@ class _Judge:
     two classifications and of one extendable search state.
     """
 
-    def __init__(self, source: str, history: TestHistory, options: TrendOptions) -> None:
+    def __init__(
+        self,
+        source: str,
+        history: TestHistory,
+        options: TrendOptions,
+        whole: Classification | None = None,
+    ) -> None:
         self.source = source
         self.history = history
         self.options = options
         self.samples: list[Sample] = run_samples(history, options.samples)
         self.measured = [sample is not None for sample in self.samples]
         self._classified: dict[int, Classification] = {}
+        if whole is not None:  # the whole history's grouping, from a cache or a worker
+            self._classified[len(history.runs) - 1] = whole
         # prefixes are mostly asked for in order: extend one search run by run
         self._growing = IncrementalClassifier(
-            sbps=options.sbps, search=options.search, direction=options.direction
+            sbps=options.sbps,
+            search=options.search,
+            direction=options.direction,
+            outlier_runs=options.outlier_runs,
         )
+        self._prefixes = self._growing.extend_each(self.samples)  # searched in blocks
 
     def _classification(self, index: int) -> Classification:
         """The grouping the PA job had after run ``index``: the prefix only."""
         result = self._classified.get(index)
         if result is None:
-            grown = self._growing.run_count
-            if index >= grown:
-                result = self._growing.extend(self.samples[grown : index + 1])
+            if index >= self._growing.run_count:
+                while self._growing.run_count <= index:
+                    classified = next(self._prefixes)
+                result = classified()
             else:
                 result = classify(
                     self.samples[: index + 1],
                     sbps=self.options.sbps,
                     search=self.options.search,
                     direction=self.options.direction,
+                    outlier_runs=self.options.outlier_runs,
                 )
             self._classified[index] = result
         return result
@@ -211,8 +237,12 @@ class _Judge:
             )
         # The run is the last measured one of its prefix, so it is in the last group,
         # and a group always starts at a measured run.
-        groups = self._classification(index).groups
+        result = self._classification(index)
+        groups = result.groups
         group = groups[-1]
+        excursion = self._excursion_before(index, set(group.outliers))
+        if excursion:
+            return self._outlier(run, excursion, group.avg)
         if len(groups) == 1:
             return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
         since: Run | None = None
@@ -222,15 +252,45 @@ class _Judge:
                 return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
             since = self.history.runs[group.start]
         runs_since = sum(self.measured[group.start : index + 1])
-        graded = judge_anomaly(group, groups[-2], self.options.policy, runs_since=runs_since)
+        graded = judge_anomaly(
+            group,
+            groups[-2],
+            self.options.policy,
+            runs_since=runs_since,
+            outlier_runs=result.outlier_runs,
+        )
         return self._make(
             run,
             _GRADED[graded.verdict],
             confidence=graded.confidence,
+            provisional=graded.provisional,
             value=run.average,
             trend=group.avg,
             previous_trend=groups[-2].avg,
             since=since,
+        )
+
+    def _excursion_before(self, index: int, outliers: set[int]) -> list[int]:
+        """The outlier runs just before run ``index``, oldest first; empty if none."""
+        excursion: list[int] = []
+        previous = self._previous_measured(index)
+        while previous is not None and previous in outliers:
+            excursion.insert(0, previous)
+            previous = self._previous_measured(previous)
+        return excursion
+
+    def _outlier(self, run: Run, excursion: list[int], trend: float) -> Verdict:
+        first = self.history.runs[excursion[0]]
+        count = len(excursion)
+        runs = "run" if count == 1 else f"{count} runs"
+        return self._make(
+            run,
+            Reason.OUTLIER,
+            value=run.average,
+            trend=trend,
+            since=first,
+            message=f"the {runs} from {first.job_build} left the group and came back: "
+            "an outlier, not a change",
         )
 
     def missing(self, build: Build) -> Verdict:
@@ -284,21 +344,26 @@ def _judge_in(judge: _Judge, build: Build) -> Verdict:
 
 
 def judge_latest(
-    source: str, histories: Iterable[TestHistory], builds: Sequence[Build], options: TrendOptions
+    source: str,
+    histories: Sequence[TestHistory],
+    builds: Sequence[Build],
+    options: TrendOptions,
+    classified: Sequence[Classification] | None = None,
 ) -> list[Verdict]:
     """Each test judged in the newest build of the job its newest run came from.
 
     A test absent from that build is Missing there; judging per job rather
     than only the newest build of the source keeps tests of other testbeds
-    (other jobs) from all looking Missing.
+    (other jobs) from all looking Missing.  ``classified``, when given, holds
+    each history's whole grouping (with ``options``), computed elsewhere.
     """
     newest = newest_per_job(builds)
     verdicts = []
-    for history in histories:
+    for number, history in enumerate(histories):
         if not history.runs:
             continue
         build = newest.get(history.runs[-1].job)
-        judge = _Judge(source, history, options)
+        judge = _Judge(source, history, options, classified[number] if classified else None)
         if build is None:
             verdicts.append(judge.verdict(len(history.runs) - 1))
         else:
@@ -379,7 +444,8 @@ def worst_first(verdicts: Iterable[Verdict]) -> list[Verdict]:
         Reason.PROGRESSION: 3,
         Reason.MAYBE_PROGRESSION: 4,
         Reason.MISSING: 5,
-        Reason.NORMAL: 6,
+        Reason.OUTLIER: 6,
+        Reason.NORMAL: 7,
     }
 
     def key(verdict: Verdict) -> tuple[int, float, str]:

@@ -18,7 +18,7 @@ from sphinxcontrib_trending.analysis.classify import SEARCHES
 
 @pytest.mark.parametrize("search", SEARCHES)
 def test_empty_input_has_no_groups(search) -> None:
-    result = classify([], search=search)
+    result = classify([], search=search, outlier_runs=0)
     assert result == Classification(
         groups=[], bits=0.0, missing=(), run_count=0, search=search, unit=None
     )

@@ -44,7 +44,7 @@ def test_bits_saved_is_the_oracle_price_of_the_merge(case) -> None:
     This covers the group after the merged pair, whose previous average changes.
     """
     runs, unit, sbps = case
-    result = classify(runs, unit=unit, sbps=sbps)
+    result = classify(runs, unit=unit, sbps=sbps, outlier_runs=0)
     if result.unit is None:
         return
     starts = [group.start for group in result.groups]
@@ -63,7 +63,7 @@ def test_bits_saved_is_the_oracle_price_of_the_merge(case) -> None:
 def test_no_merge_of_the_exact_partition_saves_bits(case) -> None:
     """The exact search is optimal, so undoing any split can only cost bits."""
     runs, unit, sbps = case
-    result = classify(runs, unit=unit, sbps=sbps)
+    result = classify(runs, unit=unit, sbps=sbps, outlier_runs=0)
     for group in result.groups[1:]:
         assert group.bits_saved >= -1e-9 * (1.0 + abs(result.bits))
         assert 0.5 - 1e-9 <= group.confidence <= 1.0

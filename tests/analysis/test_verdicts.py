@@ -353,3 +353,24 @@ def test_a_test_that_never_had_a_value_is_failed_when_its_newest_run_failed() ->
     every = judge_every_build("s", gate, builds, TrendOptions(search="jumpavg"))
     failed = sorted((v.build, v.history.name) for e in every for v in e.verdicts if v.fails())
     assert failed == [("1", "always"), ("2", "always"), ("3", "always"), ("3", "new")]
+
+
+def test_the_run_back_after_a_spike_is_judged_outlier_and_does_not_fail() -> None:
+    values: list[float | None] = [100.0, 101.0, 99.5, 100.5, 99.0, 100.0, 101.0, 100.0, 99.5]
+    values += [70.0, 100.2, 99.8, 100.4]
+    builds, selected = _synthetic(values)
+    every = judge_every_build("s", selected, builds, TrendOptions())
+    by_build = {v.build: v for entry in every for v in entry.verdicts}
+    # the spike as the newest run: nobody can tell yet, it is the change it looks like
+    assert by_build["10"].reason is Reason.REGRESSION
+    outlier = by_build["11"]
+    assert outlier.reason is Reason.OUTLIER
+    assert outlier.since is not None and outlier.since.build == "10"
+    assert outlier.trend == pytest.approx(100.0, abs=0.5)
+    assert "job/10" in outlier.message and "outlier" in outlier.message
+    assert not outlier.fails() and outlier.result() == "Pass"
+    assert outlier.fails(parse_reasons("Regression,Outlier"))
+    assert [by_build[str(build)].reason for build in (12, 13)] == [Reason.NORMAL] * 2
+    # without outliers the run back is a progression, as in the reference
+    faithful = judge_every_build("s", selected, builds, TrendOptions(outlier_runs=0))
+    assert {v.build: v.reason for e in faithful for v in e.verdicts}["11"] is Reason.PROGRESSION

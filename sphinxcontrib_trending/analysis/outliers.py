@@ -1,0 +1,342 @@
+"""Outliers: short excursions that leave a group and come straight back.
+
+The search describes a history as groups only, so a single odd run costs two
+boundaries: a group of its own, a regression into it and a progression out.
+The description-length model gets one more code word instead, the
+*excursion*: inside a group, a stretch of at most ``K`` runs (``max_runs``)
+described on its own.  Its bits are
+
+* 1 bit saying "an excursion follows" and ``log2(n - 1)`` for where it sits
+  among the ``n - 1`` gaps between the group's ``n`` inlier runs;
+* its values, coded as a group of its own whose average is coded against the
+  surrounding group's average (:meth:`~.bits.BitModel.group_bits`).
+
+A group without excursions pays nothing more, so a history without outliers
+has exactly the description length (and partition) it had before.  The
+derivation and the choice of this post-pass over an in-search code are in
+``docs/methodology/grouping.rst`` ("Outliers").
+
+:func:`find_outliers` runs after the search, on the partition it found:
+wherever ``A | B | A'`` with ``B`` of at most ``K`` runs is cheaper as one
+group ``A + A'`` with ``B`` an excursion, it merges them (best saving first);
+a merged group is then re-checked against its neighbours, and merged with
+one when the partition without that boundary is cheaper.  Group statistics
+are those of the inlier runs only.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from sphinxcontrib_trending.analysis.bits import BitModel
+from sphinxcontrib_trending.analysis.confidence import merged_stats
+from sphinxcontrib_trending.analysis.greedy import Partition
+
+DEFAULT_OUTLIER_RUNS = 3
+"""``K`` of the exact search: excursions of up to three runs can be outliers."""
+
+Stats = tuple[int, float, float]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Excursion:
+    """Outlier runs ``[start, stop)`` (present-run positions) and their statistics."""
+
+    start: int
+    stop: int
+    stats: Stats
+
+
+@dataclass(frozen=True)
+class _Group:
+    start: int
+    stop: int
+    inliers: int
+    """Runs of the group that are not outliers."""
+    stats: Stats
+    """(trials, avg, stdev) of the inlier runs."""
+    excursions: tuple[Excursion, ...] = ()
+    excursion_avgs: FloatArray = field(default_factory=lambda: np.zeros(0))
+    excursion_rest: float = 0.0
+    """The excursions' bits but their averages': see :meth:`_Pricer.excursions`."""
+
+
+@dataclass(frozen=True)
+class OutlierPartition:
+    """A partition whose groups may hold outlier excursions.
+
+    ``partition`` has one entry per group (starts in present-run positions,
+    statistics of the inlier runs, ``bits`` including the excursions');
+    ``excursions`` holds each group's excursions.
+    """
+
+    partition: Partition
+    excursions: tuple[tuple[Excursion, ...], ...]
+
+
+class _Pricer:
+    """Bits of groups, each coded after the previous group's average.
+
+    An excursion's bits are its flag and position, its values as a group
+    coded without a previous average, minus that uniform average code, plus
+    its average coded against the surrounding group's.  Only the last part
+    depends on the group, so a group keeps the rest summed and the
+    excursions' averages in an array: a merged group's excursions are
+    re-priced in one numpy call, however many it holds.
+    """
+
+    def __init__(self, model: BitModel) -> None:
+        self.model = model
+
+    def excursion_rest(self, excursion: Excursion) -> float:
+        size, avg, stdev = excursion.stats
+        return 1.0 + self.model.group_bits(size, avg, stdev, None) - self.model.first_avg_bits
+
+    def excursions(self, group: _Group) -> float:
+        """Bits of the group's excursions: each one's flag, position and values."""
+        count = len(group.excursions)
+        if not count:
+            return 0.0
+        model = self.model
+        avg = group.stats[1]
+        jumps = np.abs(group.excursion_avgs - avg) / model.unit + 1.0
+        averages = count * math.log2(model.norm(avg)) - float(np.log2(jumps).sum())
+        return group.excursion_rest + count * math.log2(max(group.inliers - 1, 1)) + averages
+
+    def group(self, group: _Group, previous: _Group | None) -> float:
+        size, avg, stdev = group.stats
+        prev_avg = None if previous is None else previous.stats[1]
+        return self.model.group_bits(size, avg, stdev, prev_avg) + self.excursions(group)
+
+    def stretch(self, groups: list[_Group], before: _Group | None, after: _Group | None) -> float:
+        """Bits of ``groups`` after ``before``, plus ``after``'s, coded against their average."""
+        total = 0.0
+        previous = before
+        for group in groups:
+            total += self.group(group, previous)
+            previous = group
+        if after is not None:
+            total += self.group(after, previous)
+        return total
+
+    def merge(self, first: _Group, second: _Group, middle: _Group | None = None) -> _Group:
+        """``first`` and ``second`` as one group, ``middle`` (if any) an excursion between."""
+        excursions = first.excursions + second.excursions
+        avgs = [first.excursion_avgs, second.excursion_avgs]
+        rest = first.excursion_rest + second.excursion_rest
+        if middle is not None:
+            gap = Excursion(middle.start, middle.stop, middle.stats)
+            excursions = (*first.excursions, gap, *second.excursions)
+            avgs.insert(1, np.array([middle.stats[1]]))
+            rest += self.excursion_rest(gap)
+        return _Group(
+            start=first.start,
+            stop=second.stop,
+            inliers=first.inliers + second.inliers,
+            stats=merged_stats(first.stats, second.stats),
+            excursions=excursions,
+            excursion_avgs=np.concatenate(avgs),
+            excursion_rest=rest,
+        )
+
+
+class _Chain:
+    """The groups as a linked list: a merge replaces neighbours by a new node.
+
+    Nodes are never changed, only replaced, so a candidate priced on some
+    nodes is still valid exactly when those nodes are all still linked the
+    same way.
+    """
+
+    def __init__(self, groups: list[_Group]) -> None:
+        count = len(groups)
+        self.groups = dict(enumerate(groups))
+        self.before: dict[int, int | None] = {i: i - 1 if i else None for i in range(count)}
+        self.after: dict[int, int | None] = {
+            i: i + 1 if i + 1 < count else None for i in range(count)
+        }
+        self.fresh = count
+
+    def group(self, node: int | None) -> _Group | None:
+        return None if node is None else self.groups[node]
+
+    def window(self, node: int) -> tuple[int | None, ...]:
+        """The nodes a merge around ``node`` is priced on: two either side, and itself."""
+        back = self.before[node]
+        front = self.after[node]
+        return (
+            None if back is None else self.before[back],
+            back,
+            node,
+            front,
+            None if front is None else self.after[front],
+        )
+
+    def alive(self, window: tuple[int | None, ...]) -> bool:
+        middle = window[2]
+        return middle in self.groups and self.window(middle) == window
+
+    def replace(self, first: int, last: int, merged: _Group) -> int:
+        """Replace the nodes from ``first`` to ``last`` (linked) with ``merged``."""
+        node = self.fresh
+        self.fresh += 1
+        back, front = self.before[first], self.after[last]
+        current: int | None = first
+        while current is not None:
+            following = self.after[current] if current != last else None
+            del self.groups[current], self.before[current], self.after[current]
+            current = following
+        self.groups[node] = merged
+        self.before[node], self.after[node] = back, front
+        if back is not None:
+            self.after[back] = node
+        if front is not None:
+            self.before[front] = node
+        return node
+
+    def near(self, node: int, reach: int) -> list[int]:
+        """``node`` and up to ``reach`` nodes either side of it."""
+        nodes = [node]
+        back: int | None = node
+        front: int | None = node
+        for _ in range(reach):
+            back = None if back is None else self.before[back]
+            front = None if front is None else self.after[front]
+            nodes += [side for side in (back, front) if side is not None]
+        return nodes
+
+    def ordered(self) -> list[_Group]:
+        first = next(node for node, back in self.before.items() if back is None)
+        groups = []
+        node: int | None = first
+        while node is not None:
+            groups.append(self.groups[node])
+            node = self.after[node]
+        return groups
+
+
+class _Merger:
+    """Applies the best excursion first, re-checks, and re-prices only around each change."""
+
+    def __init__(self, chain: _Chain, pricer: _Pricer, max_runs: int) -> None:
+        self.chain = chain
+        self.pricer = pricer
+        self.max_runs = max_runs
+        # (-saving, order queued, window, merged group): the order breaks ties
+        self.queue: list[tuple[float, int, tuple[int | None, ...], _Group]] = []
+        self.queued = 0
+
+    def consider(self, middle: int) -> None:
+        """Queue the excursion at ``middle`` if it saves bits."""
+        chain = self.chain
+        window = chain.window(middle)
+        _, back, _, front, _ = window
+        excursion = chain.groups[middle]
+        if back is None or front is None:
+            return
+        if excursion.inliers > self.max_runs or excursion.excursions:
+            return
+        first, second = chain.groups[back], chain.groups[front]
+        merged = self.pricer.merge(first, second, excursion)
+        saved = self._saving([first, excursion, second], merged, window[0], window[4])
+        if saved > 0.0:
+            heapq.heappush(self.queue, (-saved, self.queued, window, merged))
+            self.queued += 1
+
+    def _saving(
+        self, apart: list[_Group], merged: _Group, before: int | None, after: int | None
+    ) -> float:
+        chain, pricer = self.chain, self.pricer
+        outside = chain.group(before), chain.group(after)
+        return pricer.stretch(apart, *outside) - pricer.stretch([merged], *outside)
+
+    def run(self) -> bool:
+        """Merge while an excursion saves bits; whether anything was merged."""
+        for node in list(self.chain.groups):
+            self.consider(node)
+        merged_any = False
+        while self.queue:
+            _, _, window, merged = heapq.heappop(self.queue)
+            if not self.chain.alive(window):
+                continue
+            _, back, _, front, _ = window
+            assert back is not None and front is not None
+            node = self._recheck(self.chain.replace(back, front, merged))
+            for near in self.chain.near(node, 2):
+                self.consider(near)
+            merged_any = True
+        return merged_any
+
+    def _recheck(self, node: int) -> int:
+        """Merge ``node`` into a neighbour while that saves bits; the node it ends as.
+
+        The search found the boundaries around ``A`` and ``A'`` against their
+        own averages; the merged group's average differs, so either boundary
+        may no longer pay for itself.
+        """
+        chain = self.chain
+        while True:
+            options = []
+            back, front = chain.before[node], chain.after[node]
+            for first, second in ((back, node), (node, front)):
+                if first is None or second is None:
+                    continue
+                pair = [chain.groups[first], chain.groups[second]]
+                merged = self.pricer.merge(*pair)
+                saved = self._saving(pair, merged, chain.before[first], chain.after[second])
+                options.append((saved, first, second, merged))
+            best = max(options, key=lambda option: option[0], default=None)
+            if best is None or best[0] <= 0.0:
+                return node
+            _, first, second, merged = best
+            node = chain.replace(first, second, merged)
+
+
+def find_outliers(
+    partition: Partition, run_counts: list[int], model: BitModel, max_runs: int
+) -> OutlierPartition:
+    """The partition with every excursion of at most ``max_runs`` runs that saves bits.
+
+    ``run_counts`` holds the present runs of each group of ``partition``
+    (its ``sizes`` count trials).  ``max_runs`` 0 returns the partition as is.
+    Candidates wait in a priority queue, best saving first, and only those
+    around a merge are priced again: linear in the groups, up to the
+    logarithm of the queue.
+    """
+    unchanged = OutlierPartition(partition, tuple(() for _ in partition.starts))
+    if max_runs <= 0 or len(partition.starts) < 3:
+        return unchanged
+    stops = (*partition.starts[1:], partition.starts[-1] + run_counts[-1])
+    groups = [
+        _Group(start, stop, runs, (size, avg, stdev))
+        for start, stop, runs, size, avg, stdev in zip(
+            partition.starts,
+            stops,
+            run_counts,
+            partition.sizes,
+            partition.avgs,
+            partition.stdevs,
+            strict=True,
+        )
+    ]
+    pricer = _Pricer(model)
+    chain = _Chain(groups)
+    if not _Merger(chain, pricer, max_runs).run():
+        return unchanged
+    groups = chain.ordered()
+    return OutlierPartition(
+        Partition(
+            starts=tuple(group.start for group in groups),
+            sizes=tuple(group.stats[0] for group in groups),
+            avgs=tuple(group.stats[1] for group in groups),
+            stdevs=tuple(group.stats[2] for group in groups),
+            bits=pricer.stretch(groups, None, None),
+        ),
+        tuple(group.excursions for group in groups),
+    )

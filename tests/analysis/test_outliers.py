@@ -1,0 +1,294 @@
+"""Outliers: excursions of at most K runs that the bit model describes inside their group."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import jumpavg
+import pytest
+from analysis_series import series_cases
+from hypothesis import given, settings
+
+from sphinxcontrib_trending.analysis import AnomalyPolicy, classify, judge
+from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
+from sphinxcontrib_trending.analysis.classify import SEARCHES
+from sphinxcontrib_trending.analysis.confidence import merged_stats
+from sphinxcontrib_trending.analysis.greedy import Partition
+from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
+from sphinxcontrib_trending.analysis.outliers import DEFAULT_OUTLIER_RUNS, find_outliers
+
+
+def flat(length: int, seed: int, level: float = 100.0, noise: float = 0.5) -> list[float]:
+    rng = random.Random(seed)
+    return [level + rng.gauss(0.0, noise) for _ in range(length)]
+
+
+def with_excursion(start: int, length: int, value: float = 80.0) -> list[float]:
+    runs = flat(30, seed=3)
+    runs[start : start + length] = [value + 0.1 * index for index in range(length)]
+    return runs
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+def test_one_spike_is_an_outlier_of_its_group_not_two_changes(search) -> None:
+    runs = with_excursion(12, 1)
+    faithful = classify(runs, search=search, outlier_runs=0)
+    assert [group.start for group in faithful.groups] == [0, 12, 13]
+    assert [group.comment for group in faithful.groups] == ["normal", "regression", "progression"]
+    result = classify(runs, search=search, outlier_runs=3)
+    (group,) = result.groups
+    assert (group.start, group.stop, group.outliers) == (0, 30, (12,))
+    assert result.outliers == (12,)
+    assert not any(verdict.anomaly for verdict in judge(result))
+    # the group's statistics are those of the runs that stayed
+    inliers = runs[:12] + runs[13:]
+    assert group.size == 29
+    assert group.avg == pytest.approx(statistics.fmean(inliers), rel=1e-12)
+    assert group.stdev == pytest.approx(statistics.pstdev(inliers), rel=1e-9)
+    assert result.bits < faithful.bits
+
+
+@pytest.mark.parametrize("length", [1, 2, 3])
+def test_excursions_up_to_k_runs_are_outliers(length: int) -> None:
+    result = classify(with_excursion(10, length))
+    assert len(result.groups) == 1
+    assert result.outliers == tuple(range(10, 10 + length))
+
+
+def test_an_excursion_of_k_plus_one_runs_is_a_real_change() -> None:
+    runs = with_excursion(10, DEFAULT_OUTLIER_RUNS + 1)
+    result = classify(runs)
+    assert result.outliers == ()
+    assert [group.start for group in result.groups] == [0, 10, 14]
+    assert [group.comment for group in result.groups] == ["normal", "regression", "progression"]
+    # a larger K takes it
+    assert classify(runs, outlier_runs=4).outliers == (10, 11, 12, 13)
+
+
+def test_a_small_excursion_within_the_noise_changes_nothing() -> None:
+    runs = flat(40, seed=5)
+    assert classify(runs, outlier_runs=3).groups == classify(runs, outlier_runs=0).groups
+
+
+def test_a_level_shift_after_a_spike_keeps_its_change() -> None:
+    """A | B | C with C at another level than A: B is no excursion from a group."""
+    runs = [*flat(15, seed=1), 80.0, *flat(15, seed=2, level=120.0)]
+    result = classify(runs)
+    assert result.outliers == ()
+    assert [group.comment for group in result.groups][-1] == "progression"
+
+
+def test_spikes_at_the_end_are_provisional_changes_until_runs_come_back() -> None:
+    runs = flat(30, seed=4)
+    ended = [*runs, 80.0]
+    result = classify(ended)
+    assert [group.start for group in result.groups] == [0, 30]
+    (first, last) = judge(result)
+    assert last.verdict == "regression" and last.provisional
+    assert not first.provisional
+    # the policy's own setting still counts; K=0 marks nothing provisional
+    assert not judge(classify(ended, outlier_runs=0))[-1].provisional
+    assert judge(classify(ended, outlier_runs=0), AnomalyPolicy(provisional_runs=1))[-1].provisional
+    # two more spikes: still provisional, three runs from the end
+    longer = [*ended, 80.5, 79.5]
+    assert judge(classify(longer))[-1].provisional
+    # back at the old level: refuted, an outlier
+    back = [*longer, *flat(3, seed=9)]
+    confirmed = classify(back)
+    assert len(confirmed.groups) == 1 and confirmed.outliers == (30, 31, 32)
+    # or a fourth run at the new level: confirmed, a firm change
+    stays = [*longer, 80.2]
+    kept = judge(classify(stays))
+    assert kept[-1].verdict == "regression" and not kept[-1].provisional
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+def test_missing_runs_keep_their_place_around_an_outlier(search) -> None:
+    runs: list[float | None] = list(with_excursion(12, 1))
+    runs[11] = None
+    runs[20] = None
+    result = classify(runs, search=search, outlier_runs=3)
+    assert result.outliers == (12,)
+    assert result.missing == (11, 20)
+    assert (result.groups[0].start, result.groups[0].stop) == (0, 30)
+
+
+def test_jumpavg_mode_is_still_the_reference_on_spiky_series() -> None:
+    """``search="jumpavg"`` without an explicit K is jumpavg 0.4.2, spikes and all."""
+    for seed in range(5):
+        runs = flat(40, seed=seed)
+        for index in random.Random(seed).sample(range(1, 39), 4):
+            runs[index] = 70.0
+        ours = classify(runs, search="jumpavg")
+        reference = jumpavg.classify(runs)
+        assert ours.outliers == ()
+        assert [group.size for group in ours.groups] == [group.stats.size for group in reference]
+        assert [group.comment for group in ours.groups] == [group.comment for group in reference]
+        for group, expected in zip(ours.groups, reference, strict=True):
+            assert group.avg == pytest.approx(expected.stats.avg, rel=1e-12)
+        assert ours.bits == pytest.approx(reference.bits, rel=1e-12)
+        assert classify(runs, search="jumpavg", outlier_runs=3).outliers != ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(series_cases(max_length=30))
+def test_outliers_only_ever_save_bits_and_sit_inside_their_group(case) -> None:
+    runs, unit, sbps = case
+    for search in SEARCHES:
+        plain = classify(runs, unit=unit, sbps=sbps, search=search, outlier_runs=0)
+        result = classify(runs, unit=unit, sbps=sbps, search=search, outlier_runs=2)
+        assert result.bits <= plain.bits + 1e-9 * (1.0 + abs(plain.bits))
+        if not result.outliers:
+            assert result.groups == plain.groups
+        for group in result.groups:
+            for run in group.outliers:
+                assert group.start < run < group.stop - 1
+        stretch = 0
+        for run in range(result.run_count):
+            stretch = stretch + 1 if run in result.outliers else 0
+            assert stretch <= 2
+
+
+def test_the_rule_prices_the_outlier_against_two_boundaries() -> None:
+    """The post-pass merges exactly when the outlier code is cheaper than the split."""
+    runs = with_excursion(12, 1)
+    split = classify(runs, outlier_runs=0)
+    unit = resolve_unit(max(runs), None, None)
+    model = BitModel(max(runs), unit, len(runs))
+    partition = Partition(
+        starts=tuple(group.start for group in split.groups),
+        sizes=tuple(group.size for group in split.groups),
+        avgs=tuple(group.avg for group in split.groups),
+        stdevs=tuple(group.stdev for group in split.groups),
+        bits=split.bits,
+    )
+    counts = [group.stop - group.start for group in split.groups]
+    found = find_outliers(partition, counts, model, 1)
+    merged_avg = found.partition.avgs[0]
+    (excursion,) = found.excursions[0]
+    # flag (1 bit), position among the 28 gaps between the 29 inliers, then the
+    # value coded as a one-run group against the group's average
+    group = model.group_bits(found.partition.sizes[0], merged_avg, found.partition.stdevs[0], None)
+    outlier = 1.0 + math.log2(28) + model.group_bits(1, excursion.stats[1], 0.0, merged_avg)
+    assert found.partition.bits == pytest.approx(group + outlier, rel=1e-12)
+    assert found.partition.bits < split.bits
+    assert find_outliers(partition, counts, model, 0).partition == partition
+
+
+def test_an_extended_history_finds_the_same_outliers_as_a_fresh_one() -> None:
+    runs = with_excursion(12, 2)
+    incremental = IncrementalClassifier()
+    for index in range(len(runs)):
+        assert incremental.extend(runs[index : index + 1]) == classify(runs[: index + 1])
+
+
+def _naive_outliers(partition: Partition, counts: list[int], model: BitModel, k: int):
+    """The rule by brute force: rescan every group after every merge, price every group anew.
+
+    Groups are (start, stop, inlier runs, stats, excursion stats); shares no
+    code with the post-pass but the bit formula and the merged statistics.
+    """
+    stops = [*partition.starts[1:], partition.starts[-1] + counts[-1]]
+    groups = [
+        (start, stop, runs, (size, avg, stdev), ())
+        for start, stop, runs, size, avg, stdev in zip(
+            partition.starts,
+            stops,
+            counts,
+            partition.sizes,
+            partition.avgs,
+            partition.stdevs,
+            strict=True,
+        )
+    ]
+
+    def total(chain) -> float:
+        bits, previous = 0.0, None
+        for _, _, runs, (size, avg, stdev), excursions in chain:
+            bits += model.group_bits(size, avg, stdev, previous)
+            for _, _, (ex_size, ex_avg, ex_stdev) in excursions:
+                bits += 1.0 + math.log2(max(runs - 1, 1))
+                bits += model.group_bits(ex_size, ex_avg, ex_stdev, avg)
+            previous = avg
+        return bits
+
+    def merged(first, second, middle=None):
+        between = ((middle[0], middle[1], middle[3]),) if middle else ()
+        return (
+            first[0],
+            second[1],
+            first[2] + second[2],
+            merged_stats(first[3], second[3]),
+            first[4] + between + second[4],
+        )
+
+    while True:
+        options = [
+            (
+                total(groups)
+                - total(
+                    [
+                        *groups[: i - 1],
+                        merged(*groups[i - 1 : i + 2 : 2], groups[i]),
+                        *groups[i + 2 :],
+                    ]
+                ),
+                i,
+            )
+            for i in range(1, len(groups) - 1)
+            if groups[i][2] <= k and not groups[i][4]
+        ]
+        saved, middle = max(options, default=(0.0, 0))
+        if saved <= 0.0:
+            return groups
+        groups[middle - 1 : middle + 2] = [
+            merged(groups[middle - 1], groups[middle + 1], groups[middle])
+        ]
+        index = middle - 1
+        while True:
+            pairs = [(i, i + 1) for i in (index - 1, index) if i >= 0 and i + 1 < len(groups)]
+            priced = [
+                (
+                    total(groups)
+                    - total([*groups[:i], merged(groups[i], groups[j]), *groups[j + 1 :]]),
+                    i,
+                )
+                for i, j in pairs
+            ]
+            saved, first = max(priced, default=(0.0, 0))
+            if saved <= 0.0:
+                break
+            groups[first : first + 2] = [merged(groups[first], groups[first + 1])]
+            index = first
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_queued_post_pass_equals_a_brute_force_rescan(seed: int) -> None:
+    rng = random.Random(seed)
+    runs, level = [], 100.0
+    for _ in range(120):
+        if rng.random() < 0.05:
+            level = rng.uniform(60.0, 140.0)
+        value = rng.gauss(level, 1.0)
+        runs.append(value * rng.choice([0.7, 1.3]) if rng.random() < 0.12 else value)
+    plain = classify(runs, outlier_runs=0)
+    unit = resolve_unit(max(runs), None, None)
+    model = BitModel(max(runs), unit, len(runs))
+    partition = Partition(
+        starts=tuple(group.start for group in plain.groups),
+        sizes=tuple(group.size for group in plain.groups),
+        avgs=tuple(group.avg for group in plain.groups),
+        stdevs=tuple(group.stdev for group in plain.groups),
+        bits=plain.bits,
+    )
+    counts = [group.stop - group.start for group in plain.groups]
+    found = find_outliers(partition, counts, model, 3)
+    expected = _naive_outliers(partition, counts, model, 3)
+    assert found.partition.starts == tuple(group[0] for group in expected)
+    assert [[(ex.start, ex.stop) for ex in group] for group in found.excursions] == [
+        [(start, stop) for start, stop, _ in group[4]] for group in expected
+    ]
+    assert found.partition.avgs == pytest.approx([group[3][1] for group in expected], rel=1e-12)
+    assert sum(len(group) for group in found.excursions) > 0
