@@ -13,8 +13,17 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
+from sphinxcontrib_trending.ingest.dimensions import (
+    NO_DIMENSIONS,
+    DimensionRules,
+    Dimensions,
+    display_name,
+    rules_for,
+)
+from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 
 
@@ -37,6 +46,10 @@ class Run:
     values: tuple[float, ...]
     average: float | None
     stdev: float | None
+    hosts: str = ""
+    """The physical testbed's host addresses, space-separated, where the data names them."""
+    percentiles: tuple[tuple[str, float], ...] = ()
+    """A latency's HDR percentiles in this run (``("p99.9", 41.0)``, ...), for the hover."""
 
     @property
     def measured(self) -> bool:
@@ -71,6 +84,12 @@ class TestHistory:
     unit: str | None
     """None for a test that never measured anything (see :func:`histories`)."""
     runs: tuple[Run, ...]
+    dimensions: Dimensions = NO_DIMENSIONS
+
+    @cached_property
+    def display_name(self) -> str:
+        """The name tables, graphs and exports show: with the NIC and its kin, if known."""
+        return display_name(self.name, self.dimensions)
 
     @property
     def times(self) -> list[datetime]:
@@ -92,6 +111,7 @@ def _run(build: Build, test: TestResult, metric: str) -> Run:
     measurement = test.measurement(metric)
     values = measurement.values if measurement else ()
     average, stdev = trial_statistics(values)
+    base = latency_base(metric)
     return Run(
         time=build.time,
         job=build.job,
@@ -103,7 +123,19 @@ def _run(build: Build, test: TestResult, metric: str) -> Run:
         values=values,
         average=average,
         stdev=stdev,
+        hosts=test.attribute("hosts") or "",
+        percentiles=() if base is None else _percentiles(test, base),
     )
+
+
+def _percentiles(test: TestResult, base: str) -> tuple[tuple[str, float], ...]:
+    """The percentiles the test's histogram gave for the latency ``base``, 50th first."""
+    found = []
+    for name, level in LATENCY_PERCENTILES.items():
+        measurement = test.measurement(f"{base}_{name}")
+        if measurement is not None and measurement.values:
+            found.append((f"p{level:g}", measurement.values[0]))
+    return tuple(found)
 
 
 def histories(
@@ -112,6 +144,7 @@ def histories(
     accept: Callable[[TestResult], bool] | None = None,
     *,
     keep_failing: bool = False,
+    rules: DimensionRules | None = None,
 ) -> list[TestHistory]:
     """Histories of every test that measured ``metric`` at least once.
 
@@ -121,8 +154,10 @@ def histories(
     value, so with ``keep_failing`` a test that never measured any metric
     and failed at least once gets a history too (its ``unit`` is None).
     Builds are taken in the order given (the ingest layer sorts them by
-    time).
+    time).  ``rules`` (the source's, else the built-in ones) derive each
+    history's dimensions from its newest run.
     """
+    rules = rules or rules_for()
     runs: dict[str, list[Run]] = {}
     latest: dict[str, tuple[TestResult, str | None]] = {}
     units: dict[str, str | None] = {}
@@ -160,6 +195,7 @@ def histories(
                 metric=metric,
                 unit=units[key],
                 runs=tuple(runs[key]),
+                dimensions=rules.derive(test, testbed),
             )
         )
     return result

@@ -15,7 +15,9 @@ Grammar (keywords are case-insensitive)::
 ``not`` binds tighter than ``and``, which binds tighter than ``or``.  A
 PATTERN is any run of characters other than white space and parentheses; it
 is a shell-style glob (``*``, ``?``, ``[...]``) and is true when at least one
-of the test's tags matches it, ignoring case.
+of the test's tags matches it, ignoring case.  The directives add a test's
+dimensions to its tags as ``nic=10ge2p1x710``-style labels, so
+``nic=*e810* and cores=2t1c`` needs nothing more from the grammar.
 """
 
 from __future__ import annotations
