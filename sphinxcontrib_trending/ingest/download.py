@@ -8,7 +8,9 @@ break because a CI server is down.
 
 Within one round (a Sphinx build, a CLI run) a URL is fetched once and every
 caller gets the same bytes, even from a server whose ETag changes on every
-request; :func:`new_round` starts the next round.  A body is capped at
+request; :func:`new_round` starts the next round.  The round is recorded in
+the URL's sidecar, under a lock, so processes forked within one round (the
+parallel readers of ``sphinx-build -j N``) also share a single download.  A body is capped at
 ``max_download_bytes`` after any Content-Encoding is undone (decoded here, in
 bounded steps, so a gzip bomb cannot expand in memory), and a whole download
 at ``download_seconds``, however slowly the server trickles.
@@ -16,14 +18,17 @@ at ``download_seconds``, however slowly the server trickles.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
 import shutil
+import socket
 import tempfile
 import threading
 import time
+import uuid
 import zlib
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -33,6 +38,9 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
@@ -66,11 +74,116 @@ class Fetched:
 
 
 _this_round: dict[tuple[Path, str], Fetched] = {}
+_round = uuid.uuid4().hex
 
 
 def new_round() -> None:
     """Forget what was fetched: the next fetch of each URL asks the server again."""
+    global _round
     _this_round.clear()
+    _round = uuid.uuid4().hex
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock between processes (none where ``fcntl`` does not exist)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class _Abortable:
+    """The sockets a download thread opened, so a waiter can cut them when it gives up.
+
+    A blocked receive cannot be interrupted from another thread, but shutting
+    its socket down ends it at once; without this an abandoned helper thread
+    would linger for as long as the server keeps trickling.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sockets: dict[int, list[socket.socket]] = {}
+        self.abandoned: set[int] = set()
+
+    def opened(self, sock: socket.socket | None) -> None:
+        if sock is None:
+            return
+        thread = threading.get_ident()
+        with self.lock:
+            self.sockets.setdefault(thread, []).append(sock)
+            cut = thread in self.abandoned
+        if cut:
+            _shut(sock)
+
+    def abandon(self, thread: int | None) -> None:
+        if thread is None:
+            return
+        with self.lock:
+            self.abandoned.add(thread)
+            sockets = self.sockets.pop(thread, [])
+        for sock in sockets:
+            _shut(sock)
+
+    def finished(self, thread: int) -> None:
+        with self.lock:
+            self.sockets.pop(thread, None)
+            self.abandoned.discard(thread)
+
+
+def _shut(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+_ABORTABLE = _Abortable()
+
+
+class _TrackedHTTPConnection(HTTPConnection):
+    def connect(self) -> None:
+        super().connect()
+        _ABORTABLE.opened(self.sock)
+
+
+class _TrackedHTTPSConnection(HTTPSConnection):
+    def connect(self) -> None:
+        super().connect()
+        _ABORTABLE.opened(self.sock)
+
+
+class _TrackedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _TrackedHTTPConnection
+
+
+class _TrackedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _TrackedHTTPSConnection
+
+
+class _TrackedAdapter(HTTPAdapter):
+    """Requests' adapter, with connections whose sockets :data:`_ABORTABLE` can cut."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _TrackedHTTPPool,
+            "https": _TrackedHTTPSPool,
+        }
+
+
+def _session() -> requests.Session:
+    session = requests.Session()
+    adapter = _TrackedAdapter()
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
 
 
 _TEMPORARY_PREFIX = "trending-downloads-"
@@ -109,7 +222,7 @@ class Downloads:
         limits: ReadLimits = DEFAULT_LIMITS,
     ) -> None:
         self.folder = folder
-        self.session = session or requests.Session()
+        self.session = session or _session()
         self.limits = limits
 
     def local_path(self, url: str) -> Path:
@@ -132,11 +245,29 @@ class Downloads:
         return {key: meta.get(key) for key in ("etag", "last_modified")}
 
     def fetch(self, url: str) -> Fetched:
-        """The local copy of ``url``, fetched at most once per round."""
+        """The local copy of ``url``, fetched at most once per round, by any process."""
         key = (self.folder, url)
         if key not in _this_round:
-            _this_round[key] = self._fetch(url)
+            local = self.local_path(url)
+            with _locked(local.with_name(local.name + ".lock")):
+                if self._fetched_this_round(url):
+                    _this_round[key] = Fetched(local)
+                else:
+                    _this_round[key] = self._fetch(url)
         return _this_round[key]
+
+    def _fetched_this_round(self, url: str) -> bool:
+        """Another process of this round (a forked reader) has already fetched it."""
+        try:
+            meta = json.loads(self._sidecar(url).read_text())
+        except (OSError, ValueError):
+            return False
+        return (
+            isinstance(meta, dict)
+            and meta.get("url") == url
+            and meta.get("round") == _round
+            and self.local_path(url).exists()
+        )
 
     def _fetch(self, url: str) -> Fetched:
         local = self.local_path(url)
@@ -152,19 +283,23 @@ class Downloads:
             with self._answer(url, headers, timeout, deadline) as response:
                 if response.status_code == 304:
                     if known:
+                        self._write_sidecar(url, known)
                         return Fetched(local)
                     raise DownloadRefused("304 Not Modified to a request that had no validators")
                 response.raise_for_status()
                 write_atomically(local, self._body(response, deadline))
-                meta = {
-                    "url": url,
+                validators = {
                     "etag": response.headers.get("ETag"),
                     "last_modified": response.headers.get("Last-Modified"),
                 }
-                write_atomically(self._sidecar(url), [json.dumps(meta).encode()])
+                self._write_sidecar(url, validators)
                 return Fetched(local)
         except (requests.RequestException, OSError) as error:
             return self._fallback(url, local, error)
+
+    def _write_sidecar(self, url: str, validators: dict[str, Any]) -> None:
+        meta = {"url": url, **validators, "round": _round}
+        write_atomically(self._sidecar(url), [json.dumps(meta).encode()])
 
     def _answer(
         self, url: str, headers: dict[str, str], timeout: tuple[float, float], deadline: float
@@ -173,8 +308,8 @@ class Downloads:
 
         The request runs in a helper thread because a server can trickle its
         headers too, and a blocked receive cannot be interrupted: past the
-        deadline the helper is abandoned (it closes what it gets, if it ever
-        does) and the build goes on.
+        deadline the helper's sockets are shut down, which ends it at once,
+        and the build goes on.
         """
         outcome: dict[str, Any] = {}
         lock = threading.Lock()
@@ -185,6 +320,8 @@ class Downloads:
             except BaseException as error:  # handed to the waiting thread
                 outcome["error"] = error
                 return
+            finally:
+                _ABORTABLE.finished(threading.get_ident())
             with lock:
                 if outcome.get("abandoned"):
                     response.close()
@@ -197,6 +334,7 @@ class Downloads:
         with lock:
             if helper.is_alive() and "response" not in outcome:
                 outcome["abandoned"] = True
+                _ABORTABLE.abandon(helper.ident)
                 raise _too_slow(self.limits)
         if "error" in outcome:
             raise outcome["error"]

@@ -1,7 +1,9 @@
 """``load``, ``resolve`` and ``fingerprint``: the ingest layer's front door.
 
 The loader owns the order of work: resolve the entries, fetch URLs, take each
-input from the parse cache or parse it, then drop duplicate builds and sort.
+input from the results store (:mod:`~sphinxcontrib_trending.ingest.store`) or
+parse it, commit what was parsed, then drop duplicate builds and sort.  A
+``parquet`` source skips all that: it reads a store as it is.
 Bad data never raises; it is reported in ``Dataset.problems`` and the rest
 is still read.
 """
@@ -13,31 +15,42 @@ import json
 import os
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from sphinxcontrib_trending.engine import map_ordered
 from sphinxcontrib_trending.ingest.archives import MEMBER_ERRORS, Document, iter_documents
-from sphinxcontrib_trending.ingest.cache import CacheKey, ParseCache, Parsed
 from sphinxcontrib_trending.ingest.download import (
     Downloads,
     is_url,
     temporary_folder,
     url_path,
 )
-from sphinxcontrib_trending.ingest.formats import Reading
+from sphinxcontrib_trending.ingest.formats import Reading, StoreReader
 from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, enforce
 from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
-from sphinxcontrib_trending.ingest.options import ReadOptions
+from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
 from sphinxcontrib_trending.ingest.plausible import screen
 from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
+from sphinxcontrib_trending.ingest.store.dataset import location_state
+from sphinxcontrib_trending.ingest.store.local import LocalStore
+from sphinxcontrib_trending.ingest.store.manifest import Entry, Manifest, file_digest, input_key
 
-PARSER_VERSION = "6"
-"""Bump whenever the same input would parse differently: it invalidates caches."""
+PARSER_VERSION = "8"
+"""Bump whenever the same input would parse differently: it invalidates stored parses."""
 
 Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What parsing one input yielded."""
+
+    builds: list[Build]
+    problems: list[Problem]
 
 
 @dataclass(frozen=True)
@@ -48,10 +61,6 @@ class _Input:
     origin: str
     local: Path
     naming: str
-
-
-def _downloads_folder(cache_dir: Path | None, stack: ExitStack) -> Path:
-    return cache_dir / "downloads" if cache_dir is not None else temporary_folder(stack)
 
 
 def resolve(spec: SourceSpec) -> list[str]:
@@ -69,12 +78,17 @@ def fingerprint(spec: SourceSpec, cache_dir: Path | None = None) -> str:
     It covers the resolved inputs (so a new file matching a glob counts), the
     size and modification time of local files, the validators last seen for
     URLs (no network access: a URL changes the fingerprint once a load has
-    fetched the new version) and the parser version.  Raises
-    :class:`SpecError` for an unusable spec, like :func:`load`.
+    fetched the new version) and the parser version; for a ``parquet``
+    source, the listing of each store (names, sizes, times or ETags: one
+    listing request for a remote store).  Raises :class:`SpecError` for an
+    unusable spec, like :func:`load`.
     """
     options = ReadOptions.from_spec(spec)
     downloads = Downloads(cache_dir / "downloads") if cache_dir is not None else None
     state: list[object] = [PARSER_VERSION, options.identity()]
+    if input_format(options.format).store is not None:
+        state.extend(location_state(location) for location in spec.paths)
+        return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
     for entry in resolve(spec):
         if is_url(entry):
             state.append([entry, downloads.validators(entry) if downloads else None])
@@ -95,34 +109,231 @@ def load(
 ) -> Dataset:
     """Read every input of ``spec`` into one :class:`Dataset`.
 
-    Builds come sorted by time, then job and build number; when the same
-    (job, build) appears twice the first input in resolve order is kept and a
-    ``duplicate`` problem names both.  Raises :class:`SpecError` only for an
-    unusable spec (bad regular expression or format).
+    With a ``cache_dir``, parsed inputs live in the results store
+    ``cache_dir/store`` and URLs' copies in ``cache_dir/downloads``: only
+    new or changed inputs are parsed.  Builds come sorted by time, then job
+    and build number; when the same (job, build) appears twice the first
+    input in resolve order is kept and a ``duplicate`` problem names both.
+    Raises :class:`SpecError` only for an unusable spec (bad regular
+    expression or format).
+    """
+    if cache_dir is None:
+        return ingest(spec, None, progress=progress)
+    return ingest(spec, cache_dir / "store", cache_dir / "downloads", progress=progress)
+
+
+def ingest(
+    spec: SourceSpec,
+    store_dir: Path | None,
+    downloads_dir: Path | None = None,
+    *,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    read_back: bool = True,
+) -> Dataset:
+    """:func:`load` with the store and downloads folders named, and the engine's knobs.
+
+    Inputs the store holds in their current state are read from it; the
+    others are parsed through :func:`~sphinxcontrib_trending.engine.map_ordered`
+    (``workers`` and ``scheduler`` go straight to it) and written to the
+    store in one commit.  Without ``store_dir`` everything is parsed and
+    nothing is written.  ``read_back=False`` (``sphinx-trending ingest``)
+    leaves the inputs the store already holds unread (a missing or resized
+    file still has its input parsed again): the dataset then has only what
+    was parsed now, and a file damaged in place is found by the next load.
     """
     options = ReadOptions.from_spec(spec)
+    fmt = input_format(options.format)
     report = progress or (lambda _message: None)
+    if fmt.store is not None:
+        return _from_stores(fmt.store, spec, options)
     entries, problems = resolve_entries(spec)
     dataset = Dataset(problems=problems)
-    cache = ParseCache(cache_dir / "parsed" if cache_dir is not None else None)
+    store = LocalStore(store_dir) if store_dir is not None else None
     with ExitStack() as stack:
-        downloads = Downloads(_downloads_folder(cache_dir, stack), limits=options.limits)
-        builds: list[Build] = []
-        for number, entry in enumerate(entries, start=1):
-            item = _locate(entry, downloads, dataset, report)
-            if item is None:
-                continue
-            if cache_dir is not None or not is_url(entry):
-                dataset.files.append(str(item.local))
-            message = f"parsing {number}/{len(entries)}: {Path(item.naming).name}"
-            parsed = _parsed(item, options, cache, dataset, lambda m=message: report(m))
-            builds.extend(parsed.builds)
-            dataset.problems.extend(parsed.problems)
-    if input_format(options.format).merges_builds:
+        manifest = Manifest()
+        if store is not None:
+            stack.enter_context(store.locked())
+            manifest, complaints = store.manifest()
+            dataset.problems.extend(complaints)
+        folder = downloads_dir if downloads_dir is not None else temporary_folder(stack)
+        downloads = Downloads(folder, limits=options.limits)
+        slots = [
+            slot
+            for entry in entries
+            if (
+                slot := _slot(
+                    entry, options, downloads, store, manifest, dataset, report, read_back
+                )
+            )
+        ]
+        _parse_missing(slots, options, dataset, report, workers, scheduler)
+        if store is not None:
+            _commit(store, manifest, slots, dataset)
+    builds = [build for slot in slots for build in slot.builds or ()]
+    for slot in slots:
+        dataset.problems.extend(slot.problems)
+    if fmt.merges_builds:
         builds = merge_builds(builds, dataset.problems)
+    return _finished(dataset, builds)
+
+
+def _finished(dataset: Dataset, builds: list[Build]) -> Dataset:
     dataset.builds = _without_duplicates(builds, dataset.problems)
     dataset.builds.sort(key=lambda build: (build.time, build.job, build.build))
     return dataset
+
+
+@dataclass
+class _Slot:
+    """One input on its way through a load: from the store, or parsed now."""
+
+    item: _Input
+    key: str
+    entry: Entry
+    builds: list[Build] | None = None
+    problems: tuple[Problem, ...] = ()
+    changed: bool = False
+    """The manifest's entry must change (parsed now, or a touched input's new state)."""
+    parsed: bool = False
+
+
+def _slot(
+    entry: str,
+    options: ReadOptions,
+    downloads: Downloads,
+    store: LocalStore | None,
+    manifest: Manifest,
+    dataset: Dataset,
+    report: Progress,
+    read_back: bool,
+) -> _Slot | None:
+    item = _locate(entry, downloads, dataset, report)
+    if item is None:
+        return None
+    if store is not None or not is_url(entry):
+        dataset.files.append(str(item.local))
+    try:
+        info = item.local.stat()
+    except OSError as error:
+        dataset.problems.append(Problem(item.origin, f"cannot read: {error}", "source"))
+        return None
+    identity = {"input": item.origin, "options": options.identity()}
+    state = {"size": info.st_size, "mtime_ns": info.st_mtime_ns, "parser": PARSER_VERSION}
+    key = input_key(identity)
+    validators = downloads.validators(entry) if is_url(entry) else None
+    slot = _Slot(item, key, Entry(identity, state, "", validators=validators), changed=True)
+    previous = manifest.entries.get(key)
+    if store is None or previous is None or previous.state.get("parser") != PARSER_VERSION:
+        return slot
+    if previous.state != state:
+        content = file_digest(item.local)
+        if content != previous.content:
+            slot.entry = replace(slot.entry, content=content)
+            return slot
+        previous = replace(previous, state=state, validators=validators)
+    else:
+        slot.changed = False
+    if read_back:
+        builds, complaint = store.read(previous)
+    else:
+        builds, complaint = [], store.missing(previous)
+    if complaint is not None:
+        dataset.problems.append(complaint)
+        slot.changed = True
+        return slot
+    slot.entry, slot.builds, slot.problems = previous, builds, previous.problems
+    return slot
+
+
+@dataclass(frozen=True)
+class _ParseJob:
+    """One input to parse, as handed to the engine (plain, picklable data)."""
+
+    local: Path
+    origin: str
+    naming: str
+    options: ReadOptions
+
+
+def _parse_job(job: _ParseJob) -> Parsed:
+    return parse_input(job.local, job.origin, job.naming, job.options)
+
+
+def _parse_missing(
+    slots: list[_Slot],
+    options: ReadOptions,
+    dataset: Dataset,
+    report: Progress,
+    workers: int | None,
+    scheduler: str | None,
+) -> None:
+    missing = [slot for slot in slots if slot.builds is None]
+    if not missing:
+        return
+    jobs = [_ParseJob(s.item.local, s.item.origin, s.item.naming, options) for s in missing]
+    report(f"parsing {len(jobs)} of {len(slots)} input(s)")
+    results = map_ordered(
+        _parse_job,
+        jobs,
+        workers=workers,
+        scheduler=scheduler,
+        progress=lambda done, total: report(f"parsed {done}/{total}"),
+    )
+    for slot, parsed in zip(missing, results, strict=True):
+        dataset.parsed.append(slot.item.origin)
+        slot.builds, slot.problems = parsed.builds, tuple(parsed.problems)
+        slot.parsed = True
+
+
+def _commit(store: LocalStore, manifest: Manifest, slots: list[_Slot], dataset: Dataset) -> None:
+    """Write what was parsed, drop inputs that are gone, then swap the manifest.
+
+    Nothing is committed when nothing changed, so a warm build writes
+    nothing.  A store that cannot be written is reported; the build goes on
+    with what it parsed.
+    """
+    entries = dict(manifest.entries)
+    vanished = [key for key, entry in entries.items() if _vanished(entry)]
+    changed = [slot for slot in slots if slot.changed]
+    if not changed and not vanished:
+        return
+    for key in vanished:
+        del entries[key]
+    try:
+        for slot in changed:
+            entries[slot.key] = slot.entry
+            if slot.parsed:
+                entries[slot.key] = replace(
+                    slot.entry,
+                    content=slot.entry.content or file_digest(slot.item.local),
+                    files=store.write(slot.key, slot.builds or []),
+                    problems=slot.problems,
+                )
+        store.commit(Manifest(entries))
+    except OSError as error:
+        problem = Problem(str(store.root), f"cannot write the results store: {error}", "cache")
+        dataset.problems.append(problem)
+
+
+def _vanished(entry: Entry) -> bool:
+    """A local input that no longer exists: its rows leave the store."""
+    origin = str(entry.identity.get("input", ""))
+    return not is_url(origin) and not os.path.exists(origin)
+
+
+def _from_stores(read: StoreReader, spec: SourceSpec, options: ReadOptions) -> Dataset:
+    """A ``parquet`` source: each path is a store (ours or the reference's) read whole."""
+    dataset = Dataset()
+    builds: list[Build] = []
+    for location in spec.paths:
+        found, problems, files_read = read(location, options)
+        builds.extend(found)
+        dataset.problems.extend(problems)
+        dataset.files.extend(path for path in files_read if os.path.exists(path))
+    screened = screen(merge_builds(builds, dataset.problems), dataset.problems)
+    return _finished(dataset, screened)
 
 
 def _locate(entry: str, downloads: Downloads, dataset: Dataset, report: Progress) -> _Input | None:
@@ -136,34 +347,6 @@ def _locate(entry: str, downloads: Downloads, dataset: Dataset, report: Progress
     return None if fetched.path is None else _Input(entry, fetched.path, url_path(entry))
 
 
-def _parsed(
-    item: _Input,
-    options: ReadOptions,
-    cache: ParseCache,
-    dataset: Dataset,
-    announce: Callable[[], None],
-) -> Parsed:
-    try:
-        info = item.local.stat()
-    except OSError as error:
-        return Parsed([], [Problem(item.origin, f"cannot read: {error}", "source")])
-    key = CacheKey(
-        identity={"input": item.origin, "options": options.identity()},
-        state={"size": info.st_size, "mtime_ns": info.st_mtime_ns, "parser": PARSER_VERSION},
-    )
-    cached, complaint = cache.get(key)
-    if complaint is not None:
-        dataset.problems.append(complaint)
-    if cached is not None:
-        return cached
-    announce()
-    dataset.parsed.append(item.origin)
-    parsed = parse_input(item.local, item.origin, item.naming, options)
-    if (failure := cache.put(key, parsed)) is not None:
-        dataset.problems.append(failure)
-    return parsed
-
-
 def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> Parsed:
     """Every build in one local file (plain, compressed or an archive).
 
@@ -171,6 +354,8 @@ def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> 
     stops the whole input.
     """
     fmt = input_format(options.format)
+    if fmt.read is None:
+        raise SpecError(f"format {fmt.name!r} reads stores, not input files")
     builds: list[Build] = []
     problems: list[Problem] = []
     documents = 0

@@ -13,11 +13,13 @@ from sphinxcontrib_trending.ingest.formats import (
     csit_json,
     csv_table,
     json_lines,
+    parquet,
     robot_output,
 )
 
 _FORMATS: dict[str, InputFormat] = {
-    module.FORMAT.name: module.FORMAT for module in (robot_output, csv_table, json_lines, csit_json)
+    module.FORMAT.name: module.FORMAT
+    for module in (robot_output, csv_table, json_lines, csit_json, parquet)
 }
 
 DEFAULT_FORMAT = robot_output.FORMAT.name

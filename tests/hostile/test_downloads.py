@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -143,6 +144,45 @@ def test_a_url_is_fetched_once_per_round_whatever_its_etag(
     assert first.builds[0].time.hour == 1
     new_round()
     assert load_here(url, cache_dir=tmp_path).builds[0].time.hour == 2
+
+
+def _first_build_hour(url_and_cache: tuple[str, Path]) -> int:
+    """What a forked reader sees of the URL (run in a pool worker)."""
+    return load_here(url_and_cache[0], cache_dir=url_and_cache[1]).builds[0].time.hour
+
+
+def test_forked_readers_of_one_round_share_one_download(
+    serve: Callable[[Answer], str], tmp_path: Path
+) -> None:
+    """sphinx-build -j N forks readers after the round began: one request in all."""
+
+    def changing(handler: BaseHTTPRequestHandler, number: int) -> None:
+        start = f"2024-05-01T0{number}:00:00.000000"
+        _send(handler, rf7(start=start).encode(), ETag=f'"v{number}"')
+
+    url = serve(changing)
+    new_round()
+    with multiprocessing.get_context("fork").Pool(3) as pool:
+        hours = pool.map(_first_build_hour, [(url, tmp_path)] * 6, chunksize=1)
+    assert hours == [1] * 6
+    new_round()
+    assert load_here(url, cache_dir=tmp_path).builds[0].time.hour == 2
+
+
+def test_an_abandoned_download_leaves_no_thread_behind(
+    serve: Callable[[Answer], str], tmp_path: Path
+) -> None:
+    url = serve(_trickled_headers)
+    dataset = load_here(url, cache_dir=tmp_path, limits=ReadLimits(download_seconds=0.5))
+    assert "took longer than download_seconds" in messages(dataset)
+    deadline = time.monotonic() + 3
+    while _download_threads() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _download_threads() == []
+
+
+def _download_threads() -> list[str]:
+    return [thread.name for thread in threading.enumerate() if thread.name.startswith("download ")]
 
 
 def _child(url: str, tmp_path: Path) -> subprocess.Popen[bytes]:

@@ -12,6 +12,7 @@ import pytest
 
 from sphinxcontrib_trending.ingest import SourceSpec, fingerprint, load
 from sphinxcontrib_trending.ingest.download import new_round
+from sphinxcontrib_trending.ingest.store.manifest import read_manifest
 from tests.ingest.conftest import RF7_DAILY
 
 ARCHIVES = sorted(RF7_DAILY.glob("*.xml.gz"))
@@ -87,6 +88,9 @@ def test_download_then_revalidate_with_etag(site: Site, tmp_path: Path) -> None:
     assert second.builds == first.builds
     assert [status for *_rest, status in site.requests] == [200, 304]
     assert site.requests[1][1] == '"v1"'
+    manifest, _ = read_manifest(tmp_path / "store")
+    (entry,) = manifest.entries.values()
+    assert entry.identity["input"] == url and entry.validators["etag"] == '"v1"'
 
 
 def test_changed_content_is_fetched_and_changes_the_fingerprint(site: Site, tmp_path: Path) -> None:

@@ -44,6 +44,9 @@ class Reading:
 
 Reader = Callable[[Reading], tuple[list[Build], list[Problem]]]
 
+StoreReader = Callable[[str, "ReadOptions"], tuple[list[Build], list[Problem], list[str]]]
+"""Reads one store location whole: its builds, problems and the files it read."""
+
 
 @dataclass(frozen=True)
 class InputFormat:
@@ -57,14 +60,17 @@ class InputFormat:
     reads; setting one on a source of another format is an error.
     ``merges_builds`` says one document holds one test, not one build: the
     loader joins documents of the same job and build instead of reporting
-    them as duplicates.
+    them as duplicates.  A format with ``store`` and no ``read`` (``parquet``)
+    reads each of a source's paths as a whole dataset instead of its files
+    one by one.
     """
 
     name: str
     documents: re.Pattern[str]
-    read: Reader
+    read: Reader | None
     own_options: frozenset[str] = frozenset()
     merges_builds: bool = False
+    store: StoreReader | None = None
 
     def is_document(self, name: str) -> bool:
         """Is this file or member name a results document of this format?"""

@@ -1,0 +1,230 @@
+"""A store, ours or the reference's, read as a source: local folder or fsspec URL.
+
+``{"format": "parquet", "paths": ["store/"]}`` (or ``s3://bucket/trending``)
+reads the Parquet files under each path.  A folder with our manifest is read
+through it: only files it lists, others reported as foreign.  A folder
+without one is a dataset written by someone else (the reference's ETL):
+every ``.parquet`` file below it, each checked to carry the reference's
+columns.  Reads are pruned and projected: partition folders outside the
+requested days or result types are never opened, and only the columns the
+model needs (or the requested metrics need) are read, never telemetry or
+latency histograms.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
+
+import fsspec
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.store.columns import (
+    MODEL_COLUMNS,
+    REFERENCE_METRICS,
+    STORE_MARKER,
+)
+from sphinxcontrib_trending.ingest.store.layout import (
+    INPUT_PREFIX,
+    in_days,
+    in_test_types,
+    is_data_file,
+    is_our_file,
+    partition_day,
+    partition_values,
+)
+from sphinxcontrib_trending.ingest.store.local import READ_ERRORS
+from sphinxcontrib_trending.ingest.store.manifest import (
+    MANIFEST_ERRORS,
+    MANIFEST_NAME,
+    Manifest,
+    parse_manifest,
+)
+from sphinxcontrib_trending.ingest.store.rows import (
+    REFERENCE_ATTRIBUTES,
+    builds_from_reference,
+    builds_from_rows,
+    check_rows,
+)
+
+if TYPE_CHECKING:
+    from sphinxcontrib_trending.ingest.options import ReadOptions
+
+REFERENCE_REQUIRED = ("job", "build", "test_id", "passed", "start_time")
+"""Columns without which a file is not the reference's trending data."""
+
+_REFERENCE_CONTEXT = (
+    *REFERENCE_REQUIRED,
+    "dut_version",
+    "hosts",
+    "message",
+    *REFERENCE_ATTRIBUTES,
+)
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a reader wants: ``None`` means everything of that kind.
+
+    ``days`` is an inclusive (first, last) range of partition days;
+    ``recent_days`` the newest so many days of the partitions present
+    (a site's windows end at its newest build, not at the wall clock);
+    ``metrics`` our metric names, ``test_types`` partition values.
+    """
+
+    days: tuple[date, date] | None = None
+    recent_days: int | None = None
+    metrics: tuple[str, ...] | None = None
+    test_types: tuple[str, ...] | None = None
+
+
+@dataclass
+class Found:
+    builds: list[Build]
+    problems: list[Problem]
+    files_read: list[str]
+
+
+def read_store(location: str, options: ReadOptions, query: Query = Query()) -> Found:
+    """Every build the store at ``location`` holds that ``query`` asks for."""
+    found = Found([], [], [])
+    try:
+        fs, root = fsspec.core.url_to_fs(location)
+        if not fs.isdir(root):
+            raise FileNotFoundError("no such store folder")
+        manifest = _manifest(fs, root)
+        listed = sorted(_relative(fs, root))
+    except (OSError, ValueError, ImportError) as error:
+        found.problems.append(Problem(location, f"cannot read the store: {error}", "source"))
+        return found
+    if manifest is not None:
+        _complain_about_unlisted(location, listed, manifest, found)
+        listed = sorted(manifest.referenced())
+    if query.recent_days is not None:
+        query = replace(query, days=_recent(listed, query.recent_days))
+    ours: dict[str, list[pa.Table]] = defaultdict(list)
+    for relative in listed:
+        values = partition_values(relative)
+        if not (in_days(values, query.days) and in_test_types(values, query.test_types)):
+            continue
+        where = posixpath.join(location.rstrip("/"), relative)
+        try:
+            table = _read_file(fs, posixpath.join(root, relative), query)
+            if STORE_MARKER not in (table.schema.metadata or {}):
+                found.builds.extend(
+                    builds_from_reference(table, where, values, options, query.metrics)
+                )
+            else:
+                check_rows(table)
+                ours[posixpath.basename(relative)[:INPUT_PREFIX]].append(table)
+        except READ_ERRORS as error:
+            found.problems.append(Problem(where, f"corrupt or foreign file, skipped: {error}"))
+            continue
+        found.files_read.append(where)
+    for prefix, tables in ours.items():  # one input's files together: its builds come back whole
+        try:
+            found.builds.extend(builds_from_rows(tables))
+        except READ_ERRORS as error:
+            where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
+            found.problems.append(Problem(where, f"corrupt rows, skipped: {error}"))
+    return found
+
+
+def _recent(listed: list[str], days: int) -> tuple[date, date] | None:
+    """The newest ``days`` days of the partitions present (None: no dated partition)."""
+    dated = [day for relative in listed if (day := partition_day(partition_values(relative)))]
+    if not dated:
+        return None
+    newest = max(dated)
+    return newest - timedelta(days=days - 1), newest
+
+
+def location_state(location: str) -> list[object]:
+    """What a store's files are now (names, sizes, times or ETags): a fingerprint's input.
+
+    Listing only, no file is opened; a location that cannot be listed
+    yields the reason, so the fingerprint still changes when it comes back.
+    """
+    try:
+        fs, root = fsspec.core.url_to_fs(location)
+        listing = fs.find(root, detail=True)
+    except (OSError, ValueError, ImportError) as error:
+        return [location, str(error)]
+    return [
+        [
+            posixpath.relpath(path, root),
+            info.get("size"),
+            str(info.get("mtime") or info.get("ETag") or info.get("LastModified") or ""),
+        ]
+        for path, info in sorted(listing.items())
+    ]
+
+
+def _manifest(fs: Any, root: str) -> Manifest | None:
+    path = posixpath.join(root, MANIFEST_NAME)
+    if not fs.exists(path):
+        return None
+    try:
+        return parse_manifest(fs.cat_file(path))
+    except MANIFEST_ERRORS as error:
+        raise ValueError(f"corrupt store manifest {MANIFEST_NAME}: {error}") from None
+
+
+def _relative(fs: Any, root: str) -> Iterable[str]:
+    for path in fs.find(root):
+        relative = posixpath.relpath(path, root)
+        if is_data_file(relative):
+            yield relative
+
+
+def _complain_about_unlisted(
+    location: str, listed: list[str], manifest: Manifest, found: Found
+) -> None:
+    referenced = manifest.referenced()
+    for relative in listed:
+        if relative not in referenced and not is_our_file(relative):
+            where = posixpath.join(location.rstrip("/"), relative)
+            found.problems.append(Problem(where, "foreign file in the store, skipped", "source"))
+
+
+def _read_file(fs: Any, path: str, query: Query) -> pa.Table:
+    """One file's rows the query asks for, in the columns the model needs."""
+    with fs.open(path, "rb") as stream:
+        parquet = pq.ParquetFile(stream)
+        schema = parquet.schema_arrow
+        if (schema.metadata or {}).get(STORE_MARKER) is not None:
+            return pq.read_table(stream, columns=list(MODEL_COLUMNS), filters=_rows_of(query))
+        names = set(schema.names)
+        missing = [name for name in REFERENCE_REQUIRED if name not in names]
+        if missing:
+            raise ValueError(
+                f"neither this store's nor the reference's data: no {', '.join(missing)}"
+            )
+        return parquet.read(columns=_reference_columns(names, query))
+
+
+def _rows_of(query: Query) -> pc.Expression | None:
+    """The asked metrics' rows, and the rows of tests without values (failures)."""
+    if query.metrics is None:
+        return None
+    metric = pc.field("metric")
+    return metric.isin(list(query.metrics)) | metric.is_null()
+
+
+def _reference_columns(names: set[str], query: Query) -> list[str]:
+    """The reference's columns a read needs: context, then the asked metrics' values."""
+    wanted = [name for name in _REFERENCE_CONTEXT if name in names]
+    for metric, columns in REFERENCE_METRICS.items():
+        if query.metrics is not None and metric not in query.metrics:
+            continue
+        for name in (columns.value, columns.unit):
+            if name in names and name not in wanted:
+                wanted.append(name)
+    return wanted

@@ -1,0 +1,163 @@
+"""A store folder on this machine: the build's and ``ingest``'s data path.
+
+Only the loader writes here, under a lock, in one transaction per run:
+new data files first, the manifest last, then the files nothing lists any
+more are removed.  Reading verifies each file against the manifest (size,
+SHA-256), then its schema marker, column types and values, before trusting
+a row of it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path, PurePosixPath
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sphinxcontrib_trending.ingest.atomic import write_atomically
+from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
+from sphinxcontrib_trending.ingest.store.layout import (
+    file_name,
+    is_our_file,
+    partition_folder,
+)
+from sphinxcontrib_trending.ingest.store.manifest import (
+    DataFile,
+    Entry,
+    Manifest,
+    read_manifest,
+)
+from sphinxcontrib_trending.ingest.store.rows import (
+    builds_from_rows,
+    check_plausible,
+    check_rows,
+    tables_by_partition,
+)
+
+LOCK_NAME = "_lock"
+DOWNLOADS_NAME = "_downloads"
+"""Where ``ingest`` keeps copies of URLs (hidden from the data by its ``_``)."""
+
+READ_ERRORS = (OSError, pa.ArrowException, ValueError, KeyError, TypeError, AttributeError)
+"""What a damaged or planted data file raises on its way into the model."""
+
+
+class CorruptFile(ValueError):
+    """A data file that is not what the manifest says it is."""
+
+
+class LocalStore:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """One writer at a time: two builds sharing a store take turns."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with (self.root / LOCK_NAME).open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def manifest(self) -> tuple[Manifest, list[Problem]]:
+        """The manifest, and a problem per file in the tree it does not explain."""
+        manifest, complaint = read_manifest(self.root)
+        problems = [complaint] if complaint is not None else []
+        referenced = manifest.referenced()
+        for relative in self._files():
+            if relative not in referenced and not is_our_file(relative):
+                problems.append(
+                    Problem(
+                        str(self.root / relative), "foreign file in the store, skipped", "cache"
+                    )
+                )
+        return manifest, problems
+
+    def _files(self) -> Iterator[str]:
+        """Every file's relative path, except names starting with ``_`` or ``.``."""
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(name for name in dirs if not name.startswith(("_", ".")))
+            base = PurePosixPath(Path(folder).relative_to(self.root).as_posix())
+            for name in sorted(files):
+                if not name.startswith(("_", ".")):
+                    yield str(base / name) if str(base) != "." else name
+
+    def read(self, entry: Entry) -> tuple[list[Build] | None, Problem | None]:
+        """The builds of one input's files, or the problem that keeps them from use."""
+        tables = []
+        for data in entry.files:
+            path = self.root / data.path
+            try:
+                tables.append(_verified_table(path, data))
+            except READ_ERRORS as error:
+                message = f"corrupt or foreign store file, its input is parsed again: {error}"
+                return None, Problem(str(path), message, "cache")
+        try:
+            builds = builds_from_rows(tables)
+        except READ_ERRORS as error:
+            where = str(self.root / entry.files[0].path) if entry.files else str(self.root)
+            message = f"corrupt or foreign store file, its input is parsed again: {error}"
+            return None, Problem(where, message, "cache")
+        return builds, None
+
+    def missing(self, entry: Entry) -> Problem | None:
+        """Why an entry's files cannot be what the manifest says, by their sizes alone."""
+        for data in entry.files:
+            path = self.root / data.path
+            try:
+                size = path.stat().st_size
+            except OSError as error:
+                return Problem(
+                    str(path), f"missing store file, its input is parsed again: {error}", "cache"
+                )
+            if size != data.size:
+                message = f"store file of {size} bytes, the manifest says {data.size}"
+                return Problem(str(path), f"{message}; its input is parsed again", "cache")
+        return None
+
+    def write(self, key: str, builds: list[Build]) -> tuple[DataFile, ...]:
+        """New files holding ``builds``; nothing lists them until a commit does."""
+        written = []
+        for partition, table in tables_by_partition(builds).items():
+            sink = pa.BufferOutputStream()
+            pq.write_table(table, sink, compression="snappy")
+            data = sink.getvalue().to_pybytes()
+            digest = hashlib.sha256(data).hexdigest()
+            relative = f"{partition_folder(partition)}/{file_name(key, digest)}"
+            write_atomically(self.root / relative, [data])
+            written.append(DataFile(relative, len(data), digest))
+        return tuple(written)
+
+    def commit(self, manifest: Manifest) -> None:
+        """Make ``manifest`` the store's, then remove files of ours it does not list.
+
+        Those are the replaced versions of changed inputs, the inputs that
+        were removed, and whatever an interrupted run left behind.
+        """
+        manifest.write(self.root)
+        keep = manifest.referenced()
+        for relative in self._files():
+            if relative not in keep and is_our_file(relative):
+                (self.root / relative).unlink(missing_ok=True)
+
+
+def _verified_table(path: Path, data: DataFile) -> pa.Table:
+    raw = path.read_bytes()
+    if len(raw) != data.size:
+        raise CorruptFile(f"{len(raw)} bytes, the manifest says {data.size}")
+    if hashlib.sha256(raw).hexdigest() != data.sha256:
+        raise CorruptFile("its content changed since it was written")
+    table = pq.read_table(pa.BufferReader(raw), columns=list(MODEL_COLUMNS))
+    if (table.schema.metadata or {}).get(STORE_MARKER) != STORE_VERSION:
+        raise CorruptFile("not a file of this store's layout")
+    check_rows(table)
+    check_plausible(table)
+    return table

@@ -1,0 +1,318 @@
+"""Our model to store rows and back, and the reference's rows into our model.
+
+Writing: one row per (build, test, metric) in our columns, plus the
+reference's columns for what it knows (``job``, ``passed``,
+``result_ndr_lower_rate_value`` ...).  Reading our rows uses our columns
+only, so a build comes back equal to the one parsed: messages, tags,
+attributes, failed tests without values, builds without tests.  Reading the
+reference's rows (one per test) turns each filled ``result_*`` column into
+the measurement of the metric it maps to, as the ``csit-json`` format would
+have read the test's document.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from sphinxcontrib_trending.ingest.metrics import METRICS
+from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
+from sphinxcontrib_trending.ingest.naming import testbed_from_address, testbed_from_job
+from sphinxcontrib_trending.ingest.plausible import EARLIEST, LATEST, MAX_VALUE
+from sphinxcontrib_trending.ingest.results import strip_tc_prefix, thread_core
+from sphinxcontrib_trending.ingest.store.columns import (
+    MODEL_COLUMNS,
+    REFERENCE_METRICS,
+    STORE_SCHEMA,
+)
+from sphinxcontrib_trending.ingest.store.layout import Partition, partition_of
+
+if TYPE_CHECKING:
+    from sphinxcontrib_trending.ingest.options import ReadOptions
+
+REFERENCE_ATTRIBUTES = ("dut_type", "tg_type", "tg_version", "version")
+"""Test attributes the reference has a column for (``hosts`` too, as a list)."""
+
+
+def _test_cells(test: TestResult | None) -> dict[str, Any]:
+    if test is None:
+        return {}
+    attributes = dict(test.attributes)
+    hosts = attributes.get("hosts")
+    return {
+        **{name: attributes.get(name) for name in REFERENCE_ATTRIBUTES},
+        "hosts": hosts.split() if hosts is not None else None,
+        "start_time": test.start,
+        "passed": test.passed,
+        "test_id": test.test_id,
+        "message": test.message,
+        "suite": test.suite,
+        "test_name": test.name,
+        "tags": list(test.tags),
+        "status": test.status,
+        "thread_core": test.thread_core,
+        "attributes": [{"name": name, "value": value} for name, value in test.attributes],
+    }
+
+
+def _measurement_cells(measurement: Measurement | None) -> dict[str, Any]:
+    if measurement is None:
+        return {}
+    cells: dict[str, Any] = {
+        "metric": measurement.metric,
+        "unit": measurement.unit,
+        "values": list(measurement.values),
+    }
+    columns = REFERENCE_METRICS.get(measurement.metric)
+    if columns is not None:
+        cells[columns.unit] = measurement.unit
+        if columns.trials:
+            cells[columns.value] = list(measurement.values)
+            cells[columns.average], cells[columns.stdev] = _mean_and_stdev(measurement.values)
+        elif len(measurement.values) == 1:
+            cells[columns.value] = measurement.values[0]
+    return cells
+
+
+def _mean_and_stdev(values: tuple[float, ...]) -> tuple[float, float]:
+    """Average and population standard deviation (``statistics`` is exact, and far slower)."""
+    mean = math.fsum(values) / len(values)
+    return mean, math.sqrt(math.fsum((value - mean) ** 2 for value in values) / len(values))
+
+
+def _rows(build: Build, build_index: int) -> Iterator[tuple[Partition, dict[str, Any]]]:
+    head = {
+        "job": build.job,
+        "build": build.build,
+        "dut_version": build.dut_version,
+        "testbed": build.testbed,
+        "build_time": build.time,
+        "origin": build.origin,
+        "build_index": build_index,
+    }
+    if not build.tests:
+        yield partition_of(build, None), head
+    for test_index, test in enumerate(build.tests):
+        cells = {**head, **_test_cells(test), "test_index": test_index}
+        partition = partition_of(build, test)
+        for measurement in test.measurements or (None,):
+            yield partition, {**cells, **_measurement_cells(measurement)}
+
+
+class _Columns:
+    """Rows gathered column by column: most reference columns stay empty on most rows."""
+
+    def __init__(self) -> None:
+        self.cells: dict[str, dict[int, Any]] = defaultdict(dict)
+        self.count = 0
+
+    def add(self, row: dict[str, Any]) -> None:
+        for name, value in row.items():
+            self.cells[name][self.count] = value
+        self.count += 1
+
+    def table(self) -> pa.Table:
+        arrays = []
+        for column in STORE_SCHEMA:
+            cells = self.cells.get(column.name)
+            if cells is None:
+                arrays.append(pa.nulls(self.count, column.type))
+            elif len(cells) == self.count:  # filled on every row, in row order
+                arrays.append(pa.array(list(cells.values()), column.type))
+            else:
+                arrays.append(pa.array([cells.get(at) for at in range(self.count)], column.type))
+        return pa.Table.from_arrays(arrays, schema=STORE_SCHEMA)
+
+
+def tables_by_partition(builds: list[Build]) -> dict[Partition, pa.Table]:
+    """The rows of ``builds`` (one input's), one table per partition folder."""
+    grouped: dict[Partition, _Columns] = defaultdict(_Columns)
+    for build_index, build in enumerate(builds):
+        for partition, row in _rows(build, build_index):
+            grouped[partition].add(row)
+    return {partition: grouped[partition].table() for partition in sorted(grouped)}
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _columns(table: pa.Table) -> dict[str, list[Any]]:
+    """The table as Python lists, times as microseconds since the epoch.
+
+    pyarrow turns a zoned timestamp into a datetime some fifty times slower
+    than :func:`_time` does from the number; a store has a time per row.
+    """
+    for at, column in enumerate(table.schema):
+        if pa.types.is_timestamp(column.type):
+            table = table.set_column(at, column.name, table.column(at).cast(pa.int64()))
+    return table.to_pydict()
+
+
+def _time(micros: int | None) -> datetime | None:
+    """A stored time (UTC; naive in the reference's files) as the model's datetime."""
+    return None if micros is None else EPOCH + timedelta(microseconds=micros)
+
+
+def check_rows(table: pa.Table) -> None:
+    """Raise ``ValueError`` unless every column has our type and required cells are set.
+
+    Parquet keeps types but not our promises (a planted file may hold nulls
+    where the model needs text), so both are checked before any row is used.
+    """
+    for column in table.schema:
+        expected = STORE_SCHEMA.field(column.name)
+        if not column.type.equals(expected.type):
+            raise ValueError(f"column {column.name} is {column.type}, not {expected.type}")
+        if not expected.nullable and table.column(column.name).null_count:
+            raise ValueError(f"column {column.name} has empty cells")
+
+
+Row = tuple[dict[str, list[Any]], int]
+"""One row: its table's columns (as lists) and its index in them."""
+
+
+def check_plausible(table: pa.Table) -> None:
+    """Raise ``ValueError`` for a value or time the parser would have screened out.
+
+    Everything in a store was screened when it was parsed, so such a cell
+    was planted; checking the columns at once spares screening each test.
+    """
+    values = pc.list_flatten(table.column("values"))
+    if len(values) and not (
+        pc.all(pc.is_finite(values)).as_py() and pc.max(pc.abs(values)).as_py() <= MAX_VALUE
+    ):
+        raise ValueError(f"a value is infinite, not a number or above {MAX_VALUE:g}")
+    for name in ("build_time", "start_time"):
+        times = table.column(name).drop_null()
+        if len(times) and not (
+            pc.min(times).as_py() >= EARLIEST and pc.max(times).as_py() <= LATEST
+        ):
+            raise ValueError(f"a {name} is outside {EARLIEST.year}..{LATEST.year}")
+
+
+def builds_from_rows(tables: list[pa.Table]) -> list[Build]:
+    """Our rows (of one input, any partitions) back into that input's builds."""
+    heads: dict[int, Row] = {}
+    tests: dict[int, dict[int, tuple[Row, list[Measurement]]]] = defaultdict(dict)
+    for table in tables:
+        check_rows(table)
+        columns = _columns(table.select(list(MODEL_COLUMNS)))
+        builds, positions = columns["build_index"], columns["test_index"]
+        metrics, units, values = columns["metric"], columns["unit"], columns["values"]
+        for at in range(table.num_rows):
+            heads.setdefault(builds[at], (columns, at))
+            if positions[at] is None:
+                continue
+            _, measured = tests[builds[at]].setdefault(positions[at], ((columns, at), []))
+            if metrics[at] is not None:
+                measured.append(Measurement(metrics[at], units[at], tuple(values[at])))
+    return [
+        _build(heads[index], [_test(*tests[index][at]) for at in sorted(tests[index])])
+        for index in sorted(heads)
+    ]
+
+
+def _build(row: Row, tests: list[TestResult]) -> Build:
+    columns, at = row
+    return Build(
+        job=columns["job"][at],
+        build=columns["build"][at],
+        time=_time(columns["build_time"][at]),
+        dut_version=columns["dut_version"][at],
+        testbed=columns["testbed"][at],
+        origin=columns["origin"][at],
+        tests=tuple(tests),
+    )
+
+
+def _test(row: Row, measured: list[Measurement]) -> TestResult:
+    columns, at = row
+    return TestResult(
+        test_id=columns["test_id"][at],
+        name=columns["test_name"][at],
+        suite=columns["suite"][at],
+        tags=tuple(columns["tags"][at]),
+        status=columns["status"][at],
+        start=_time(columns["start_time"][at]),
+        message=columns["message"][at],
+        measurements=tuple(measured),
+        thread_core=columns["thread_core"][at],
+        attributes=tuple((pair["name"], pair["value"]) for pair in columns["attributes"][at]),
+    )
+
+
+def builds_from_reference(
+    table: pa.Table,
+    where: str,
+    partition: dict[str, str],
+    options: ReadOptions,
+    metrics: tuple[str, ...] | None = None,
+) -> list[Build]:
+    """The reference's rows (one test each) as one-test builds, for merging.
+
+    Its trending Parquet has no tags, suite name or build time: the suite
+    and name come from ``test_id`` as for its JSON documents, the build's
+    time is its test's start.  A row without job, test or start time is
+    no run to trend and is left out.  With ``metrics`` asked for, a passed
+    test that measured none of them is left out too (the reader did not
+    even read its other results); failed tests are always kept.
+    """
+    builds = []
+    columns = _columns(table)
+    rows = zip(*columns.values(), strict=True)
+    for row in (dict(zip(columns, cells, strict=True)) for cells in rows):
+        start = _time(row.get("start_time"))
+        if start is None or row.get("job") is None or row.get("test_id") is None:
+            continue
+        build = _reference_build(row, start, where, partition, options)
+        test = build.tests[0]
+        if metrics is None or not test.passed or test.measurements:
+            builds.append(build)
+    return builds
+
+
+def _reference_build(
+    row: dict[str, Any],
+    start: datetime,
+    where: str,
+    partition: dict[str, str],
+    options: ReadOptions,
+) -> Build:
+    job, build = str(row["job"]), str(row["build"])
+    hosts = [host for host in row.get("hosts") or () if host]
+    attributes = {name: row.get(name) for name in REFERENCE_ATTRIBUTES}
+    attributes["hosts"] = " ".join(hosts)
+    attributes["test_type"] = partition.get("test_type", row.get("test_type"))
+    suite, _, name = row["test_id"].rpartition(".")
+    passed = bool(row.get("passed"))
+    test = TestResult(
+        test_id=row["test_id"],
+        name=strip_tc_prefix(name),
+        suite=suite,
+        tags=(),
+        status="PASS" if passed else "FAIL",
+        start=start,
+        message=row.get("message") or "",
+        measurements=tuple(_reference_measurements(row)) if passed else (),
+        thread_core=thread_core(tuple(name.upper().split("-"))),
+        attributes=tuple(sorted((k, str(v)) for k, v in attributes.items() if v is not None)),
+    )
+    testbed = testbed_from_job(options, job) or next(
+        (found for host in hosts if (found := testbed_from_address(options, host))), None
+    )
+    return Build(job, build, start, row.get("dut_version"), testbed, where, (test,))
+
+
+def _reference_measurements(row: dict[str, Any]) -> Iterator[Measurement]:
+    for metric, columns in REFERENCE_METRICS.items():
+        found = row.get(columns.value)
+        if found is None or found == []:
+            continue
+        values = tuple(float(value) for value in found) if columns.trials else (float(found),)
+        yield Measurement(metric, row.get(columns.unit) or METRICS[metric].unit, values)

@@ -1,0 +1,72 @@
+"""map_ordered in-process and on a local cluster: same results, in input order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sphinxcontrib_trending.engine import TaskFailed, map_ordered
+from sphinxcontrib_trending.engine.forked import map_forked
+from sphinxcontrib_trending.ingest import SourceSpec
+from sphinxcontrib_trending.ingest.tasks import ParseJob, parse_file
+from tests.engine.tasks import fail_on_weekly
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rf7"
+
+
+def parse_jobs() -> list[ParseJob]:
+    files = sorted(str(path) for path in FIXTURES.glob("*/*.xml*"))
+    spec = SourceSpec(paths=tuple(files))
+    return [ParseJob(path, spec) for path in files]
+
+
+def test_serial_keeps_input_order_and_reports_progress() -> None:
+    seen: list[tuple[int, int]] = []
+    assert map_ordered(str.upper, ["b", "a", "c"], progress=lambda *step: seen.append(step)) == [
+        "B",
+        "A",
+        "C",
+    ]
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_serial_failure_names_the_item() -> None:
+    with pytest.raises(TaskFailed, match=r"task failed on 'x': ValueError") as raised:
+        map_ordered(int, ["1", "x", "2"])
+    assert raised.value.item == "x"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [({"workers": 0}, "at least 1"), ({"workers": 1, "scheduler": "tcp://x:1"}, "not both")],
+)
+def test_bad_engine_choices_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        map_ordered(str, ["a"], **options)  # type: ignore[arg-type]
+
+
+def test_one_and_two_local_workers_parse_exactly_as_in_process() -> None:
+    jobs = parse_jobs()
+    assert len(jobs) >= 8
+    serial = map_ordered(parse_file, jobs)
+    progress: list[tuple[int, int]] = []
+    one = map_ordered(parse_file, jobs, workers=1)
+    two = map_ordered(parse_file, jobs, workers=2, progress=lambda *step: progress.append(step))
+    assert [len(parsed.builds) for parsed in serial] == [1] * len(jobs)
+    assert one == serial
+    assert two == serial
+    assert sorted(progress) == [(done, len(jobs)) for done in range(1, len(jobs) + 1)]
+
+
+def test_a_failing_task_on_a_local_cluster_names_its_input() -> None:
+    jobs = parse_jobs()
+    with pytest.raises(TaskFailed, match=r"task failed on input .*weekly.*this input is refused"):
+        map_ordered(fail_on_weekly, jobs, workers=1)
+
+
+def test_forked_workers_keep_order_and_name_a_failing_item() -> None:
+    items = [str(number) for number in range(50)]
+    assert map_forked(int, items, 2) == list(range(50))
+    with pytest.raises(TaskFailed, match=r"task failed on 'x': ValueError: invalid literal"):
+        map_forked(int, [*items, "x", "7"], 2)
