@@ -15,16 +15,26 @@ from sphinxcontrib_trending.settings import Settings, Source
 
 
 def trend_options(
-    settings: Settings, source: Source, *, samples: str | None = None, search: str | None = None
+    settings: Settings,
+    source: Source,
+    metric: str,
+    *,
+    samples: str | None = None,
+    search: str | None = None,
 ) -> TrendOptions:
-    """How to group and judge ``source``; ``samples`` and ``search`` override the settings."""
+    """How to group and judge ``metric`` of ``source``; ``samples`` and ``search`` override.
+
+    The direction is the source's if the user set one, else the metric
+    table's: ``latency_pdr50_forward_avg`` improves downwards unasked.
+    """
     return TrendOptions(
         samples=samples or source.samples,
         search=search or settings.search,
-        direction=source.direction,
+        direction=source.direction_for(metric),
         windows=settings.windows,
         policy=settings.policy,
         sbps=settings.sbps,
+        outlier_runs=settings.outlier_runs,
     )
 
 

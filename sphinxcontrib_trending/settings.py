@@ -24,6 +24,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     StrategyError,
     parse_strategies,
 )
+from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
 from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
 from sphinxcontrib_trending.analysis.windows import Windows
 from sphinxcontrib_trending.conf.issues import Checker, ConfigIssue
@@ -55,8 +56,10 @@ class Settings:
     strategies: Strategies | None = None
     policy: AnomalyPolicy = field(default_factory=AnomalyPolicy)
     sbps: float | None = None
+    outlier_runs: int | None = None
     known_changes: KnownChanges | None = None
     known_changes_path: Path | None = None
+    norm_frequency: FrequencyNorm | None = None
 
 
 def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[ConfigIssue]]:
@@ -78,6 +81,8 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
         strategies=_strategies(values, checker),
         policy=values.anomaly_policy,
         sbps=values.sbps,
+        outlier_runs=values.outlier_runs,
+        norm_frequency=values.norm_frequency,
         known_changes=known.changes if known else None,
         known_changes_path=known.path if known else None,
     )

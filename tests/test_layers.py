@@ -17,8 +17,9 @@ PACKAGE = "sphinxcontrib_trending"
 ROOT = Path(__file__).resolve().parents[1] / PACKAGE
 
 ALLOWED = {
-    "ingest": {"ingest"},
-    "analysis": {"ingest", "analysis"},
+    "engine": {"engine"},
+    "ingest": {"ingest", "engine"},
+    "analysis": {"ingest", "analysis", "engine"},
     "conf": {"ingest", "analysis", "conf"},
     "settings": {"ingest", "analysis", "conf"},
 }

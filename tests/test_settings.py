@@ -8,6 +8,7 @@ import pytest
 from sphinxcontrib_trending.analysis import AnomalyPolicy
 from sphinxcontrib_trending.cli.sources import read_conf
 from sphinxcontrib_trending.ingest.spec import DEFAULT_BUILD_PATTERN
+from sphinxcontrib_trending.judging import trend_options
 from sphinxcontrib_trending.settings import OPTIONS, validate
 
 BASE = Path("/site")
@@ -21,7 +22,8 @@ def test_minimal_csit_configuration_is_complete() -> None:
     assert source.spec.format == "robot"
     assert source.spec.build_pattern == DEFAULT_BUILD_PATTERN
     assert source.metric == "mrr"
-    assert source.direction == "higher"
+    assert source.direction is None  # left to the metric table
+    assert source.direction_for("mrr") == "higher"
     assert source.samples == "runs"
     assert settings.windows.short == timedelta(days=7)
     assert settings.windows.long == timedelta(days=90)
@@ -201,3 +203,40 @@ def test_the_cli_reads_conf_py_through_the_same_declarations(tmp_path: Path) -> 
     ]
     assert "did you mean 'trending_search'?" in issues[0].message
     assert "did you mean 'paths'?" in issues[1].message
+
+
+@pytest.mark.parametrize("bad", [-1, True, 2.5, "3"])
+def test_outlier_runs_must_be_a_count_or_none(bad: object) -> None:
+    settings, issues = validate({"trending_outlier_runs": bad}, BASE)
+    assert [issue.key for issue in issues] == ["trending_outlier_runs"]
+    assert settings.outlier_runs is None
+
+
+@pytest.mark.parametrize("runs", [0, 2, None])
+def test_outlier_runs_reach_the_trend_options(runs: int | None) -> None:
+    settings, issues = validate(
+        {"trending_sources": {"a": "x.xml"}, "trending_outlier_runs": runs}, BASE
+    )
+    assert issues == [] and settings.outlier_runs == runs
+    assert trend_options(settings, settings.sources["a"], "mrr").outlier_runs == runs
+
+
+def test_a_parquet_source_takes_days_and_metrics() -> None:
+    store = {"paths": "s3://bucket/trending", "format": "parquet"}
+    settings, issues = validate(
+        {"trending_sources": {"s": {**store, "days": 180, "metrics": ["mrr", "ndr"]}}}, BASE
+    )
+    assert issues == []
+    spec = settings.sources["s"].spec
+    assert (spec.paths, spec.days, spec.metrics) == (("s3://bucket/trending",), 180, ("mrr", "ndr"))
+    settings, issues = validate(
+        {"trending_sources": {"s": {**store, "days": "half a year", "metrics": "mrr"}}}, BASE
+    )
+    assert [issue.key for issue in issues] == [
+        "trending_sources['s']['days']",
+        "trending_sources['s']['metrics']",
+    ]
+    assert (settings.sources["s"].spec.days, settings.sources["s"].spec.metrics) == (None, None)
+    settings, issues = validate({"trending_sources": {"s": {"paths": "x.xml", "days": 3}}}, BASE)
+    assert settings.sources == {}
+    assert "days does not apply to format 'robot'" in issues[0].message

@@ -20,6 +20,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChangesError,
     load_known_changes,
 )
+from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
 from sphinxcontrib_trending.conf.issues import Checker, Invalid
 from sphinxcontrib_trending.conf.option import Check
 
@@ -52,6 +53,34 @@ def days(value: float, key: str, checker: Checker) -> timedelta:
 
 def runs(value: float, key: str, checker: Checker) -> int:
     return max(1, round(positive(value, key, checker)))
+
+
+def outlier_runs(value: int | None, key: str, checker: Checker) -> int | None:
+    if value is not None and (isinstance(value, bool) or value < 0):
+        raise Invalid(f"expected an integer >= 0 or None, got {value!r}")
+    return value
+
+
+def norm_frequency(value: Any, key: str, checker: Checker) -> FrequencyNorm | None:
+    """``{"reference": 2.0, "testbeds": {"2n-icx": 2.6}}`` (GHz), or None (off)."""
+    if value is None:
+        return None
+    unknown = sorted(set(value) - {"reference", "testbeds"})
+    if unknown:
+        raise Invalid(f"unknown key(s) {', '.join(map(repr, unknown))}; known: reference, testbeds")
+    testbeds = value.get("testbeds")
+    if not isinstance(testbeds, Mapping) or not testbeds:
+        raise Invalid(f"'testbeds' must be a non-empty dict of testbed -> GHz, got {testbeds!r}")
+    frequencies = {"reference": value.get("reference")} | {
+        str(name): frequency for name, frequency in testbeds.items()
+    }
+    for name, frequency in frequencies.items():
+        if isinstance(frequency, bool) or not isinstance(frequency, (int, float)):
+            raise Invalid(f"{name!r}: expected a frequency in GHz, got {frequency!r}")
+        if not 0 < frequency < math.inf:
+            raise Invalid(f"{name!r}: expected a positive frequency in GHz, got {frequency!r}")
+    reference = float(frequencies.pop("reference"))
+    return FrequencyNorm(reference, tuple(sorted((k, float(v)) for k, v in frequencies.items())))
 
 
 def folder(value: str | Path | None, key: str, checker: Checker) -> Path | None:

@@ -16,7 +16,9 @@ from typing import Any
 from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
 from sphinxcontrib_trending.conf.issues import Checker, Invalid
+from sphinxcontrib_trending.ingest.dimensions import overrides_from
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
+from sphinxcontrib_trending.ingest.metrics import Direction, metric_direction
 from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
@@ -39,6 +41,9 @@ SOURCE_KEYS = (
     "value_keyword",
     "limits",
     "encoding",
+    "dimensions",
+    "days",
+    "metrics",
 )
 
 
@@ -55,8 +60,13 @@ class Source:
         return self.spec.metric
 
     @property
-    def direction(self) -> str:
+    def direction(self) -> str | None:
+        """The direction the user set for this source, None if they left it to the metric."""
         return self.spec.direction
+
+    def direction_for(self, metric: str) -> Direction:
+        """Which way ``metric`` improves: the source's ``direction`` if set, else the table's."""
+        return metric_direction(metric, self.spec.direction)
 
 
 def check_sources(value: Mapping[Any, Any], key: str, checker: Checker) -> dict[str, Source]:
@@ -107,11 +117,18 @@ class _EntryChecker:
             testbed_map=testbed_map,
             metric=self.text(raw, "metric", "mrr", "a metric name"),
             unit=self.text(raw, "unit", None, "a unit name such as 'pps'"),
-            direction=self.choice(raw, "direction", DIRECTIONS, "higher"),
+            direction=(
+                self.choice(raw, "direction", DIRECTIONS, "higher")
+                if raw.get("direction") is not None
+                else None
+            ),
             value_pattern=self.regex(raw, "value_pattern", "") or None,
             value_keyword=self.text(raw, "value_keyword", None, "a keyword name"),
             limits=self.limits(raw),
             encoding=self.text(raw, "encoding", None, "an encoding name such as 'latin-1'"),
+            dimensions=self.dimensions(raw),
+            days=self.days(raw),
+            metrics=self.names(raw, "metrics"),
         )
         try:
             ReadOptions.from_spec(spec)
@@ -154,6 +171,37 @@ class _EntryChecker:
         except ValueError as error:
             self.reject("limits", f"{error}; the default limits are used")
             return DEFAULT_LIMITS
+
+    def dimensions(self, raw: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        """Rules replacing built-in dimension rules; a bad one leaves the built-ins."""
+        value = raw.get("dimensions", {})
+        try:
+            if not isinstance(value, Mapping):
+                raise ValueError(f"expected a dict of dimension rules, got {value!r}")
+            return overrides_from(value)
+        except ValueError as error:
+            self.reject("dimensions", f"{error}; the built-in rules are used")
+            return ()
+
+    def days(self, raw: Mapping[str, Any]) -> int | None:
+        value = raw.get("days")
+        if value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0):
+            return value
+        self.reject("days", f"expected a whole number of days, at least 1, got {value!r}")
+        return None
+
+    def names(self, raw: Mapping[str, Any], option: str) -> tuple[str, ...] | None:
+        value = raw.get(option)
+        if value is None:
+            return None
+        if (
+            isinstance(value, (list, tuple))
+            and value
+            and all(isinstance(name, str) and name for name in value)
+        ):
+            return tuple(value)
+        self.reject(option, f"expected a list of metric names, got {value!r}; reading all")
+        return None
 
     def text(self, raw: Mapping[str, Any], option: str, default: Any, what: str) -> Any:
         value = raw.get(option, default)

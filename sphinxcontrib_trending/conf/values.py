@@ -19,6 +19,7 @@ from typing import Any
 from sphinxcontrib_trending.analysis import AnomalyPolicy
 from sphinxcontrib_trending.analysis.classify import SEARCHES, Search
 from sphinxcontrib_trending.analysis.degradation.strategies import APPLY_MODES
+from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
 from sphinxcontrib_trending.analysis.windows import WINDOW_MODES, WindowMode
 from sphinxcontrib_trending.conf import checks
 from sphinxcontrib_trending.conf.checks import KnownChangesFile
@@ -133,6 +134,17 @@ class ConfValues:
             doc_type="float | None",
         )
     )
+    outlier_runs: int | None = field(
+        metadata=declare(
+            default=None,
+            types=(int,),
+            check=checks.outlier_runs,
+            rebuild="env",
+            help="Longest excursion (in runs) that can be an outlier, not two changes; "
+            "0 for none, None for 3 with exact and 0 with jumpavg.",
+            doc_type="int | None",
+        )
+    )
     known_changes: KnownChangesFile | None = field(
         metadata=declare(
             default=None,
@@ -143,13 +155,24 @@ class ConfValues:
             doc_type="str | None",
         )
     )
+    norm_frequency: FrequencyNorm | None = field(
+        metadata=declare(
+            default=None,
+            types=(dict,),
+            check=checks.norm_frequency,
+            rebuild="env",
+            help="Scale rates to a reference CPU frequency: {'reference': GHz, "
+            "'testbeds': {testbed: GHz}}; None leaves values as measured.",
+            doc_type="dict | None",
+        )
+    )
     cache_dir: Path | None = field(
         metadata=declare(
             default=None,
             types=(str, Path),
             check=checks.folder,
             rebuild="",
-            help="Where parsed archives and downloads are cached, relative to conf.py.",
+            help="Where the results store and downloads are kept, relative to conf.py.",
             doc_type="str | None",
         )
     )

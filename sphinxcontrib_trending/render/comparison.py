@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.comparison import ComparisonRow, Period, SideStats
 from sphinxcontrib_trending.render.degradation import ROW_CLASSES
-from sphinxcontrib_trending.render.table import Row, Table, percent
+from sphinxcontrib_trending.render.table import RawValue, Row, Table, percent, raw_percent
 from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
 
 SEVERITY = tuple(ROW_CLASSES)
@@ -17,6 +17,41 @@ def _side(side: SideStats | None, unit: DisplayUnit) -> tuple[str, str, str]:
     if side is None:
         return "", "", ""
     return unit.format(side.mean, 3), unit.format(side.stdev, 3), str(side.runs)
+
+
+def _raw_side(side: SideStats | None) -> tuple[RawValue, RawValue, RawValue]:
+    if side is None:
+        return None, None, None
+    return side.mean, side.stdev, side.runs
+
+
+def _raw_interval(interval: tuple[float, float] | None) -> tuple[RawValue, RawValue]:
+    if interval is None:
+        return None, None
+    return raw_percent(interval[0]), raw_percent(interval[1])
+
+
+def _verdicts(row: ComparisonRow) -> str:
+    return "; ".join(
+        f"{report.result} ({report.method})" if report.method else report.result
+        for report in row.reports
+    )
+
+
+def _header(unit: str, testbeds: bool, interval: tuple[str, ...]) -> tuple[str, ...]:
+    return (
+        "Test Case",
+        *(("Testbed",) if testbeds else ()),
+        f"A Mean [{unit}]",
+        f"A Stdev [{unit}]",
+        "A Runs [#]",
+        f"B Mean [{unit}]",
+        f"B Stdev [{unit}]",
+        "B Runs [#]",
+        "Change [%]",
+        *interval,
+        "Verdict",
+    )
 
 
 def _interval(interval: tuple[float, float] | None) -> str:
@@ -45,19 +80,8 @@ def comparison_table(
     testbeds = len({row.testbed for row in rows}) > 1
     return Table(
         caption=f"A: {a.label} ({len(a.builds)} builds) vs B: {b.label} ({len(b.builds)} builds)",
-        header=(
-            "Test Case",
-            *(("Testbed",) if testbeds else ()),
-            f"A Mean [{display.label}]",
-            f"A Stdev [{display.label}]",
-            "A Runs [#]",
-            f"B Mean [{display.label}]",
-            f"B Stdev [{display.label}]",
-            "B Runs [#]",
-            "Change [%]",
-            "95 % CI [%]",
-            "Verdict",
-        ),
+        header=_header(display.label, testbeds, ("95 % CI [%]",)),
+        raw_header=_header(unit or "value", testbeds, ("95 % CI Low [%]", "95 % CI High [%]")),
         rows=tuple(
             Row(
                 cells=(
@@ -67,13 +91,19 @@ def comparison_table(
                     *_side(row.b, display),
                     percent(row.change),
                     _interval(row.interval),
-                    "; ".join(
-                        f"{report.result} ({report.method})" if report.method else report.result
-                        for report in row.reports
-                    ),
+                    _verdicts(row),
                 ),
                 link_key=row.key,
                 classes=_classes(row),
+                raw=(
+                    row.name,
+                    *((row.testbed,) if testbeds else ()),
+                    *_raw_side(row.a),
+                    *_raw_side(row.b),
+                    raw_percent(row.change),
+                    *_raw_interval(row.interval),
+                    _verdicts(row),
+                ),
             )
             for row in rows
         ),

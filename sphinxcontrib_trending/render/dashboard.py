@@ -1,4 +1,9 @@
-"""Dashboard tables: one row per test, one table per group-by combination."""
+"""Dashboard tables: one row per test, one table per group-by combination.
+
+"Outliers" counts the outlier runs of the current level (the last group):
+runs that left it and came straight back, which the grouping does not count
+as changes (see :mod:`~sphinxcontrib_trending.analysis.outliers`).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.render.grouping import split
-from sphinxcontrib_trending.render.table import Row, Table, percent
+from sphinxcontrib_trending.render.table import Row, Table, percent, raw_percent
 from sphinxcontrib_trending.render.units import display_unit
 
 
@@ -20,6 +25,7 @@ def header(unit_label: str) -> tuple[str, ...]:
         "Long-Term Change [%]",
         "Regressions [#]",
         "Progressions [#]",
+        "Outliers [#]",
     )
 
 
@@ -34,7 +40,7 @@ def _sort_key(trend: TestTrend) -> tuple[int, int, float, str]:
         -trend.regressions,
         -trend.progressions,
         math.inf if long_change is None else long_change,
-        trend.history.name,
+        trend.history.display_name,
     )
 
 
@@ -50,25 +56,50 @@ def _row(trend: TestTrend) -> Row:
         classes.append("trending-maybe")
     elif counts.acknowledged:
         classes.append("trending-acknowledged")
+    history = trend.history
     return Row(
         cells=(
-            trend.history.name,
+            trend.history.display_name,
             unit.format(trend.trend),
             str(trend.runs_in_last_group),
             percent(trend.compliance.short_change),
             percent(trend.compliance.long_change),
             str(trend.regressions),
             str(trend.progressions),
+            str(trend.outliers_in_last_group),
         ),
         link_key=trend.history.key,
         classes=tuple(classes),
+        raw=(
+            history.display_name,
+            trend.trend,
+            trend.runs_in_last_group,
+            raw_percent(trend.compliance.short_change),
+            raw_percent(trend.compliance.long_change),
+            trend.regressions,
+            trend.progressions,
+            trend.outliers_in_last_group,
+        ),
     )
 
 
-def dashboard_tables(trends: Iterable[TestTrend], group_by: Sequence[str]) -> list[Table]:
+def dashboard_tables(
+    trends: Iterable[TestTrend], group_by: Sequence[str], normalised: str = ""
+) -> list[Table]:
+    """``normalised`` (``normalised to 2 GHz``) joins the unit in the trend header."""
     tables = []
     for caption, members in split(trends, group_by, lambda trend: trend.history):
-        unit_label = display_unit(members[0].history.unit).label
+        unit = members[0].history.unit
+        unit_label = display_unit(unit).label
+        if normalised:
+            unit_label = f"{unit_label}, {normalised}"
         rows = tuple(_row(trend) for trend in sorted(members, key=_sort_key))
-        tables.append(Table(caption=caption, header=header(unit_label), rows=rows))
+        tables.append(
+            Table(
+                caption=caption,
+                header=header(unit_label),
+                rows=rows,
+                raw_header=header(unit or "value"),
+            )
+        )
     return tables

@@ -8,7 +8,7 @@ from sphinxcontrib_trending.analysis.degradation import (
     MAYBE_OPTIMIZATION,
     OPTIMIZATION,
 )
-from sphinxcontrib_trending.render.table import Row, Table, percent
+from sphinxcontrib_trending.render.table import Row, Table, percent, raw_percent
 from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
 from sphinxcontrib_trending.reports.degradation import TargetRecords
 
@@ -50,21 +50,37 @@ def degradation_table(target: TargetRecords, unit: str | None, no_change: bool =
             ),
             link_key=record.key,
             classes=ROW_CLASSES.get(record.result, ()),
+            raw=(
+                record.name,
+                record.result,
+                record.subtype,
+                record.method,
+                record.baseline,
+                record.from_value,
+                record.to_value,
+                raw_percent(record.relative_change),
+                record.confidence,
+                record.confidence_type,
+            ),
         )
         for record in target.shown(no_change)
     )
     return Table(
         caption=target.caption,
-        header=(
-            "Test Case",
-            "Result",
-            "Subtype",
-            "Method",
-            "Baseline [CI job/build]",
-            f"From [{display.label}]",
-            f"To [{display.label}]",
-            "Change [%]",
-            "Confidence",
-        ),
+        header=(*_header(display.label), "Confidence"),
         rows=rows,
+        raw_header=(*_header(unit or "value"), "Confidence", "Confidence Type"),
+    )
+
+
+def _header(unit: str) -> tuple[str, ...]:
+    return (
+        "Test Case",
+        "Result",
+        "Subtype",
+        "Method",
+        "Baseline [CI job/build]",
+        f"From [{unit}]",
+        f"To [{unit}]",
+        "Change [%]",
     )

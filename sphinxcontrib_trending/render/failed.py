@@ -9,8 +9,15 @@ from datetime import datetime
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.compliance import in_window
 from sphinxcontrib_trending.analysis.history import history_key
+from sphinxcontrib_trending.ingest.dimensions import (
+    DimensionRules,
+    Dimensions,
+    display_name,
+    rules_for,
+)
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 from sphinxcontrib_trending.render.table import Row, Table
+from sphinxcontrib_trending.render.times import iso_time
 
 HEADER = (
     "Test Case",
@@ -19,6 +26,7 @@ HEADER = (
     "Last Failure [DUT build]",
     "Last Failure [CI job build]",
 )
+RAW_HEADER = (*HEADER[:2], "Last Failure [UTC, ISO 8601]", *HEADER[3:])
 
 
 @dataclass
@@ -31,22 +39,34 @@ class _Failures:
     last_job_build: str
 
 
+Accept = Callable[[TestResult, Dimensions], bool]
+"""Whether a failed test (with its dimensions) belongs in the tables."""
+
+
 def _collect(
-    builds: Iterable[Build], since: datetime, accept: Callable[[TestResult], bool] | None
+    builds: Iterable[Build], since: datetime, accept: Accept | None, rules: DimensionRules
 ) -> dict[str | None, dict[str, _Failures]]:
     by_testbed: dict[str | None, dict[str, _Failures]] = {}
     for build in builds:
         if not in_window(build.time, since):
             continue
         for test in build.tests:
-            if test.passed or (accept is not None and not accept(test)):
+            if test.passed:
+                continue
+            dimensions = rules.derive(test, build.testbed)
+            if accept is not None and not accept(test, dimensions):
                 continue
             key = history_key(build.testbed, test.test_id)
             failures = by_testbed.setdefault(build.testbed, {})
             seen = failures.get(key)
             if seen is None:
                 seen = failures[key] = _Failures(
-                    test.name, key, 0, build.time, None, build_name(build.job, build.build)
+                    display_name(test.name, dimensions),
+                    key,
+                    0,
+                    build.time,
+                    None,
+                    build_name(build.job, build.build),
                 )
             seen.count += 1
             if build.time >= seen.last_time:
@@ -59,11 +79,12 @@ def _collect(
 def failed_tables(
     builds: Iterable[Build],
     since: datetime,
-    accept: Callable[[TestResult], bool] | None = None,
+    accept: Accept | None = None,
+    rules: DimensionRules | None = None,
 ) -> list[Table]:
     """One table per testbed, most failures first, then the most recent."""
     tables = []
-    by_testbed = _collect(builds, since, accept)
+    by_testbed = _collect(builds, since, accept, rules or rules_for())
     for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
         ordered = sorted(
             by_testbed[testbed].values(),
@@ -79,11 +100,12 @@ def failed_tables(
                     f.last_job_build,
                 ),
                 link_key=f.key,
+                raw=(f.name, f.count, iso_time(f.last_time), f.last_version, f.last_job_build),
             )
             for f in ordered
         )
         # Generic data has no testbeds at all: then there is nothing to name.
         unnamed = "No testbed" if len(by_testbed) > 1 else ""
         caption = f"Testbed {testbed}" if testbed else unnamed
-        tables.append(Table(caption=caption, header=HEADER, rows=rows))
+        tables.append(Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER))
     return tables

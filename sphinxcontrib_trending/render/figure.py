@@ -12,13 +12,14 @@ from __future__ import annotations
 import colorsys
 import html
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from sphinxcontrib_trending.analysis import trend_per_run
-from sphinxcontrib_trending.analysis.history import Run
+from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.render.units import DisplayUnit, axis_label, display_unit
 from sphinxcontrib_trending.render.visible import visible
@@ -32,6 +33,8 @@ MARKER_COLORS = {
     "maybe progression": "#98d594",
 }
 ACKNOWLEDGED_COLOR = "#8c8c8c"
+OUTLIER_COLOR = "#a0a0a0"
+OUTLIER_SYMBOL = "diamond-open"
 RANGE_BUTTONS = (
     {"count": 14, "label": "2w", "step": "day", "stepmode": "backward"},
     {"count": 1, "label": "1m", "step": "month", "stepmode": "backward"},
@@ -82,8 +85,12 @@ def plotly_time(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _hover_template(unit: DisplayUnit, headline: bool = False) -> str:
-    """One template per trace; the per-point values travel in ``customdata``."""
+def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool = False) -> str:
+    """One template per trace; the per-point values travel in ``customdata``.
+
+    ``percentiles`` adds a latency's HDR percentiles, the last item of the
+    point data (after the headline, when there is one).
+    """
     label = _escaped(unit.label)
     lines = ["%{customdata[5]}"] if headline else []
     lines += [
@@ -94,20 +101,44 @@ def _hover_template(unit: DisplayUnit, headline: bool = False) -> str:
         "CI job build: %{customdata[3]}",
         "testbed: %{customdata[4]}",
     ]
+    if percentiles:
+        lines.append(f"%{{customdata[{6 if headline else 5}]}}")
     return "<br>".join(lines) + "<extra></extra>"
 
 
-def _point_data(run: Run, unit: DisplayUnit, headline: str = "") -> list[Any]:
+def _percentile_text(run: Run, unit: DisplayUnit) -> str:
+    """``percentiles [us]: p50 12.000, p90 ...``, or that the run has no histogram."""
+    if not run.percentiles:
+        return "percentiles: no histogram"
+    shown = ", ".join(
+        f"{_escaped(name)} {value * unit.scale:.3f}" for name, value in run.percentiles
+    )
+    return f"percentiles [{_escaped(unit.label)}]: {shown}"
+
+
+def _point_data(
+    run: Run, unit: DisplayUnit, headline: str = "", percentiles: bool = False
+) -> list[Any]:
     data: list[Any] = [
         (run.average or 0.0) * unit.scale,
         (run.stdev or 0.0) * unit.scale,
         _escaped(run.dut_version),
         _escaped(run.job_build),
-        _escaped(run.testbed),
+        _escaped(_testbed_and_hosts(run)),
     ]
     if headline:
         data.append(headline)
+    if percentiles:
+        data.append(_percentile_text(run, unit))
     return data
+
+
+def _testbed_and_hosts(run: Run) -> str:
+    """``2n-icx (hosts 10.30.51.49, 10.30.51.50)``: the physical machines behind the name."""
+    if not run.hosts:
+        return run.testbed or ""
+    hosts = ", ".join(run.hosts.split())
+    return f"{run.testbed} (hosts {hosts})" if run.testbed else f"hosts {hosts}"
 
 
 def _headline(trend: TestTrend, index: int) -> str:
@@ -122,6 +153,14 @@ def _headline(trend: TestTrend, index: int) -> str:
     if known is not None:
         text += f"<br>acknowledged: {_escaped(known.reason)}"
     return text
+
+
+def series_label(history: TestHistory, with_testbed: bool = True) -> str:
+    """The display name, and the testbed when several share a graph and the name lacks it."""
+    name = history.display_name
+    if not with_testbed or not history.testbed or name.startswith(f"{history.testbed} "):
+        return name
+    return f"{name} ({history.testbed})"
 
 
 @dataclass(frozen=True)
@@ -166,16 +205,76 @@ def _failed_trace(trend: TestTrend, name: str, unit: DisplayUnit) -> dict[str, A
     }
 
 
-def _traces(trend: TestTrend, style: _Style) -> list[dict[str, Any]]:
+def _outlier_trace(trend: TestTrend, name: str, unit: DisplayUnit) -> dict[str, Any] | None:
+    """Outlier runs (see :mod:`~sphinxcontrib_trending.analysis.outliers`) as grey
+    diamonds on their own values; the trend line goes on through their group."""
+    outliers = trend.result.outliers
+    if not outliers:
+        return None
+    runs = trend.history.runs
+    headline = "outlier: left its group and came back, not a change"
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": f"{name} outliers",
+        "legendgroup": trend.history.key,
+        "x": [plotly_time(runs[i].time) for i in outliers],
+        "y": [(runs[i].average or 0.0) * unit.scale for i in outliers],
+        "customdata": [_point_data(runs[i], unit, headline) for i in outliers],
+        "hovertemplate": _hover_template(unit, headline=True),
+        "marker": {
+            "symbol": OUTLIER_SYMBOL,
+            "size": 12,
+            "color": OUTLIER_COLOR,
+            "line": {"width": 2, "color": OUTLIER_COLOR},
+        },
+    }
+
+
+TRIAL_OPACITY = 0.35
+
+
+def _trials_trace(
+    runs: Sequence[Run], measured: list[int], name: str, key: str, color: str, unit: DisplayUnit
+) -> dict[str, Any] | None:
+    """Every trial of every measured run, as a faint cloud behind the run averages.
+
+    Drawn first, so it sits behind the averages; it does not answer hovers
+    (the average's hover says it all) and toggles with its series.
+    """
+    points = [
+        (plotly_time(runs[i].time), value * unit.scale)
+        for i in measured
+        if len(runs[i].values) > 1
+        for value in runs[i].values
+        if math.isfinite(value)
+    ]
+    if not points:
+        return None
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": f"{name} trials",
+        "legendgroup": key,
+        "showlegend": False,
+        "x": [time for time, _ in points],
+        "y": [value for _, value in points],
+        "hoverinfo": "skip",
+        "opacity": TRIAL_OPACITY,
+        "marker": {"color": color, "size": 3, "symbol": "circle"},
+    }
+
+
+def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[str, Any]]:
     history = trend.history
     runs = history.runs
     unit = display_unit(history.unit)
     series_color = style.color
-    label = f"{history.name} ({history.testbed})" if style.with_testbed else history.name
-    name = _escaped(label)
+    name = _escaped(series_label(history, style.with_testbed))
     measured = [i for i, run in enumerate(runs) if run.measured]
     times = [plotly_time(runs[i].time) for i in measured]
     trend_values = trend_per_run(trend.result)
+    percentiles = any(run.percentiles for run in runs)
     traces: list[dict[str, Any]] = [
         {
             "type": "scatter",
@@ -184,8 +283,8 @@ def _traces(trend: TestTrend, style: _Style) -> list[dict[str, Any]]:
             "legendgroup": history.key,
             "x": times,
             "y": [runs[i].average * unit.scale for i in measured],
-            "customdata": [_point_data(runs[i], unit) for i in measured],
-            "hovertemplate": _hover_template(unit),
+            "customdata": [_point_data(runs[i], unit, percentiles=percentiles) for i in measured],
+            "hovertemplate": _hover_template(unit, percentiles=percentiles),
             "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
         },
         {
@@ -200,6 +299,9 @@ def _traces(trend: TestTrend, style: _Style) -> list[dict[str, Any]]:
             "line": {"color": series_color, "width": 1.5, "shape": "hv", "dash": style.dash},
         },
     ]
+    cloud = _trials_trace(runs, measured, name, history.key, series_color, unit) if trials else None
+    if cloud is not None:
+        traces.insert(0, cloud)
     failed = _failed_trace(trend, name, unit)
     if failed is not None:
         traces.append(failed)
@@ -214,8 +316,10 @@ def _traces(trend: TestTrend, style: _Style) -> list[dict[str, Any]]:
                 "showlegend": False,
                 "x": [plotly_time(runs[i].time) for i in anomalies],
                 "y": [trend_values[i] * unit.scale for i in anomalies],
-                "customdata": [_point_data(runs[i], unit, _headline(trend, i)) for i in anomalies],
-                "hovertemplate": _hover_template(unit, headline=True),
+                "customdata": [
+                    _point_data(runs[i], unit, _headline(trend, i), percentiles) for i in anomalies
+                ],
+                "hovertemplate": _hover_template(unit, headline=True, percentiles=percentiles),
                 "marker": {
                     "symbol": "circle-open",
                     "size": [15 if trend.verdicts[i].firm else 11 for i in anomalies],
@@ -229,6 +333,9 @@ def _traces(trend: TestTrend, style: _Style) -> list[dict[str, Any]]:
                 },
             }
         )
+    outliers = _outlier_trace(trend, name, unit)
+    if outliers is not None:
+        traces.append(outliers)
     return traces
 
 
@@ -252,15 +359,24 @@ def _styles(trends: Sequence[TestTrend]) -> list[_Style]:
     return styles
 
 
-def trend_figure(trends: Sequence[TestTrend], title: str = "") -> dict[str, Any]:
-    """A complete Plotly figure (data, layout, config) for the given tests."""
+def trend_figure(
+    trends: Sequence[TestTrend], title: str = "", normalised: str = "", trials: bool = False
+) -> dict[str, Any]:
+    """A complete Plotly figure (data, layout, config) for the given tests.
+
+    ``normalised`` (``normalised to 2 GHz``) is added to the y axis label
+    when the values were scaled to a reference CPU frequency; ``trials``
+    draws each run's individual trials behind its average.
+    """
     data = [
         trace
         for trend, style in zip(trends, _styles(trends), strict=True)
-        for trace in _traces(trend, style)
+        for trace in _traces(trend, style, trials)
     ]
     first = trends[0].history if trends else None
     y_label = axis_label(first.metric, first.unit) if first else ""
+    if normalised:
+        y_label = f"{y_label}, {normalised}"
     return {
         "data": data,
         "layout": {

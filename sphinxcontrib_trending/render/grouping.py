@@ -1,4 +1,8 @@
-"""Splitting rows into one table per combination (testbed x cores by default)."""
+"""Splitting rows into one table per combination (testbed x cores by default).
+
+Every test dimension (testbed, NIC, driver, frame size, cores, test type)
+is a field, so a page can hold one table per testbed x NIC x cores.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,20 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.ingest.dimensions import DIMENSIONS, normalise_dimension
 
 T = TypeVar("T")
 
+
+def _dimension(name: str) -> Callable[[TestHistory], str | None]:
+    return lambda history: history.dimensions.value(name)
+
+
 GROUP_FIELDS: dict[str, Callable[[TestHistory], str | None]] = {
-    "testbed": lambda history: history.testbed,
-    "cores": lambda history: history.thread_core,
+    **{name: _dimension(name) for name in DIMENSIONS},
+    # A history made without dimension rules still knows its testbed and cores.
+    "testbed": lambda history: history.dimensions.testbed or history.testbed,
+    "cores": lambda history: history.dimensions.cores or history.thread_core,
     "suite": lambda history: history.suite,
     "metric": lambda history: history.metric,
 }
@@ -22,7 +34,7 @@ class GroupByError(ValueError):
 
 
 def parse_group_by(text: str) -> tuple[str, ...]:
-    fields = tuple(part.strip().lower() for part in text.split(",") if part.strip())
+    fields = tuple(normalise_dimension(part) for part in text.split(",") if part.strip())
     unknown = [field for field in fields if field not in GROUP_FIELDS]
     if unknown:
         raise GroupByError(
@@ -33,7 +45,7 @@ def parse_group_by(text: str) -> tuple[str, ...]:
 
 def caption_for(fields: Sequence[str], values: Sequence[str | None]) -> str:
     parts = [
-        f"{field} {value}" if value else f"no {field}"
+        f"{field.replace('_', ' ')} {value}" if value else f"no {field.replace('_', ' ')}"
         for field, value in zip(fields, values, strict=True)
     ]
     text = ", ".join(parts)

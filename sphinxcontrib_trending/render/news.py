@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.news import NewsItem
-from sphinxcontrib_trending.render.table import Row, Table, percent
+from sphinxcontrib_trending.render.table import Row, Table, percent, raw_percent
+from sphinxcontrib_trending.render.times import iso_time
 
 HEADER = (
     "Test Case",
@@ -15,6 +16,7 @@ HEADER = (
     "Since [CI job build]",
     "Change [%]",
 )
+RAW_HEADER = (*HEADER[:2], "Since [UTC, ISO 8601]", *HEADER[3:])
 
 _LABELS = {"failure": "Failure", "regression": "Regression", "progression": "Progression"}
 
@@ -36,6 +38,14 @@ def _row(item: NewsItem) -> Row:
         ),
         link_key=item.history.key,
         classes=(f"trending-{item.kind}",),
+        raw=(
+            item.history.name,
+            label,
+            iso_time(item.since.time),
+            item.since.dut_version,
+            item.since.job_build,
+            raw_percent(item.relative_change),
+        ),
     )
 
 
@@ -49,5 +59,5 @@ def news_tables(items: Sequence[NewsItem], days: int) -> list[Table]:
     for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
         caption = f"{label}, testbed {testbed}" if testbed else label
         rows = tuple(_row(item) for item in by_testbed[testbed])
-        tables.append(Table(caption=caption, header=HEADER, rows=rows))
+        tables.append(Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER))
     return tables

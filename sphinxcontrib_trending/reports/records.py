@@ -65,6 +65,8 @@ def describe(verdict: Verdict) -> str:
             text += f", confidence {verdict.confidence:.3f}"
         if verdict.since is not None:
             text += f", new group since {build_name(verdict.since.job, verdict.since.build)}"
+        if verdict.provisional:
+            text += ", provisional"
         if verdict.acknowledged:
             text += f", acknowledged: {verdict.acknowledged}"
         return text
@@ -109,6 +111,7 @@ def record(
         "since_time": since.time.isoformat() if since is not None else None,
         "message": verdict.message,
         "confidence": verdict.confidence,
+        "provisional": verdict.provisional,
         "acknowledged": verdict.acknowledged or None,
         "description": describe(verdict),
         "graph": links.url(verdict) if links is not None else None,

@@ -18,11 +18,17 @@ from sphinxcontrib_trending.sphinxext import (
     assets,
     config,
     directives,
+    downloads,
     env_records,
+    latex,
     mathml,
     nodes,
 )
-from sphinxcontrib_trending.sphinxext.process_memo import current_fingerprint, preload
+from sphinxcontrib_trending.sphinxext.process_memo import (
+    current_fingerprint,
+    preanalyse,
+    preload,
+)
 
 
 def _outdated_by_data(
@@ -44,7 +50,7 @@ def _outdated_by_data(
 
 
 def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Parse sources once in the main process, before parallel readers fork.
+    """Parse (and with ``-j N`` analyse) sources once in the main process, before readers fork.
 
     Only when a page to be read used a source last time, or on a first
     build: editing a page without trending directives loads nothing.  A page
@@ -53,6 +59,8 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     used = env_records.env_data(env).doc_sources
     if docnames and (not used or any(docname in used for docname in docnames)):
         preload(env)
+        if app.parallel > 1:
+            preanalyse(env, app.parallel)
 
 
 def _new_download_round(app: Sphinx) -> None:
@@ -64,9 +72,11 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     config.register(app)
     nodes.register(app)
     directives.register(app)
+    downloads.register(app)
     assets.register(app)
     app.connect("builder-inited", _new_download_round)
     mathml.register(app)
+    latex.register(app)
     app.connect("env-get-outdated", _outdated_by_data)
     app.connect("env-before-read-docs", _preload)
     app.connect("env-purge-doc", env_records.purge_doc)

@@ -20,6 +20,7 @@ from sphinx.config import Config
 
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.nodes import trending_graph
+from sphinxcontrib_trending.sphinxext.page_files import interactive
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 BUNDLED_PLOTLY = "trending/plotly.min.js"
@@ -62,7 +63,7 @@ def _is_trending_table(node: nodes.Node) -> bool:
 
 
 def _copy_plotly(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or app.builder.format != "html":
+    if exception is not None or not interactive(app):
         return
     if settings_of(app.config).plotlyjs != "bundled":
         return

@@ -1,9 +1,14 @@
 """Custom doctree nodes: the trend graph and the link to a test's graph.
 
-A graph becomes a ``<div>`` plus a JSON ``<script>`` in HTML.  Every other
-builder (LaTeX, text, man, Texinfo, ...) gets a readable placeholder
-paragraph instead; the substitution happens at ``doctree-resolved`` so it
-covers builders this module has never heard of.
+In the interactive HTML builders a graph becomes an empty ``<div>``; its
+figure goes to a data file beside the page (``<page>.<graph id>.js``), which
+the browser loads with a ``<script src>`` when the graph comes into view.
+A page of two thousand graphs thus stays small, and the site still works
+from ``file://``, where browsers refuse ``fetch()`` of local files.  Every
+other builder gets a static image of the same figure
+(render/static_figure.py) where its writer can show one (LaTeX, epub), and
+a readable placeholder paragraph elsewhere (text, man, Texinfo, ...); the substitution happens at
+``doctree-resolved`` so it covers builders this module has never heard of.
 
 Graph anchors and the links from tables to graphs are resolved late, at
 ``doctree-resolved``, from the claims recorded on the environment: which page
@@ -13,16 +18,27 @@ page need not be re-read when the graph moves to another page.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import posixpath
+from pathlib import Path
+
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.writers.html5 import HTML5Translator
 
+from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
+from sphinxcontrib_trending.sphinxext.page_files import interactive, page_dir, write_page_file
+
+DATA_CALLBACK = "trendingFigure"
+"""The function each graph data file calls (defined in trending.js)."""
 
 
 class trending_graph(nodes.General, nodes.Element):
-    """Attributes: ``figure`` (script-safe JSON), ``title``, ``tests`` (count).
+    """Attributes: ``figure`` (script-safe JSON), ``title``, ``tests`` (count);
+    ``data`` (the data file's URL) once resolved in an interactive builder.
 
     ``claims`` lists ``(source, key, anchor)`` of the tests whose anchor this
     graph may hold; ``heading`` says a rubric naming the test precedes it,
@@ -42,17 +58,62 @@ def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
     translator.body.append(
         f'<div class="trending-graph" id="{graph_id}">{anchors}'
         f'<div class="trending-graph-plot" data-figure="{figure_id}"'
+        f' data-src="{translator.attval(node["data"])}"'
         f' role="img" aria-label="{translator.attval(node["title"] or "trend graph")}"></div>'
-        f'<script type="application/json" id="{figure_id}">{node["figure"]}</script>'
         "</div>\n"
     )
     raise nodes.SkipNode
+
+
+def _write_data(app: Sphinx, graph: trending_graph, docname: str) -> None:
+    """The figure as a data file that hands it to trending.js when loaded.
+
+    The figure JSON is script-safe (no ``<``, ``>`` or ``&``) and the id is
+    ours, so the file runs nothing but the one call.
+    """
+    figure_id = f"{graph['ids'][0]}-figure"
+    text = f"{DATA_CALLBACK}({json.dumps(figure_id)},{graph['figure']});\n"
+    graph["data"] = write_page_file(app, docname, f"{graph['ids'][0]}.js", text)
 
 
 def _placeholder(node: trending_graph) -> nodes.paragraph:
     title = node["title"] or "Trend graph"
     text = f"{title}: interactive graph of {node['tests']} test(s), shown in the HTML version."
     return nodes.paragraph(text, text, classes=["trending-graph-placeholder"])
+
+
+IMAGE_BUILDER_FORMATS = frozenset({"latex", "html"})
+"""Output formats whose writers find an image where we write it (LaTeX, epub).
+
+Texinfo looks for images in a folder of its own naming; it keeps the placeholder.
+"""
+
+
+def _image_format(app: Sphinx) -> str | None:
+    if app.builder.format not in IMAGE_BUILDER_FORMATS:
+        return None
+    supported = app.builder.supported_image_types
+    return next((suffix for kind, suffix in IMAGE_FORMATS.items() if kind in supported), None)
+
+
+def _static_image(app: Sphinx, graph: trending_graph, docname: str, suffix: str) -> nodes.image:
+    """The graph drawn into the builder's image folder, named by what it shows.
+
+    An image whose figure has not changed is not drawn again.  HTML-like
+    pages (epub) link it relative to the page; LaTeX reads it relative to
+    the output root.
+    """
+    digest = hashlib.sha256(graph["figure"].encode()).hexdigest()[:20]
+    relative = posixpath.join(app.builder.imagedir, "trending", f"graph-{digest}.{suffix}")
+    path = Path(app.outdir, relative)
+    if not path.is_file():
+        write_static_figure(json.loads(graph["figure"]), path)
+    if app.builder.format == "html":
+        relative = posixpath.relpath(relative, page_dir(app, docname) or ".")
+    title = graph["title"] or "Trend graph"
+    image = nodes.image(uri=relative, alt=title, classes=["trending-graph-image"])
+    image["candidates"] = {"*": relative}
+    return image
 
 
 def _place_anchors(env: BuildEnvironment, graph: trending_graph, docname: str) -> None:
@@ -73,10 +134,14 @@ def _place_anchors(env: BuildEnvironment, graph: trending_graph, docname: str) -
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    is_html = app.builder.format == "html"
+    is_html = interactive(app)
+    image_format = _image_format(app)
     for graph in list(doctree.findall(trending_graph)):
         if is_html:
             _place_anchors(app.env, graph, docname)
+            _write_data(app, graph, docname)
+        elif image_format is not None:
+            graph.replace_self(_static_image(app, graph, docname, image_format))
         else:
             graph.replace_self(_placeholder(graph))
     for link in list(doctree.findall(trending_link)):

@@ -5,22 +5,41 @@ and fingerprint, and each test's analysis by its options, so ten dashboards
 over one archive parse it once.  The memo lives in process memory only: a
 forked parallel reader inherits what the main process preloaded, and nothing
 bulky is pickled into the environment.
+
+Groupings are also kept on disk per series (:mod:`~sphinxcontrib_trending.analysis.many`),
+so a warm build or one with a new run classifies only the series that
+changed.  With ``sphinx-build -j N`` the main process classifies every
+series of each source's default metric before the readers fork, on N
+worker processes: otherwise each reader would classify, alone, every series
+its pages show, and series shown on pages of two readers twice.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
+from pathlib import Path
 
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
+from sphinxcontrib_trending.analysis.many import (
+    ClassifySettings,
+    SeriesCache,
+    classify_series,
+    series_cache,
+    series_jobs,
+)
+from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm, normalise_builds
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.ingest import fingerprint, load
+from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import Dataset
+from sphinxcontrib_trending.judging import trend_options
 from sphinxcontrib_trending.settings import Source
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.warnings import warn
@@ -33,6 +52,7 @@ class LoadedSource:
     source: Source
     fingerprint: str
     dataset: Dataset
+    cache_dir: Path | None = None
 
     @property
     def end(self) -> datetime:
@@ -45,10 +65,16 @@ class LoadedSource:
 _loaded: dict[tuple[str, str], LoadedSource] = {}
 _histories: dict[tuple[str, str, str], list[TestHistory]] = {}
 _trends: dict[tuple[str, str, str, TrendOptions, KnownChanges | None], TestTrend] = {}
+_series: dict[tuple[Path | None, str, ClassifySettings], SeriesCache] = {}
 
 
 def current_fingerprint(env: BuildEnvironment, source: Source) -> str:
-    return fingerprint(source.spec, settings_of(env.config).cache_dir)
+    """The data's fingerprint, extended by what reshapes it after loading
+    (frequency normalisation, dimension rules), so pages follow those too."""
+    settings = settings_of(env.config)
+    shaping = repr((settings.norm_frequency, source.spec.dimensions)).encode()
+    data = fingerprint(source.spec, settings.cache_dir)
+    return f"{data}-{hashlib.sha256(shaping).hexdigest()[:16]}"
 
 
 def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
@@ -70,7 +96,7 @@ def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
 
     dataset = load(source.spec, settings.cache_dir, progress=progress)
     logger.info(
-        "[trending] source %r: %d build(s) from %d file(s), %d parsed, the rest from the cache",
+        "[trending] source %r: %d build(s) from %d file(s), %d parsed, the rest from the store",
         name,
         len(dataset.builds),
         len(dataset.files),
@@ -78,21 +104,37 @@ def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
     )
     for problem in dataset.problems:
         warn(f"source {name!r}: {problem}", problem.subtype)
+    if settings.norm_frequency is not None:
+        dataset = _normalised(name, dataset, settings.norm_frequency)
     if not dataset.builds:
         warn(
             f"configuration trending_sources[{name!r}]: matched no usable build "
             f"({', '.join(source.spec.paths)})",
             "config",
         )
-    loaded = LoadedSource(source, current, dataset)
+    loaded = LoadedSource(source, current, dataset, settings.cache_dir)
     _loaded[(name, current)] = loaded
     return loaded
+
+
+def _normalised(name: str, dataset: Dataset, norm: FrequencyNorm) -> Dataset:
+    """The dataset with its rates scaled to the reference frequency; a testbed
+    without a frequency is left as measured, with one warning per source."""
+    builds, unknown = normalise_builds(dataset.builds, norm)
+    if unknown:
+        warn(
+            f"configuration trending_norm_frequency: source {name!r} has no frequency for "
+            f"testbed(s) {', '.join(unknown)}; their values are not normalised",
+            "config",
+        )
+    return replace(dataset, builds=builds)
 
 
 def source_histories(loaded: LoadedSource, metric: str) -> list[TestHistory]:
     key = (loaded.source.name, loaded.fingerprint, metric)
     if key not in _histories:
-        _histories[key] = histories(loaded.dataset.builds, metric)
+        rules = rules_for(loaded.source.spec.dimensions)
+        _histories[key] = histories(loaded.dataset.builds, metric, rules=rules)
     return _histories[key]
 
 
@@ -101,16 +143,33 @@ def trends_for(
     selected: list[TestHistory],
     options: TrendOptions,
     known: KnownChanges | None,
+    workers: int | None = None,
 ) -> list[TestTrend]:
-    """Analyses of the selected histories, each computed once per process."""
-    result = []
-    for history in selected:
-        key = (loaded.source.name, loaded.fingerprint, history.key, options, known)
-        trend = _trends.get(key)
-        if trend is None:
-            trend = _trends[key] = summarize(history, options, loaded.end, known)
-        result.append(trend)
-    return result
+    """Analyses of the selected histories, each computed once per process.
+
+    Groupings not in the per-series cache are computed on ``workers`` local
+    processes (in this one when None).
+    """
+
+    def key(history: TestHistory) -> tuple[str, str, str, TrendOptions, KnownChanges | None]:
+        return (loaded.source.name, loaded.fingerprint, history.key, options, known)
+
+    missing = [history for history in selected if key(history) not in _trends]
+    if missing:
+        cache = _series_cache(loaded, options)
+        classified = classify_series(series_jobs(missing, options), cache, workers=workers)
+        for history, result in zip(missing, classified, strict=True):
+            _trends[key(history)] = summarize(history, options, loaded.end, known, result)
+    return [_trends[key(history)] for history in selected]
+
+
+def _series_cache(loaded: LoadedSource, options: TrendOptions) -> SeriesCache:
+    """One cache object per source and settings in this process, loaded from disk once."""
+    memo_key = (loaded.cache_dir, loaded.source.name, ClassifySettings.of(options))
+    cache = _series.get(memo_key)
+    if cache is None:
+        cache = _series[memo_key] = series_cache(loaded.cache_dir, loaded.source.name, options)
+    return cache
 
 
 def select(
@@ -119,10 +178,25 @@ def select(
 ) -> list[TestHistory]:
     if tag_filter is None:
         return list(candidates)
-    return [history for history in candidates if tag_filter(history.tags)]
+    return [
+        history for history in candidates if tag_filter(history.tags + history.dimensions.labels())
+    ]
 
 
 def preload(env: BuildEnvironment) -> None:
     """Parse every configured source in the main process before readers fork."""
     for name in settings_of(env.config).sources:
         load_source(env, name)
+
+
+def preanalyse(env: BuildEnvironment, workers: int) -> None:
+    """Analyse every test of each source's default metric and options, on ``workers`` processes.
+
+    Called before parallel readers fork, so they share one copy of the results.
+    """
+    settings = settings_of(env.config)
+    for name in settings.sources:
+        loaded = load_source(env, name)
+        candidates = source_histories(loaded, loaded.source.metric)
+        options = trend_options(settings, loaded.source, loaded.source.metric)
+        trends_for(loaded, candidates, options, settings.known_changes, workers=workers)

@@ -1,39 +1,131 @@
-/* sphinxcontrib-trending: table filters, and every trend graph drawn with Plotly.
- * Figures are drawn when they scroll into view, so a page with hundreds of
- * graphs opens fast; the figure JSON sits in a <script type="application/json">
- * next to each graph and is parsed, never evaluated. */
+/* sphinxcontrib-trending: table filters and sorting, and every trend graph drawn with Plotly.
+ * A graph's figure sits in a data file beside the page and is loaded with a
+ * <script src> only when the graph scrolls into view: a page of thousands of
+ * graphs opens fast, and <script src> works from file://, where fetch() does not.
+ * Filter and sort state lives in the page URL (?f1=...&c1=1&s1=-3), so a
+ * filtered view can be shared as a link. */
 (function () {
   "use strict";
+
+  var figures = {};
+  var waiting = {};
+
+  function plotFigure(plot, figure) {
+    if (typeof Plotly !== "undefined") {
+      Plotly.newPlot(plot, figure.data, figure.layout, figure.config);
+    }
+  }
+
+  /* Called by each graph data file once loaded. */
+  window.trendingFigure = function (id, figure) {
+    figures[id] = figure;
+    (waiting[id] || []).forEach(function (plot) { plotFigure(plot, figure); });
+    delete waiting[id];
+  };
 
   function draw(plot) {
     if (plot.dataset.drawn) { return; }
     plot.dataset.drawn = "1";
-    var source = document.getElementById(plot.dataset.figure);
-    if (!source || typeof Plotly === "undefined") { return; }
-    var figure = JSON.parse(source.textContent);
-    Plotly.newPlot(plot, figure.data, figure.layout, figure.config);
+    var id = plot.dataset.figure;
+    if (figures[id]) { plotFigure(plot, figures[id]); return; }
+    (waiting[id] = waiting[id] || []).push(plot);
+    var script = document.createElement("script");
+    script.src = plot.dataset.src;
+    document.head.appendChild(script);
+  }
+
+  /* The page URL's query holds each table's state, keyed by its number on the page. */
+  var params = new URLSearchParams(window.location.search);
+
+  function saveState(key, value) {
+    if (value) { params.set(key, value); } else { params.delete(key); }
+    var query = params.toString();
+    var url = window.location.pathname + (query ? "?" + query : "") + window.location.hash;
+    try {
+      window.history.replaceState(null, "", url);
+    } catch (error) {
+      /* Some browsers refuse to rewrite file:// URLs: the view still works. */
+    }
+  }
+
+  /* Numbers compare as numbers ("10.5" after "9"); blanks sort last either way. */
+  function sortValue(cell) {
+    var text = cell ? cell.textContent.trim() : "";
+    if (text === "") { return null; }
+    var number = Number(text);
+    return isNaN(number) ? text.toLowerCase() : number;
+  }
+
+  function compare(a, b) {
+    if (typeof a === typeof b) { return a < b ? -1 : a > b ? 1 : 0; }
+    return typeof a === "number" ? -1 : 1;
+  }
+
+  function addSorting(table, number) {
+    var body = table.tBodies[0];
+    var headers = table.querySelectorAll("thead th");
+    if (!body || !headers.length) { return; }
+    var original = Array.prototype.slice.call(body.rows);
+    function sortBy(column, descending) {
+      var rows = original.slice();
+      if (column >= 0) {
+        rows.sort(function (x, y) {
+          var a = sortValue(x.cells[column]);
+          var b = sortValue(y.cells[column]);
+          if (a === null || b === null) { return (a === null) - (b === null); }
+          return descending ? compare(b, a) : compare(a, b);
+        });
+      }
+      rows.forEach(function (row) { body.appendChild(row); });
+      headers.forEach(function (th, index) {
+        var state = index !== column ? "none" : descending ? "descending" : "ascending";
+        th.setAttribute("aria-sort", state);
+      });
+    }
+    headers.forEach(function (th, index) {
+      th.tabIndex = 0;
+      th.title = "Sort by this column";
+      function toggle() {
+        var descending = th.getAttribute("aria-sort") === "ascending";
+        sortBy(index, descending);
+        saveState("s" + number, (descending ? "-" : "") + (index + 1));
+      }
+      th.addEventListener("click", toggle);
+      th.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); toggle(); }
+      });
+    });
+    var saved = /^(-?)(\d+)$/.exec(params.get("s" + number) || "");
+    if (saved && Number(saved[2]) <= headers.length) {
+      sortBy(Number(saved[2]) - 1, saved[1] === "-");
+    }
   }
 
   /* A filter box above each trending table: narrows rows by test name and,
    * on tables whose rows carry change classes (class "trending-changes"),
    * optionally to rows with a regression or progression, without a rebuild. */
-  function addFilter(table) {
+  function addFilter(table, number) {
     var box = document.createElement("div");
     box.className = "trending-filter";
     var input = document.createElement("input");
     input.type = "search";
     input.placeholder = "Filter tests…";
     input.setAttribute("aria-label", "Filter tests");
+    input.value = params.get("f" + number) || "";
     box.appendChild(input);
     var changed = null;
     if (table.classList.contains("trending-changes")) {
       var label = document.createElement("label");
       changed = document.createElement("input");
       changed.type = "checkbox";
+      changed.checked = params.get("c" + number) === "1";
       label.appendChild(changed);
       label.appendChild(document.createTextNode(" changes only"));
       box.appendChild(label);
-      changed.addEventListener("change", apply);
+      changed.addEventListener("change", function () {
+        apply();
+        saveState("c" + number, changed.checked ? "1" : "");
+      });
     }
     table.parentNode.insertBefore(box, table);
     var rows = table.querySelectorAll("tbody tr");
@@ -43,14 +135,21 @@
       rows.forEach(function (row) {
         var name = row.cells[0] ? row.cells[0].textContent.toLowerCase() : "";
         var flagged = /trending-(regression|progression|maybe)/.test(row.className);
-        row.hidden = (needle && name.indexOf(needle) < 0) || (changesOnly && !flagged);
+        row.hidden = Boolean((needle && name.indexOf(needle) < 0) || (changesOnly && !flagged));
       });
     }
-    input.addEventListener("input", apply);
+    input.addEventListener("input", function () {
+      apply();
+      saveState("f" + number, input.value.trim());
+    });
+    apply();
   }
 
   function start() {
-    document.querySelectorAll("table.trending-table").forEach(addFilter);
+    document.querySelectorAll("table.trending-table").forEach(function (table, index) {
+      addFilter(table, index + 1);
+      addSorting(table, index + 1);
+    });
     var plots = document.querySelectorAll(".trending-graph-plot");
     if (!("IntersectionObserver" in window)) {
       plots.forEach(draw);

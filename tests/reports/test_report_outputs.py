@@ -185,6 +185,7 @@ def test_counts_list_every_reason_in_a_fixed_order() -> None:
         "Maybe Progression": 0,
         "Failed": 2,
         "Missing": 0,
+        "Outlier": 0,
     }
 
 

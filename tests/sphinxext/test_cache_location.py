@@ -1,4 +1,4 @@
-"""The default cache never lands inside the published HTML."""
+"""The default cache (the results store and downloads) never lands inside the published HTML."""
 
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ def test_plain_html_build_publishes_no_cache(tmp_path: Path) -> None:
     assert (out / ".doctrees").is_dir()
     published = [path for path in out.rglob("*") if "trending-cache" in str(path)]
     assert published == []
-    assert any((tmp_path / "out-trending-cache").rglob("*.json"))
+    assert (tmp_path / "out-trending-cache" / "store" / "_manifest.json").is_file()
+    assert any((tmp_path / "out-trending-cache" / "store").rglob("*.parquet"))
 
 
 def test_a_real_build_writes_its_cache_outside_the_output(site) -> None:
@@ -47,4 +48,4 @@ def test_a_real_build_writes_its_cache_outside_the_output(site) -> None:
     app.build()
     outdir = Path(app.outdir)
     assert not (outdir / "trending-cache").exists()
-    assert any((Path(app.doctreedir).parent / "trending-cache").rglob("*.json"))
+    assert any((Path(app.doctreedir).parent / "trending-cache" / "store").rglob("*.parquet"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import lxml.html
 from sphinx.testing.util import SphinxTestApp
 
-from tests.sphinxext import datasets
+from tests.sphinxext import built_html, datasets
 from tests.sphinxext.conftest import SiteFactory
 
 PAGES = """Generic
@@ -67,7 +67,7 @@ def test_generic_data_has_no_csit_captions_or_labels(
     header = [th.text_content().strip() for th in tables[0].xpath("./thead//th")]
     assert header[1] == "Trend [s]"
     assert all("trending-table-box" in table.getparent().get("class").split() for table in tables)
-    figure = json.loads(page.xpath("//div[@class='trending-graph']/script")[0].text)
+    (figure,) = built_html.figures(app.outdir, "index").values()
     assert figure["layout"]["yaxis"]["title"]["text"] == "seconds [s]"
     failed = [trace for trace in figure["data"] if trace["name"].endswith(" failed")]
     assert len(failed) == 1
@@ -82,13 +82,9 @@ def test_csit_metrics_keep_their_acronyms(site: SiteFactory) -> None:
     app = site()
     app.build()
     page = lxml.html.fromstring((Path(app.outdir) / "graphs.html").read_bytes())
-    figure = json.loads(page.xpath("//div[@class='trending-graph']/script")[0].text)
-    assert figure["layout"]["yaxis"]["title"]["text"] == "MRR [Mpps]"
-    flaky = next(
-        json.loads(script.text)
-        for script in page.xpath("//div[@class='trending-graph']/script")
-        if "flaky" in script.text
-    )
+    figures = list(built_html.figures(app.outdir, "graphs").values())
+    assert figures[0]["layout"]["yaxis"]["title"]["text"] == "MRR [Mpps]"
+    flaky = next(figure for figure in figures if figure["data"][0]["name"] == "flaky")
     failed = next(trace for trace in flaky["data"] if trace["name"] == "flaky failed")
     assert len(failed["x"]) == 2
     assert failed["marker"]["symbol"] == "x-thin-open"
@@ -109,8 +105,7 @@ def test_several_testbeds_differ_by_symbol_and_dash(site: SiteFactory) -> None:
         "Graphs\n======\n\n.. trending-graph::\n   :source: perf\n   :tests: regress\n"
     )
     app.build()
-    page = lxml.html.fromstring((Path(app.outdir) / "graphs.html").read_bytes())
-    figure = json.loads(page.xpath("//div[@class='trending-graph']/script")[0].text)
+    (figure,) = built_html.figures(app.outdir, "graphs").values()
     points = {
         trace["name"]: trace
         for trace in figure["data"]

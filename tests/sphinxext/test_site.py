@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import lxml.html
@@ -21,13 +22,6 @@ def _rows(page: lxml.html.HtmlElement) -> list[list[str]]:
         [cell.text_content().strip() for cell in row.xpath("./td")]
         for row in page.xpath("//table[contains(@class, 'trending-table')]/tbody/tr")
     ]
-
-
-def _figures(page: lxml.html.HtmlElement) -> dict[str, dict]:
-    return {
-        script.get("id"): json.loads(script.text)
-        for script in page.xpath("//div[@class='trending-graph']/script")
-    }
 
 
 @pytest.fixture
@@ -50,14 +44,15 @@ def test_dashboard_holds_the_expected_numbers_in_order(built) -> None:
         "Long-Term Change [%]",
         "Regressions [#]",
         "Progressions [#]",
+        "Outliers [#]",
     ]
     rows = {row[0]: row for row in _rows(page)}
     assert [row[0] for row in _rows(page)][:2] == ["regress", "progress"]
-    assert rows["regress"] == ["regress", "8.00", "6", "-20.00", "-20.00", "1", "0"]
-    assert rows["progress"] == ["progress", "6.00", "4", "20.00", "20.00", "0", "1"]
-    assert rows["stable"][1:] == ["3.00", "30", "0.00", "0.00", "0", "0"]
+    assert rows["regress"] == ["regress", "8.00", "6", "-20.00", "-20.00", "1", "0", "0"]
+    assert rows["progress"] == ["progress", "6.00", "4", "20.00", "20.00", "0", "1", "0"]
+    assert rows["stable"][1:] == ["3.00", "30", "0.00", "0.00", "0", "0", "0"]
     # flaky failed twice: the failed runs are gaps, not zeros, and do not split the group
-    assert rows["flaky"][1:] == ["2.00", "28", "0.00", "0.00", "0", "0"]
+    assert rows["flaky"][1:] == ["2.00", "28", "0.00", "0.00", "0", "0", "0"]
     classes = {
         row.xpath("./td")[0].text_content().strip(): row.get("class", "")
         for row in page.xpath("//table/tbody/tr")
@@ -105,7 +100,7 @@ def test_changes_only_box_is_offered_only_where_rows_carry_change_classes(built)
 
 
 def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
-    figures = list(_figures(_page(built, "graphs")).values())
+    figures = list(built_html.figures(built.outdir, "graphs").values())
     assert len(figures) == len(datasets.TESTS)
     by_name = {figure["data"][0]["name"]: figure for figure in figures}
     regress = by_name["regress"]["data"]
@@ -169,11 +164,30 @@ def test_text_builder_gets_tables_and_a_graph_placeholder(site: SiteFactory) -> 
     assert "regress (2n-skx): interactive graph of 1 test(s), shown in the HTML version" in graphs
 
 
-def test_latex_builder_runs(site: SiteFactory) -> None:
+def test_latex_builder_includes_a_pdf_image_per_graph(site: SiteFactory) -> None:
     app = site(builder="latex")
     app.build()
-    tex = next(Path(app.outdir).glob("*.tex")).read_text()
-    assert "shown in the HTML version" in tex
+    out = Path(app.outdir)
+    tex = next(out.glob("*.tex")).read_text()
+    assert "shown in the HTML version" not in tex
+    included = re.findall(r"\\sphinxincludegraphics\{\{(trending/graph-[0-9a-f]+)\}\.pdf\}", tex)
+    assert len(included) == len(datasets.TESTS)
+    for name in included:
+        assert (out / f"{name}.pdf").read_bytes().startswith(b"%PDF-")
+    # pdfLaTeX stops on a control picture (ESC shown as U+241B) unless it is declared
+    assert "\\DeclareUnicodeCharacter{241B}{\\fbox{\\tiny ESC}}" in tex
+
+
+def test_epub_gets_an_svg_image_per_graph_and_no_script(site: SiteFactory) -> None:
+    app = site(builder="epub")
+    app.build()
+    out = Path(app.outdir)
+    page = lxml.html.fromstring((out / "graphs.xhtml").read_bytes())
+    sources = page.xpath("//img[contains(@class, 'trending-graph-image')]/@src")
+    assert len(sources) == len(datasets.TESTS)
+    assert all((out / source).read_text().lstrip().startswith("<?xml") for source in sources)
+    assert not page.xpath("//div[@class='trending-graph-plot']")
+    assert all(source in (out / "content.opf").read_text() for source in sources)
 
 
 def test_degradation_tables_compare_the_newest_build(built) -> None:
@@ -274,9 +288,9 @@ def test_control_characters_are_visible_and_quotes_kept(site: SiteFactory) -> No
     headings = [h.text_content() for h in graphs.xpath("//p[contains(@class, 'rubric')]")]
     assert f"{shown} (2n-skx)" in headings
     figure = next(
-        json.loads(script.text)
-        for script in graphs.xpath("//div[@class='trending-graph']/script")
-        if "ctl-" in script.text
+        figure
+        for figure in built_html.figures(app.outdir, "graphs").values()
+        if "ctl-" in figure["data"][0]["name"]
     )
     assert figure["data"][0]["customdata"][0][2] == "v␛1"
     failed = next(trace for trace in figure["data"] if trace["name"].endswith(" failed"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from docutils import nodes
@@ -11,14 +11,17 @@ from sphinx.util.docutils import SphinxDirective
 
 from sphinxcontrib_trending.analysis.degradation.strategies import Strategies
 from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.analysis.normalisation import is_rate
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.judging import comparison_strategies, trend_options
+from sphinxcontrib_trending.render.csv_export import table_csv
 from sphinxcontrib_trending.render.table import Table
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.settings import SAMPLE_MODES
 from sphinxcontrib_trending.sphinxext.config import settings_of
+from sphinxcontrib_trending.sphinxext.downloads import CSV_ATTRIBUTE
 from sphinxcontrib_trending.sphinxext.env_records import note_source_use
 from sphinxcontrib_trending.sphinxext.nodes import trending_link
 from sphinxcontrib_trending.sphinxext.process_memo import (
@@ -106,7 +109,10 @@ class TrendingDirective(SphinxDirective):
 
     def trend_options(self, loaded: LoadedSource) -> TrendOptions:
         return trend_options(
-            settings_of(self.config), loaded.source, samples=self.options.get("samples")
+            settings_of(self.config),
+            loaded.source,
+            self.metric(loaded),
+            samples=self.options.get("samples"),
         )
 
     def selected_histories(
@@ -122,6 +128,15 @@ class TrendingDirective(SphinxDirective):
                 "data",
             )
         return selected
+
+    def normalised(self, shown: Sequence[TestHistory]) -> str:
+        """``normalised to 2 GHz`` when every shown value was scaled, else empty."""
+        norm = settings_of(self.config).norm_frequency
+        if norm is None or not shown or not all(h.unit and is_rate(h.unit) for h in shown):
+            return ""
+        if any(norm.factor(history.testbed) is None for history in shown):
+            return ""
+        return norm.label
 
     def strategies(self) -> Strategies:
         """The degradation rules of conf.py, or the ``:method:`` option's one method."""
@@ -143,7 +158,8 @@ def table_node(table: Table, source: str, classes: list[str]) -> nodes.container
     The container around it scrolls sideways in HTML when the table is wider
     than the page, so test names never have to wrap.  Data is shown as it
     is: SmartQuotes leaves its quotes alone, and control characters become
-    visible.
+    visible.  The box carries the table as CSV, which the HTML builders turn
+    into a download link (sphinxext/downloads.py).
     """
     table_node = nodes.table(classes=["trending-table", *classes], support_smartquotes=False)
     if table.caption:
@@ -165,6 +181,7 @@ def table_node(table: Table, source: str, classes: list[str]) -> nodes.container
             first = trending_link(cells[0], cells[0], source=source, key=row.link_key)
         body += _row_node(cells, first_cell=first, classes=list(row.classes))
     box = nodes.container(classes=["trending-table-box"])
+    box[CSV_ATTRIBUTE] = table_csv(table)
     box += table_node
     return box
 

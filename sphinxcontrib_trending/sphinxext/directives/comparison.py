@@ -64,7 +64,7 @@ class ComparisonDirective(TrendingDirective):
         for name, period in (("a", a), ("b", b)):
             if not period.builds:
                 self.warn(f"period {name.upper()} ({period.label or 'empty'}) has no build", "data")
-        direction = loaded.source.direction
+        direction = loaded.source.direction_for(self.metric(loaded))
         rows = compare_periods(
             a,
             b,

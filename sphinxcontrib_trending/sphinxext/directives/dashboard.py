@@ -33,5 +33,5 @@ class DashboardDirective(TrendingDirective):
         trends = self.trends(loaded, selected)
         return [
             table_node(table, loaded.source.name, ["trending-dashboard", "trending-changes"])
-            for table in dashboard_tables(trends, group_by)
+            for table in dashboard_tables(trends, group_by, self.normalised(selected))
         ]

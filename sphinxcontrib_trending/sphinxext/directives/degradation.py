@@ -56,7 +56,7 @@ class DegradationDirective(TrendingDirective):
                     target,
                     metric=self.metric(loaded),
                     source=loaded.source.name,
-                    direction=loaded.source.direction,
+                    direction=loaded.source.direction_for(self.metric(loaded)),
                     strategies=strategies,
                     choice=choice,
                     accept=(lambda test: tag_filter(test.tags)) if tag_filter else None,

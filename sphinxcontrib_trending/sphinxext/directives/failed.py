@@ -1,4 +1,4 @@
-"""``.. trending-failed-tests::``: tests that failed within the window."""
+"""``.. trending-failed-tests::``: tests that failed within the window, or per newest build."""
 
 from __future__ import annotations
 
@@ -8,9 +8,13 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.render.failed import failed_tables
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+from sphinxcontrib_trending.sphinxext.directives.per_build import per_build_nodes
+
+MODES = ("window", "per-build")
 
 
 def positive_days(argument: str) -> float:
@@ -20,13 +24,20 @@ def positive_days(argument: str) -> float:
     return days
 
 
+def mode_option(argument: str) -> str:
+    return directives.choice(argument, MODES)
+
+
 class FailedTestsDirective(TrendingDirective):
     option_spec: ClassVar = {
         **TrendingDirective.option_spec,
         "window": positive_days,
+        "mode": mode_option,
     }
 
     def render(self) -> list[nodes.Node]:
+        if self.options.get("mode") == "per-build":
+            return per_build_nodes(self)
         loaded = self.loaded_source()
         tag_filter = self.tag_filter()
         window = settings_of(self.config).windows.failed
@@ -36,7 +47,12 @@ class FailedTestsDirective(TrendingDirective):
         tables = failed_tables(
             loaded.dataset.builds,
             since,
-            accept=(lambda test: tag_filter(test.tags)) if tag_filter else None,
+            accept=(
+                (lambda test, dimensions: tag_filter(test.tags + dimensions.labels()))
+                if tag_filter
+                else None
+            ),
+            rules=rules_for(loaded.source.spec.dimensions),
         )
         if not tables:
             days = window / timedelta(days=1)

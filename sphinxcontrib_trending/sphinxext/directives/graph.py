@@ -11,7 +11,7 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.analysis.history import TestHistory, anchor_for
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.ingest.model import metrics_note
-from sphinxcontrib_trending.render.figure import script_json, trend_figure
+from sphinxcontrib_trending.render.figure import script_json, series_label, trend_figure
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
 from sphinxcontrib_trending.sphinxext.env_records import claim_anchor
@@ -20,8 +20,7 @@ from sphinxcontrib_trending.sphinxext.process_memo import select, source_histori
 
 
 def _heading(trend: TestTrend) -> str:
-    history = trend.history
-    return visible(f"{history.name} ({history.testbed})" if history.testbed else history.name)
+    return visible(series_label(trend.history))
 
 
 class GraphDirective(TrendingDirective):
@@ -30,6 +29,7 @@ class GraphDirective(TrendingDirective):
         "tests": directives.unchanged_required,
         "title": directives.unchanged,
         "per-test": directives.flag,
+        "trials": directives.flag,
     }
 
     def _selected(self, candidates: list[TestHistory]) -> list[TestHistory]:
@@ -76,7 +76,14 @@ class GraphDirective(TrendingDirective):
                 claims.append((source, trend.history.key, anchor))
         graph_id = f"trending-graph-{self.env.new_serialno('trending-graph')}"
         graph = trending_graph(
-            figure=script_json(trend_figure(trends, title)),
+            figure=script_json(
+                trend_figure(
+                    trends,
+                    title,
+                    self.normalised([trend.history for trend in trends]),
+                    trials="trials" in self.options,
+                )
+            ),
             title=title or heading,
             tests=len(trends),
             claims=claims,

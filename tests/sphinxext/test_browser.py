@@ -1,0 +1,126 @@
+"""trending.js in a real browser (headless Chromium) on the built site, from file://.
+
+What a parser cannot prove: the URL restores a filtered, sorted view; a click
+on a header sorts numbers as numbers and writes the state into the URL; a
+graph's data file loads by ``<script src>`` from ``file://`` and Plotly draws it.
+
+Chromium is found on PATH (``chromium``, ``chromium-browser``, ``google-chrome``).
+Without it these tests skip with the reason named, unless
+TRENDING_REQUIRE_BROWSER=1 (CI sets it, after installing Chromium), which
+makes them fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from tests.sphinxext import datasets
+from tests.sphinxext.conftest import SiteFactory
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+REQUIRE = "TRENDING_REQUIRE_BROWSER"
+
+HARNESS = """<!DOCTYPE html><html><body><pre id="result"></pre>
+<iframe id="page" src="dashboard.html" width="1200" height="800"></iframe>
+<script>
+document.getElementById("page").addEventListener("load", function () {
+  var win = this.contentWindow, doc = win.document;
+  var runs = doc.querySelectorAll("table.trending-table thead th")[2];
+  runs.click(); runs.click();
+  var box = doc.querySelector(".trending-filter input[type=search]");
+  box.value = "s";
+  box.dispatchEvent(new Event("input"));
+  var shown = Array.prototype.filter.call(
+    doc.querySelectorAll("table.trending-table tbody tr"), function (row) { return !row.hidden; }
+  ).map(function (row) { return row.cells[0].textContent.trim(); });
+  document.getElementById("result").textContent =
+    win.location.search + "\\n" + runs.getAttribute("aria-sort") + "\\n" + shown.join("|");
+});
+</script></body></html>
+"""
+
+
+def _browser() -> str:
+    found = next((path for name in BROWSERS if (path := shutil.which(name))), None)
+    if found is None:
+        message = f"no Chromium on PATH (looked for {', '.join(BROWSERS)})"
+        if os.environ.get(REQUIRE) == "1":
+            pytest.fail(f"{message}, and {REQUIRE}=1")
+        pytest.skip(message)
+    return found
+
+
+def _dom(browser: str, url: str) -> lxml.html.HtmlElement:
+    """The page's DOM once its scripts have run (virtual time lets timers finish)."""
+    completed = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return lxml.html.fromstring(completed.stdout)
+
+
+@pytest.fixture(scope="module")
+def browser() -> str:
+    return _browser()
+
+
+@pytest.fixture
+def outdir(site: SiteFactory) -> Path:
+    app = site()
+    app.build()
+    return Path(app.outdir)
+
+
+def _shown_names(dom: lxml.html.HtmlElement) -> list[str]:
+    return [
+        row.xpath("./td")[0].text_content().strip()
+        for row in dom.xpath("//table[contains(@class, 'trending-table')]/tbody/tr")
+        if row.get("hidden") is None
+    ]
+
+
+def test_the_url_restores_filter_and_a_numeric_sort(browser: str, outdir: Path) -> None:
+    # Runs descending: 30, 30, 28, 6, 4; as text it would be 6, 4, 30, 30, 28.
+    dom = _dom(browser, (outdir / "dashboard.html").as_uri() + "?s1=-3")
+    assert _shown_names(dom) == [datasets.EVIL_NAME, "stable", "flaky", "regress", "progress"]
+    assert dom.xpath("//thead//th")[2].get("aria-sort") == "descending"
+    dom = _dom(browser, (outdir / "dashboard.html").as_uri() + "?f1=S&c1=1")
+    # "stable" and the script name hold an "s" too, but did not change
+    assert _shown_names(dom) == ["regress", "progress"]
+
+
+def test_clicks_and_typing_sort_filter_and_write_the_url(browser: str, outdir: Path) -> None:
+    (outdir / "harness.html").write_text(HARNESS)
+    dom = _dom(browser, (outdir / "harness.html").as_uri())
+    search, sort_state, shown = dom.xpath("//pre[@id='result']")[0].text.split("\n")
+    assert search == "?s1=-3&f1=s"
+    assert sort_state == "descending"
+    assert shown.split("|") == [datasets.EVIL_NAME, "stable", "regress", "progress"]  # no "flaky"
+
+
+def test_a_graph_loads_its_data_file_from_file_url_and_is_drawn(browser: str, outdir: Path) -> None:
+    dom = _dom(browser, (outdir / "graphs.html").as_uri())
+    plots = dom.xpath("//div[contains(@class, 'trending-graph-plot')]")
+    assert len(plots) == len(datasets.TESTS)
+    drawn = [plot for plot in plots if plot.xpath(".//svg[contains(@class, 'main-svg')]")]
+    assert drawn, "no graph drawn"
+    data_scripts = dom.xpath("//head/script/@src")
+    assert any(src.startswith("graphs.trending-graph-") for src in data_scripts)

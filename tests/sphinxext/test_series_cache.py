@@ -1,0 +1,59 @@
+"""The site keeps each series' grouping on disk: a rebuild in a new process classifies nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sphinxcontrib_trending.analysis import many as series
+from sphinxcontrib_trending.sphinxext import process_memo
+from tests.sphinxext.conftest import SiteFactory
+
+
+def _forget_process_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if the next build ran in a fresh ``sphinx-build`` process."""
+    for memo in ("_loaded", "_histories", "_trends", "_series"):
+        monkeypatch.setattr(process_memo, memo, {})
+
+
+def test_rereading_pages_in_a_new_process_classifies_no_series_again(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _forget_process_memory(monkeypatch)
+    app = site()
+    app.build()
+    pages = ("dashboard", "graphs", "failed")
+    before = {page: (Path(app.outdir) / f"{page}.html").read_text() for page in pages}
+
+    _forget_process_memory(monkeypatch)
+    classified: list[str] = []
+    real = series.classify_job
+    monkeypatch.setattr(series, "classify_job", lambda job: classified.append(job) or real(job))
+    for page in pages:
+        (Path(app.srcdir) / f"{page}.rst").touch()
+    app = site()  # a new application, as a new sphinx-build would make
+    app.build()
+    assert "0 added, 3 changed" in app.status.getvalue()
+    assert classified == []
+    assert {page: (Path(app.outdir) / f"{page}.html").read_text() for page in pages} == before
+
+
+def test_a_parallel_build_analyses_every_series_before_the_readers_fork(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With -j 2 the main process holds every analysis, grouped on forked workers."""
+    _forget_process_memory(monkeypatch)
+    monkeypatch.setattr(series, "MIN_PARALLEL", 1)  # the test site has few series
+    serial = site()
+    serial.build()
+    _forget_process_memory(monkeypatch)
+    parallel = site(parallel=2, builddir=tmp_path / "parallel")
+    parallel.build()
+    (loaded,) = process_memo._loaded.values()
+    analysed = {key[2] for key in process_memo._trends}
+    assert analysed == {h.key for h in process_memo.source_histories(loaded, loaded.source.metric)}
+    for page in ("dashboard", "graphs", "failed"):
+        assert (Path(parallel.outdir) / f"{page}.html").read_text() == (
+            Path(serial.outdir) / f"{page}.html"
+        ).read_text()
