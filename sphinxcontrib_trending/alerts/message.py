@@ -16,10 +16,12 @@ from email.utils import formatdate, make_msgid
 
 import jinja2
 
+from sphinxcontrib_trending.analysis.folding import FoldedFailure, fold_failures
 from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict, worst_first
 from sphinxcontrib_trending.reports.records import (
     GraphLinks,
     describe,
+    first_line,
     format_change,
     format_value,
 )
@@ -56,6 +58,8 @@ class Item:
     change: str
     details: str
     link: str | None
+    count: int = 1
+    """Tests the line stands for: identical failures fold into one line."""
 
 
 @dataclass(frozen=True)
@@ -64,12 +68,16 @@ class Section:
     reason: str
     items: tuple[Item, ...]
 
+    @property
+    def count(self) -> int:
+        return sum(item.count for item in self.items)
+
 
 _TEXT = """\
 Performance analysis of {{ builds }}: {{ outcome }}
 {{ summary }}
 {% for section in sections %}
-{{ section.title }} ({{ section.items | length }})
+{{ section.title }} ({{ section.count }})
 {% for item in section.items %}  - {{ item.test }}\
 {% if item.testbed %} [{{ item.testbed }}]{% endif %} in {{ item.build }}: {{ item.details }}
 {% if item.link %}    {{ item.link }}
@@ -83,7 +91,7 @@ _HTML = """\
 <p>Performance analysis of <b>{{ builds }}</b>: <b>{{ outcome }}</b><br>{{ summary }}</p>
 {% for section in sections %}
 <h2 class="trending-{{ section.reason | lower }}">\
-{{ section.title }} ({{ section.items | length }})</h2>
+{{ section.title }} ({{ section.count }})</h2>
 <table border="1" cellspacing="0" cellpadding="4">
 <tr><th>Test</th><th>Testbed</th><th>Build</th><th>Trend before</th><th>Trend after</th>\
 <th>Change</th><th>Details</th></tr>
@@ -117,11 +125,48 @@ def _item(verdict: Verdict, links: GraphLinks) -> Item:
     )
 
 
+_DIMENSION_LABELS = {"nic": "NIC", "frame_size": "frame size", "cores": "cores"}
+
+
+def _folded_item(folded: FoldedFailure, links: GraphLinks) -> Item:
+    """One line for failures that differ only in NIC, frame size or cores.
+
+    The line names the values it spans, e.g. ``ethip4-ip4base-mrr (4 tests:
+    frame size 64b, imix; cores 1t1c, 2t1c)``, and shows the masked message
+    the tests share; a single failure keeps its own name and message.
+    """
+    first = folded.verdicts[0]
+    if folded.count == 1:
+        return _item(first, links)
+    spans = "; ".join(
+        f"{_DIMENSION_LABELS[dimension]} {', '.join(values)}" for dimension, values in folded.spans
+    )
+    builds = sorted({verdict.job_build for verdict in folded.verdicts})
+    return Item(
+        test=f"{folded.name} ({folded.count} tests" + (f": {spans})" if spans else ")"),
+        testbed=first.history.testbed or "",
+        build=builds[0] if len(builds) == 1 else f"{len(builds)} builds",
+        before="",
+        after="",
+        change="",
+        details=first_line(folded.message),
+        link=links.url(first),
+        count=folded.count,
+    )
+
+
+def _items(reason: Reason, verdicts: Sequence[Verdict], links: GraphLinks) -> tuple[Item, ...]:
+    listed = [verdict for verdict in verdicts if verdict.reason is reason]
+    if reason is Reason.FAILED:
+        return tuple(_folded_item(folded, links) for folded in fold_failures(listed))
+    return tuple(_item(verdict, links) for verdict in listed)
+
+
 def sections(verdicts: Sequence[Verdict], links: GraphLinks) -> list[Section]:
     ordered = worst_first(verdicts)
     result = []
     for reason in SECTIONS:
-        items = tuple(_item(v, links) for v in ordered if v.reason is reason)
+        items = _items(reason, ordered, links)
         if items:
             title = "Failed tests" if reason is Reason.FAILED else f"{reason.value}s"
             result.append(Section(title=title, reason=reason.value, items=items))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from sphinxcontrib_trending import __version__
 
-SUBCOMMAND_MODULES: tuple[str, ...] = ("init", "export", "check")
+SUBCOMMAND_MODULES: tuple[str, ...] = ("init", "export", "ingest", "check")
 
 EXIT_FAILURES = 1
 EXIT_USAGE = 2

@@ -31,6 +31,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
 )
 from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build
 from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.analysis.many import classify_series, series_cache, series_jobs
 from sphinxcontrib_trending.analysis.verdicts import (
     BuildVerdicts,
     Reason,
@@ -57,6 +58,8 @@ from sphinxcontrib_trending.cli.check_options import (
     Outputs,
 )
 from sphinxcontrib_trending.cli.sources import SourceError, settings_from_args
+from sphinxcontrib_trending.engine import EngineError
+from sphinxcontrib_trending.engine.progress import console_progress
 from sphinxcontrib_trending.ingest import SpecError
 from sphinxcontrib_trending.reports.junit import Suite, junit_tree, verdict_case, write_junit
 from sphinxcontrib_trending.reports.records import GraphLinks
@@ -120,7 +123,26 @@ def run_from_args(args: argparse.Namespace) -> int:
         comparison=comparison,
         outputs=check_options.outputs_from_args(args),
         mail=check_options.mail_from_args(args),
+        engine=Engine(settings.cache_dir, args.workers, args.scheduler, args.verbose),
     )
+
+
+@dataclass(frozen=True)
+class Engine:
+    """Where the histories' groupings are kept (``cache_dir``) and computed.
+
+    ``workers`` local processes or the Dask cluster at ``scheduler``; neither
+    means in-process.  Only the groupings the cache lacks are computed.
+    """
+
+    cache_dir: Path | None = None
+    workers: int | None = None
+    scheduler: str | None = None
+    show_progress: bool = False
+    """Report the grouping's progress on stderr (a bar in a terminal, lines in a log)."""
+
+
+IN_PROCESS = Engine()
 
 
 @dataclass
@@ -146,6 +168,7 @@ def run(
     comparison: check_baseline.Comparison | None = None,
     outputs: Outputs = NO_OUTPUTS,
     mail: Mail = NO_MAIL,
+    engine: Engine = IN_PROCESS,
 ) -> int:
     """Judge every source of ``settings`` and report; returns the exit status.
 
@@ -174,7 +197,7 @@ def run(
                 junit_path=outputs.junit,
                 messages=messages,
             )
-        judged = _judge(loaded, build, every_build, messages)
+        judged = _judge(loaded, build, every_build, messages, engine)
         judged = _acknowledged(judged, _known_changes(known_changes, settings))
     except (
         UsageError,
@@ -183,6 +206,7 @@ def run(
         SpecError,
         UnknownBuild,
         check_baseline.ComparisonError,
+        EngineError,
     ) as error:
         _error(str(error))
         return EXIT_USAGE
@@ -239,9 +263,18 @@ def _acknowledged(judged: Judged, known: KnownChanges | None) -> Judged:
 Mode = Callable[[Loaded], Judged]
 
 
-def _judge_latest(loaded: Loaded) -> Judged:
+def _judge_latest(engine: Engine, loaded: Loaded) -> Judged:
+    """The newest builds' verdicts, from the histories' whole groupings (cached or parallel)."""
     name = loaded.source.name
-    return Judged(judge_latest(name, loaded.histories, loaded.builds, loaded.options))
+    cache = series_cache(engine.cache_dir, name, loaded.options)
+    classified = classify_series(
+        series_jobs(loaded.histories, loaded.options),
+        cache,
+        workers=engine.workers,
+        scheduler=engine.scheduler,
+        progress=console_progress(f"{name}: grouping histories") if engine.show_progress else None,
+    )
+    return Judged(judge_latest(name, loaded.histories, loaded.builds, loaded.options, classified))
 
 
 def _judge_named(build: str, messages: Messages, loaded: Loaded) -> Judged:
@@ -249,7 +282,7 @@ def _judge_named(build: str, messages: Messages, loaded: Loaded) -> Judged:
     return Judged(judge_build(loaded.source.name, loaded.histories, chosen, loaded.options))
 
 
-def _judge_every(messages: Messages, loaded: Loaded) -> Judged:
+def _judge_every(engine: Engine, messages: Messages, loaded: Loaded) -> Judged:
     """Every build's verdicts; the gate (exit code, JUnit, e-mail) stays on the newest."""
     name = loaded.source.name
     total = len(loaded.histories)
@@ -261,27 +294,31 @@ def _judge_every(messages: Messages, loaded: Loaded) -> Judged:
         messages.progress(f"{name}: judged every build of {done}/{total}: {history.name}")
 
     history = judge_every_build(name, loaded.histories, loaded.builds, loaded.options, progress)
-    return Judged(_judge_latest(loaded).verdicts, history)
+    return Judged(_judge_latest(engine, loaded).verdicts, history)
 
 
-def _mode(build: str | None, every_build: bool, messages: Messages) -> Mode:
+def _mode(build: str | None, every_build: bool, messages: Messages, engine: Engine) -> Mode:
     """The judgement of one source: newest builds, one named build, or every build."""
     if every_build:
-        return partial(_judge_every, messages)
+        return partial(_judge_every, engine, messages)
     if build:
         return partial(_judge_named, build, messages)
-    return _judge_latest
+    return partial(_judge_latest, engine)
 
 
 def _judge(
-    loaded: Sequence[Loaded], build: str | None, every_build: bool, messages: Messages
+    loaded: Sequence[Loaded],
+    build: str | None,
+    every_build: bool,
+    messages: Messages,
+    engine: Engine = IN_PROCESS,
 ) -> Judged:
     """Judge every source with the selected mode and put the results together.
 
     With several sources ``build`` must exist in at least one of them; a
     source that lacks it is skipped, as its tests are no concern of that build.
     """
-    mode = _mode(build, every_build, messages)
+    mode = _mode(build, every_build, messages, engine)
     combined = Judged()
     unknown: list[str] = []
     for item in loaded:

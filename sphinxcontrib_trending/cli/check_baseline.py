@@ -221,7 +221,7 @@ def compare_sources(
                         build,
                         metric=item.metric,
                         source=item.source.name,
-                        direction=item.source.direction,
+                        direction=item.source.direction_for(item.metric),
                         strategies=strategies,
                         choice=choice,
                         accept=item.accept,

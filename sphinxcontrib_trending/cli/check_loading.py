@@ -15,6 +15,7 @@ from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
 from sphinxcontrib_trending.ingest import load
+from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import Build, TestResult, metrics_note
 from sphinxcontrib_trending.judging import trend_options
 from sphinxcontrib_trending.settings import Settings, Source
@@ -90,14 +91,20 @@ def load_sources(
                 f"source {source.name!r} has no usable build in {', '.join(source.spec.paths)}"
             )
         judged_metric = metric or source.metric
-        selected = histories(dataset.builds, judged_metric, accept, keep_failing=True)
+        selected = histories(
+            dataset.builds,
+            judged_metric,
+            accept,
+            keep_failing=True,
+            rules=rules_for(source.spec.dimensions),
+        )
         if all(history.unit is None for history in selected):
             matching = f" matching --filter {expression!r}" if expression else ""
             raise LoadError(
                 f"source {source.name!r} has no test{matching} with a {judged_metric!r} value "
                 f"({metrics_note(dataset.builds)})"
             )
-        options = trend_options(settings, source, samples=samples, search=search)
+        options = trend_options(settings, source, judged_metric, samples=samples, search=search)
         loaded.append(Loaded(source, dataset.builds, selected, options, judged_metric, accept))
     return loaded
 

@@ -74,6 +74,16 @@ class Mail:
             )
 
 
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return number
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
     check_baseline.add_arguments(parser)
@@ -113,6 +123,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     analysis.add_argument(
         "--samples", choices=SAMPLE_MODES, help="runs or trials (default: the source's)"
+    )
+    engine = analysis.add_mutually_exclusive_group()
+    engine.add_argument(
+        "--workers",
+        type=_positive,
+        metavar="N",
+        help="classify the tests' histories on N local worker processes (default: in-process)",
+    )
+    engine.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="classify on the Dask cluster behind this scheduler, e.g. tcp://HOST:8786",
     )
     analysis.add_argument(
         "--fail-on",

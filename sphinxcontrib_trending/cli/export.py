@@ -21,6 +21,7 @@ from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.reading import add_reading_arguments, spec_from_args
 from sphinxcontrib_trending.ingest import Build, Dataset, SpecError, load
 from sphinxcontrib_trending.ingest.codec import result_fields
+from sphinxcontrib_trending.ingest.dimensions import DimensionRules, display_name, rules_for
 from sphinxcontrib_trending.ingest.timestamps import format_time
 from sphinxcontrib_trending.reports.text import visible
 
@@ -49,8 +50,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
-def records(build: Build) -> Iterator[dict[str, Any]]:
-    """The export objects of one build, in test order."""
+def records(build: Build, rules: DimensionRules | None = None) -> Iterator[dict[str, Any]]:
+    """The export objects of one build, in test order.
+
+    ``name`` is the display name (led by testbed, NIC, driver, frame size and
+    cores for a test that names a NIC), so two tests differing only by NIC
+    never export under one name; reading an export back names them the same.
+    """
+    rules = rules or rules_for()
     head = {
         "job": build.job,
         "build": build.build,
@@ -60,6 +67,8 @@ def records(build: Build) -> Iterator[dict[str, Any]]:
     }
     for test in build.tests:
         body = result_fields(test)
+        body["name"] = display_name(test.name, rules.derive(test, build.testbed))
+        body["hosts"] = test.attribute("hosts")
         if not test.measurements:
             yield {**head, **body, "metric": None, "unit": None, "values": []}
         for measurement in test.measurements:
@@ -72,9 +81,9 @@ def records(build: Build) -> Iterator[dict[str, Any]]:
             }
 
 
-def write_dataset(dataset: Dataset, out: TextIO) -> None:
+def write_dataset(dataset: Dataset, out: TextIO, rules: DimensionRules | None = None) -> None:
     for build in dataset.builds:
-        for record in records(build):
+        for record in records(build, rules):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
@@ -89,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sphinx-trending export: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        write_dataset(dataset, sys.stdout)
+        write_dataset(dataset, sys.stdout, rules_for(spec.dimensions))
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader (head, a closed pager) went away: stop writing, still report.

@@ -34,6 +34,7 @@ from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.cli import EXIT_USAGE
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, load
 from sphinxcontrib_trending.ingest.download import is_url
+from sphinxcontrib_trending.ingest.metrics import metric_direction
 from sphinxcontrib_trending.ingest.model import Dataset, metrics_in, metrics_note
 from sphinxcontrib_trending.ingest.spec import FORMATS
 
@@ -86,8 +87,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--direction",
         choices=DIRECTIONS,
-        default="higher",
-        help="which way is better for the metric (default: higher)",
+        default=None,
+        help="which way is better for the metric (default: the metric table's, else higher)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite existing files")
     parser.set_defaults(handler=run)
@@ -257,6 +258,7 @@ def run(args: argparse.Namespace) -> int:
     except InitError as error:
         print(f"sphinx-trending init: {error}", file=sys.stderr)
         return EXIT_USAGE
+    metric = _chosen_metric(dataset, args.metric)
     context = {
         "title": title,
         "author": author,
@@ -264,8 +266,8 @@ def run(args: argparse.Namespace) -> int:
         "source_name": args.name,
         "paths": [site_relative(entry, directory, cwd) for entry in args.source],
         "format": args.format,
-        "metric": _chosen_metric(dataset, args.metric),
-        "direction": args.direction,
+        "metric": metric,
+        "direction": metric_direction(metric, args.direction),
     }
     _report(dataset, args.source)
     texts = _rendered(context)

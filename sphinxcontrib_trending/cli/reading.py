@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError
+from sphinxcontrib_trending.ingest.dimensions import overrides_from
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.spec import (
@@ -29,12 +30,16 @@ READING_OPTIONS = (
     "testbed_map",
     "limit",
     "encoding",
+    "dimension",
 )
 """Destinations of the options that describe how to read paths."""
 
 
-def add_reading_arguments(parser: Any) -> None:
-    """Add the reading options to a parser or an argument group."""
+def add_reading_arguments(parser: Any, *, cache_dir: bool = True) -> None:
+    """Add the reading options to a parser or an argument group.
+
+    ``ingest`` names its store instead of a cache folder: ``cache_dir=False``.
+    """
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -75,8 +80,17 @@ def add_reading_arguments(parser: Any) -> None:
         "--encoding", help="text encoding of CSV/JSON Lines files without a BOM (default UTF-8)"
     )
     parser.add_argument(
-        "--cache-dir", type=Path, metavar="DIR", help="cache of parsed archives and downloads"
+        "--dimension",
+        action="append",
+        default=[],
+        metavar="NAME=RULE",
+        help="replace the built-in rule of a test dimension (nic, driver, frame_size, cores, "
+        "test_type, testbed): a regex, 'tag:PREFIX' or empty to turn it off (repeatable)",
     )
+    if cache_dir:
+        parser.add_argument(
+            "--cache-dir", type=Path, metavar="DIR", help="results store and downloads folder"
+        )
 
 
 def parse_limits(pairs: list[str]) -> ReadLimits:
@@ -101,6 +115,20 @@ def parse_testbed_map(pairs: list[str]) -> dict[str, str]:
             raise SpecError(f"--testbed-map {pair!r} is not ADDRESS=NAME")
         mapping[address.strip()] = name.strip()
     return mapping
+
+
+def parse_dimensions(pairs: list[str]) -> tuple[tuple[str, str], ...]:
+    """``--dimension nic=tag:NIC_`` options; SpecError names a malformed or bad one."""
+    rules = {}
+    for pair in pairs:
+        name, equals, rule = pair.partition("=")
+        if not equals or not name.strip():
+            raise SpecError(f"--dimension {pair!r} is not NAME=RULE")
+        rules[name] = rule
+    try:
+        return overrides_from(rules)
+    except ValueError as error:
+        raise SpecError(f"--dimension: {error}") from None
 
 
 SNIFF_BYTES = 512
@@ -155,5 +183,6 @@ def spec_from_args(paths: list[str], args: argparse.Namespace, **analysis: Any) 
         testbed_map=parse_testbed_map(args.testbed_map),
         limits=parse_limits(args.limit),
         encoding=args.encoding,
+        dimensions=parse_dimensions(args.dimension),
         **analysis,
     )

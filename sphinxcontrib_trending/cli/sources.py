@@ -70,7 +70,9 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     add_reading_arguments(group)
     group.add_argument("--unit", help="unit of the values when the data does not say")
     group.add_argument(
-        "--direction", choices=DIRECTIONS, help="higher (default) or lower is better"
+        "--direction",
+        choices=DIRECTIONS,
+        help="higher or lower is better (default: the metric table's, else higher)",
     )
 
 
@@ -103,7 +105,7 @@ def settings_from_args(args: argparse.Namespace, warn: Callable[[str], None]) ->
         # The judged metric also names CSV/JSONL rows that have no metric column.
         metric=getattr(args, "metric", None) or "mrr",
         unit=args.unit,
-        direction=args.direction or "higher",
+        direction=args.direction,
     )
     return Settings(
         sources={args.name: Source(name=args.name, spec=spec)}, cache_dir=args.cache_dir

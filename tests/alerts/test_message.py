@@ -18,6 +18,7 @@ from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Verdict, j
 from sphinxcontrib_trending.ingest import SourceSpec, load
 from sphinxcontrib_trending.reports.records import GraphLinks
 from tests.archives import ArchiveCache
+from tests.hand_built import JOB, failing_last
 from tools.make_robot_archive import DEFAULT_JOB, DEFAULT_TESTS, Change, TestPlan
 
 HOSTILE = '<script>alert("x")</script> & <b>co</b>'
@@ -118,3 +119,37 @@ def test_header_values_from_data_cannot_inject_headers(
     target.write_bytes(bytes(message))
     parsed = email.message_from_bytes(target.read_bytes(), policy=email.policy.default)
     assert parsed["Bcc"] is None
+
+
+FOLDED_NAMES = (
+    "64b-1t1c-ethip4-ip4base-mrr",
+    "64b-2t1c-ethip4-ip4base-mrr",
+    "imix-2t1c-ethip4-ip4base-mrr",
+    "64b-1t1c-eth-l2xcbase-mrr",
+)
+DOWN = "<b>TG</b> 10.30.51.{} gave no answer"
+
+
+def test_identical_failures_fold_into_one_line_with_the_count() -> None:
+    messages = {name: DOWN.format(40 + k) for k, name in enumerate(FOLDED_NAMES)}
+    messages[FOLDED_NAMES[3]] = "Interface down on 10.30.51.49"
+    data = failing_last(FOLDED_NAMES, messages)
+    verdicts = judge_latest("mrr", histories(data, "mrr", keep_failing=True), data, TrendOptions())
+    message = compose(
+        verdicts, DEFAULT_FAIL_ON, Addresses("ci@example.org", ()), GraphLinks("https://d.org")
+    )
+    assert message["Subject"] == f"[trending] FAIL: 4 failed in {JOB}/5"
+    text, body = _parts(message)
+    assert "Failed tests (4)" in text
+    lines = [line for line in text.splitlines() if line.startswith("  - ")]
+    assert lines == [
+        f"  - 64b-1t1c-eth-l2xcbase-mrr [2n-skx] in {JOB}/5: Interface down on 10.30.51.49",
+        "  - ethip4-ip4base-mrr (3 tests: frame size 64b, imix; cores 1t1c, 2t1c) [2n-skx] "
+        f"in {JOB}/5: <b>TG</b> <IPv4> gave no answer",
+    ]
+    document = html.fromstring(body)
+    assert document.xpath("//td//b") == []
+    cells = [cell.text_content() for cell in document.xpath("//td")]
+    assert "<b>TG</b> <IPv4> gave no answer" in cells
+    assert "ethip4-ip4base-mrr (3 tests: frame size 64b, imix; cores 1t1c, 2t1c)" in cells
+    assert "Failed tests (4)" in document.text_content()

@@ -176,6 +176,7 @@ def test_json_report(archive: Path, tmp_path: Path) -> None:
         "Maybe Progression": 0,
         "Failed": 1,
         "Missing": 0,
+        "Outlier": 0,
     }
     by_name = {item["name"]: item for item in report["verdicts"]}
     regression = by_name[IP4_1C]

@@ -68,7 +68,8 @@ def _signature(action: argparse.Action) -> str:
 
 
 @pytest.mark.parametrize(
-    ("command", "page"), [("check", "cli_check.rst"), ("export", "cli_export.rst")]
+    ("command", "page"),
+    [("check", "cli_check.rst"), ("export", "cli_export.rst"), ("ingest", "cli_ingest.rst")],
 )
 def test_every_option_is_documented_with_the_same_metavar(command: str, page: str) -> None:
     parser = _subparsers()[command]

@@ -23,6 +23,7 @@ KEYS = [
     "status",
     "message",
     "start",
+    "hosts",
     "metric",
     "unit",
     "values",
@@ -93,7 +94,7 @@ def test_options_reach_the_reader(tmp_path: Path, capsys) -> None:
     assert code == 0
     assert {row["dut_version"] for row in rows} == {"24"}
     assert {row["job"] for row in rows} == {"mrr-daily"}
-    assert (tmp_path / "cache" / "parsed").is_dir()
+    assert (tmp_path / "cache" / "store" / "_manifest.json").is_file()
 
 
 def test_testbed_options(capsys) -> None:
@@ -133,4 +134,4 @@ def test_usage_errors_exit_2(argv: list[str], capsys) -> None:
 def test_progress_goes_to_stderr(capsys) -> None:
     code = main(["export", str(RF7_DAILY)])
     out, err = capsys.readouterr()
-    assert code == 0 and "parsing 1/6:" in err and "parsing" not in out
+    assert code == 0 and "parsed 1/6" in err and "parsed" not in out
