@@ -24,4 +24,17 @@ html_theme_options = {"page_width": "95%", "body_max_width": "none"}
 autodoc_typehints = "description"
 
 # The live demo: real Robot Framework output, packed as one .tar.xz.
-trending_sources = {"demo": {"paths": ["demo/archive/*.tar.xz"]}}
+trending_sources = {
+    "demo": {"paths": ["demo/archive/*.tar.xz"]},
+    # NDR/PDR and latency: CSIT JSON test model documents (tools/make_demo_json.py).
+    "ndrpdr": {
+        "paths": ["demo/json/*.tar.xz"],
+        "format": "csit-json",
+        "metric": "ndr",
+        "testbed": r"\dn-[a-z0-9]+$",
+    },
+}
+
+# make latexpdf: the methodology pages use Unicode symbols (such as U+220E) that
+# pdfLaTeX does not know; XeLaTeX reads them (Debian: texlive-xetex, fonts-freefont-otf).
+latex_engine = "xelatex"

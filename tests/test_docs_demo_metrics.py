@@ -1,0 +1,90 @@
+"""The live demo's NDR/PDR and latency pages find the changes injected into their data.
+
+The pages and the archive are the docs' own (``docs/demo/ndrpdr.rst``,
+``latency.rst``, ``docs/demo/json``), built with the ``ndrpdr`` source of
+``docs/conf.py`` in a site of their own, so this runs without the whole docs.
+"""
+
+from __future__ import annotations
+
+import runpy
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from tests.sphinxext import built_html
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "docs" / "demo"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("metric-demo")
+    source = runpy.run_path(str(ROOT / "docs" / "conf.py"))["trending_sources"]["ndrpdr"]
+    (site / "demo").mkdir()
+    shutil.copytree(DEMO / "json", site / "demo" / "json")
+    for page in ("ndrpdr", "latency"):
+        shutil.copy(DEMO / f"{page}.rst", site / "demo" / f"{page}.rst")
+    (site / "conf.py").write_text(
+        f"extensions = [\"sphinxcontrib_trending\"]\ntrending_sources = {{'ndrpdr': {source!r}}}\n"
+    )
+    (site / "index.rst").write_text(
+        "Demo\n====\n\n.. _metric-table:\n\nTable\n-----\n\n"
+        ".. toctree::\n\n   demo/ndrpdr\n   demo/latency\n"
+    )
+    out = site / "html"
+    completed = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(site), str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return out / "demo"
+
+
+def _rows(page: lxml.html.HtmlElement, css: str) -> list[str]:
+    return [
+        td.text_content().strip() for td in page.xpath(f"//tr[contains(@class, '{css}')]/td[1]")
+    ]
+
+
+def test_ndrpdr_page_finds_the_throughput_regression_and_the_failure(built: Path) -> None:
+    page = lxml.html.parse(str(built / "ndrpdr.html")).getroot()
+    # NDR, PDR and NDR bandwidth dashboards: the one injected drop, in each.
+    assert (
+        _rows(page, "trending-regression")
+        == ["2n-icx 25ge2p1xxv710 avf 64b 2t1c ethip4-ip4base-ndrpdr"] * 3
+    )
+    assert _rows(page, "trending-progression") == []
+    headers = [th.text_content().strip() for th in page.xpath("//table//thead//th[2]")]
+    assert headers[:2] == ["Trend [Mpps]", "Trend [Mpps]"]
+    failed = page.xpath("//table[contains(@class, 'trending-failed')]//tbody/tr/td")
+    cells = [td.text_content().strip() for td in failed]
+    assert cells[0] == "2n-icx 25ge2p1xxv710 avf 64b 4t2c eth-l2bdbasemaclrn-ndrpdr"
+    assert "csit-vpp-perf-ndrpdr-weekly-master-2n-icx/239" in cells
+
+
+def test_latency_page_trends_lower_is_better_with_percentiles_on_hover(built: Path) -> None:
+    page = lxml.html.parse(str(built / "latency.html")).getroot()
+    # A rise is a regression without any direction set, for avg and for p99.
+    assert (
+        _rows(page, "trending-regression")
+        == ["2n-icx 25ge2p1xxv710 avf 64b 2t1c eth-l2bdbasemaclrn-ndrpdr"] * 2
+    )
+    assert _rows(page, "trending-progression") == []
+    headers = [th.text_content().strip() for th in page.xpath("//table//thead//th[2]")]
+    assert set(headers) == {"Trend [us]"}
+    figures = list(built_html.figures(built, "latency").values())
+    assert len(figures) == 2
+    markers = figures[0]["data"][0]
+    assert markers["hovertemplate"].endswith("<br>%{customdata[5]}<extra></extra>")
+    text = markers["customdata"][-1][5]
+    assert text.startswith("percentiles [us]: p50 ") and ", p99.9 " in text
+    anomalies = [trace for trace in figures[0]["data"] if trace["name"].endswith("anomalies")]
+    assert anomalies and anomalies[0]["customdata"][0][5].startswith("regression")
