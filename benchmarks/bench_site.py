@@ -12,7 +12,14 @@ them.
 
 Usage::
 
-    python benchmarks/bench_site.py [--tests 1000] [--builds 180] [--workdir DIR]
+    python benchmarks/bench_site.py [--tests 1000] [--builds 180] [--graph-pages 10]
+        [--workdir DIR] [-j 1 2]
+
+``--graph-pages 1`` puts every test's graph on one page, the worst case for
+page size; the size of the largest graph page (HTML plus the data files it
+loads) is printed after the builds.  With ``-j 1 2`` every build is timed with
+``sphinx-build -j 1`` and with ``-j 2`` (each from an empty output folder and
+cache), side by side.
 """
 
 from __future__ import annotations
@@ -72,7 +79,13 @@ def _test_xml(test: int, build: int, moment: datetime, rng: random.Random) -> st
     )
 
 
-def write_build(folder: Path, build: int, tests: int) -> Path:
+def build_path(folder: Path, build: int, job: str = JOB) -> Path:
+    return folder / f"{job}__{build}__output_info.xml.gz"
+
+
+def write_build(
+    folder: Path, build: int, tests: int, job: str = JOB, testbed: str = "2n-skx"
+) -> Path:
     moment = START + timedelta(days=build - 1)
     rng = random.Random(build)
     stamp = moment.strftime("%Y-%m-%dT%H:%M:%S.000000")
@@ -92,18 +105,18 @@ def write_build(folder: Path, build: int, tests: int) -> Path:
         f'<robot generator="Robot 7.1 (Python 3.11.7 on linux)" generated="{stamp}" '
         'rpa="false" schemaversion="5">'
         f'<suite id="s1" name="Tests" source="/csit/tests">'
-        f'<meta name="testbed">2n-skx</meta>{"".join(suites)}'
+        f'<meta name="testbed">{testbed}</meta>{"".join(suites)}'
         f'<status status="PASS" start="{stamp}" elapsed="3600.0"/></suite>'
         "<statistics/><errors/></robot>"
     )
-    path = folder / f"{JOB}__{build}__output_info.xml.gz"
+    path = build_path(folder, build, job)
     path.write_bytes(gzip.compress(document.encode(), compresslevel=6))
     return path
 
 
-def write_site(root: Path, tests: int) -> None:
+def write_site(root: Path, graph_pages: int) -> None:
     (root / "conf.py").write_text(CONF)
-    pages = ["dashboard", "failed"] + [f"graphs{page}" for page in range(GRAPH_PAGES)]
+    pages = ["dashboard", "failed"] + [f"graphs{page}" for page in range(graph_pages)]
     (root / "index.rst").write_text(
         "Benchmark site\n==============\n\n.. toctree::\n\n"
         + "".join(f"   {page}\n" for page in pages)
@@ -114,14 +127,16 @@ def write_site(root: Path, tests: int) -> None:
     (root / "failed.rst").write_text(
         "Failed\n======\n\n.. trending-failed-tests::\n   :source: mrr\n"
     )
-    for page in range(GRAPH_PAGES):
+    for page in range(graph_pages):
+        # One page holds every test; ten pages split them by the last digit.
+        tests = f"   :tests: case\\d\\d\\d{page}-\n" if graph_pages == GRAPH_PAGES else ""
         (root / f"graphs{page}.rst").write_text(
             f"Graphs {page}\n=========\n\n.. trending-graph::\n   :source: mrr\n"
-            f"   :tests: case\\d\\d\\d{page}-\n   :per-test:\n"
+            f"{tests}   :per-test:\n"
         )
 
 
-def sphinx_build(root: Path) -> tuple[float, int | None, str]:
+def sphinx_build(root: Path, jobs: int = 1) -> tuple[float, int | None, str]:
     started = time.perf_counter()
     completed = subprocess.run(
         [
@@ -131,7 +146,7 @@ def sphinx_build(root: Path) -> tuple[float, int | None, str]:
             "-b",
             "html",
             "-j",
-            "1",
+            str(jobs),
             "--no-color",
             str(root),
             str(root / "_build" / "html"),
@@ -145,6 +160,19 @@ def sphinx_build(root: Path) -> tuple[float, int | None, str]:
     reread = re.search(r"(\d+) added, (\d+) changed", completed.stdout)
     pages = f"{reread.group(1)} added, {reread.group(2)} changed" if reread else "?"
     return elapsed, int(parsed.group(1)) if parsed else 0, pages
+
+
+def print_page_sizes(html: Path) -> None:
+    """The largest graph page: its HTML alone, and with the data files beside it."""
+    pages = sorted(html.glob("graphs*.html"), key=lambda path: path.stat().st_size)
+    if not pages:
+        return
+    largest = pages[-1]
+    data = sum(path.stat().st_size for path in html.glob(f"{largest.stem}.*.js"))
+    print(
+        f"\nlargest graph page {largest.name}: {largest.stat().st_size / 1e6:.1f} MB HTML, "
+        f"{data / 1e6:.1f} MB graph data loaded on demand"
+    )
 
 
 def reference_mdl_seconds(root: Path, tests: int, sample: int) -> float | None:
@@ -169,7 +197,17 @@ def main() -> int:
     parser.add_argument("--tests", type=int, default=1000)
     parser.add_argument("--builds", type=int, default=180)
     parser.add_argument("--workdir", type=Path, default=Path(__file__).parent / "_work" / "site")
+    parser.add_argument(
+        "--graph-pages",
+        type=int,
+        choices=(1, GRAPH_PAGES),
+        default=GRAPH_PAGES,
+        help="graph pages: 1 (every test on one page) or 10 (split by test number)",
+    )
     parser.add_argument("--reference-sample", type=int, default=50)
+    parser.add_argument(
+        "-j", "--jobs", type=int, nargs="+", default=[1], help="sphinx-build -j values to time"
+    )
     args = parser.parse_args()
 
     root: Path = args.workdir
@@ -179,20 +217,30 @@ def main() -> int:
     started = time.perf_counter()
     for build in range(1, args.builds + 1):
         write_build(archive, build, args.tests)
-    write_site(root, args.tests)
+    write_site(root, args.graph_pages)
     print(
         f"generated {args.builds} archives of {args.tests} tests "
         f"in {time.perf_counter() - started:.1f} s"
     )
 
-    rows = [("cold (empty cache, no environment)", *sphinx_build(root))]
-    rows.append(("warm (nothing changed)", *sphinx_build(root)))
-    write_build(archive, args.builds + 1, args.tests)
-    rows.append(("one build added", *sphinx_build(root)))
+    timings: dict[int, list[tuple[str, float, int | None, str]]] = {}
+    for jobs in args.jobs:
+        shutil.rmtree(root / "_build", ignore_errors=True)
+        build_path(archive, args.builds + 1).unlink(missing_ok=True)
+        rows = [("cold (empty cache, no environment)", *sphinx_build(root, jobs))]
+        rows.append(("warm (nothing changed)", *sphinx_build(root, jobs)))
+        write_build(archive, args.builds + 1, args.tests)
+        rows.append(("one build added", *sphinx_build(root, jobs)))
+        timings[jobs] = rows
 
-    print(f"\n{'build':<36} {'seconds':>8} {'files parsed':>13}   pages re-read")
-    for label, seconds, parsed, pages in rows:
-        print(f"{label:<36} {seconds:8.1f} {parsed:13d}   {pages}")
+    columns = "".join(f" {f'-j {jobs} s':>8}" for jobs in args.jobs)
+    print(f"\n{'build':<36}{columns} {'files parsed':>13}   pages re-read")
+    first = timings[args.jobs[0]]
+    for number, (label, _seconds, parsed, pages) in enumerate(first):
+        seconds = "".join(f" {timings[jobs][number][1]:8.1f}" for jobs in args.jobs)
+        print(f"{label:<36}{seconds} {parsed:13d}   {pages}")
+    rows = first
+    print_page_sizes(root / "_build" / "html")
     reference = reference_mdl_seconds(root, args.tests, args.reference_sample)
     if reference is not None:
         print(

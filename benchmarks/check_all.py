@@ -5,9 +5,12 @@ grouping per run of every test.  The reference way to do the same is to call
 jumpavg 0.4.2's ``classify`` on every prefix.  Both run here on the same
 synthetic histories (noise, random level shifts, a few failed runs); the
 script checks that both give the same verdicts and prints the time ratio,
-then times the whole target workload (180 builds x TESTS tests) alone.
+then times the whole workload (BUILDS x TESTS) alone, in wall-clock and CPU
+seconds, against ``--budget`` seconds (exit status 1 if over).
 
-    python benchmarks/check_all.py [--builds 180] [--tests 300] [--compare 20]
+    python benchmarks/check_all.py [--builds 180] [--tests 300] [--compare 20] [--budget S]
+
+Issue 13's target: ``--builds 200 --tests 2000 --compare 0 --budget 60``.
 """
 
 from __future__ import annotations
@@ -95,6 +98,9 @@ def main() -> int:
     parser.add_argument("--tests", type=int, default=300)
     parser.add_argument("--compare", type=int, default=20, help="tests timed against jumpavg")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--budget", type=float, default=None, help="seconds the whole workload may take"
+    )
     args = parser.parse_args()
 
     builds = synthetic_builds(args.builds, args.tests, args.seed)
@@ -138,14 +144,17 @@ def main() -> int:
         f"  verdicts identical to the reference: {len(expected) - len(mismatches)}/{len(expected)}"
     )
 
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     ours(builds, selected, search="exact")
-    total = time.perf_counter() - started
+    total, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     print(
-        f"{args.tests} tests x {args.builds} builds, check --all (exact): {total:.1f} s, "
-        f"{total / args.tests * 1000:.0f} ms per test"
+        f"{args.tests} tests x {args.builds} builds, check --all (exact): {total:.1f} s "
+        f"({cpu:.1f} s CPU), {total / args.tests * 1000:.0f} ms per test"
     )
-    return 1 if mismatches else 0
+    over = args.budget is not None and total > args.budget
+    if args.budget is not None:
+        print(f"  budget {args.budget:.0f} s: {'MISSED' if over else 'met'}")
+    return 1 if mismatches or over else 0
 
 
 if __name__ == "__main__":

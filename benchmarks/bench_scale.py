@@ -1,0 +1,193 @@
+"""Issue 14's targets at CSIT's size: 10 testbeds x 2,000 tests x 180 builds, 10 trials a run.
+
+Generates the data set (one gzipped RF7-shaped ``output.xml`` per testbed and
+build, the same shape as ``bench_site.py``'s) and measures, side by side in
+one run, what exists when it runs:
+
+- ingest: every archive parsed through ``map_ordered`` in-process, on a
+  local Dask cluster of 1 worker and of 2 workers (target: 2 workers at
+  least 1.7x faster than 1); every parsed build comes back to this process,
+  so the same parse is timed again sending back only counts, as a task
+  that writes its rows into a store from the worker would;
+- the site built from a results store (cold, one new build, no change),
+  when ``sphinxcontrib_trending.ingest.store`` is present; skipped with a message
+  when it is not;
+- the same site built today's way (archives straight into ``sphinx-build``):
+  cold, one new build (ingest + rebuild), no change, with peak memory.
+
+``--scale 0.05`` shrinks the number of tests and testbeds for a quick run.
+
+Usage::
+
+    python benchmarks/bench_scale.py [--scale 1.0] [--builds 180] [--workdir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_site import build_path, write_build
+
+from sphinxcontrib_trending.engine import map_ordered
+from sphinxcontrib_trending.ingest import SourceSpec
+from sphinxcontrib_trending.ingest.tasks import ParseJob, parse_file
+
+TESTBEDS = ("2n-skx", "3n-skx", "2n-clx", "2n-icx", "3n-icx", "2n-zn2", "3n-tsh", "2n-tx2")
+TESTBEDS += ("3n-alt", "3n-snr")
+TESTS = 2000
+BUILDS = 180
+GRAPH_PAGES = 10
+
+CONF = """extensions = ["sphinxcontrib_trending"]
+trending_sources = {"mrr": {"paths": ["archive/*.xml.gz"]}}
+"""
+
+
+@dataclass(frozen=True)
+class Size:
+    testbeds: tuple[str, ...]
+    tests: int
+    builds: int
+
+    @property
+    def archives(self) -> int:
+        return len(self.testbeds) * self.builds
+
+
+def job_of(testbed: str) -> str:
+    return f"csit-vpp-perf-mrr-daily-master-{testbed}"
+
+
+def generate(archive: Path, size: Size) -> None:
+    archive.mkdir(parents=True, exist_ok=True)
+    for testbed in size.testbeds:
+        for build in range(1, size.builds + 1):
+            if not build_path(archive, build, job_of(testbed)).exists():
+                write_build(archive, build, size.tests, job_of(testbed), testbed)
+
+
+def write_site(root: Path) -> None:
+    (root / "conf.py").write_text(CONF)
+    pages = ["dashboard"] + [f"graphs{page}" for page in range(GRAPH_PAGES)]
+    (root / "index.rst").write_text(
+        "Scale\n=====\n\n.. toctree::\n\n" + "".join(f"   {page}\n" for page in pages)
+    )
+    (root / "dashboard.rst").write_text(
+        "Dashboard\n=========\n\n.. trending-dashboard::\n   :source: mrr\n"
+    )
+    for page in range(GRAPH_PAGES):
+        (root / f"graphs{page}.rst").write_text(
+            f"Graphs {page}\n=========\n\n.. trending-graph::\n   :source: mrr\n"
+            f"   :tests: case\\d\\d\\d{page}-\n   :per-test:\n"
+        )
+
+
+def parsed_counts(job: ParseJob) -> tuple[int, int]:
+    """A parse that sends back only counts, as a task writing its rows to a store would."""
+    parsed = parse_file(job)
+    return len(parsed.builds), len(parsed.problems)
+
+
+def timed_ingest(
+    files: list[str], workers: int | None, task: Callable[[ParseJob], object] = parse_file
+) -> float:
+    spec = SourceSpec(paths=tuple(files))
+    started = time.perf_counter()
+    map_ordered(task, [ParseJob(path, spec) for path in files], workers=workers)
+    return time.perf_counter() - started
+
+
+def sphinx_build(root: Path) -> tuple[float, float]:
+    """Seconds and peak memory (GB, the largest child so far) of one ``sphinx-build``."""
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-q", str(root), str(root / "_build")],
+        check=True,
+        capture_output=True,
+    )
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024**2
+    return time.perf_counter() - started, peak
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="fraction of tests and testbeds")
+    parser.add_argument("--builds", type=int, default=BUILDS)
+    parser.add_argument("--workdir", type=Path, default=Path(__file__).parent / "_work" / "scale")
+    args = parser.parse_args()
+    size = Size(
+        testbeds=TESTBEDS[: max(1, round(len(TESTBEDS) * args.scale))],
+        tests=max(GRAPH_PAGES * 2, round(TESTS * args.scale)),
+        builds=args.builds,
+    )
+    root: Path = args.workdir
+    archive = root / "archive"
+    started = time.perf_counter()
+    generate(archive, size)
+    for testbed in size.testbeds:
+        build_path(archive, size.builds + 1, job_of(testbed)).unlink(missing_ok=True)
+    ready = time.perf_counter() - started
+    print(
+        f"data set: {len(size.testbeds)} testbeds x {size.tests} tests x {size.builds} builds, "
+        f"10 trials a run: {size.archives} archives (ready in {ready:.1f} s)"
+    )
+    files = sorted(str(path) for path in archive.glob("*.xml.gz"))
+
+    rows: list[tuple[str, str, str]] = []
+    serial = timed_ingest(files, None)
+    one = timed_ingest(files, 1)
+    two = timed_ingest(files, 2)
+    rows.append(("ingest, in-process", f"{serial:.1f} s", ""))
+    rows.append(("ingest, 1 local worker", f"{one:.1f} s", ""))
+    rows.append(("ingest, 2 local workers", f"{two:.1f} s", f"{one / two:.2f}x (target >= 1.7x)"))
+    one = timed_ingest(files, 1, parsed_counts)
+    two = timed_ingest(files, 2, parsed_counts)
+    rows.append(("parse, counts back, 1 worker", f"{one:.1f} s", ""))
+    rows.append(("parse, counts back, 2 workers", f"{two:.1f} s", f"{one / two:.2f}x"))
+
+    if importlib.util.find_spec("sphinxcontrib_trending.ingest.store") is None:
+        print(
+            "store parts skipped: sphinxcontrib_trending.ingest.store is not present in this "
+            "checkout (site from the store: cold, one new build, no change)"
+        )
+    else:
+        print("store present, but this benchmark does not yet drive it: store parts not run")
+
+    shutil.rmtree(root / "_build", ignore_errors=True)
+    write_site(root)
+    cold, peak = sphinx_build(root)
+    rows.append(("site today's way: cold", f"{cold:.1f} s", f"peak {peak:.2f} GB"))
+    unchanged, peak = sphinx_build(root)
+    rows.append(("site today's way: no change", f"{unchanged:.1f} s", f"peak {peak:.2f} GB"))
+    added = time.perf_counter()
+    for testbed in size.testbeds:
+        write_build(archive, size.builds + 1, size.tests, job_of(testbed), testbed)
+    generated = time.perf_counter() - added
+    new_build, peak = sphinx_build(root)
+    rows.append(
+        (
+            "site today's way: one new build",
+            f"{new_build:.1f} s",
+            f"peak {peak:.2f} GB ({generated:.1f} s writing its archives not counted)",
+        )
+    )
+
+    print(f"\n{'measurement':<34} {'time':>9}   notes")
+    for label, seconds, note in rows:
+        print(f"{label:<34} {seconds:>9}   {note}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
