@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sphinxcontrib_trending.analysis import AnomalyPolicy, classify, judge
+from sphinxcontrib_trending.cli.check_baseline import option_value
 
 Detector = Callable[[Sequence[float]], list[int]]
 
@@ -83,18 +84,6 @@ class Series:
 # --- detectors -----------------------------------------------------------------
 
 
-def parse_value(text: str) -> bool | int | float | str:
-    lowered = text.strip().lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text.strip()
-
-
 def parse_setting(text: str) -> tuple[dict[str, object], dict[str, object]]:
     """``key=value,...`` split into (classify's keyword arguments, AnomalyPolicy's)."""
     classify_keys = set(inspect.signature(classify).parameters) - {"runs"}
@@ -107,9 +96,9 @@ def parse_setting(text: str) -> tuple[dict[str, object], dict[str, object]]:
         if not separator:
             raise SystemExit(f"--setting {text!r}: expected key=value, got {pair!r}")
         if key in classify_keys:
-            arguments[key] = parse_value(value)
+            arguments[key] = option_value(value)
         elif key in policy_keys:
-            policy[key] = parse_value(value)
+            policy[key] = option_value(value)
         else:
             known = ", ".join(sorted(classify_keys | policy_keys))
             raise SystemExit(f"--setting {text!r}: unknown key {key!r} (known: {known})")

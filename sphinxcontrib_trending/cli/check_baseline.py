@@ -146,7 +146,7 @@ def fail_set(text: str) -> frozenset[str]:
     return frozenset(chosen)
 
 
-def _option_value(text: str) -> object:
+def option_value(text: str) -> object:
     """A rule value as typed on the command line: a number, true/false, or text."""
     lowered = text.strip().lower()
     if lowered in ("true", "false"):
@@ -166,7 +166,7 @@ def parse_rule(text: str) -> dict[str, object]:
         key, equals, value = part.partition("=")
         if not equals or not key.strip():
             raise ComparisonError(f"--strategy {text!r}: {part.strip()!r} is not KEY=VALUE")
-        rule[key.strip()] = _option_value(value)
+        rule[key.strip()] = option_value(value)
     return rule
 
 
