@@ -1,10 +1,15 @@
 """Two periods (weeks, releases, build ranges) side by side, test by test.
 
-A period is a set of builds; a test's value in it pools the trial values of
-every passed run, as ``check --baseline`` does for its single build.  The
-verdict comes from the same degradation strategies ``check --baseline``
-resolves, run on those pooled samples with A as the baseline and B as the
-target, so a table of two single builds says what the gate says.
+A period is a set of builds; a test's observations in it are, by default
+(``samples="runs"``), the averages of its passed runs: trials of one run
+share that run's conditions (the testbed's state that day), so pooling them
+as independent values would make the interval too narrow as soon as runs
+differ.  A side with a single run has nothing but its trials and uses them,
+as ``check --baseline`` does for its single build; ``samples="trials"`` pools
+every trial of every run.  The verdict comes from the same degradation
+strategies ``check --baseline`` resolves, run on those observations with A
+as the baseline and B as the target, so a table of two single builds says
+what the gate says.
 
 Runs are keyed by testbed and test id (:func:`.history_key`), so the same
 test on two testbeds is two rows and never one mixed sample.
@@ -141,9 +146,10 @@ def default_periods(builds: Sequence[Build], days: int = DEFAULT_DAYS) -> tuple[
 
 @dataclass(frozen=True)
 class SideStats:
-    """One test in one period: builds with a value, pooled trials, their mean and stdev.
+    """One test in one period: builds with a value, trials, the observations' mean and stdev.
 
-    ``stdev`` is the sample standard deviation (n - 1), None for one trial.
+    ``stdev`` is the sample standard deviation (n - 1) of the observations
+    (run averages, or trials, see the module), None for one observation.
     """
 
     runs: int
@@ -199,26 +205,28 @@ def relative_change_interval(
     return change - half, change + half
 
 
-def _side(values: Sequence[float], runs: int) -> SideStats:
-    array = np.asarray(values, dtype=float)
+def _side(runs: Sequence[list[float]], observations: Sequence[float]) -> SideStats:
+    array = np.asarray(observations, dtype=float)
     stdev = float(array.std(ddof=1)) if array.size > 1 else None
-    return SideStats(runs=runs, trials=int(array.size), mean=float(array.mean()), stdev=stdev)
+    trials = sum(len(run) for run in runs)
+    return SideStats(runs=len(runs), trials=trials, mean=float(array.mean()), stdev=stdev)
 
 
-@dataclass
-class _Pool:
-    samples: dict[str, list[float]]
-    runs: dict[str, int]
+def observations(runs: Sequence[list[float]], samples: str) -> list[float]:
+    """What one side's statistics and verdict are computed on (see the module)."""
+    if samples == "trials" or len(runs) == 1:
+        return [value for run in runs for value in run]
+    return [math.fsum(run) / len(run) for run in runs]
 
 
-def _pool(
+def _runs(
     period: Period,
     metric: str,
     accept: Callable[[TestResult], bool] | None,
     tests: dict[str, tuple[str | None, TestResult]],
-) -> _Pool:
-    """Finite trials of every passed run of ``metric`` in the period, per test key."""
-    pool = _Pool({}, {})
+) -> dict[str, list[list[float]]]:
+    """The finite trials of each passed run of ``metric`` in the period, per test key."""
+    runs: dict[str, list[list[float]]] = {}
     for build in period.builds:
         for test in build.tests:
             if accept is not None and not accept(test):
@@ -229,9 +237,8 @@ def _pool(
                 continue
             key = history_key(build.testbed, test.test_id)
             tests[key] = (build.testbed, test)
-            pool.samples.setdefault(key, []).extend(values)
-            pool.runs[key] = pool.runs.get(key, 0) + 1
-    return pool
+            runs.setdefault(key, []).append(values)
+    return runs
 
 
 def compare_periods(
@@ -243,28 +250,37 @@ def compare_periods(
     direction: str,
     strategies: Strategies | None = None,
     accept: Callable[[TestResult], bool] | None = None,
+    samples: str = "runs",
 ) -> list[ComparisonRow]:
-    """One row per test measured in A or B, by key; A is the baseline, B the target."""
+    """One row per test measured in A or B, by key; A is the baseline, B the target.
+
+    ``samples`` is ``"runs"`` or ``"trials"``: what a side's observations are
+    (see the module).
+    """
+    if samples not in ("runs", "trials"):
+        raise ValueError(f"samples must be 'runs' or 'trials', got {samples!r}")
     tests: dict[str, tuple[str | None, TestResult]] = {}
-    before = _pool(a, metric, accept, tests)
-    after = _pool(b, metric, accept, tests)
+    runs_a = _runs(a, metric, accept, tests)
+    runs_b = _runs(b, metric, accept, tests)
+    before = {key: observations(runs, samples) for key, runs in runs_a.items()}
+    after = {key: observations(runs, samples) for key, runs in runs_b.items()}
     keys = sorted(tests)
     subjects = {key: Subject(tests[key][1].tags, metric, source) for key in keys}
     reports = check_with_strategies(
         with_direction(strategies or single_method(), direction),
         subjects,
-        before.samples,
-        after.samples,
+        before,
+        after,
     )
     by_key: dict[str, list[Report]] = {}
     for report in reports:
         by_key.setdefault(report.location, []).append(report)
     rows = []
     for key in keys:
-        side_a = before.samples.get(key)
-        side_b = after.samples.get(key)
-        stats_a = _side(side_a, before.runs[key]) if side_a else None
-        stats_b = _side(side_b, after.runs[key]) if side_b else None
+        side_a = before.get(key)
+        side_b = after.get(key)
+        stats_a = _side(runs_a[key], side_a) if side_a else None
+        stats_b = _side(runs_b[key], side_b) if side_b else None
         change = None
         if stats_a is not None and stats_b is not None and stats_a.mean != 0:
             change = stats_b.mean / stats_a.mean - 1.0

@@ -52,12 +52,12 @@ def _build(number: int, version: str, **trials: tuple[float, ...] | None) -> Bui
 
 
 def _history() -> list[Build]:
-    """Builds 1-2 are version v1, 3-4 v2; test ``up`` rises 10 -> 12, ``down`` falls."""
+    """Builds 1-2 are version v1, 3-4 v2; test ``up`` rises 10.5 -> 12.25, ``down`` falls."""
     return [
         _build(1, "v1", up=(10.0, 12.0), down=(101.0, 99.0)),
-        _build(2, "v1", up=(10.0,), down=(102.0, 98.0), gone=(5.0, 5.0)),
+        _build(2, "v1", up=(10.0,), down=(103.0, 98.0), gone=(5.0, 5.0)),
         _build(3, "v2", up=(11.0, 13.0), down=(80.0, 82.0), broken=None),
-        _build(4, "v2", up=(14.0, 10.0), down=(78.0, 80.0)),
+        _build(4, "v2", up=(14.0, 11.0), down=(78.0, 80.0)),
     ]
 
 
@@ -86,19 +86,18 @@ def test_versions_side_by_side_by_hand() -> None:
     found = compare_periods(a, b, metric="mrr", source="s", direction="higher")
     rows = {row.name: row for row in found}
     up = rows["up"]
-    # A pools 10, 12, 10: mean 32/3; B pools 11, 13, 14, 10: mean 12, variance 10/3.
+    # One observation per run: A's runs average 11 and 10, B's 12 and 12.5.
     assert (up.a.runs, up.a.trials) == (2, 3)
-    assert up.a.mean == pytest.approx(32 / 3)
-    squares = (10 - 32 / 3) ** 2 * 2 + (12 - 32 / 3) ** 2
-    assert up.a.stdev == pytest.approx(math.sqrt(squares / 2))
-    assert (up.b.runs, up.b.trials, up.b.mean) == (2, 4, pytest.approx(12.0))
-    assert up.b.stdev == pytest.approx(math.sqrt(10 / 3))
-    assert up.change == pytest.approx(12 / (32 / 3) - 1)  # +12.5 %
-    assert up.interval is not None and up.interval[0] < up.change < up.interval[1]
+    assert up.a.mean == pytest.approx(10.5)
+    assert up.a.stdev == pytest.approx(math.sqrt(0.5))
+    assert (up.b.runs, up.b.trials, up.b.mean) == (2, 4, pytest.approx(12.25))
+    assert up.b.stdev == pytest.approx(math.sqrt(0.125))
+    assert up.change == pytest.approx(12.25 / 10.5 - 1)  # +16.7 %
+    assert up.interval == pytest.approx(relative_change_interval([11.0, 10.0], [12.0, 12.5]))
     down = rows["down"]
-    assert down.a.mean == pytest.approx(100.0)
+    assert down.a.mean == pytest.approx(100.25)
     assert down.b.mean == pytest.approx(80.0)
-    assert down.change == pytest.approx(-0.2)
+    assert down.change == pytest.approx(80 / 100.25 - 1)
     assert [r.result for r in down.reports] == [DEGRADATION]
     assert down.reports[0].method == "welch_t_test"
     # Only in A: no B side, no change, an Unknown missing-target report.
@@ -108,13 +107,56 @@ def test_versions_side_by_side_by_hand() -> None:
     assert "broken" not in rows  # failed runs carry no value
 
 
+def test_trials_mode_pools_every_trial_by_hand() -> None:
+    builds = _history()
+    a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
+    found = compare_periods(a, b, metric="mrr", source="s", direction="higher", samples="trials")
+    up = next(row for row in found if row.name == "up")
+    # A pools 10, 12, 10: mean 32/3; B pools 11, 13, 14, 11: mean 12.25.
+    assert (up.a.runs, up.a.trials) == (2, 3)
+    assert up.a.mean == pytest.approx(32 / 3)
+    squares = (10 - 32 / 3) ** 2 * 2 + (12 - 32 / 3) ** 2
+    assert up.a.stdev == pytest.approx(math.sqrt(squares / 2))
+    assert up.b.mean == pytest.approx(12.25)
+    assert up.change == pytest.approx(12.25 / (32 / 3) - 1)
+    assert up.interval == pytest.approx(
+        relative_change_interval([10.0, 12.0, 10.0], [11.0, 13.0, 14.0, 11.0])
+    )
+
+
+def test_runs_that_differ_widen_the_interval_trials_would_hide_it() -> None:
+    """Ten tight trials a run, runs at different levels: pooled trials look precise."""
+    levels_a, levels_b = (100.0, 104.0, 97.0, 102.0), (101.0, 98.0, 105.0, 99.0)
+    builds = [
+        _build(n + 1, "v1" if n < 4 else "v2", t=tuple(level + 0.01 * k for k in range(10)))
+        for n, level in enumerate(levels_a + levels_b)
+    ]
+    a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
+    by_run = compare_periods(a, b, metric="mrr", source="s", direction="higher")[0]
+    pooled = compare_periods(a, b, metric="mrr", source="s", direction="higher", samples="trials")[
+        0
+    ]
+    assert by_run.change == pytest.approx(pooled.change)
+    assert by_run.interval is not None and pooled.interval is not None
+    width = by_run.interval[1] - by_run.interval[0]
+    assert width > 2.5 * (pooled.interval[1] - pooled.interval[0])
+    assert by_run.interval[0] < 0 < by_run.interval[1]
+
+
+def test_samples_must_be_runs_or_trials() -> None:
+    builds = _history()
+    a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
+    with pytest.raises(ValueError, match="samples"):
+        compare_periods(a, b, metric="mrr", source="s", direction="higher", samples="builds")
+
+
 def test_worst_first_respects_direction_and_threshold() -> None:
     builds = _history()
     a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
     rows = compare_periods(a, b, metric="mrr", source="s", direction="higher")
     assert [row.name for row in worst_first(rows, "higher")] == ["down", "up", "gone"]
     assert [row.name for row in worst_first(rows, "lower")] == ["up", "down", "gone"]
-    assert [row.name for row in larger_than(rows, 0.15)] == ["down"]
+    assert [row.name for row in larger_than(rows, 0.18)] == ["down"]
     assert [row.name for row in larger_than(rows, 0.10)] == ["down", "up"]
 
 

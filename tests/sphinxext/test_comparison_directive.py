@@ -31,15 +31,19 @@ def test_default_weeks_worst_first_with_the_values(site: SiteFactory) -> None:
         ".. trending-comparison::\n   :source: perf\n"
         "   :a: version 26.02-rc0~1\n"
         f"   :b: builds {JOB}/29..30\n"
-        "   :min-change: 15\n   :filter: MRR\n"
+        "   :min-change: 15\n   :filter: MRR\n\n"
+        ".. trending-comparison::\n   :source: perf\n   :samples: trials\n"
     )
     app.build()
     assert "trending-comparison" not in app._warning.getvalue()
-    default, pinned = _tables(app.outdir, "comparison")
+    default, pinned, by_trial = _tables(app.outdir, "comparison")
     rows = cells(default)
     assert [row[0] for row in rows] == ["regress", EVIL_NAME, "flaky", "stable", "progress"]
     regress = rows[0]
-    assert regress[1:4] == ["10.000", "0.050", "7"]  # 70 trials of 10 Mpps +- 50 kpps
+    # One observation per run: every one of A's 7 runs averages exactly 10 Mpps.
+    assert regress[1:4] == ["10.000", "0.000", "7"]
+    # :samples: trials pools the 70 trials of 10 Mpps +- 50 kpps instead.
+    assert cells(by_trial)[0][:4] == ["regress", "10.000", "0.050", "7"]
     assert regress[4] == f"{58 / 7:.3f}"
     assert regress[6] == "7"
     assert regress[7] == f"{(58 / 7 / 10 - 1) * 100:.2f}" == "-17.14"

@@ -73,6 +73,7 @@ class ComparisonDirective(TrendingDirective):
             direction=direction,
             strategies=strategies,
             accept=(lambda test: tag_filter(test.tags)) if tag_filter else None,
+            samples=self.trend_options(loaded).samples,
         )
         if "min-change" in self.options:
             rows = larger_than(rows, self.options["min-change"] / 100)
