@@ -37,7 +37,13 @@ from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 from sphinxcontrib_trending.ingest.store.dataset import location_state
 from sphinxcontrib_trending.ingest.store.local import LocalStore
-from sphinxcontrib_trending.ingest.store.manifest import Entry, Manifest, file_digest, input_key
+from sphinxcontrib_trending.ingest.store.manifest import (
+    DataFile,
+    Entry,
+    Manifest,
+    file_digest,
+    input_key,
+)
 
 PARSER_VERSION = "8"
 """Bump whenever the same input would parse differently: it invalidates stored parses."""
@@ -168,7 +174,10 @@ def ingest(
                 )
             )
         ]
-        _parse_missing(slots, options, dataset, report, workers, scheduler)
+        if store is not None and not read_back and scheduler is None:
+            _parse_into_store(slots, store, options, dataset, report, workers)
+        else:
+            _parse_missing(slots, options, dataset, report, workers, scheduler)
         if store is not None:
             _commit(store, manifest, slots, dataset)
     builds = [build for slot in slots for build in slot.builds or ()]
@@ -197,6 +206,8 @@ class _Slot:
     changed: bool = False
     """The manifest's entry must change (parsed now, or a touched input's new state)."""
     parsed: bool = False
+    stored: bool = False
+    """Its rows are already in the store's files (written by the parsing task)."""
 
 
 def _slot(
@@ -261,6 +272,88 @@ def _parse_job(job: _ParseJob) -> Parsed:
     return parse_input(job.local, job.origin, job.naming, job.options)
 
 
+@dataclass(frozen=True)
+class _StoreJob:
+    """Parse one input and write its rows into the store, where the task runs."""
+
+    parse: _ParseJob
+    store: Path
+    key: str
+    content: str
+    """The input's digest when already known, else computed by the task."""
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """What a :class:`_StoreJob` sends back: the files' records, never the rows."""
+
+    files: tuple[DataFile, ...] | None
+    """None when the store could not be written (``error`` says why)."""
+    content: str
+    problems: tuple[Problem, ...]
+    error: str = ""
+
+
+def _parse_into_store_job(job: _StoreJob) -> _Stored:
+    parsed = _parse_job(job.parse)
+    try:
+        files = LocalStore(job.store).write(job.key, parsed.builds)
+        content = job.content or file_digest(job.parse.local)
+    except OSError as error:
+        return _Stored(None, "", tuple(parsed.problems), str(error))
+    return _Stored(files, content, tuple(parsed.problems))
+
+
+def _parse_into_store(
+    slots: list[_Slot],
+    store: LocalStore,
+    options: ReadOptions,
+    dataset: Dataset,
+    report: Progress,
+    workers: int | None,
+) -> None:
+    """``ingest`` without read-back on this machine: each task writes its own rows.
+
+    Sending every parsed build back to this process, only to write it here,
+    makes this process the bottleneck of a local cluster (it unpickles and
+    writes while the workers wait).  The files are written before the commit
+    and nothing lists them until it, so a killed run leaves the store as it
+    was (:meth:`.LocalStore.commit` removes what no manifest lists).  Not for
+    ``--scheduler``: a remote worker need not see this machine's folder.
+    """
+    missing = [slot for slot in slots if slot.builds is None]
+    if not missing:
+        return
+    jobs = [
+        _StoreJob(
+            _ParseJob(s.item.local, s.item.origin, s.item.naming, options),
+            store.root,
+            s.key,
+            s.entry.content,
+        )
+        for s in missing
+    ]
+    report(f"parsing {len(jobs)} of {len(slots)} input(s)")
+    results = map_ordered(
+        _parse_into_store_job,
+        jobs,
+        workers=workers,
+        progress=lambda done, total: report(f"parsed {done}/{total}"),
+    )
+    for slot, stored in zip(missing, results, strict=True):
+        dataset.parsed.append(slot.item.origin)
+        slot.builds, slot.problems = [], stored.problems
+        if stored.files is None:
+            message = f"cannot write the results store: {stored.error}"
+            dataset.problems.append(Problem(str(store.root), message, "cache"))
+            slot.changed = False
+            continue
+        slot.entry = replace(
+            slot.entry, content=stored.content, files=stored.files, problems=stored.problems
+        )
+        slot.parsed = slot.stored = True
+
+
 def _parse_missing(
     slots: list[_Slot],
     options: ReadOptions,
@@ -304,7 +397,7 @@ def _commit(store: LocalStore, manifest: Manifest, slots: list[_Slot], dataset: 
     try:
         for slot in changed:
             entries[slot.key] = slot.entry
-            if slot.parsed:
+            if slot.parsed and not slot.stored:
                 entries[slot.key] = replace(
                     slot.entry,
                     content=slot.entry.content or file_digest(slot.item.local),

@@ -37,13 +37,19 @@ def test_workers_and_scheduler_go_straight_to_the_engine(
     real = loader.map_ordered
 
     def recording(task, items, **options):
-        asked.append({k: v for k, v in options.items() if k != "progress"})
+        asked.append({k: v for k, v in options.items() if k != "progress"} | {"task": task})
         return real(task, items, progress=options.get("progress"))
 
     monkeypatch.setattr(loader, "map_ordered", recording)
     argv = [str(RF7_DAILY), "--store", str(tmp_path / "s"), "--quiet"]
     assert main(["ingest", *argv, "--workers", "3", "--scheduler", "tcp://10.0.0.1:8786"]) == 0
-    assert asked == [{"workers": 3, "scheduler": "tcp://10.0.0.1:8786"}]
+    # a remote worker need not see this folder: the parsed builds come back here
+    assert asked == [{"workers": 3, "scheduler": "tcp://10.0.0.1:8786", "task": loader._parse_job}]
+    asked.clear()
+    argv = [str(RF7_DAILY), "--store", str(tmp_path / "t"), "--quiet"]
+    assert main(["ingest", *argv, "--workers", "3"]) == 0
+    # local workers write their own rows and send back only the files' records
+    assert asked == [{"workers": 3, "task": loader._parse_into_store_job}]
 
 
 def test_a_bad_input_is_reported_the_rest_stored(tmp_path: Path, capsys) -> None:
@@ -99,6 +105,33 @@ def test_the_same_inputs_make_the_same_store_byte_for_byte(tmp_path: Path) -> No
     first = _tree(tmp_path / "a")
     assert first == _tree(tmp_path / "b")
     assert "_manifest.json" in first and len(first) > 6
+
+
+def test_local_workers_write_the_store_a_build_writes_byte_for_byte(tmp_path: Path) -> None:
+    """Rows written by two worker processes equal the ones a build writes itself."""
+    spec = SourceSpec(paths=(str(RF7_DAILY),))
+    assert run(spec, tmp_path / "ingested", workers=2, quiet=True, err=io.StringIO()) == 0
+    dataset = load(spec, tmp_path / "build-cache")
+    assert len(dataset.builds) == 6
+    from_workers = _tree(tmp_path / "ingested")
+    assert from_workers == _tree(tmp_path / "build-cache" / "store")
+    assert len(from_workers) > 6
+    again = load(SourceSpec(paths=(str(RF7_DAILY),)), tmp_path / "build-cache")
+    assert again.parsed == [] and again.builds == dataset.builds
+
+
+def test_a_store_that_cannot_be_written_is_reported_and_nothing_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(self, key, builds):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(loader.LocalStore, "write", full)
+    err = io.StringIO()
+    run(SourceSpec(paths=(str(RF7_DAILY),)), tmp_path / "store", quiet=True, err=err)
+    assert "cannot write the results store: [Errno 28] No space left on device" in err.getvalue()
+    manifest, _problem = read_manifest(tmp_path / "store")
+    assert manifest.entries == {}
 
 
 class _Terminal(io.StringIO):
