@@ -23,6 +23,7 @@ from sphinxcontrib_trending.cli.reading import add_reading_arguments, spec_from_
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError
 from sphinxcontrib_trending.ingest.loader import ingest
 from sphinxcontrib_trending.ingest.store.local import DOWNLOADS_NAME
+from sphinxcontrib_trending.ingest.store.manifest import read_manifest
 from sphinxcontrib_trending.reports.text import visible
 
 PROGRESS_EVERY_SECONDS = 5.0
@@ -34,8 +35,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "ingest",
         help="parse inputs into a results store",
         description="Parse new or changed inputs into a Parquet results store.  Exit status: "
-        "0 everything read, 1 an input could not be read or parsed (the rest is still "
-        "stored), 2 usage error.",
+        "0 everything read and stored, 1 an input could not be read, parsed or stored (the "
+        "rest is still stored), 2 usage error.",
     )
     parser.add_argument(
         "sources", nargs="+", metavar="SOURCE", help="file, directory, glob pattern or URL"
@@ -126,9 +127,19 @@ def run(
         progress.done()
     for problem in dataset.problems:
         print(visible(f"{problem} [{problem.subtype}]"), file=err)
+    unstored = _unstored(store, dataset.parsed)
     print(
         f"sphinx-trending ingest: {store}: {len(dataset.files)} input(s), "
-        f"{len(dataset.parsed)} parsed, {len(dataset.files) - len(dataset.parsed)} unchanged",
+        f"{len(dataset.parsed)} parsed, {len(dataset.files) - len(dataset.parsed)} unchanged"
+        + (f", {len(unstored)} parsed but not stored" if unstored else ""),
         file=err,
     )
-    return EXIT_FAILURES if any(p.subtype in FAILING_SUBTYPES for p in dataset.problems) else 0
+    failed = unstored or any(p.subtype in FAILING_SUBTYPES for p in dataset.problems)
+    return EXIT_FAILURES if failed else 0
+
+
+def _unstored(store: Path, parsed: list[str]) -> list[str]:
+    """Inputs parsed now that the store's manifest does not list: its write failed."""
+    manifest, _complaint = read_manifest(store)
+    listed = {entry.identity.get("input") for entry in manifest.entries.values()}
+    return [origin for origin in parsed if origin not in listed]

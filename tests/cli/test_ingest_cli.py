@@ -128,8 +128,14 @@ def test_a_store_that_cannot_be_written_is_reported_and_nothing_listed(
 
     monkeypatch.setattr(loader.LocalStore, "write", full)
     err = io.StringIO()
-    run(SourceSpec(paths=(str(RF7_DAILY),)), tmp_path / "store", quiet=True, err=err)
+    status = run(SourceSpec(paths=(str(RF7_DAILY),)), tmp_path / "store", quiet=True, err=err)
+    assert status == EXIT_FAILURES
     assert "cannot write the results store: [Errno 28] No space left on device" in err.getvalue()
+    assert (
+        err.getvalue()
+        .splitlines()[-1]
+        .endswith("6 input(s), 6 parsed, 0 unchanged, 6 parsed but not stored")
+    )
     manifest, _problem = read_manifest(tmp_path / "store")
     assert manifest.entries == {}
 
