@@ -75,14 +75,7 @@ class IncrementalClassifier:
         prepared = _concatenate(self._prepared, prepare_runs(runs))
         self._prepared = prepared
         if self.search != "exact" or prepared.max_value <= 0.0:
-            return classify_prepared(
-                prepared,
-                self.unit,
-                self.sbps,
-                self.search,
-                self.direction,
-                outlier_runs=self.outlier_runs,
-            )
+            return self._without_state(prepared)
         state = self._state_for(prepared)
         state.extend(_tail(prepared, state.count))
         return self._classified(prepared, state, state.partition())
@@ -122,15 +115,7 @@ class IncrementalClassifier:
             prepared = prefix(index)
             if self.search != "exact" or prepared.max_value <= 0.0:
                 self._prepared = prepared
-                yield functools.partial(
-                    classify_prepared,
-                    prepared,
-                    self.unit,
-                    self.sbps,
-                    self.search,
-                    self.direction,
-                    outlier_runs=self.outlier_runs,
-                )
+                yield functools.partial(self._without_state, prepared)
                 index += 1
                 continue
             state = self._state_for(prepared)
@@ -164,6 +149,17 @@ class IncrementalClassifier:
             state = ExactSearch(BitModel(prepared.max_value, unit, trials))
             self._state = state
         return state
+
+    def _without_state(self, prepared: PreparedRuns) -> Classification:
+        """A search that keeps nothing between calls: jumpavg, or all values zero."""
+        return classify_prepared(
+            prepared,
+            self.unit,
+            self.sbps,
+            self.search,
+            self.direction,
+            outlier_runs=self.outlier_runs,
+        )
 
     def _classified(
         self,

@@ -16,6 +16,7 @@ previous entry under the same name.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -40,17 +41,18 @@ BATCH = 200
 Sample = float | Sequence[float] | None
 
 
-def _analysis_digest() -> str:
-    """A hash of the analysis code: a cache entry is only as valid as the code that made it."""
+@functools.cache
+def analysis_digest() -> str:
+    """A hash of the analysis code: a cache entry is only as valid as the code that made it.
+
+    Computed once per process, on first use rather than at import.
+    """
     folder = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for path in sorted(folder.rglob("*.py")):
         digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-ANALYSIS_DIGEST = _analysis_digest()
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,10 @@ class SeriesJob:
     def __repr__(self) -> str:
         return f"series {self.identity}"
 
-    @property
+    @functools.cached_property
     def content(self) -> str:
-        state = [ANALYSIS_DIGEST, self.settings.__dict__, [_plain(s) for s in self.samples]]
+        """Hash of the values, settings and code; the cache asks for it twice per series."""
+        state = [analysis_digest(), self.settings.__dict__, [_plain(s) for s in self.samples]]
         return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
