@@ -130,14 +130,16 @@ def test_a_304_to_a_first_request_is_a_source_problem(
     assert problem.subtype == "source" and "304 Not Modified" in problem.message
 
 
+def _new_version_each_request(handler: BaseHTTPRequestHandler, number: int) -> None:
+    """A server whose ETag and data change on every request: request N starts at N o'clock."""
+    start = f"2024-05-01T0{number}:00:00.000000"
+    _send(handler, rf7(start=start).encode(), ETag=f'"v{number}"')
+
+
 def test_a_url_is_fetched_once_per_round_whatever_its_etag(
     serve: Callable[[Answer], str], tmp_path: Path
 ) -> None:
-    def changing(handler: BaseHTTPRequestHandler, number: int) -> None:
-        start = f"2024-05-01T0{number}:00:00.000000"
-        _send(handler, rf7(start=start).encode(), ETag=f'"v{number}"')
-
-    url = serve(changing)
+    url = serve(_new_version_each_request)
     new_round()
     first, second = (load_here(url, cache_dir=tmp_path) for _ in range(2))
     assert first.builds == second.builds
@@ -156,11 +158,7 @@ def test_forked_readers_of_one_round_share_one_download(
 ) -> None:
     """sphinx-build -j N forks readers after the round began: one request in all."""
 
-    def changing(handler: BaseHTTPRequestHandler, number: int) -> None:
-        start = f"2024-05-01T0{number}:00:00.000000"
-        _send(handler, rf7(start=start).encode(), ETag=f'"v{number}"')
-
-    url = serve(changing)
+    url = serve(_new_version_each_request)
     new_round()
     with multiprocessing.get_context("fork").Pool(3) as pool:
         hours = pool.map(_first_build_hour, [(url, tmp_path)] * 6, chunksize=1)

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 import pytest
 
 from sphinxcontrib_trending.ingest.model import Dataset, TestResult
+from tests.csit_robot import DISPLAY_KEYWORDS, DISPLAY_RESOURCE
 from tests.ingest.conftest import load_paths
 from tests.latency_data import hdrh_of
 from tools.make_robot_archive import run_plain_robot
@@ -37,6 +38,9 @@ VPP_ECHO = (
 )
 
 SUITE = """\
+*** Settings ***
+Resource    csit_display.resource
+
 *** Test Cases ***
 tc01-64B-1c-ethip4-ip4base-soak
     [Tags]    SOAK    1C    64B
@@ -96,14 +100,6 @@ Display Reconfig Test Message
     ${time_loss} =    Evaluate    ${packet_loss} / ${packet_rate}
     Set Test Message    Packets lost due to reconfig: ${packet_loss}
     Set Test Message    ${\\n}Implied time lost: ${time_loss}    append=yes
-
-Display Single PPS Bound
-    [Arguments]    ${text}    ${pps}    ${gbps}    @{latency}
-    Set Test Message    ${\\n}${text}: ${pps} pps,    append=yes
-    Set Test Message    ${gbps} Gbps (initial)    append=yes
-    IF    ${latency}
-        Set Test Message    ${\\n}LATENCY [min/avg/max/hdrh] per stream: ${latency}    append=yes
-    END
 """
 
 
@@ -112,7 +108,7 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Dataset:
     output = tmp_path_factory.mktemp("wordings") / "output.xml"
     run_plain_robot(
         output,
-        {"wordings.robot": SUITE},
+        {"wordings.robot": SUITE, DISPLAY_RESOURCE: DISPLAY_KEYWORDS},
         end=datetime(2024, 5, 1, 2, tzinfo=timezone.utc),
         variables=[
             f"FORWARD:{FORWARD}",

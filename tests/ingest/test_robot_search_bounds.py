@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 import pytest
 
 from sphinxcontrib_trending.ingest.model import TestResult
+from tests.csit_robot import DISPLAY_KEYWORDS, DISPLAY_RESOURCE
 from tests.ingest.conftest import load_paths
 from tests.latency_data import hdrh_of
 from tools.make_robot_archive import run_plain_robot
@@ -20,6 +21,9 @@ from tools.make_robot_archive import run_plain_robot
 HISTOGRAM = hdrh_of(10, 20, 20, 30)
 
 SUITE = """\
+*** Settings ***
+Resource    csit_display.resource
+
 *** Test Cases ***
 tc01-64B-1c-ethip4-ip4base-ndrpdr
     [Tags]    NDRPDR    1C    64B
@@ -43,14 +47,6 @@ tc03-64B-1c-ethip4-ip4base-legacy-ndrpdr
     Display Single PPS Bound    PDR_UPPER    1800000.5    1.210
 
 *** Keywords ***
-Display Single PPS Bound
-    [Arguments]    ${text}    ${pps}    ${gbps}    @{latency}
-    Set Test Message    ${\\n}${text}: ${pps} pps,    append=yes
-    Set Test Message    ${gbps} Gbps (initial)    append=yes
-    IF    ${latency}
-        Set Test Message    ${\\n}LATENCY [min/avg/max/hdrh] per stream: ${latency}    append=yes
-    END
-
 Show Latency At Load
     [Arguments]    ${prefix}    @{streams}
     ${latency} =    Create List    @{streams}
@@ -63,7 +59,7 @@ def tests_by_name(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TestRes
     output = tmp_path_factory.mktemp("bounds") / "output.xml"
     run_plain_robot(
         output,
-        {"bounds.robot": SUITE},
+        {"bounds.robot": SUITE, DISPLAY_RESOURCE: DISPLAY_KEYWORDS},
         end=datetime(2024, 5, 1, 2, tzinfo=timezone.utc),
         variables=[f"HISTOGRAM:{HISTOGRAM}"],
     )
