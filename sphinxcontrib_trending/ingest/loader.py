@@ -17,6 +17,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from sphinxcontrib_trending.engine import map_ordered
 from sphinxcontrib_trending.ingest.archives import MEMBER_ERRORS, Document, iter_documents
@@ -174,10 +175,8 @@ def ingest(
                 )
             )
         ]
-        if store is not None and not read_back and scheduler is None:
-            _parse_into_store(slots, store, options, dataset, report, workers)
-        else:
-            _parse_missing(slots, options, dataset, report, workers, scheduler)
+        writes_here = store if not read_back and scheduler is None else None
+        _parse_missing(slots, options, dataset, report, workers, scheduler, writes_here)
         if store is not None:
             _commit(store, manifest, slots, dataset)
     builds = [build for slot in slots for build in slot.builds or ()]
@@ -304,56 +303,6 @@ def _parse_into_store_job(job: _StoreJob) -> _Stored:
     return _Stored(files, content, tuple(parsed.problems))
 
 
-def _parse_into_store(
-    slots: list[_Slot],
-    store: LocalStore,
-    options: ReadOptions,
-    dataset: Dataset,
-    report: Progress,
-    workers: int | None,
-) -> None:
-    """``ingest`` without read-back on this machine: each task writes its own rows.
-
-    Sending every parsed build back to this process, only to write it here,
-    makes this process the bottleneck of a local cluster (it unpickles and
-    writes while the workers wait).  The files are written before the commit
-    and nothing lists them until it, so a killed run leaves the store as it
-    was (:meth:`.LocalStore.commit` removes what no manifest lists).  Not for
-    ``--scheduler``: a remote worker need not see this machine's folder.
-    """
-    missing = [slot for slot in slots if slot.builds is None]
-    if not missing:
-        return
-    jobs = [
-        _StoreJob(
-            _ParseJob(s.item.local, s.item.origin, s.item.naming, options),
-            store.root,
-            s.key,
-            s.entry.content,
-        )
-        for s in missing
-    ]
-    report(f"parsing {len(jobs)} of {len(slots)} input(s)")
-    results = map_ordered(
-        _parse_into_store_job,
-        jobs,
-        workers=workers,
-        progress=lambda done, total: report(f"parsed {done}/{total}"),
-    )
-    for slot, stored in zip(missing, results, strict=True):
-        dataset.parsed.append(slot.item.origin)
-        slot.builds, slot.problems = [], stored.problems
-        if stored.files is None:
-            message = f"cannot write the results store: {stored.error}"
-            dataset.problems.append(Problem(str(store.root), message, "cache"))
-            slot.changed = False
-            continue
-        slot.entry = replace(
-            slot.entry, content=stored.content, files=stored.files, problems=stored.problems
-        )
-        slot.parsed = slot.stored = True
-
-
 def _parse_missing(
     slots: list[_Slot],
     options: ReadOptions,
@@ -361,23 +310,61 @@ def _parse_missing(
     report: Progress,
     workers: int | None,
     scheduler: str | None,
+    writes_here: LocalStore | None,
 ) -> None:
+    """Parse the inputs the store could not serve, through the engine.
+
+    With ``writes_here`` (``ingest`` without read-back, on this machine) each
+    task writes its own rows into that store and sends back only the files'
+    records: sending every parsed build back, only to write it here, makes
+    this process the bottleneck of a local cluster (it unpickles and writes
+    while the workers wait).  The files are written before the commit and
+    nothing lists them until it, so a killed run leaves the store as it was
+    (:meth:`.LocalStore.commit` removes what no manifest lists).  Not with
+    ``scheduler``: a remote worker need not see this machine's folder.
+    """
     missing = [slot for slot in slots if slot.builds is None]
     if not missing:
         return
+    jobs: list[_ParseJob] | list[_StoreJob]
     jobs = [_ParseJob(s.item.local, s.item.origin, s.item.naming, options) for s in missing]
+    task: Callable[[Any], Parsed | _Stored] = _parse_job
+    if writes_here is not None:
+        jobs = [
+            _StoreJob(job, writes_here.root, slot.key, slot.entry.content)
+            for job, slot in zip(jobs, missing, strict=True)
+        ]
+        task = _parse_into_store_job
     report(f"parsing {len(jobs)} of {len(slots)} input(s)")
     results = map_ordered(
-        _parse_job,
+        task,
         jobs,
         workers=workers,
         scheduler=scheduler,
         progress=lambda done, total: report(f"parsed {done}/{total}"),
     )
-    for slot, parsed in zip(missing, results, strict=True):
+    store_name = str(writes_here.root) if writes_here is not None else ""
+    for slot, result in zip(missing, results, strict=True):
         dataset.parsed.append(slot.item.origin)
-        slot.builds, slot.problems = parsed.builds, tuple(parsed.problems)
-        slot.parsed = True
+        if isinstance(result, _Stored):
+            _take_stored(slot, result, store_name, dataset)
+        else:
+            slot.builds, slot.problems = result.builds, tuple(result.problems)
+            slot.parsed = True
+
+
+def _take_stored(slot: _Slot, stored: _Stored, store_name: str, dataset: Dataset) -> None:
+    """A task wrote the slot's rows (or failed to): its entry now lists the files."""
+    slot.builds, slot.problems = [], stored.problems
+    if stored.files is None:
+        message = f"cannot write the results store: {stored.error}"
+        dataset.problems.append(Problem(store_name, message, "cache"))
+        slot.changed = False
+        return
+    slot.entry = replace(
+        slot.entry, content=stored.content, files=stored.files, problems=stored.problems
+    )
+    slot.parsed = slot.stored = True
 
 
 def _commit(store: LocalStore, manifest: Manifest, slots: list[_Slot], dataset: Dataset) -> None:

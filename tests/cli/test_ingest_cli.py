@@ -49,7 +49,7 @@ def test_workers_and_scheduler_go_straight_to_the_engine(
     argv = [str(RF7_DAILY), "--store", str(tmp_path / "t"), "--quiet"]
     assert main(["ingest", *argv, "--workers", "3"]) == 0
     # local workers write their own rows and send back only the files' records
-    assert asked == [{"workers": 3, "task": loader._parse_into_store_job}]
+    assert asked == [{"workers": 3, "scheduler": None, "task": loader._parse_into_store_job}]
 
 
 def test_a_bad_input_is_reported_the_rest_stored(tmp_path: Path, capsys) -> None:
