@@ -35,11 +35,6 @@ def latency_metric(load: str, direction: str, statistic: str) -> str:
     return f"latency_pdr{load}_{direction}_{statistic}"
 
 
-def bound_latency_metric(bound: str, direction: str, statistic: str) -> str:
-    """``latency_ndr_forward_avg``: latency measured at the NDR (or PDR) rate itself."""
-    return f"latency_{bound}_{direction}_{statistic}"
-
-
 def latency_base(metric: str) -> str | None:
     """``latency_pdr50_forward`` for any statistic of it; None for other metrics."""
     base, _, statistic = metric.rpartition("_")

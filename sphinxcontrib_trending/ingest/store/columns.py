@@ -182,6 +182,3 @@ MODEL_COLUMNS = (
     *OWN_COLUMNS,
 )
 """What reading our rows back into the model needs (projection for reads)."""
-
-PARTITION_KEYS = ("test_type", "year", "month", "day")
-"""The reference's Hive partitioning: ``test_type=mrr/year=2024/month=3/day=7``."""
