@@ -28,6 +28,7 @@ from sphinxcontrib_trending.analysis.classify import (
     Classification,
     Direction,
     Search,
+    Searcher,
     classify_prepared,
     resolve_outlier_runs,
 )
@@ -75,7 +76,7 @@ class IncrementalClassifier:
         prepared = _concatenate(self._prepared, prepare_runs(runs))
         self._prepared = prepared
         if self.search != "exact" or prepared.max_value <= 0.0:
-            return self._without_state(prepared)
+            return self._grouped(prepared)
         state = self._state_for(prepared)
         state.extend(_tail(prepared, state.count))
         return self._classified(prepared, state, state.partition())
@@ -115,7 +116,7 @@ class IncrementalClassifier:
             prepared = prefix(index)
             if self.search != "exact" or prepared.max_value <= 0.0:
                 self._prepared = prepared
-                yield functools.partial(self._without_state, prepared)
+                yield functools.partial(self._grouped, prepared)
                 index += 1
                 continue
             state = self._state_for(prepared)
@@ -150,14 +151,26 @@ class IncrementalClassifier:
             self._state = state
         return state
 
-    def _without_state(self, prepared: PreparedRuns) -> Classification:
-        """A search that keeps nothing between calls: jumpavg, or all values zero."""
+    def _grouped(
+        self,
+        prepared: PreparedRuns,
+        searcher: Searcher | None = None,
+        model: BitModel | None = None,
+    ) -> Classification:
+        """:func:`classify_prepared` with this classifier's settings.
+
+        Without ``searcher`` the search runs afresh (jumpavg, or all values
+        zero: nothing to keep between calls); with it and the saved search's
+        ``model`` it takes the partition that search found.
+        """
         return classify_prepared(
             prepared,
             self.unit,
             self.sbps,
             self.search,
             self.direction,
+            searcher=searcher,
+            model=model,
             outlier_runs=self.outlier_runs,
         )
 
@@ -169,16 +182,7 @@ class IncrementalClassifier:
     ) -> Classification:
         if callable(partition):
             partition = partition()
-        return classify_prepared(
-            prepared,
-            self.unit,
-            self.sbps,
-            self.search,
-            self.direction,
-            searcher=lambda _runs, _model: partition,
-            model=state.model,
-            outlier_runs=self.outlier_runs,
-        )
+        return self._grouped(prepared, searcher=lambda _runs, _model: partition, model=state.model)
 
 
 def _prepare_each(
