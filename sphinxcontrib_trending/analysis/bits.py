@@ -52,11 +52,49 @@ def perturb(size: float, avg: float, stdev: float) -> tuple[float, float]:
     return avg * size / size, math.sqrt(stdev * stdev * size / size)
 
 
+class _SizeTables:
+    """The per-size constants every model shares: they depend on ``n`` alone.
+
+    Computed once per process and grown as longer groups come (they need
+    ``lgamma``, which numpy lacks, so a table is a Python loop); a site with
+    thousands of series would otherwise rebuild the same table per series.
+    """
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.length = [0.0]
+        self.head = [0.0]
+        self.tail = [0.0]
+        self.arrays = (np.zeros(1), np.zeros(1), np.zeros(1))
+
+    def cover(self, max_size: int) -> None:
+        """Make the tables reach groups of ``max_size`` trials."""
+        if max_size <= self.size:
+            return
+        for n in range(self.size + 1, max_size + 1):
+            self.length.append(math.log(n * (n + 1)) / LN2)
+            if n < 2:  # one trial: no stdev, no sphere
+                self.head.append(0.0)
+                self.tail.append(0.0)
+                continue
+            head = LN2
+            head += LN_PI * ((n - 1) / 2)
+            head -= math.lgamma((n - 1) / 2)
+            self.head.append(head)
+            self.tail.append(math.log(n) * ((n - 2) / 2))
+        self.size = max_size
+        self.arrays = (np.array(self.length), np.array(self.head), np.array(self.tail))
+
+
+_TABLES = _SizeTables()
+
+
 class BitModel:
     """Bit costs for one input: its largest value and unit fix every constant.
 
-    Per-size constants are tabulated once (they need ``lgamma``, which numpy
-    lacks) and shared by the exact scalar path and the vectorised paths.
+    Per-size constants come from tables shared by every model (see
+    :class:`_SizeTables`), used by the exact scalar path and, as arrays
+    indexed by trial count, by the vectorised paths.
     """
 
     def __init__(self, max_value: float, unit: float, max_size: int) -> None:
@@ -69,20 +107,16 @@ class BitModel:
         max_size = max(max_size, 2)
         self.first_avg_bits = math.log(big_m + 1) / LN2
         self.max_bits = math.log(1 - 1 / (big_m + 2)) / LN2
-        self.length_bits = np.zeros(max_size + 1)
-        self.sphere_head = np.zeros(max_size + 1)
-        self.sphere_tail = np.zeros(max_size + 1)
-        for n in range(1, max_size + 1):
-            self.length_bits[n] = math.log(n * (n + 1)) / LN2
-            if n >= 2:
-                head = LN2
-                head += LN_PI * ((n - 1) / 2)
-                head -= math.lgamma((n - 1) / 2)
-                self.sphere_head[n] = head
-                self.sphere_tail[n] = math.log(n) * ((n - 2) / 2)
-        self._length = self.length_bits.tolist()
-        self._head = self.sphere_head.tolist()
-        self._tail = self.sphere_tail.tolist()
+        _TABLES.cover(max_size)
+        length, head, tail = _TABLES.arrays
+        # views of exactly max_size + 1 entries: callers size their own tables by them
+        self.length_bits = length[: max_size + 1]
+        self.sphere_head = head[: max_size + 1]
+        self.sphere_tail = tail[: max_size + 1]
+        # the lists may run longer: they are only indexed by sizes up to max_size
+        self._length = _TABLES.length
+        self._head = _TABLES.head
+        self._tail = _TABLES.tail
 
     def norm(self, prev_avg: float) -> float:
         """Normalisation of the "opposite triangle" density around ``prev_avg``."""

@@ -75,7 +75,21 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
         elif run is not None:
             lists[index] = _trial_list(index, run)
     values = np.array(singles, dtype=np.float64)
-    _check_values(values, np.array(single_index, dtype=np.int64))
+    if lists:
+        # one check over every value: per run it costs more than the whole grouping
+        checked = np.concatenate([values, [value for trials in lists.values() for value in trials]])
+        owners = np.concatenate(
+            [
+                np.array(single_index, dtype=np.int64),
+                np.repeat(
+                    np.fromiter(lists, dtype=np.int64, count=len(lists)),
+                    [len(trials) for trials in lists.values()],
+                ),
+            ]
+        )
+        _check_values(checked, owners)
+    else:
+        _check_values(values, np.array(single_index, dtype=np.int64))
     if lists:
         trials_of = {index: [value] for index, value in zip(single_index, singles, strict=True)}
         trials_of.update(lists)
@@ -114,7 +128,9 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
 
 
 def _trial_list(index: int, run: object) -> list[float]:
-    """The trials of run ``index`` as floats, NaN kept (dropped later), checked."""
+    """The trials of run ``index`` as floats, NaN kept (dropped later); types checked."""
+    if type(run) in (tuple, list) and all(type(trial) is float for trial in run):
+        return list(run)  # what every reader gives: nothing to convert or check
     if isinstance(run, (str, bytes)) or not isinstance(run, (Sequence, np.ndarray)):
         raise TypeError(f"run {index}: expected a number or a sequence of numbers, got {run!r}")
     trials = []
@@ -122,7 +138,6 @@ def _trial_list(index: int, run: object) -> list[float]:
         if not isinstance(trial, Real) or isinstance(trial, bool):
             raise TypeError(f"run {index}, trial {trial_index}: expected a number, got {trial!r}")
         trials.append(float(trial))
-    _check_values(np.array(trials, dtype=np.float64), np.full(len(trials), index))
     return trials
 
 
@@ -132,7 +147,7 @@ def _check_values(values: npt.NDArray[np.float64], run_index: npt.NDArray[np.int
         bad = np.abs(values) > LARGEST_VALUE
     if not bad.any():
         return
-    first = int(np.flatnonzero(bad)[0])
+    first = int(np.argmin(np.where(bad, run_index, np.iinfo(np.int64).max)))
     value = float(values[first])
     if math.isinf(value):
         problem = "infinite value"

@@ -60,3 +60,17 @@ def test_perturb_is_what_the_reference_recomputes() -> None:
 def test_model_refuses_a_zero_scale() -> None:
     with pytest.raises(ValueError, match="positive"):
         BitModel(0.0, 1.0, 3)
+
+
+def test_models_share_size_tables_but_keep_their_own_length() -> None:
+    """A small model made after a large one still sees tables of its own size (the
+    searches size theirs by them), with the values a fresh computation gives."""
+    large = BitModel(100.0, 0.5, 5000)
+    small = BitModel(100.0, 0.5, 7)
+    assert len(large.length_bits) == 5001
+    assert len(small.length_bits) == len(small.sphere_head) == len(small.sphere_tail) == 8
+    for n in (1, 2, 7):
+        assert small.length_bits[n] == math.log(n * (n + 1)) / math.log(2)
+    assert small.sphere_head[1] == small.sphere_tail[1] == 0.0
+    assert small.sphere_head[7] == math.log(2) + math.log(math.pi) * 3 - math.lgamma(3)
+    assert large.length_bits[7] == small.length_bits[7]

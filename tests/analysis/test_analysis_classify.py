@@ -178,3 +178,12 @@ def test_numpy_input_is_accepted() -> None:
     runs = np.array([3.0, 3.1, 2.9, 9.0, 9.2, 8.8])
     assert classify(runs).groups == classify(runs.tolist()).groups
     assert classify([np.float32(1.5), np.int64(2), np.array([1.0, 2.0])]).run_count == 3
+
+
+def test_the_first_bad_run_is_named_whatever_its_kind() -> None:
+    """Values are checked at once over single values and trial lists: the message
+    still names the earliest bad run, and the kind of its problem."""
+    with pytest.raises(ValueError, match=r"^run 1: infinite value"):
+        classify([(1.0, 2.0), (3.0, math.inf), 4.0, math.inf])
+    with pytest.raises(ValueError, match=r"^run 0: value 1e\+101 is beyond"):
+        classify([1e101, (3.0, math.inf)])
