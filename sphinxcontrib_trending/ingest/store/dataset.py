@@ -13,9 +13,11 @@ latency histograms.
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
@@ -110,13 +112,27 @@ def read_store(location: str, options: ReadOptions, query: Query = Query()) -> F
     if query.recent_days is not None:
         query = replace(query, days=_recent(listed, query.recent_days))
     ours: dict[str, list[pa.Table]] = defaultdict(list)
-    for relative in listed:
-        values = partition_values(relative)
-        if not (in_days(values, query.days) and in_test_types(values, query.test_types)):
-            continue
+    wanted = [
+        (relative, values)
+        for relative in listed
+        if in_days(values := partition_values(relative), query.days)
+        and in_test_types(values, query.test_types)
+    ]
+
+    def read_one(relative: str) -> pa.Table | Exception:
+        try:
+            return _read_file(fs, posixpath.join(root, relative), query)
+        except READ_ERRORS as error:
+            return error
+
+    # pyarrow decodes without the GIL: files are read on every core, used in order
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        tables = pool.map(read_one, [relative for relative, _ in wanted])
+    for (relative, values), table in zip(wanted, tables, strict=True):
         where = posixpath.join(location.rstrip("/"), relative)
         try:
-            table = _read_file(fs, posixpath.join(root, relative), query)
+            if isinstance(table, Exception):
+                raise table
             if STORE_MARKER not in (table.schema.metadata or {}):
                 found.builds.extend(
                     builds_from_reference(table, where, values, options, query.metrics)
@@ -200,7 +216,10 @@ def _read_file(fs: Any, path: str, query: Query) -> pa.Table:
         parquet = pq.ParquetFile(stream)
         schema = parquet.schema_arrow
         if (schema.metadata or {}).get(STORE_MARKER) is not None:
-            return pq.read_table(stream, columns=list(MODEL_COLUMNS), filters=_rows_of(query))
+            # the file already open: a dataset read would open and parse it again
+            table = parquet.read(columns=list(MODEL_COLUMNS))
+            rows = _rows_of(query)
+            return table if rows is None else table.filter(rows)
         names = set(schema.names)
         missing = [name for name in REFERENCE_REQUIRED if name not in names]
         if missing:
