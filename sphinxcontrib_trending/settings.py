@@ -60,6 +60,7 @@ class Settings:
     known_changes: KnownChanges | None = None
     known_changes_path: Path | None = None
     norm_frequency: FrequencyNorm | None = None
+    workers: int | None = None
 
 
 def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[ConfigIssue]]:
@@ -83,6 +84,7 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
         sbps=values.sbps,
         outlier_runs=values.outlier_runs,
         norm_frequency=values.norm_frequency,
+        workers=values.workers,
         known_changes=known.changes if known else None,
         known_changes_path=known.path if known else None,
     )

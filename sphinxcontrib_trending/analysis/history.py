@@ -62,11 +62,15 @@ class Run:
 
 def trial_statistics(values: tuple[float, ...]) -> tuple[float | None, float | None]:
     """Average and population stdev of the finite trials; (None, None) if none."""
-    finite = [value for value in values if not math.isnan(value)]
-    if not finite:
+    if not values:
         return None, None
-    mean = math.fsum(finite) / len(finite)
-    return mean, math.sqrt(math.fsum((value - mean) ** 2 for value in finite) / len(finite))
+    mean = math.fsum(values) / len(values)
+    if mean != mean:  # a NaN trial: average the others
+        values = tuple(value for value in values if not math.isnan(value))
+        if not values:
+            return None, None
+        mean = math.fsum(values) / len(values)
+    return mean, math.sqrt(math.fsum([(value - mean) ** 2 for value in values]) / len(values))
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,12 @@ def outlier_runs(value: int | None, key: str, checker: Checker) -> int | None:
     return value
 
 
+def workers(value: int | None, key: str, checker: Checker) -> int | None:
+    if value is not None and (isinstance(value, bool) or value < 1):
+        raise Invalid(f"expected an integer >= 1 or None, got {value!r}")
+    return value
+
+
 def norm_frequency(value: Any, key: str, checker: Checker) -> FrequencyNorm | None:
     """``{"reference": 2.0, "testbeds": {"2n-icx": 2.6}}`` (GHz), or None (off)."""
     if value is None:

@@ -176,6 +176,17 @@ class ConfValues:
             doc_type="str | None",
         )
     )
+    workers: int | None = field(
+        metadata=declare(
+            default=None,
+            types=(int,),
+            check=checks.workers,
+            rebuild="",
+            help="Processes that group series before the pages are read; None means one "
+            "per core (or -j N if more), 1 groups in the build's own process.",
+            doc_type="int | None",
+        )
+    )
     plotlyjs: str = field(
         metadata=declare(
             default="bundled",

@@ -10,6 +10,7 @@ of HTML.
 from __future__ import annotations
 
 import colorsys
+import functools
 import html
 import json
 import math
@@ -74,14 +75,23 @@ def color(index: int) -> str:
     return f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _escaped(text: str | None) -> str:
     """Data text made inert for Plotly's HTML subset and its %{...} templates,
-    with control characters made visible."""
+    with control characters made visible.
+
+    Versions, builds and testbeds repeat on every test's graph: each distinct
+    text is escaped once.
+    """
     return html.escape(visible(text or ""), quote=True).replace("%{", "%&#123;")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def plotly_time(moment: datetime) -> str:
-    """Plotly reads naive date strings best; every time here is UTC."""
+    """Plotly reads naive date strings best; every time here is UTC.
+
+    A build's time is every test's run time in it: formatted once.
+    """
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 

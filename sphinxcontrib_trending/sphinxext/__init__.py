@@ -7,6 +7,7 @@ span features.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from sphinx.application import Sphinx
@@ -50,7 +51,10 @@ def _outdated_by_data(
 
 
 def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Parse (and with ``-j N`` analyse) sources once in the main process, before readers fork.
+    """Parse and analyse sources once in the main process, before readers fork.
+
+    The grouping runs on ``trending_workers`` processes (by default one per
+    core, or ``-j N`` if more): a plain ``sphinx-build`` uses every core too.
 
     Only when a page to be read used a source last time, or on a first
     build: editing a page without trending directives loads nothing.  A page
@@ -59,8 +63,9 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     used = env_records.env_data(env).doc_sources
     if docnames and (not used or any(docname in used for docname in docnames)):
         preload(env)
-        if app.parallel > 1:
-            preanalyse(env, app.parallel)
+        workers = config.settings_of(app.config).workers or max(app.parallel, os.cpu_count() or 1)
+        if workers > 1:
+            preanalyse(env, workers)
 
 
 def _new_download_round(app: Sphinx) -> None:

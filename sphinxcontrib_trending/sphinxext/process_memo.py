@@ -192,11 +192,18 @@ def preload(env: BuildEnvironment) -> None:
 def preanalyse(env: BuildEnvironment, workers: int) -> None:
     """Analyse every test of each source's default metric and options, on ``workers`` processes.
 
-    Called before parallel readers fork, so they share one copy of the results.
+    Called before the pages are read (and parallel readers fork, so they
+    share one copy of the results).
     """
     settings = settings_of(env.config)
     for name in settings.sources:
         loaded = load_source(env, name)
         candidates = source_histories(loaded, loaded.source.metric)
         options = trend_options(settings, loaded.source, loaded.source.metric)
+        logger.info(
+            "[trending] source %r: analysing %d series on %d processes",
+            name,
+            len(candidates),
+            workers,
+        )
         trends_for(loaded, candidates, options, settings.known_changes, workers=workers)

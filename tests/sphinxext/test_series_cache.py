@@ -57,3 +57,26 @@ def test_a_parallel_build_analyses_every_series_before_the_readers_fork(
         assert (Path(parallel.outdir) / f"{page}.html").read_text() == (
             Path(serial.outdir) / f"{page}.html"
         ).read_text()
+
+
+@pytest.mark.parametrize(("workers", "forked"), [(2, [2]), (1, [])])
+def test_a_serial_build_groups_on_trending_workers_processes(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch, workers: int, forked: list[int]
+) -> None:
+    """Without -j the grouping still uses the configured processes (every core by
+    default); ``trending_workers = 1`` keeps it in the build's own process."""
+    _forget_process_memory(monkeypatch)
+    monkeypatch.setattr(series, "MIN_PARALLEL", 1)  # the test site has few series
+    slots: list[int] = []
+    real = series.map_forked
+
+    def recording(task, items, workers, progress=None):  # type: ignore[no-untyped-def]
+        slots.append(workers)
+        return real(task, items, workers, progress=progress)
+
+    monkeypatch.setattr(series, "map_forked", recording)
+    app = site(confoverrides={"trending_workers": workers})
+    app.build()
+    assert slots == forked
+    assert ("analysing" in app.status.getvalue()) == bool(forked)
+    assert "dashboard" in {Path(p).stem for p in Path(app.outdir).glob("*.html")}
