@@ -65,51 +65,36 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
             :data:`LARGEST_VALUE` (the message names the run).
         TypeError: a run is neither a number, a sequence of numbers nor None.
     """
-    singles: list[float] = []
-    single_index: list[int] = []
-    lists: dict[int, list[float]] = {}
+    values: list[float] = []  # every value, run after run
+    owners: list[int] = []  # per run with values: its index
+    lengths: list[int] = []
+    trial_lists = False
     for index, run in enumerate(runs):
         if type(run) is float or (isinstance(run, Real) and not isinstance(run, bool)):
-            singles.append(float(run))
-            single_index.append(index)
+            values.append(float(run))
+            lengths.append(1)
         elif run is not None:
-            lists[index] = _trial_list(index, run)
-    values = np.array(singles, dtype=np.float64)
-    if lists:
-        # one check over every value: per run it costs more than the whole grouping
-        checked = np.concatenate([values, [value for trials in lists.values() for value in trials]])
-        owners = np.concatenate(
-            [
-                np.array(single_index, dtype=np.int64),
-                np.repeat(
-                    np.fromiter(lists, dtype=np.int64, count=len(lists)),
-                    [len(trials) for trials in lists.values()],
-                ),
-            ]
-        )
-        _check_values(checked, owners)
+            trials = _trial_list(index, run)
+            values.extend(trials)
+            lengths.append(len(trials))
+            trial_lists = True
+        else:
+            continue
+        owners.append(index)
+    flat = np.array(values, dtype=np.float64)
+    owner_of = np.array(owners, dtype=np.int64)
+    # one check over every value: per run it costs more than the whole grouping
+    _check_values(flat, np.repeat(owner_of, lengths))
+    if trial_lists:
+        present, sizes, avgs, stdevs, kept = _trial_statistics(flat, owner_of, lengths)
     else:
-        _check_values(values, np.array(single_index, dtype=np.int64))
-    if lists:
-        trials_of = {index: [value] for index, value in zip(single_index, singles, strict=True)}
-        trials_of.update(lists)
-        kept = {
-            index: [value for value in trials_of[index] if value == value] for index in trials_of
-        }
-        order = sorted(index for index, trials in kept.items() if trials)
-        present = np.array(order, dtype=np.int64)
-        sizes = np.array([len(kept[index]) for index in order], dtype=np.int64)
-        avgs, stdevs = _welford_by_trial([kept[index] for index in order], sizes)
-        max_value = max((max(kept[index]) for index in order), default=0.0)
-        min_value = min((min(kept[index]) for index in order), default=0.0)
-    else:
-        usable = ~np.isnan(values)
-        present = np.array(single_index, dtype=np.int64)[usable]
-        avgs = values[usable]
+        usable = ~np.isnan(flat)
+        present = owner_of[usable]
+        avgs = kept = flat[usable]
         sizes = np.ones(len(avgs), dtype=np.int64)
         stdevs = np.zeros(len(avgs))
-        max_value = float(avgs.max()) if len(avgs) else 0.0
-        min_value = float(avgs.min()) if len(avgs) else 0.0
+    max_value = float(kept.max()) if len(kept) else 0.0
+    min_value = float(kept.min()) if len(kept) else 0.0
     offset = min(float(min_value), 0.0)
     if offset < 0.0:
         avgs = avgs - offset
@@ -156,23 +141,50 @@ def _check_values(values: npt.NDArray[np.float64], run_index: npt.NDArray[np.int
     raise ValueError(f"run {int(run_index[first])}: {problem}")
 
 
+def _trial_statistics(
+    flat: npt.NDArray[np.float64], owner_of: npt.NDArray[np.int64], lengths: list[int]
+) -> tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+]:
+    """Present runs, their sizes, averages and stdevs, and every kept (non-NaN) trial.
+
+    ``flat`` holds the trials of the runs ``owner_of`` one run after the
+    other, ``lengths`` how many each has.
+    """
+    run_of = np.repeat(np.arange(len(lengths)), lengths)
+    usable = ~np.isnan(flat)
+    kept, run_of = flat[usable], run_of[usable]
+    counts = np.bincount(run_of, minlength=len(lengths))
+    measured = counts > 0
+    # the kept trials as a [trial position, run] table of the runs left
+    column = np.cumsum(measured) - 1
+    first = np.cumsum(counts) - counts
+    table = np.zeros((int(counts.max(initial=0)), int(measured.sum())))
+    table[np.arange(len(kept)) - first[run_of], column[run_of]] = kept
+    sizes = counts[measured].astype(np.int64)
+    avgs, stdevs = _welford_by_trial(table, sizes)
+    return owner_of[measured], sizes, avgs, stdevs, kept
+
+
 def _welford_by_trial(
-    trials_of: list[list[float]], sizes: npt.NDArray[np.int64]
+    table: npt.NDArray[np.float64], sizes: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Average and population stdev of each run, trial by trial in input order.
 
-    Vectorised across runs (one pass per trial position) but with exactly the
-    per-trial update of the reference, so the results are bit-identical to it.
+    ``table[position, run]`` is a run's trial at that position (its first
+    ``sizes[run]`` rows).  Vectorised across runs (one pass per trial
+    position) but with exactly the per-trial update of the reference, so
+    the results are bit-identical to it.
     """
-    count = len(trials_of)
-    longest = int(sizes.max()) if count else 0
-    table = np.zeros((longest, count))
-    for run_index, trials in enumerate(trials_of):
-        table[: len(trials), run_index] = trials
+    count = table.shape[1]
     size = np.zeros(count)
     avg = np.zeros(count)
     moment = np.zeros(count)
-    for position in range(longest):
+    for position in range(table.shape[0]):
         active = sizes > position
         old_size = size.copy()
         delta = table[position] - avg
