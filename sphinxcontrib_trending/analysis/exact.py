@@ -48,6 +48,7 @@ import numpy.typing as npt
 from sphinxcontrib_trending.analysis.bits import BitModel, perturb
 from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.runs import PreparedRuns
+from sphinxcontrib_trending.analysis.saved_search import SavedSearch
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -308,6 +309,77 @@ class ExactSearch:
         self._old_pairs, self._old_owner, self._old_begin = self._pairs, self._owner, self._begin
         self._allocate(groups, pairs)
         del self._old_trial_counts, self._old_pairs, self._old_owner, self._old_begin
+
+    def save(self) -> SavedSearch:
+        """The state to go on from later (:meth:`resume`), without the runs."""
+        count, pair_count = self._count, self._pair_count
+        doomed = np.zeros(count, dtype=np.int64)
+        if self._doomed is not None:
+            doomed[~self._doomed] = 1
+        pending_from, pending_key, pending_prev = self._pending
+        return SavedSearch(
+            runs=self.count,
+            trials=self._trials,
+            max_value=self.model.max_value,
+            unit=self.model.unit,
+            table_size=len(self._size_bits),
+            block=self._block,
+            groups=self._groups[:, :count].copy(),
+            trial_counts=self._trial_counts[:count].copy(),
+            pairs=self._pairs[:, :pair_count].copy(),
+            owner=self._owner[:pair_count].copy(),
+            begin=self._begin[:count].copy(),
+            best=self._best.copy(),
+            doomed=doomed,
+            pending_from=np.array(pending_from, dtype=np.int64),
+            pending_key=np.array(pending_key, dtype=np.float64),
+            pending_prev=np.array(pending_prev, dtype=np.float64),
+            history_begin=np.array(self._history_begin, dtype=np.int64),
+            history_from=np.array(self._history_from, dtype=np.int64),
+            history_key=np.array(self._history_key, dtype=np.float64),
+            history_prev=np.array(self._history_prev, dtype=np.float64),
+        )
+
+    @classmethod
+    def resume(cls, saved: SavedSearch, runs: PreparedRuns) -> ExactSearch:
+        """The search :meth:`save` saved, over ``runs``: the present runs it had seen.
+
+        Raises ``ValueError`` when ``runs`` are not what the state describes
+        (another count, trial total or largest value).
+        """
+        saved.check()
+        if (
+            runs.count != saved.runs
+            or int(runs.sizes.sum()) != saved.trials
+            or runs.max_value > saved.max_value
+        ):
+            raise ValueError("the saved search describes other runs")
+        search = cls(BitModel(saved.max_value, saved.unit, saved.table_size - 1))
+        search._run_sizes.extend(runs.sizes.astype(np.float64))
+        search._run_avgs.extend(runs.avgs)
+        search._run_stdevs.extend(runs.stdevs)
+        search._trials = saved.trials
+        count, pair_count = len(saved.best), len(saved.owner)
+        search._grow(max(64, 2 * count), max(64, 2 * pair_count))
+        search._count, search._pair_count = count, pair_count
+        search._block = min(max(saved.block, MIN_BLOCK), MAX_BLOCK)
+        search._groups[:, :count] = saved.groups
+        search._trial_counts[:count] = saved.trial_counts
+        search._pairs[:, :pair_count] = saved.pairs
+        search._owner[:pair_count] = saved.owner
+        search._begin[:count] = saved.begin
+        search._best = saved.best.copy()
+        search._doomed = saved.doomed == 0 if saved.doomed.any() else None
+        search._pending = (
+            saved.pending_from.tolist(),
+            saved.pending_key.tolist(),
+            saved.pending_prev.tolist(),
+        )
+        search._history_begin = saved.history_begin.tolist()
+        search._history_from = saved.history_from.tolist()
+        search._history_key = saved.history_key.tolist()
+        search._history_prev = saved.history_prev.tolist()
+        return search
 
     @property
     def count(self) -> int:

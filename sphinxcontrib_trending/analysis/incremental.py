@@ -7,8 +7,11 @@ valid while the bit model stays the same: a run above the largest value seen
 so far changes the unit (or at least ``M``) and so every bit count, and the
 search then starts over on the whole history.
 
-``search="jumpavg"`` has no reusable state and is recomputed on every call.
-The object pickles, for caching between builds.
+``search="jumpavg"`` has no reusable state and is recomputed on every call,
+and so is a history with a negative value: every value is shifted by the
+smallest (see :mod:`.runs`), which a later run can move.  The search state
+can be saved as plain arrays (:meth:`IncrementalClassifier.save`) and
+resumed in another process (:meth:`IncrementalClassifier.resumed`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from sphinxcontrib_trending.analysis.classify import (
 from sphinxcontrib_trending.analysis.exact import ExactSearch
 from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, prepare_runs
+from sphinxcontrib_trending.analysis.saved_search import SavedSearch
 
 
 class IncrementalClassifier:
@@ -65,6 +69,49 @@ class IncrementalClassifier:
         self.outlier_runs = resolve_outlier_runs(outlier_runs, search)
         self._prepared = prepare_runs([])
         self._state: ExactSearch | None = None
+        # the runs as given, for a history whose shift a new run may change
+        self._runs: list[Run] = []
+        self._shifted = False
+
+    def save(self) -> SavedSearch | None:
+        """The search state :meth:`resumed` goes on from; None when there is none to keep.
+
+        Only an exact search over non-negative values has one: jumpavg keeps
+        nothing between runs, and a negative value shifts the whole series.
+        """
+        state = self._state
+        if state is None or self._shifted or state.count != self._prepared.count:
+            return None
+        return state.save()
+
+    @classmethod
+    def resumed(
+        cls,
+        runs: Sequence[Run],
+        saved: SavedSearch,
+        unit: float | None = None,
+        sbps: float | None = None,
+        direction: Direction = "higher",
+        outlier_runs: int | None = None,
+    ) -> IncrementalClassifier:
+        """A classifier that has seen ``runs``, from the state :meth:`save` gave after them.
+
+        Raises ``ValueError`` when ``saved`` is not the exact search of these
+        runs under these settings (another unit, largest value or length).
+        """
+        classifier = cls(unit, sbps, "exact", direction, outlier_runs)
+        prepared = prepare_runs(runs)
+        if prepared.offset or not prepared.count:
+            raise ValueError("only a search over non-negative values is saved")
+        if (saved.max_value, saved.unit) != (
+            prepared.max_value,
+            resolve_unit(prepared.max_value, unit, sbps),
+        ):
+            raise ValueError("the saved search has another bit model")
+        classifier._state = ExactSearch.resume(saved, prepared)
+        classifier._prepared = prepared
+        classifier._runs = list(runs)
+        return classifier
 
     @property
     def run_count(self) -> int:
@@ -73,7 +120,11 @@ class IncrementalClassifier:
 
     def extend(self, runs: Sequence[Run]) -> Classification:
         """Append ``runs`` (oldest first) and classify the whole history."""
-        prepared = _concatenate(self._prepared, prepare_runs(runs))
+        chunk = prepare_runs(runs)
+        self._runs.extend(runs)
+        if self._shifted or chunk.offset < 0.0:
+            return self._afresh()
+        prepared = _concatenate(self._prepared, chunk)
         self._prepared = prepared
         if self.search != "exact" or prepared.max_value <= 0.0:
             return self._grouped(prepared)
@@ -91,8 +142,13 @@ class IncrementalClassifier:
         history (``check --all``) is one pass of the search.  Abandoned before
         its end, it leaves a state that a later call rebuilds.
         """
-        base = self._prepared
         chunk, measured, peaks = _prepare_each(runs)
+        if self._shifted or chunk.offset < 0.0:
+            for run in runs:
+                self._runs.append(run)
+                yield functools.partial(self._grouped, self._afresh_prepared())
+            return
+        base = self._prepared
         whole = _concatenate(base, chunk)
         # per run of ``runs``: present runs and largest value up to it
         present = base.count + np.cumsum(measured, dtype=np.int64)
@@ -116,6 +172,7 @@ class IncrementalClassifier:
             prepared = prefix(index)
             if self.search != "exact" or prepared.max_value <= 0.0:
                 self._prepared = prepared
+                self._runs.append(runs[index])
                 yield functools.partial(self._grouped, prepared)
                 index += 1
                 continue
@@ -132,11 +189,23 @@ class IncrementalClassifier:
                 partition = state.partition()
             for later in range(index, stop):
                 self._prepared = prefix(later)
+                self._runs.append(runs[later])
                 if measured[later]:
                     partition = next(partitions)
                 yield functools.partial(self._classified, self._prepared, state, partition)
             self._state = state
             index = stop
+
+    def _afresh(self) -> Classification:
+        """The whole history classified from scratch: it has a negative value."""
+        return self._grouped(self._afresh_prepared())
+
+    def _afresh_prepared(self) -> PreparedRuns:
+        """Every run so far prepared at once, with the shift of the whole history."""
+        self._shifted = True
+        self._state = None
+        self._prepared = prepare_runs(self._runs)
+        return self._prepared
 
     def _state_for(self, prepared: PreparedRuns) -> ExactSearch:
         """The saved search if it has this history's bit model, else a new one."""
@@ -188,18 +257,9 @@ class IncrementalClassifier:
 def _prepare_each(
     runs: Sequence[Run],
 ) -> tuple[PreparedRuns, npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
-    """``runs`` prepared as :meth:`IncrementalClassifier.extend` would, one at a time.
-
-    Also per run: whether it is present, and its largest value (0.0 if
-    missing).  One :func:`~.runs.prepare_runs` call does it unless a value is
-    negative: each run is then shifted on its own, as :meth:`extend` does.
-    """
+    """``runs`` prepared, and per run whether it is present and its largest value (0.0 if
+    missing).  A chunk with a negative value is classified afresh, run by run."""
     chunk = prepare_runs(runs)
-    if chunk.offset < 0.0:
-        pieces = [prepare_runs([run]) for run in runs]
-        measured = np.array([piece.count > 0 for piece in pieces], dtype=np.bool_)
-        peaks = np.array([piece.max_value for piece in pieces], dtype=np.float64)
-        return _concatenate(prepare_runs([]), *pieces), measured, peaks
     measured = np.zeros(len(runs), dtype=np.bool_)
     measured[chunk.present] = True
     peaks = np.zeros(len(runs))

@@ -269,3 +269,21 @@ def test_block_size_and_rounds_change_nothing(monkeypatch, largest_block, rounds
         found = exact_search(prepared, model)
         expected = quadratic_exact_search(prepared, model)
         assert found.bits == pytest.approx(expected.bits, rel=RELATIVE)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.floats(-50.0, 50.0, allow_nan=False) | st.none(), min_size=1, max_size=25),
+    st.integers(1, 10),
+)
+def test_a_history_with_negative_values_grows_as_classify_groups_it(runs, chunk) -> None:
+    """Every value is shifted by the smallest, which a new run can move: the classifier
+    gives classify's groups and averages (in the caller's terms) whatever the chunks."""
+    by_chunks = IncrementalClassifier()
+    for done in range(0, len(runs), chunk):
+        result = by_chunks.extend(runs[done : done + chunk])
+        assert result == classify(runs[: done + chunk])
+    each = IncrementalClassifier()
+    assert [made() for made in each.extend_each(runs)] == [
+        classify(runs[: stop + 1]) for stop in range(len(runs))
+    ]

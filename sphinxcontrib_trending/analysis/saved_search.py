@@ -1,0 +1,170 @@
+"""The exact search's state as plain arrays, to resume it in a later build.
+
+A daily rebuild adds one run per series.  Keeping each series' search state
+between builds turns its grouping into one search step instead of a whole
+search (see :class:`~.incremental.IncrementalClassifier`).  The state lives
+in the build's cache folder, so it is untrusted input like any cache entry:
+it is kept as typed arrays (never pickled), encoded as base64 text for the
+JSON cache, and every index in it is checked against the runs it claims to
+describe before a search uses it.  A state that fails a check is refused with
+``ValueError`` and the series is grouped afresh.
+
+The runs themselves are not saved: the caller has them, and passes the ones
+the state has seen when it resumes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_KINDS = {"f8": np.float64, "i8": np.int64}
+
+
+@dataclass(frozen=True)
+class SavedSearch:
+    """What :class:`~.exact.ExactSearch` keeps between runs, but the runs.
+
+    ``runs`` and ``trials`` say which prefix of a history it covers; the
+    model is ``(max_value, unit)`` with tables for ``table_size`` trials.
+    Survivor ``k`` has statistics ``groups[:, k]`` (trials, mean, spread,
+    start), predecessors ``begin[k]`` up to the next survivor's in
+    ``pairs``/``owner``, and ``best[k]`` bits; ``history_*`` hold every
+    start's predecessors as it opened, for the backtrack.
+    """
+
+    runs: int
+    trials: int
+    max_value: float
+    unit: float
+    table_size: int
+    block: int
+    groups: FloatArray
+    trial_counts: IntArray
+    pairs: FloatArray
+    owner: IntArray
+    begin: IntArray
+    best: FloatArray
+    doomed: IntArray
+    """1 for a survivor to drop at the next run, else 0 (all 0: keep every one)."""
+    pending_from: IntArray
+    pending_key: FloatArray
+    pending_prev: FloatArray
+    history_begin: IntArray
+    history_from: IntArray
+    history_key: FloatArray
+    history_prev: FloatArray
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON: numbers as they are, arrays as typed base64 text (exact)."""
+        encoded: dict[str, Any] = {}
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, np.ndarray):
+                kind = "f8" if value.dtype == np.float64 else "i8"
+                data = np.asarray(value, dtype="<" + kind).tobytes()
+                encoded[field.name] = [kind, list(value.shape), base64.b64encode(data).decode()]
+            else:
+                encoded[field.name] = value
+        return encoded
+
+    @classmethod
+    def from_json(cls, encoded: Any) -> SavedSearch:
+        """The state :meth:`to_json` wrote; ``ValueError`` if it is not one, or not consistent."""
+        if not isinstance(encoded, dict):
+            raise ValueError("a saved search is an object")
+        values: dict[str, Any] = {}
+        for field in fields(cls):
+            if field.name not in encoded:
+                raise ValueError(f"a saved search has no {field.name}")
+            value = encoded[field.name]
+            if field.type in ("int", "float"):
+                values[field.name] = _scalar(field.name, value, field.type)
+            else:
+                values[field.name] = _array(field.name, value)
+        saved = cls(**values)
+        saved.check()
+        return saved
+
+    def check(self) -> None:
+        """Raise ``ValueError`` unless every index stays within what the state describes."""
+        count, pair_count = self.best.shape[0], self.owner.shape[0]
+        history = self.history_from.shape[0]
+        _expect(self.runs >= 1 and self.trials >= self.runs, "runs and trials")
+        _expect(
+            math.isfinite(self.max_value) and self.max_value > 0.0 and self.unit > 0.0,
+            "the model's scale",
+        )
+        _expect(self.trials < self.table_size <= 1 << 31, "the size table")
+        _expect(1 <= self.block <= 1 << 16, "the block length")
+        _expect(self.groups.shape == (4, count) and count >= 1, "the survivors' statistics")
+        _expect(self.pairs.shape == (2, pair_count) and pair_count >= count, "the predecessors")
+        for name in ("trial_counts", "begin", "doomed"):
+            _expect(getattr(self, name).shape == (count,), name)
+        _expect(self.pending_from.shape[0] >= 1, "the pending predecessors")
+        for name in ("pending_key", "pending_prev"):
+            _expect(getattr(self, name).shape == self.pending_from.shape, name)
+        _expect(self.history_begin.shape == (self.runs,), "the history's starts")
+        for name in ("history_key", "history_prev"):
+            _expect(getattr(self, name).shape == (history,), name)
+        _expect(_within(self.trial_counts, 1, self.trials), "the survivors' trial counts")
+        _expect(_within(self.groups[3], 0, self.runs - 1), "the survivors' starts")
+        _expect(_within(self.owner, 0, count - 1), "the predecessors' owners")
+        _expect(bool(np.all(np.diff(self.owner) >= 0)), "the predecessors' order")
+        expected_begin = np.searchsorted(self.owner, np.arange(count))
+        _expect(np.array_equal(self.begin, expected_begin), "the predecessors' ranges")
+        _expect(bool(np.all(np.bincount(self.owner, minlength=count) >= 1)), "a survivor's ranges")
+        _expect(_within(self.doomed, 0, 1), "the survivors to drop")
+        _expect(_within(self.pending_from, -1, self.runs - 1), "the pending predecessors")
+        _expect(_within(self.history_begin, 0, history), "the history's ranges")
+        _expect(bool(np.all(np.diff(self.history_begin) >= 0)), "the history's order")
+        _expect(_within(self.history_from, -1, self.runs - 1), "the history's predecessors")
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, np.ndarray) and value.dtype == np.float64:
+                _expect(bool(np.all(np.isfinite(value))), field.name)
+
+
+def _expect(condition: bool, what: str) -> None:
+    if not condition:
+        raise ValueError(f"the saved search's {what} are not consistent")
+
+
+def _within(values: IntArray, low: int, high: int) -> bool:
+    return not len(values) or (int(values.min()) >= low and int(values.max()) <= high)
+
+
+def _scalar(name: str, value: Any, kind: str) -> int | float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"a saved search's {name} is not a number")
+    if kind == "int":
+        if not isinstance(value, int):
+            raise ValueError(f"a saved search's {name} is not a whole number")
+        return value
+    return float(value)
+
+
+def _array(name: str, value: Any) -> npt.NDArray[Any]:
+    if not (isinstance(value, list) and len(value) == 3):
+        raise ValueError(f"a saved search's {name} is not an encoded array")
+    kind, shape, text = value
+    if kind not in _KINDS or not isinstance(text, str) or not isinstance(shape, list):
+        raise ValueError(f"a saved search's {name} is not an encoded array")
+    if not all(type(side) is int and side >= 0 for side in shape):
+        raise ValueError(f"a saved search's {name} has no valid shape")
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError(f"a saved search's {name} is not base64") from None
+    if len(data) != 8 * math.prod(shape):
+        raise ValueError(f"a saved search's {name} does not fill its shape")
+    return np.frombuffer(data, dtype="<" + kind).astype(_KINDS[kind]).reshape(shape)

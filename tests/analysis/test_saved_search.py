@@ -1,0 +1,130 @@
+"""A saved exact search, resumed in a later build, groups exactly as a fresh one."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from analysis_series import make_series, series_cases
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sphinxcontrib_trending.analysis import classify
+from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
+from sphinxcontrib_trending.analysis.saved_search import SavedSearch
+
+
+def _through_json(saved: SavedSearch) -> SavedSearch:
+    return SavedSearch.from_json(json.loads(json.dumps(saved.to_json())))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=90), st.integers(1, 89), st.randoms(use_true_random=False))
+def test_a_resumed_search_classifies_as_a_fresh_one(case, cut, rng) -> None:
+    runs, unit, sbps = case
+    runs = [None if rng.random() < 0.1 else run for run in runs]
+    cut = min(cut, len(runs))
+    before = IncrementalClassifier(unit=unit, sbps=sbps)
+    before.extend(runs[:cut])
+    saved = before.save()
+    if saved is None:  # nothing measured yet, all zero or negative: nothing to resume
+        return
+    resumed = IncrementalClassifier.resumed(runs[:cut], _through_json(saved), unit, sbps)
+    assert resumed.extend(runs[cut:]) == classify(runs, unit=unit, sbps=sbps)
+    again = resumed.save()
+    assert again is not None and again.runs == sum(run is not None for run in runs)
+
+
+def test_the_state_of_a_long_history_is_compact() -> None:
+    """About 20 KB of JSON for 180 runs of ten trials, whatever the history's shape."""
+    rng = random.Random(7)
+    runs = make_series(rng, 180, 1e7, "trials")
+    classifier = IncrementalClassifier()
+    classifier.extend(runs)
+    saved = classifier.save()
+    assert saved is not None
+    assert len(json.dumps(saved.to_json())) < 64_000
+
+
+def test_jumpavg_and_negative_values_have_no_state_to_save() -> None:
+    jumpavg = IncrementalClassifier(search="jumpavg")
+    jumpavg.extend([1.0, 2.0, 3.0])
+    negative = IncrementalClassifier()
+    negative.extend([1.0, -2.0, 3.0])
+    assert jumpavg.save() is None
+    assert negative.save() is None
+
+
+@pytest.fixture(scope="module")
+def saved_case() -> tuple[list[float], SavedSearch]:
+    rng = random.Random(3)
+    runs = [rng.gauss(100.0 if index < 30 else 80.0, 1.0) for index in range(60)]
+    classifier = IncrementalClassifier()
+    classifier.extend(runs)
+    saved = classifier.save()
+    assert saved is not None
+    return runs, saved
+
+
+def test_a_state_for_other_runs_is_refused(saved_case) -> None:
+    runs, saved = saved_case
+    with pytest.raises(ValueError, match="other runs"):
+        IncrementalClassifier.resumed(runs[:-1], saved)  # the same largest value, a run less
+    with pytest.raises(ValueError, match="other bit model"):
+        IncrementalClassifier.resumed([*runs[:-1], max(runs) + 1.0], saved)
+    with pytest.raises(ValueError, match="other bit model"):
+        IncrementalClassifier.resumed(runs, saved, sbps=8.0)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("owner", lambda a: a + 10_000, "owners"),
+        ("history_from", lambda a: a + 10_000, "history's predecessors"),
+        ("history_begin", lambda a: a[::-1].copy(), "history's"),
+        ("pending_from", lambda a: np.full_like(a, -5), "pending"),
+        ("groups", lambda a: a[:, :-1].copy(), "statistics"),
+        ("best", lambda a: np.full_like(a, np.nan), "best"),
+        ("trial_counts", lambda a: a * 0, "trial counts"),
+        ("begin", lambda a: a + 1, "ranges"),
+    ],
+)
+def test_a_tampered_state_is_refused_with_what_is_wrong(saved_case, field, value, message) -> None:
+    """The state comes from the build folder: every index is checked before use."""
+    runs, saved = saved_case
+    encoded = saved.to_json()
+    bad = replace(saved, **{field: value(getattr(saved, field))})
+    with pytest.raises(ValueError, match=message):
+        IncrementalClassifier.resumed(runs, SavedSearch.from_json(bad.to_json()))
+    assert SavedSearch.from_json(encoded).runs == saved.runs  # the original still loads
+
+
+@pytest.mark.parametrize(
+    "encoded",
+    [
+        None,
+        [],
+        {"runs": 3},
+        "not a state",
+    ],
+)
+def test_what_is_not_a_state_at_all_is_refused(encoded) -> None:
+    with pytest.raises(ValueError, match="saved search"):
+        SavedSearch.from_json(encoded)
+
+
+def test_an_array_that_is_not_base64_or_does_not_fill_its_shape_is_refused(saved_case) -> None:
+    _, saved = saved_case
+    encoded = saved.to_json()
+    encoded["best"] = ["f8", [3], "!!!"]
+    with pytest.raises(ValueError, match="base64"):
+        SavedSearch.from_json(encoded)
+    encoded["best"] = ["f8", [1000], saved.to_json()["best"][2]]
+    with pytest.raises(ValueError, match="fill its shape"):
+        SavedSearch.from_json(encoded)
+    encoded["best"] = ["O", [3], saved.to_json()["best"][2]]
+    with pytest.raises(ValueError, match="encoded array"):
+        SavedSearch.from_json(encoded)
