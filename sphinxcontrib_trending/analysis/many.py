@@ -11,7 +11,10 @@ An entry is named by the series' identity (source, metric, history key,
 settings) and valid for one content hash (the values, the settings and the
 analysis code).  Keeping the identity separate from the content is what lets
 an entry be *extended* later: a series that only gained runs finds its
-previous entry under the same name.
+previous entry under the same name, and with it the exact search's state
+after those runs (:class:`~.saved_search.SavedSearch`, kept in a second file
+that only a build with new runs reads), so its grouping costs one search
+step instead of a whole search.
 """
 
 from __future__ import annotations
@@ -19,20 +22,27 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sphinxcontrib_trending.analysis.classify import Classification, Group, classify
+from sphinxcontrib_trending.analysis.classification_json import (
+    classification_from_json,
+    classification_to_json,
+)
+from sphinxcontrib_trending.analysis.classify import Classification, classify
 from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
+from sphinxcontrib_trending.analysis.saved_search import SavedSearch
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 
 CACHE_FORMAT = "sphinxcontrib-trending/classified-series"
+SEARCHES_FORMAT = "sphinxcontrib-trending/saved-searches"
 MIN_PARALLEL = 64
 """Fewer series than this are classified in-process: starting workers costs more."""
 BATCH = 200
@@ -94,17 +104,24 @@ class SeriesJob:
     @functools.cached_property
     def content(self) -> str:
         """Hash of the values, settings and code; the cache asks for it twice per series."""
-        state = [analysis_digest(), self.settings.__dict__, [_plain(s) for s in self.samples]]
-        return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
+        return self.prefix_content(len(self.samples))
+
+    def prefix_content(self, runs: int) -> str:
+        """:attr:`content` of the series' first ``runs`` runs: what an entry saved then had."""
+        header = json.dumps([analysis_digest(), self.settings.__dict__], sort_keys=True)
+        digest = hashlib.sha256(header.encode())
+        for sample in self.samples[:runs]:
+            digest.update(_sample_bytes(sample))
+        return digest.hexdigest()
 
 
-def _plain(sample: Sample) -> Any:
-    """JSON-able and exact: ``repr`` of each float (NaN included)."""
+def _sample_bytes(sample: Sample) -> bytes:
+    """One run, exactly and unambiguously: a kind byte, then its numbers as doubles."""
     if sample is None:
-        return None
+        return b"\x00"
     if isinstance(sample, Sequence):
-        return [repr(float(value)) for value in sample]
-    return repr(float(sample))
+        return struct.pack(f"<BI{len(sample)}d", 2, len(sample), *sample)
+    return struct.pack("<Bd", 1, sample)
 
 
 def series_jobs(histories: Sequence[TestHistory], options: TrendOptions) -> list[SeriesJob]:
@@ -120,32 +137,97 @@ def series_cache(cache_dir: Path | None, source: str, options: TrendOptions) -> 
     return SeriesCache(folder, scope)
 
 
-def classify_job(job: SeriesJob) -> Classification:
-    """The task the workers run: :func:`.classify` of one series."""
+@dataclass(frozen=True)
+class Grouped:
+    """A series' grouping, and the exact search's state to extend it later (else None)."""
+
+    classification: Classification
+    search: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SeriesTask:
+    """A series to group, from scratch or from the saved search after its first runs."""
+
+    job: SeriesJob
+    resume: tuple[int, dict[str, Any]] | None = None
+    """(runs the saved search has seen, its state as :meth:`.SavedSearch.to_json` wrote)."""
+
+    def __repr__(self) -> str:
+        return repr(self.job)
+
+
+def classify_job(job: SeriesJob) -> Grouped:
+    """:func:`.classify` of one series from scratch, with the search state to save."""
     settings = job.settings
-    return classify(
-        list(job.samples),
+    if settings.search != "exact":
+        return Grouped(
+            classify(
+                list(job.samples),
+                sbps=settings.sbps,
+                search=settings.search,  # type: ignore[arg-type]
+                direction=settings.direction,  # type: ignore[arg-type]
+                outlier_runs=settings.outlier_runs,
+            )
+        )
+    classifier = IncrementalClassifier(
         sbps=settings.sbps,
-        search=settings.search,  # type: ignore[arg-type]
         direction=settings.direction,  # type: ignore[arg-type]
         outlier_runs=settings.outlier_runs,
     )
+    return _grouped(classifier, classifier.extend(list(job.samples)))
+
+
+def extend_job(job: SeriesJob, seen: int, state: dict[str, Any]) -> Grouped:
+    """The grouping of a series that gained runs since its search was saved after ``seen``.
+
+    A state that does not load, or does not describe those runs, is
+    dropped and the series grouped from scratch.
+    """
+    settings = job.settings
+    try:
+        classifier = IncrementalClassifier.resumed(
+            job.samples[:seen],
+            SavedSearch.from_json(state),
+            sbps=settings.sbps,
+            direction=settings.direction,  # type: ignore[arg-type]
+            outlier_runs=settings.outlier_runs,
+        )
+    except ValueError:
+        return classify_job(job)
+    return _grouped(classifier, classifier.extend(list(job.samples[seen:])))
+
+
+def _grouped(classifier: IncrementalClassifier, result: Classification) -> Grouped:
+    saved = classifier.save()
+    return Grouped(result, None if saved is None else saved.to_json())
+
+
+def group_task(task: SeriesTask) -> Grouped:
+    """The task the workers run: one series, extended where its search was saved."""
+    if task.resume is None:
+        return classify_job(task.job)
+    return extend_job(task.job, *task.resume)
 
 
 class SeriesCache:
     """Classifications by series identity, each valid for one content hash.
 
     Kept in memory and, with a folder, in one JSON file per ``scope``
-    (written by :meth:`save`).  Entries on disk are untrusted: a file that
-    does not decode, or an entry of the wrong shape, is ignored and the
-    series classified again.
+    (written by :meth:`save`); the saved searches in a second one, read
+    only when a series needs its search (a build with no new run never
+    does).  Entries on disk are untrusted: a file that does not decode, or
+    an entry of the wrong shape, is ignored and the series classified again.
     """
 
     def __init__(self, folder: Path | None, scope: str) -> None:
         self.path = None if folder is None else folder / f"{_digest(scope)}.json"
+        self.searches_path = None if folder is None else folder / f"{_digest(scope)}.searches.json"
         self.scope = scope
         self.entries: dict[str, tuple[str, Classification]] = {}
         self.dirty = False
+        self._searches: dict[str, tuple[str, int, dict[str, Any]]] | None = None
+        self._searches_dirty = False
         self._load()
 
     def get(self, job: SeriesJob) -> Classification | None:
@@ -154,48 +236,99 @@ class SeriesCache:
             return None
         return entry[1]
 
-    def put(self, job: SeriesJob, result: Classification) -> None:
-        self.entries[job.identity] = (job.content, result)
+    def task(self, job: SeriesJob) -> SeriesTask:
+        """What grouping ``job`` takes: from its saved search if it only gained runs."""
+        saved = self._saved().get(job.identity)
+        if saved is not None:
+            content, seen, state = saved
+            if seen < len(job.samples) and job.prefix_content(seen) == content:
+                return SeriesTask(job, (seen, state))
+        return SeriesTask(job)
+
+    def put(self, job: SeriesJob, grouped: Grouped) -> None:
+        self.entries[job.identity] = (job.content, grouped.classification)
         self.dirty = True
+        searches = self._saved()
+        if grouped.search is not None:
+            searches[job.identity] = (job.content, len(job.samples), grouped.search)
+            self._searches_dirty = True
+        elif searches.pop(job.identity, None) is not None:
+            self._searches_dirty = True
 
     def save(self) -> None:
-        if self.path is None or not self.dirty:
-            return
-        document = {
-            "format": CACHE_FORMAT,
-            "scope": self.scope,
-            "entries": {
-                identity: {"content": content, "classification": _to_json(result)}
-                for identity, (content, result) in self.entries.items()
-            },
-        }
-        write_atomically(self.path, [json.dumps(document).encode()])
-        self.dirty = False
+        if self.path is not None and self.dirty:
+            document = {
+                "format": CACHE_FORMAT,
+                "scope": self.scope,
+                "entries": {
+                    identity: {"content": content, "classification": classification_to_json(result)}
+                    for identity, (content, result) in self.entries.items()
+                },
+            }
+            write_atomically(self.path, [json.dumps(document).encode()])
+            self.dirty = False
+        if self.searches_path is not None and self._searches_dirty:
+            document = {
+                "format": SEARCHES_FORMAT,
+                "scope": self.scope,
+                "searches": {
+                    identity: {"content": content, "runs": seen, "search": state}
+                    for identity, (content, seen, state) in (self._searches or {}).items()
+                },
+            }
+            write_atomically(self.searches_path, [json.dumps(document).encode()])
+            self._searches_dirty = False
 
     def _load(self) -> None:
-        if self.path is None:
-            return
-        try:
-            document = json.loads(self.path.read_bytes())
-        except (OSError, ValueError):
-            return
-        if not isinstance(document, dict) or document.get("format") != CACHE_FORMAT:
-            return
-        if document.get("scope") != self.scope or not isinstance(document.get("entries"), dict):
-            return
-        for identity, entry in document["entries"].items():
+        document = _document(self.path, CACHE_FORMAT, self.scope, "entries")
+        for identity, entry in document.items():
             try:
                 content = entry["content"]
                 if not isinstance(content, str):
                     raise TypeError("content hash is not a string")
-                self.entries[identity] = (content, _from_json(entry["classification"]))
+                self.entries[identity] = (
+                    content,
+                    classification_from_json(entry["classification"]),
+                )
             except (KeyError, TypeError, ValueError):
                 continue
 
+    def _saved(self) -> dict[str, tuple[str, int, dict[str, Any]]]:
+        """The saved searches, read on first use; a malformed one is left out.
 
-def classify_batch(jobs: tuple[SeriesJob, ...]) -> list[Classification]:
+        A state is only checked when a series resumes from it
+        (:meth:`.SavedSearch.from_json`): most are never used in a build.
+        """
+        if self._searches is None:
+            self._searches = {}
+            document = _document(self.searches_path, SEARCHES_FORMAT, self.scope, "searches")
+            for identity, entry in document.items():
+                if not isinstance(entry, dict):
+                    continue
+                content, seen, state = (entry.get(key) for key in ("content", "runs", "search"))
+                if isinstance(content, str) and type(seen) is int and isinstance(state, dict):
+                    self._searches[identity] = (content, seen, state)
+        return self._searches
+
+
+def _document(path: Path | None, kind: str, scope: str, key: str) -> dict[str, Any]:
+    """The ``key`` mapping of a cache file of this kind and scope; empty if there is none."""
+    if path is None:
+        return {}
+    try:
+        document = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(document, dict) or document.get("format") != kind:
+        return {}
+    if document.get("scope") != scope or not isinstance(document.get(key), dict):
+        return {}
+    return document[key]
+
+
+def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
     """The task sent to a worker: several series, so scheduling costs little per series."""
-    return [classify_job(job) for job in jobs]
+    return [group_task(task) for task in tasks]
 
 
 def classify_series(
@@ -208,17 +341,19 @@ def classify_series(
 ) -> list[Classification]:
     """The classification of every job, in order: cached ones as they are, the rest computed.
 
-    The missing ones are classified in batches on ``workers`` processes
-    forked from this one (:func:`~.map_forked`), on the Dask cluster at
-    ``scheduler`` (:func:`~.map_ordered`), or here when neither is given or
-    fewer than :data:`MIN_PARALLEL` are missing.  The cache is saved once
-    at the end.
+    A series that only gained runs since it was cached is extended from its
+    saved search; the others are grouped from scratch.  The missing ones
+    are grouped in batches on ``workers`` processes forked from this one
+    (:func:`~.map_forked`), on the Dask cluster at ``scheduler``
+    (:func:`~.map_ordered`), or here when neither is given or fewer than
+    :data:`MIN_PARALLEL` are missing.  The cache is saved once at the end.
     """
     results: list[Classification | None] = [cache.get(job) for job in jobs]
     missing = [number for number, result in enumerate(results) if result is None]
-    todo = [jobs[number] for number in missing]
+    todo = [cache.task(jobs[number]) for number in missing]
+    computed: list[Grouped]
     if len(todo) < MIN_PARALLEL or not (workers or scheduler):
-        computed = map_ordered(classify_job, todo, progress=progress)
+        computed = map_ordered(group_task, todo, progress=progress)
     else:
         slots = workers or 1
         size = max(1, min(BATCH, -(-len(todo) // (4 * slots))))
@@ -227,88 +362,13 @@ def classify_series(
             done = map_ordered(classify_batch, batches, scheduler=scheduler, progress=progress)
         else:
             done = map_forked(classify_batch, batches, slots, progress=progress)
-        computed = [result for batch in done for result in batch]
-    for number, result in zip(missing, computed, strict=True):
-        results[number] = result
-        cache.put(jobs[number], result)
+        computed = [grouped for batch in done for grouped in batch]
+    for number, grouped in zip(missing, computed, strict=True):
+        results[number] = grouped.classification
+        cache.put(jobs[number], grouped)
     cache.save()
     return [result for result in results if result is not None]
 
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-_GROUP_FLOATS = ("avg", "stdev")
-_GROUP_OPTIONAL = ("bits_saved", "confidence", "serial_correlation")
-
-
-def _to_json(result: Classification) -> dict[str, Any]:
-    return {
-        "groups": [{**group.__dict__, "outliers": list(group.outliers)} for group in result.groups],
-        "bits": result.bits,
-        "missing": list(result.missing),
-        "run_count": result.run_count,
-        "direction": result.direction,
-        "search": result.search,
-        "unit": result.unit,
-        "outlier_runs": result.outlier_runs,
-    }
-
-
-def _from_json(entry: Any) -> Classification:
-    if not isinstance(entry, dict):
-        raise TypeError("classification is not an object")
-    groups = [_group(group) for group in _typed(entry["groups"], list)]
-    return Classification(
-        groups=groups,
-        bits=_number(entry["bits"]),
-        missing=tuple(_integer(index) for index in _typed(entry["missing"], list)),
-        run_count=_integer(entry["run_count"]),
-        direction=_choice(entry["direction"], ("higher", "lower")),  # type: ignore[arg-type]
-        search=_choice(entry["search"], ("exact", "jumpavg")),  # type: ignore[arg-type]
-        unit=None if entry["unit"] is None else _number(entry["unit"]),
-        outlier_runs=_integer(entry["outlier_runs"]),
-    )
-
-
-def _group(entry: Any) -> Group:
-    fields = _typed(entry, dict)
-    return Group(
-        start=_integer(fields["start"]),
-        stop=_integer(fields["stop"]),
-        size=_integer(fields["size"]),
-        comment=_choice(fields["comment"], ("normal", "regression", "progression")),  # type: ignore[arg-type]
-        **{name: _number(fields[name]) for name in _GROUP_FLOATS},
-        **{
-            name: None if fields[name] is None else _number(fields[name])
-            for name in _GROUP_OPTIONAL
-        },
-        outliers=tuple(_integer(run) for run in _typed(fields["outliers"], list)),
-    )
-
-
-def _typed(value: Any, kind: type) -> Any:
-    if not isinstance(value, kind):
-        raise TypeError(f"expected {kind.__name__}, found {type(value).__name__}")
-    return value
-
-
-def _integer(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise TypeError(f"expected a count, found {value!r}")
-    return value
-
-
-def _number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"expected a number, found {type(value).__name__}")
-    if not math.isfinite(value) or abs(value) > 1e100:
-        raise ValueError(f"implausible number {value!r}")
-    return float(value)
-
-
-def _choice(value: Any, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ValueError(f"expected one of {choices}, found {value!r}")
-    return value

@@ -39,6 +39,7 @@ def direct(job: SeriesJob) -> object:
 
 
 def count_classifications(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Identities grouped from scratch (not extended from a saved search), in order."""
     classified: list[str] = []
     real = series.classify_job
 
@@ -48,6 +49,23 @@ def count_classifications(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(series, "classify_job", counting)
     return classified
+
+
+def count_extensions(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """(identity, runs the saved search had seen) of each series extended from one."""
+    extended: list[tuple[str, int]] = []
+    real = series.extend_job
+
+    def counting(job: SeriesJob, seen: int, state: dict) -> object:
+        extended.append((job.identity, seen))
+        return real(job, seen, state)
+
+    monkeypatch.setattr(series, "extend_job", counting)
+    return extended
+
+
+def cache_file(folder: Path) -> Path:
+    return SeriesCache(folder, "scope").path  # type: ignore[return-value]
 
 
 def test_in_process_and_two_workers_give_what_classify_gives() -> None:
@@ -71,14 +89,65 @@ def test_a_warm_cache_classifies_nothing_and_a_changed_series_only_itself(
     assert classified == []
 
     changed = list(jobs)
-    changed[3] = SeriesJob(jobs[3].identity, (*jobs[3].samples, 5e5), SETTINGS)
+    changed[3] = SeriesJob(jobs[3].identity, (5e5, *jobs[3].samples[1:]), SETTINGS)
     again = classify_series(changed, SeriesCache(tmp_path, "scope"))
     assert classified == [jobs[3].identity]
     assert again[3] == direct(changed[3])
     assert again[:3] + again[4:] == first[:3] + first[4:]
     # one entry per series identity: the changed series replaced its own entry
-    (entry_file,) = tmp_path.iterdir()
-    assert len(json.loads(entry_file.read_text())["entries"]) == 10
+    assert len(json.loads(cache_file(tmp_path).read_text())["entries"]) == 10
+
+
+def test_a_series_that_gained_runs_is_extended_from_its_saved_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daily case: one new run per series is one search step, not a new search."""
+    jobs = make_jobs(series.MIN_PARALLEL + 2)
+    classify_series(jobs, SeriesCache(tmp_path, "scope"))
+    classified = count_classifications(monkeypatch)
+    extended = count_extensions(monkeypatch)
+    grown = [
+        SeriesJob(job.identity, (*job.samples, 4e5 if number % 2 else None, 1e6), SETTINGS)
+        for number, job in enumerate(jobs)
+    ]
+    results = classify_series(grown, SeriesCache(tmp_path, "scope"), workers=2)
+    assert results == [direct(job) for job in grown]
+    assert classified == []
+    # forked workers record nothing here: run in-process to see who was extended
+    more = [SeriesJob(job.identity, (*job.samples, 9e5), SETTINGS) for job in grown[:3]]
+    assert classify_series(more, SeriesCache(tmp_path, "scope")) == [direct(j) for j in more]
+    assert extended == [(job.identity, 42) for job in grown[:3]]
+    assert classified == []
+
+
+def test_an_older_run_that_changed_or_a_damaged_search_means_a_fresh_grouping(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    jobs = make_jobs(3)
+    classify_series(jobs, SeriesCache(tmp_path, "scope"))
+    searches = SeriesCache(tmp_path, "scope").searches_path
+    assert searches is not None
+    document = json.loads(searches.read_text())
+    state = document["searches"][jobs[1].identity]["search"]
+    state["owner"][2] = "!!!"  # not base64 any more
+    searches.write_text(json.dumps(document))
+    classified = count_classifications(monkeypatch)
+    grown = [SeriesJob(job.identity, (*job.samples, 1e6), SETTINGS) for job in jobs]
+    grown[2] = SeriesJob(jobs[2].identity, (2e6, *jobs[2].samples[1:], 1e6), SETTINGS)
+    assert classify_series(grown, SeriesCache(tmp_path, "scope")) == [direct(j) for j in grown]
+    # 0 extended; 1's search does not load; 2's first run is not what the search saw
+    assert classified == [jobs[1].identity, jobs[2].identity]
+
+
+def test_a_warm_build_never_reads_the_saved_searches(tmp_path: Path) -> None:
+    """They are only needed for new runs: a build with none leaves that file unread."""
+    jobs = make_jobs(3)
+    classify_series(jobs, SeriesCache(tmp_path, "scope"))
+    cache = SeriesCache(tmp_path, "scope")
+    assert cache.searches_path is not None and cache.searches_path.exists()
+    cache.searches_path.write_text("not json {")
+    assert classify_series(jobs, cache) == [direct(job) for job in jobs]
+    assert cache.searches_path.read_text() == "not json {"
 
 
 def test_other_settings_or_scope_are_other_entries(
@@ -111,7 +180,7 @@ def test_a_damaged_entry_is_classified_again(
 ) -> None:
     jobs = make_jobs(3)
     first = classify_series(jobs, SeriesCache(tmp_path, "scope"))
-    (entry_file,) = tmp_path.iterdir()
+    entry_file = cache_file(tmp_path)
     document = json.loads(entry_file.read_text())
     damage(document["entries"][jobs[1].identity])
     entry_file.write_text(json.dumps(document))
