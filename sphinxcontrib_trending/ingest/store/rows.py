@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -148,26 +147,11 @@ def _columns(table: pa.Table) -> dict[str, list[Any]]:
 
     pyarrow turns a zoned timestamp into a datetime some fifty times slower
     than :func:`_time` does from the number; a store has a time per row.
-    Text columns repeat a few values over many rows (job, suite, status):
-    each distinct text becomes one Python string that every row shares.
     """
-    columns = {}
-    for column in table.schema:
-        cells = table.column(column.name)
+    for at, column in enumerate(table.schema):
         if pa.types.is_timestamp(column.type):
-            columns[column.name] = cells.cast(pa.int64()).to_pylist()
-        elif pa.types.is_string(column.type):
-            columns[column.name] = _shared_texts(cells)
-        else:
-            columns[column.name] = cells.to_pylist()
-    return columns
-
-
-def _shared_texts(cells: pa.ChunkedArray) -> list[str | None]:
-    encoded = cells.combine_chunks().dictionary_encode()
-    texts = np.array([*encoded.dictionary.to_pylist(), None], dtype=object)
-    indices = encoded.indices.fill_null(len(encoded.dictionary))
-    return texts[indices.to_numpy(zero_copy_only=False)].tolist()
+            table = table.set_column(at, column.name, table.column(at).cast(pa.int64()))
+    return table.to_pydict()
 
 
 def _time(micros: int | None) -> datetime | None:
