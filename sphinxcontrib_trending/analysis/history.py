@@ -24,7 +24,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
     rules_for,
 )
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
-from sphinxcontrib_trending.ingest.model import Build, TestResult
+from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +111,15 @@ def anchor_for(source: str, key: str) -> str:
     return f"trending-{slug}"
 
 
-def _run(build: Build, test: TestResult, metric: str) -> Run:
-    measurement = test.measurement(metric)
+def _run(
+    build: Build,
+    test: TestResult,
+    measurement: Measurement | None,
+    latency: str | None,
+) -> Run:
+    """``test``'s run in ``build``; ``latency`` is the metric's latency base, if it has one."""
     values = measurement.values if measurement else ()
     average, stdev = trial_statistics(values)
-    base = latency_base(metric)
     return Run(
         time=build.time,
         job=build.job,
@@ -127,8 +131,8 @@ def _run(build: Build, test: TestResult, metric: str) -> Run:
         values=values,
         average=average,
         stdev=stdev,
-        hosts=test.attribute("hosts") or "",
-        percentiles=() if base is None else _percentiles(test, base),
+        hosts=(test.attribute("hosts") or "") if test.attributes else "",
+        percentiles=() if latency is None else _percentiles(test, latency),
     )
 
 
@@ -162,6 +166,7 @@ def histories(
     history's dimensions from its newest run.
     """
     rules = rules or rules_for()
+    latency = latency_base(metric)
     runs: dict[str, list[Run]] = {}
     latest: dict[str, tuple[TestResult, str | None]] = {}
     units: dict[str, str | None] = {}
@@ -172,9 +177,9 @@ def histories(
             if accept is not None and not accept(test):
                 continue
             key = history_key(build.testbed, test.test_id)
-            runs.setdefault(key, []).append(_run(build, test, metric))
-            latest[key] = (test, build.testbed)
             measurement = test.measurement(metric)
+            runs.setdefault(key, []).append(_run(build, test, measurement, latency))
+            latest[key] = (test, build.testbed)
             if measurement is not None:
                 units[key] = measurement.unit
             if test.measurements:
