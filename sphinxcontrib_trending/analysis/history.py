@@ -16,6 +16,7 @@ from datetime import datetime
 from functools import cached_property
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
+from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.dimensions import (
     NO_DIMENSIONS,
     DimensionRules,
@@ -165,7 +166,17 @@ def histories(
     time).  ``rules`` (the source's, else the built-in ones) derive each
     history's dimensions from its newest run.
     """
-    rules = rules or rules_for()
+    with collector_paused():
+        return _histories(builds, metric, accept, keep_failing, rules or rules_for())
+
+
+def _histories(
+    builds: Iterable[Build],
+    metric: str,
+    accept: Callable[[TestResult], bool] | None,
+    keep_failing: bool,
+    rules: DimensionRules,
+) -> list[TestHistory]:
     latency = latency_base(metric)
     runs: dict[str, list[Run]] = {}
     latest: dict[str, tuple[TestResult, str | None]] = {}

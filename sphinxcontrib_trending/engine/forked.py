@@ -10,6 +10,7 @@ results back.  Where ``fork`` does not exist the work runs in-process.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -47,13 +48,19 @@ def map_forked(
     report = progress or (lambda _done, _total: None)
     results: list[Result] = []
     context = multiprocessing.get_context("fork")
-    with context.Pool(min(workers, len(items))) as pool:
-        outcomes = pool.imap(_Call(task), items)
-        for done, (item, (ok, value)) in enumerate(zip(items, outcomes, strict=True), start=1):
-            if not ok:
-                raise TaskFailed(item, RemoteFailure(value), reason=value)
-            results.append(value)
-            report(done, len(items))
+    # what the workers inherit stays out of their cycle collector: walking it
+    # would cost seconds and copy every page of it into each worker
+    gc.freeze()
+    try:
+        with context.Pool(min(workers, len(items))) as pool:
+            outcomes = pool.imap(_Call(task), items)
+            for done, (item, (ok, value)) in enumerate(zip(items, outcomes, strict=True), start=1):
+                if not ok:
+                    raise TaskFailed(item, RemoteFailure(value), reason=value)
+                results.append(value)
+                report(done, len(items))
+    finally:
+        gc.unfreeze()
     return results
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.engine import map_ordered
+from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.archives import MEMBER_ERRORS, Document, iter_documents
 from sphinxcontrib_trending.ingest.download import (
     Downloads,
@@ -124,9 +125,10 @@ def load(
     Raises :class:`SpecError` only for an unusable spec (bad regular
     expression or format).
     """
-    if cache_dir is None:
-        return ingest(spec, None, progress=progress)
-    return ingest(spec, cache_dir / "store", cache_dir / "downloads", progress=progress)
+    with collector_paused():
+        if cache_dir is None:
+            return ingest(spec, None, progress=progress)
+        return ingest(spec, cache_dir / "store", cache_dir / "downloads", progress=progress)
 
 
 def ingest(

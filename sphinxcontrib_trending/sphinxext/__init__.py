@@ -7,6 +7,7 @@ span features.
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import Any
 
@@ -66,6 +67,14 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
         workers = config.settings_of(app.config).workers or max(app.parallel, os.cpu_count() or 1)
         if workers > 1:
             preanalyse(env, workers)
+        # the loaded data lives until the build ends: keep the cycle
+        # collector from walking it again and again while the pages render
+        gc.freeze()
+
+
+def _thaw(app: Sphinx, exception: Exception | None) -> None:
+    """What :func:`_preload` froze is collectable again (a process may build twice)."""
+    gc.unfreeze()
 
 
 def _new_download_round(app: Sphinx) -> None:
@@ -84,6 +93,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     latex.register(app)
     app.connect("env-get-outdated", _outdated_by_data)
     app.connect("env-before-read-docs", _preload)
+    app.connect("build-finished", _thaw)
     app.connect("env-purge-doc", env_records.purge_doc)
     app.connect("env-merge-info", env_records.merge_info)
     return {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -79,4 +80,5 @@ def test_a_serial_build_groups_on_trending_workers_processes(
     app.build()
     assert slots == forked
     assert ("analysing" in app.status.getvalue()) == bool(forked)
+    assert gc.get_freeze_count() == 0  # the loaded data is collectable again after the build
     assert "dashboard" in {Path(p).stem for p in Path(app.outdir).glob("*.html")}
