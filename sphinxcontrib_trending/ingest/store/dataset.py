@@ -51,6 +51,7 @@ from sphinxcontrib_trending.ingest.store.manifest import (
 )
 from sphinxcontrib_trending.ingest.store.rows import (
     REFERENCE_ATTRIBUTES,
+    SharedValues,
     builds_from_reference,
     builds_from_rows,
     check_rows,
@@ -144,9 +145,10 @@ def read_store(location: str, options: ReadOptions, query: Query = Query()) -> F
             found.problems.append(Problem(where, f"corrupt or foreign file, skipped: {error}"))
             continue
         found.files_read.append(where)
+    shared = SharedValues()
     for prefix, tables in ours.items():  # one input's files together: its builds come back whole
         try:
-            found.builds.extend(builds_from_rows(tables))
+            found.builds.extend(builds_from_rows(tables, shared))
         except READ_ERRORS as error:
             where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
             found.problems.append(Problem(where, f"corrupt rows, skipped: {error}"))

@@ -34,6 +34,7 @@ from sphinxcontrib_trending.ingest.store.manifest import (
     read_manifest,
 )
 from sphinxcontrib_trending.ingest.store.rows import (
+    SharedValues,
     builds_from_rows,
     check_plausible,
     check_rows,
@@ -55,6 +56,7 @@ class CorruptFile(ValueError):
 class LocalStore:
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.shared = SharedValues()  # repeated values shared by the builds read back
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -101,7 +103,7 @@ class LocalStore:
                 message = f"corrupt or foreign store file, its input is parsed again: {error}"
                 return None, Problem(str(path), message, "cache")
         try:
-            builds = builds_from_rows(tables)
+            builds = builds_from_rows(tables, self.shared)
         except READ_ERRORS as error:
             where = str(self.root / entry.files[0].path) if entry.files else str(self.root)
             message = f"corrupt or foreign store file, its input is parsed again: {error}"

@@ -13,6 +13,7 @@ have read the test's document.
 from __future__ import annotations
 
 import math
+import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
@@ -177,6 +178,32 @@ Row = tuple[dict[str, list[Any]], int]
 """One row: its table's columns (as lists) and its index in them."""
 
 
+class SharedValues:
+    """One object for each value a store repeats from build to build.
+
+    A test's id, name, suite and tags come back from every build's file as
+    new objects; at CSIT's size (millions of test runs) those copies are
+    gigabytes.  Texts go through :func:`sys.intern`, tuples of texts
+    through a table this object keeps: use one per read, so a long-running
+    process does not keep every tuple it ever saw.
+    """
+
+    def __init__(self) -> None:
+        self._tuples: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    @staticmethod
+    def text(value: str | None) -> str | None:
+        return None if value is None else sys.intern(value)
+
+    def texts(self, values: list[str]) -> tuple[str, ...]:
+        found = tuple(map(sys.intern, values))
+        return self._tuples.setdefault(found, found)
+
+    def pairs(self, values: list[dict[str, str]]) -> tuple[tuple[str, str], ...]:
+        found = tuple((sys.intern(pair["name"]), pair["value"]) for pair in values)
+        return self._tuples.setdefault(found, found)
+
+
 def check_plausible(table: pa.Table) -> None:
     """Raise ``ValueError`` for a value or time the parser would have screened out.
 
@@ -196,8 +223,13 @@ def check_plausible(table: pa.Table) -> None:
             raise ValueError(f"a {name} is outside {EARLIEST.year}..{LATEST.year}")
 
 
-def builds_from_rows(tables: list[pa.Table]) -> list[Build]:
-    """Our rows (of one input, any partitions) back into that input's builds."""
+def builds_from_rows(tables: list[pa.Table], shared: SharedValues | None = None) -> list[Build]:
+    """Our rows (of one input, any partitions) back into that input's builds.
+
+    ``shared`` makes repeated values one object across all the inputs read
+    with it (a new one per call without).
+    """
+    shared = shared or SharedValues()
     heads: dict[int, Row] = {}
     tests: dict[int, dict[int, tuple[Row, list[Measurement]]]] = defaultdict(dict)
     for table in tables:
@@ -211,39 +243,43 @@ def builds_from_rows(tables: list[pa.Table]) -> list[Build]:
                 continue
             _, measured = tests[builds[at]].setdefault(positions[at], ((columns, at), []))
             if metrics[at] is not None:
-                measured.append(Measurement(metrics[at], units[at], tuple(values[at])))
+                measured.append(
+                    Measurement(sys.intern(metrics[at]), sys.intern(units[at]), tuple(values[at]))
+                )
     return [
-        _build(heads[index], [_test(*tests[index][at]) for at in sorted(tests[index])])
+        _build(
+            heads[index], [_test(*tests[index][at], shared) for at in sorted(tests[index])], shared
+        )
         for index in sorted(heads)
     ]
 
 
-def _build(row: Row, tests: list[TestResult]) -> Build:
+def _build(row: Row, tests: list[TestResult], shared: SharedValues) -> Build:
     columns, at = row
     return Build(
-        job=columns["job"][at],
+        job=sys.intern(columns["job"][at]),
         build=columns["build"][at],
         time=_time(columns["build_time"][at]),
-        dut_version=columns["dut_version"][at],
-        testbed=columns["testbed"][at],
+        dut_version=shared.text(columns["dut_version"][at]),
+        testbed=shared.text(columns["testbed"][at]),
         origin=columns["origin"][at],
         tests=tuple(tests),
     )
 
 
-def _test(row: Row, measured: list[Measurement]) -> TestResult:
+def _test(row: Row, measured: list[Measurement], shared: SharedValues) -> TestResult:
     columns, at = row
     return TestResult(
-        test_id=columns["test_id"][at],
-        name=columns["test_name"][at],
-        suite=columns["suite"][at],
-        tags=tuple(columns["tags"][at]),
-        status=columns["status"][at],
+        test_id=sys.intern(columns["test_id"][at]),
+        name=sys.intern(columns["test_name"][at]),
+        suite=sys.intern(columns["suite"][at]),
+        tags=shared.texts(columns["tags"][at]),
+        status=sys.intern(columns["status"][at]),
         start=_time(columns["start_time"][at]),
         message=columns["message"][at],
         measurements=tuple(measured),
-        thread_core=columns["thread_core"][at],
-        attributes=tuple((pair["name"], pair["value"]) for pair in columns["attributes"][at]),
+        thread_core=shared.text(columns["thread_core"][at]),
+        attributes=shared.pairs(columns["attributes"][at]),
     )
 
 
