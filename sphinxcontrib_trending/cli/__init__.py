@@ -15,7 +15,8 @@ import signal
 import sys
 import tempfile
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from sphinxcontrib_trending import __version__
 
@@ -42,22 +43,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def exit_on_terminate() -> None:
-    """SIGTERM (a CI timeout) exits like Ctrl-C does, so temporary files are removed."""
-    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+@contextmanager
+def exit_on_terminate() -> Iterator[None]:
+    """Inside, SIGTERM (a CI timeout) exits like Ctrl-C does, so temporary files are removed.
+
+    The previous handler comes back afterwards: a process that calls
+    :func:`main` as a function (a test, a script) keeps its own, and the
+    processes it forks later are not left with one that raises.
+    """
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    exit_on_terminate()
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        return int(args.handler(args))
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except Exception as error:
-        return _internal_error(error)
+    with exit_on_terminate():
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        try:
+            return int(args.handler(args))
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+        except Exception as error:
+            return _internal_error(error)
 
 
 def _internal_error(error: Exception) -> int:

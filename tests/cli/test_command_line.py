@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -115,3 +116,17 @@ def test_install_page_lists_every_runtime_dependency() -> None:
     names = [re.match(r"[\w.-]+", spec).group(0) for spec in project["dependencies"]]
     text = (DOCS / "install.rst").read_text().lower()
     assert [name for name in names if name.lower() not in text] == []
+
+
+def test_main_as_a_function_leaves_the_sigterm_handler_as_it_found_it(
+    tmp_path: Path, capsys
+) -> None:
+    """A CI timeout ends the command cleanly, but a process calling main() keeps its own
+    handler: pool workers it forks later must still die on SIGTERM (a raising handler
+    inherited by them hung a pool's terminate)."""
+    before = signal.getsignal(signal.SIGTERM)
+    assert main(["export", str(tmp_path / "none.xml"), "--format", "robot"]) != 0
+    assert signal.getsignal(signal.SIGTERM) is before
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert signal.getsignal(signal.SIGTERM) is before

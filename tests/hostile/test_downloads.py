@@ -187,8 +187,8 @@ def _child(url: str, tmp_path: Path) -> subprocess.Popen[bytes]:
     """A run downloading ``url`` (which never ends), once its folder exists."""
     script = (
         "import sys; from sphinxcontrib_trending.cli import exit_on_terminate; "
-        "from tests.hostile.documents import load_here; exit_on_terminate(); "
-        "load_here(sys.argv[1])"
+        "from tests.hostile.documents import load_here\n"
+        "with exit_on_terminate(): load_here(sys.argv[1])"
     )
     child = subprocess.Popen(
         [sys.executable, "-c", script, url],
