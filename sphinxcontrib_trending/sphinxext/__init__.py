@@ -8,7 +8,6 @@ span features.
 from __future__ import annotations
 
 import gc
-import os
 from typing import Any
 
 from sphinx.application import Sphinx
@@ -28,6 +27,7 @@ from sphinxcontrib_trending.sphinxext import (
 )
 from sphinxcontrib_trending.sphinxext.process_memo import (
     current_fingerprint,
+    plan_grouping,
     preanalyse,
     preload,
 )
@@ -52,20 +52,21 @@ def _outdated_by_data(
 
 
 def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Parse and analyse sources once in the main process, before readers fork.
+    """Parse sources once in the main process (and with ``-j N`` group them) before readers fork.
 
     The grouping runs on ``trending_workers`` processes (by default one per
-    core, or ``-j N`` if more): a plain ``sphinx-build`` uses every core too.
+    core, or ``-j N`` if more): in a plain ``sphinx-build`` each page groups
+    the series it shows on them (see :func:`.plan_grouping`).
 
     Only when a page to be read used a source last time, or on a first
     build: editing a page without trending directives loads nothing.  A page
     that newly uses a source still loads it on demand while it is read.
     """
+    workers = plan_grouping(config.settings_of(app.config).workers, app.parallel)
     used = env_records.env_data(env).doc_sources
     if docnames and (not used or any(docname in used for docname in docnames)):
         preload(env)
-        workers = config.settings_of(app.config).workers or max(app.parallel, os.cpu_count() or 1)
-        if workers > 1:
+        if app.parallel > 1 and workers > 1:
             preanalyse(env, workers)
         # the loaded data lives until the build ends: keep the cycle
         # collector from walking it again and again while the pages render

@@ -17,6 +17,7 @@ its pages show, and series shown on pages of two readers twice.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -66,6 +67,23 @@ _loaded: dict[tuple[str, str], LoadedSource] = {}
 _histories: dict[tuple[str, str, str], list[TestHistory]] = {}
 _trends: dict[tuple[str, str, str, TrendOptions, KnownChanges | None], TestTrend] = {}
 _series: dict[tuple[Path | None, str, ClassifySettings], SeriesCache] = {}
+_page_workers: int | None = None
+"""Processes a page's own grouping may fork (None: in this one); see :func:`plan_grouping`."""
+
+
+def plan_grouping(configured: int | None, parallel: int) -> int:
+    """How many processes group series in this build, and where.
+
+    ``configured`` is ``trending_workers`` (None: one per core, or ``-j N``
+    if more).  A serial build lets each page group the series it shows on
+    that many forked workers, so a page over a few tests of a large source
+    groups only those; a parallel build groups every series before its
+    readers fork (:func:`preanalyse`), and the readers group the rest alone.
+    """
+    global _page_workers
+    workers = configured or max(parallel, os.cpu_count() or 1)
+    _page_workers = workers if parallel <= 1 and workers > 1 else None
+    return workers
 
 
 def current_fingerprint(env: BuildEnvironment, source: Source) -> str:
@@ -148,7 +166,7 @@ def trends_for(
     """Analyses of the selected histories, each computed once per process.
 
     Groupings not in the per-series cache are computed on ``workers`` local
-    processes (in this one when None).
+    processes (by default what :func:`plan_grouping` chose for pages).
     """
 
     def key(history: TestHistory) -> tuple[str, str, str, TrendOptions, KnownChanges | None]:
@@ -157,6 +175,7 @@ def trends_for(
     missing = [history for history in selected if key(history) not in _trends]
     if missing:
         cache = _series_cache(loaded, options)
+        workers = workers or _page_workers
         classified = classify_series(series_jobs(missing, options), cache, workers=workers)
         for history, result in zip(missing, classified, strict=True):
             _trends[key(history)] = summarize(history, options, loaded.end, known, result)

@@ -60,12 +60,12 @@ def test_a_parallel_build_analyses_every_series_before_the_readers_fork(
         ).read_text()
 
 
-@pytest.mark.parametrize(("workers", "forked"), [(2, [2]), (1, [])])
+@pytest.mark.parametrize(("workers", "forked"), [(2, {2}), (1, set())])
 def test_a_serial_build_groups_on_trending_workers_processes(
-    site: SiteFactory, monkeypatch: pytest.MonkeyPatch, workers: int, forked: list[int]
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch, workers: int, forked: set[int]
 ) -> None:
-    """Without -j the grouping still uses the configured processes (every core by
-    default); ``trending_workers = 1`` keeps it in the build's own process."""
+    """Without -j each page groups the series it shows on the configured processes
+    (every core by default); ``trending_workers = 1`` keeps it in the build's own process."""
     _forget_process_memory(monkeypatch)
     monkeypatch.setattr(series, "MIN_PARALLEL", 1)  # the test site has few series
     slots: list[int] = []
@@ -78,7 +78,28 @@ def test_a_serial_build_groups_on_trending_workers_processes(
     monkeypatch.setattr(series, "map_forked", recording)
     app = site(confoverrides={"trending_workers": workers})
     app.build()
-    assert slots == forked
-    assert ("analysing" in app.status.getvalue()) == bool(forked)
+    assert set(slots) == forked
+    assert "analysing" not in app.status.getvalue()  # no grouping of every series up front
     assert gc.get_freeze_count() == 0  # the loaded data is collectable again after the build
     assert "dashboard" in {Path(p).stem for p in Path(app.outdir).glob("*.html")}
+
+
+def test_a_page_over_a_few_tests_groups_only_those(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A serial build groups what its pages show, not every series of the source."""
+    _forget_process_memory(monkeypatch)
+    app = site(confoverrides={"trending_workers": 2})
+    (Path(app.srcdir) / "index.rst").write_text(
+        "Few\n===\n\n.. trending-graph::\n   :source: perf\n   :tests: stable\n"
+    )
+    for page in Path(app.srcdir).glob("*.rst"):
+        if page.name != "index.rst":
+            page.unlink()
+    app = site(confoverrides={"trending_workers": 2})
+    app.build()
+    (loaded,) = process_memo._loaded.values()
+    every = process_memo.source_histories(loaded, loaded.source.metric)
+    grouped = {key[2] for key in process_memo._trends}
+    assert grouped == {history.key for history in every if history.name == "stable"}
+    assert len(every) > len(grouped)
