@@ -23,7 +23,7 @@ import functools
 import hashlib
 import json
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -257,26 +257,20 @@ class SeriesCache:
 
     def save(self) -> None:
         if self.path is not None and self.dirty:
-            document = {
-                "format": CACHE_FORMAT,
-                "scope": self.scope,
-                "entries": {
-                    identity: {"content": content, "classification": classification_to_json(result)}
-                    for identity, (content, result) in self.entries.items()
-                },
-            }
-            write_atomically(self.path, [json.dumps(document).encode()])
+            entries = (
+                (identity, {"content": content, "classification": classification_to_json(result)})
+                for identity, (content, result) in self.entries.items()
+            )
+            head = {"format": CACHE_FORMAT, "scope": self.scope}
+            write_atomically(self.path, _json_chunks(head, "entries", entries))
             self.dirty = False
         if self.searches_path is not None and self._searches_dirty:
-            document = {
-                "format": SEARCHES_FORMAT,
-                "scope": self.scope,
-                "searches": {
-                    identity: {"content": content, "runs": seen, "search": state}
-                    for identity, (content, seen, state) in (self._searches or {}).items()
-                },
-            }
-            write_atomically(self.searches_path, [json.dumps(document).encode()])
+            searches = (
+                (identity, {"content": content, "runs": seen, "search": state})
+                for identity, (content, seen, state) in (self._searches or {}).items()
+            )
+            head = {"format": SEARCHES_FORMAT, "scope": self.scope}
+            write_atomically(self.searches_path, _json_chunks(head, "searches", searches))
             self._searches_dirty = False
 
     def _load(self) -> None:
@@ -309,6 +303,22 @@ class SeriesCache:
                 if isinstance(content, str) and type(seen) is int and isinstance(state, dict):
                     self._searches[identity] = (content, seen, state)
         return self._searches
+
+
+def _json_chunks(
+    head: dict[str, Any], key: str, entries: Iterable[tuple[str, Any]]
+) -> Iterator[bytes]:
+    """``{**head, key: dict(entries)}`` as JSON, an entry at a time.
+
+    The saved searches of a CSIT-sized site are hundreds of megabytes: one
+    string of all of them, and its bytes, would double that at the end of
+    the grouping.
+    """
+    yield json.dumps(head)[:-1].encode() + b", " + json.dumps(key).encode() + b": {"
+    for number, (name, value) in enumerate(entries):
+        yield (", " if number else "").encode() + json.dumps(name).encode() + b": "
+        yield json.dumps(value).encode()
+    yield b"}}"
 
 
 def _document(path: Path | None, kind: str, scope: str, key: str) -> dict[str, Any]:

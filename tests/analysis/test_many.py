@@ -195,3 +195,10 @@ def test_a_file_that_is_not_a_cache_is_ignored(tmp_path: Path) -> None:
     assert cache.path is not None
     cache.path.write_text("not json {")
     assert classify_series(jobs, SeriesCache(tmp_path, "scope")) == [direct(job) for job in jobs]
+
+
+@pytest.mark.parametrize("entries", [[], [("a", {"x": [1, 2]}), ('b "quoted"', None)]])
+def test_cache_files_are_written_an_entry_at_a_time_as_plain_json(entries) -> None:
+    head = {"format": "f", "scope": "s"}
+    written = b"".join(series._json_chunks(head, "entries", iter(entries)))
+    assert json.loads(written) == {**head, "entries": dict(entries)}
