@@ -32,7 +32,7 @@ from sphinxcontrib_trending.analysis.classification_json import (
     classification_from_json,
     classification_to_json,
 )
-from sphinxcontrib_trending.analysis.classify import Classification, classify
+from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
@@ -158,20 +158,14 @@ class SeriesTask:
 
 
 def classify_job(job: SeriesJob) -> Grouped:
-    """:func:`.classify` of one series from scratch, with the search state to save."""
+    """:func:`.classify` of one series from scratch, with the search state to save.
+
+    Only the exact search has a state (see :meth:`.IncrementalClassifier.save`).
+    """
     settings = job.settings
-    if settings.search != "exact":
-        return Grouped(
-            classify(
-                list(job.samples),
-                sbps=settings.sbps,
-                search=settings.search,  # type: ignore[arg-type]
-                direction=settings.direction,  # type: ignore[arg-type]
-                outlier_runs=settings.outlier_runs,
-            )
-        )
     classifier = IncrementalClassifier(
         sbps=settings.sbps,
+        search=settings.search,  # type: ignore[arg-type]
         direction=settings.direction,  # type: ignore[arg-type]
         outlier_runs=settings.outlier_runs,
     )

@@ -211,8 +211,9 @@ def preload(env: BuildEnvironment) -> None:
 def preanalyse(env: BuildEnvironment, workers: int) -> None:
     """Analyse every test of each source's default metric and options, on ``workers`` processes.
 
-    Called before the pages are read (and parallel readers fork, so they
-    share one copy of the results).
+    Called before parallel readers fork, so they share one copy of the
+    results (a serial build groups page by page instead, see
+    :func:`plan_grouping`).
     """
     settings = settings_of(env.config)
     for name in settings.sources:
