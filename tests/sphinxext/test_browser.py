@@ -117,10 +117,16 @@ def test_clicks_and_typing_sort_filter_and_write_the_url(browser: str, outdir: P
 
 
 def test_a_graph_loads_its_data_file_from_file_url_and_is_drawn(browser: str, outdir: Path) -> None:
-    dom = _dom(browser, (outdir / "graphs.html").as_uri())
-    plots = dom.xpath("//div[contains(@class, 'trending-graph-plot')]")
-    assert len(plots) == len(datasets.TESTS)
-    drawn = [plot for plot in plots if plot.xpath(".//svg[contains(@class, 'main-svg')]")]
+    # The data file loads from disk in real time, not Chromium's virtual time: on a
+    # machine busy with the rest of the suite one dump can end before it arrives
+    # (seen once in a CI run); a graph must be drawn within three dumps.
+    for _attempt in range(3):
+        dom = _dom(browser, (outdir / "graphs.html").as_uri())
+        plots = dom.xpath("//div[contains(@class, 'trending-graph-plot')]")
+        assert len(plots) == len(datasets.TESTS)
+        drawn = [plot for plot in plots if plot.xpath(".//svg[contains(@class, 'main-svg')]")]
+        if drawn:
+            break
     assert drawn, "no graph drawn"
     data_scripts = dom.xpath("//head/script/@src")
     assert any(src.startswith("graphs.trending-graph-") for src in data_scripts)
