@@ -190,7 +190,6 @@ class _Extended:
     spread: FloatArray
     best: FloatArray
     keys: FloatArray  # U = best + L(mean)
-    lowest: FloatArray  # per end: the cheapest U
 
 
 class _Block(NamedTuple):
@@ -565,16 +564,8 @@ class ExactSearch:
         best += jumps
         keys = self._norm_bits(new_mean)
         keys += best
-        cheapest = keys.argmin(axis=0)
-        ends = np.arange(keys.shape[1])
         return _Extended(
-            trials=new_trials,
-            counts=counts,
-            mean=new_mean,
-            spread=new_spread,
-            best=best,
-            keys=keys,
-            lowest=keys[cheapest, ends],
+            trials=new_trials, counts=counts, mean=new_mean, spread=new_spread, best=best, keys=keys
         )
 
     def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
