@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections import defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
@@ -112,13 +112,45 @@ def read_store(location: str, options: ReadOptions, query: Query = Query()) -> F
         listed = sorted(manifest.referenced())
     if query.recent_days is not None:
         query = replace(query, days=_recent(listed, query.recent_days))
-    ours: dict[str, list[pa.Table]] = defaultdict(list)
     wanted = [
         (relative, values)
         for relative in listed
         if in_days(values := partition_values(relative), query.days)
         and in_test_types(values, query.test_types)
     ]
+    _read_wanted(fs, root, location, wanted, query, options, found)
+    # pyarrow's allocator keeps what the tables freed for later tables: give it back
+    pa.default_memory_pool().release_unused()
+    return found
+
+
+def _input_of(relative: str) -> str:
+    return posixpath.basename(relative)[:INPUT_PREFIX]
+
+
+def _read_wanted(
+    fs: Any,
+    root: str,
+    location: str,
+    wanted: list[tuple[str, dict[str, str]]],
+    query: Query,
+    options: ReadOptions,
+    found: Found,
+) -> None:
+    """Read the files in order, turning each input's rows into builds once all are in.
+
+    pyarrow decodes without the GIL, so files are read on a thread per core
+    while this one builds the model; at most a few files are read ahead, and
+    an input's tables are dropped as soon as its builds exist, so the read
+    never holds the whole store as tables.  Builds come in the order merging
+    expects, whatever order the reads finish in: the reference's by file,
+    then ours by input, in the order of each input's first file.
+    """
+    workers = os.cpu_count() or 1
+    files_left = Counter(_input_of(relative) for relative, _ in wanted)
+    ours: dict[str, list[pa.Table]] = defaultdict(list)
+    builds: dict[str, list[Build]] = {}  # ours, by input
+    shared = SharedValues()
 
     def read_one(relative: str) -> pa.Table | Exception:
         try:
@@ -126,33 +158,49 @@ def read_store(location: str, options: ReadOptions, query: Query = Query()) -> F
         except READ_ERRORS as error:
             return error
 
-    # pyarrow decodes without the GIL: files are read on every core, used in order
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        tables = pool.map(read_one, [relative for relative, _ in wanted])
-    for (relative, values), table in zip(wanted, tables, strict=True):
-        where = posixpath.join(location.rstrip("/"), relative)
-        try:
-            if isinstance(table, Exception):
-                raise table
-            if STORE_MARKER not in (table.schema.metadata or {}):
-                found.builds.extend(
-                    builds_from_reference(table, where, values, options, query.metrics)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending: deque[Future[pa.Table | Exception]] = deque()
+        ahead = iter(wanted)
+        for relative, values in wanted:
+            while len(pending) < 2 * workers and (next_file := next(ahead, None)) is not None:
+                pending.append(pool.submit(read_one, next_file[0]))
+            table = pending.popleft().result()
+            where = posixpath.join(location.rstrip("/"), relative)
+            prefix = _input_of(relative)
+            try:
+                if isinstance(table, Exception):
+                    raise table
+                if STORE_MARKER not in (table.schema.metadata or {}):
+                    found.builds.extend(
+                        builds_from_reference(table, where, values, options, query.metrics)
+                    )
+                else:
+                    check_rows(table)
+                    ours[prefix].append(table)
+                    builds.setdefault(prefix, [])
+                found.files_read.append(where)
+            except READ_ERRORS as error:
+                found.problems.append(Problem(where, f"corrupt or foreign file, skipped: {error}"))
+            del table
+            files_left[prefix] -= 1
+            if not files_left[prefix] and prefix in ours:
+                builds[prefix].extend(
+                    _our_builds(location, prefix, ours.pop(prefix), shared, found)
                 )
-            else:
-                check_rows(table)
-                ours[posixpath.basename(relative)[:INPUT_PREFIX]].append(table)
-        except READ_ERRORS as error:
-            found.problems.append(Problem(where, f"corrupt or foreign file, skipped: {error}"))
-            continue
-        found.files_read.append(where)
-    shared = SharedValues()
-    for prefix, tables in ours.items():  # one input's files together: its builds come back whole
-        try:
-            found.builds.extend(builds_from_rows(tables, shared))
-        except READ_ERRORS as error:
-            where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
-            found.problems.append(Problem(where, f"corrupt rows, skipped: {error}"))
-    return found
+    for found_builds in builds.values():
+        found.builds.extend(found_builds)
+
+
+def _our_builds(
+    location: str, prefix: str, tables: list[pa.Table], shared: SharedValues, found: Found
+) -> list[Build]:
+    """One input's files together: its builds come back whole, or not at all."""
+    try:
+        return builds_from_rows(tables, shared)
+    except READ_ERRORS as error:
+        where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
+        found.problems.append(Problem(where, f"corrupt rows, skipped: {error}"))
+        return []
 
 
 def _recent(listed: list[str], days: int) -> tuple[date, date] | None:
