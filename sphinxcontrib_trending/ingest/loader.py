@@ -19,6 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 from sphinxcontrib_trending.engine import map_ordered
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.archives import MEMBER_ERRORS, Document, iter_documents
@@ -126,9 +128,14 @@ def load(
     expression or format).
     """
     with collector_paused():
-        if cache_dir is None:
-            return ingest(spec, None, progress=progress)
-        return ingest(spec, cache_dir / "store", cache_dir / "downloads", progress=progress)
+        try:
+            if cache_dir is None:
+                return ingest(spec, None, progress=progress)
+            return ingest(spec, cache_dir / "store", cache_dir / "downloads", progress=progress)
+        finally:
+            # pyarrow's allocator keeps the pages of every table read for
+            # later tables; the model holds the data now: give them back
+            pa.default_memory_pool().release_unused()
 
 
 def ingest(

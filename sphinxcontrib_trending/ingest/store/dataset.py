@@ -119,8 +119,6 @@ def read_store(location: str, options: ReadOptions, query: Query = Query()) -> F
         and in_test_types(values, query.test_types)
     ]
     _read_wanted(fs, root, location, wanted, query, options, found)
-    # pyarrow's allocator keeps what the tables freed for later tables: give it back
-    pa.default_memory_pool().release_unused()
     return found
 
 
