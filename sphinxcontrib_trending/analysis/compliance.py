@@ -20,7 +20,7 @@ import bisect
 from collections import Counter
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
@@ -295,8 +295,11 @@ def _ordered(short: _Window, long: _Window, zero: _Window) -> tuple[_Window, _Wi
 def _check_times(times: Sequence[datetime], result: Classification) -> None:
     if len(times) != result.run_count:
         raise ValueError(f"got {len(times)} times for {result.run_count} runs")
+    # a fixed offset (UTC, as ingest gives every time) is aware at every moment:
+    # only other zones are asked, time by time (thousands of series, each page)
+    fixed = all(isinstance(time.tzinfo, timezone) for time in times)
     for index, time in enumerate(times):
-        if time.tzinfo is None or time.utcoffset() is None:
+        if not fixed and (time.tzinfo is None or time.utcoffset() is None):
             raise ValueError(f"time of run {index} is not timezone-aware: {time!r}")
         if index and time < times[index - 1]:
             raise ValueError(f"time of run {index} is earlier than the run before it")

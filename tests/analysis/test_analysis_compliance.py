@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 
 import pytest
 
@@ -140,6 +140,36 @@ def test_times_must_match_and_be_aware_and_ordered() -> None:
         compliance([datetime(2024, 1, day) for day in (1, 2, 3)], result)
     with pytest.raises(ValueError, match="earlier"):
         compliance(list(reversed(daily(3))), result)
+
+
+class _Unknown(tzinfo):
+    """A zone that cannot say its offset: its times are not aware."""
+
+    def utcoffset(self, moment: datetime | None) -> timedelta | None:
+        return None
+
+
+class _Eastern(tzinfo):
+    """A zone of our own (not ``datetime.timezone``) that knows its offset."""
+
+    def utcoffset(self, moment: datetime | None) -> timedelta:
+        return timedelta(hours=2)
+
+    def dst(self, moment: datetime | None) -> timedelta:
+        return timedelta(0)
+
+
+def test_only_the_naive_time_is_refused_among_aware_ones() -> None:
+    result = classify([1.0, 2.0, 3.0])
+    mixed = [*daily(2), datetime(2024, 1, 3)]
+    with pytest.raises(ValueError, match="time of run 2 is not timezone-aware"):
+        compliance(mixed, result)
+    unknown = [*daily(2), datetime(2024, 1, 3, tzinfo=_Unknown())]
+    with pytest.raises(ValueError, match="time of run 2 is not timezone-aware"):
+        compliance(unknown, result)
+    # a zone other than datetime.timezone is fine when it knows its offset
+    eastern = [moment.astimezone(_Eastern()) for moment in daily(3)]
+    assert compliance(eastern, result) == compliance(daily(3), result)
 
 
 def test_count_anomalies_counts_groups_starting_in_the_window() -> None:
