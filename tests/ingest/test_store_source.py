@@ -18,6 +18,7 @@ import pytest
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, fingerprint, load
 from sphinxcontrib_trending.ingest.options import ReadOptions
+from sphinxcontrib_trending.ingest.store import dataset
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 from tests.ingest.conftest import RF7_DAILY, RF7_WEEKLY
 
@@ -308,3 +309,34 @@ def test_a_file_with_our_marker_and_wrong_columns_is_skipped(ours: Path) -> None
     (problem,) = dataset.problems
     assert problem.origin == str(victim)
     assert "column build_index is string, not int32" in problem.message
+
+
+def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(
+    ours: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two files per core are read ahead, no more: the whole store is never held as tables."""
+    monkeypatch.setattr(dataset.os, "cpu_count", lambda: 1)
+    reads: list[str] = []
+    reads_before_builds: list[int] = []
+    read_file, builds_from_rows = dataset._read_file, dataset.builds_from_rows
+
+    def counted_read(fs: object, path: str, query: Query) -> pa.Table:
+        reads.append(path)
+        return read_file(fs, path, query)
+
+    def counted_builds(tables: list[pa.Table], shared: object) -> list:
+        reads_before_builds.append(len(reads))
+        return builds_from_rows(tables, shared)
+
+    monkeypatch.setattr(dataset, "_read_file", counted_read)
+    monkeypatch.setattr(dataset, "builds_from_rows", counted_builds)
+    found = read_store(str(ours), OPTIONS)
+    assert found.problems == [] and len(reads) >= 4
+    # six inputs of three files each (one per result type): an input's builds are made
+    # once its three files are in, with at most two more read ahead
+    assert len(reads) == 18 and len(reads_before_builds) == 6
+    assert all(count <= 3 * (done + 1) + 2 for done, count in enumerate(reads_before_builds))
+    assert (
+        sorted(found.builds, key=lambda build: build.time)
+        == load(SourceSpec(paths=(str(RF7_DAILY),))).builds
+    )

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections import Counter, defaultdict, deque
+from collections import defaultdict, deque
 from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -126,6 +126,15 @@ def _input_of(relative: str) -> str:
     return posixpath.basename(relative)[:INPUT_PREFIX]
 
 
+@dataclass
+class _FileRead:
+    """What one file gave: a reference file's builds, or our rows kept for their input."""
+
+    where: str
+    builds: list[Build] = field(default_factory=list)
+    problem: Problem | None = None
+
+
 def _read_wanted(
     fs: Any,
     root: str,
@@ -135,69 +144,84 @@ def _read_wanted(
     options: ReadOptions,
     found: Found,
 ) -> None:
-    """Read the files in order, turning each input's rows into builds once all are in.
+    """Read the files an input at a time, turning each input's rows into builds at once.
 
     pyarrow decodes without the GIL, so files are read on a thread per core
-    while this one builds the model; at most a few files are read ahead, and
-    an input's tables are dropped as soon as its builds exist, so the read
-    never holds the whole store as tables.  Builds come in the order merging
-    expects, whatever order the reads finish in: the reference's by file,
-    then ours by input, in the order of each input's first file.
+    while this one builds the model.  An input's files lie in several
+    partition folders; reading them together, at most two files per core
+    ahead, and dropping its tables as soon as its builds exist, the read
+    never holds the whole store as tables.  What comes back is in the order
+    of the files, as merging expects: the reference's builds by file, then
+    ours by input, in the order of each input's first file.
     """
     workers = os.cpu_count() or 1
-    files_left = Counter(_input_of(relative) for relative, _ in wanted)
+    by_input: dict[str, list[int]] = defaultdict(list)
+    for position, (relative, _) in enumerate(wanted):
+        by_input[_input_of(relative)].append(position)
+    order = [position for positions in by_input.values() for position in positions]
+    last_files = {positions[-1] for positions in by_input.values()}
+    reads: dict[int, _FileRead] = {}
     ours: dict[str, list[pa.Table]] = defaultdict(list)
     builds: dict[str, list[Build]] = {}  # ours, by input
+    problems: list[Problem] = []  # of whole inputs
     shared = SharedValues()
 
-    def read_one(relative: str) -> pa.Table | Exception:
+    def read_one(position: int) -> pa.Table | Exception:
         try:
-            return _read_file(fs, posixpath.join(root, relative), query)
+            return _read_file(fs, posixpath.join(root, wanted[position][0]), query)
         except READ_ERRORS as error:
             return error
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         pending: deque[Future[pa.Table | Exception]] = deque()
-        ahead = iter(wanted)
-        for relative, values in wanted:
-            while len(pending) < 2 * workers and (next_file := next(ahead, None)) is not None:
-                pending.append(pool.submit(read_one, next_file[0]))
+        ahead = iter(order)
+        for position in order:
+            while len(pending) < 2 * workers and (next_position := next(ahead, None)) is not None:
+                pending.append(pool.submit(read_one, next_position))
             table = pending.popleft().result()
-            where = posixpath.join(location.rstrip("/"), relative)
+            relative, values = wanted[position]
+            read = reads[position] = _FileRead(posixpath.join(location.rstrip("/"), relative))
             prefix = _input_of(relative)
             try:
                 if isinstance(table, Exception):
                     raise table
                 if STORE_MARKER not in (table.schema.metadata or {}):
-                    found.builds.extend(
-                        builds_from_reference(table, where, values, options, query.metrics)
+                    read.builds = builds_from_reference(
+                        table, read.where, values, options, query.metrics
                     )
                 else:
                     check_rows(table)
                     ours[prefix].append(table)
-                    builds.setdefault(prefix, [])
-                found.files_read.append(where)
             except READ_ERRORS as error:
-                found.problems.append(Problem(where, f"corrupt or foreign file, skipped: {error}"))
+                read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
             del table
-            files_left[prefix] -= 1
-            if not files_left[prefix] and prefix in ours:
-                builds[prefix].extend(
-                    _our_builds(location, prefix, ours.pop(prefix), shared, found)
-                )
-    for found_builds in builds.values():
-        found.builds.extend(found_builds)
+            if position in last_files and prefix in ours:
+                builds[prefix] = _our_builds(location, prefix, ours.pop(prefix), shared, problems)
+    for position in range(len(wanted)):
+        read = reads[position]
+        found.builds.extend(read.builds)
+        if read.problem is None:
+            found.files_read.append(read.where)
+        else:
+            found.problems.append(read.problem)
+    for prefix in sorted(builds, key=lambda prefix: by_input[prefix][0]):
+        found.builds.extend(builds[prefix])
+    found.problems.extend(problems)
 
 
 def _our_builds(
-    location: str, prefix: str, tables: list[pa.Table], shared: SharedValues, found: Found
+    location: str,
+    prefix: str,
+    tables: list[pa.Table],
+    shared: SharedValues,
+    problems: list[Problem],
 ) -> list[Build]:
     """One input's files together: its builds come back whole, or not at all."""
     try:
         return builds_from_rows(tables, shared)
     except READ_ERRORS as error:
         where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
-        found.problems.append(Problem(where, f"corrupt rows, skipped: {error}"))
+        problems.append(Problem(where, f"corrupt rows, skipped: {error}"))
         return []
 
 
