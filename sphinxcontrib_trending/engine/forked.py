@@ -5,7 +5,9 @@ again: about 6 s on a busy 2-core machine, more than classifying a thousand
 series takes.  A process that already holds the data (a Sphinx build
 before its parallel readers fork, the CLI after loading its sources) can
 instead fork workers that inherit it, start in milliseconds, and only send
-results back.  Where ``fork`` does not exist the work runs in-process.
+results back: the items themselves are inherited too, and a worker is told
+only which one to take, so no item is pickled through a pipe.  Where
+``fork`` does not exist the work runs in-process.
 """
 
 from __future__ import annotations
@@ -45,15 +47,18 @@ def map_forked(
     """
     if workers < 2 or len(items) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return map_ordered(task, items, progress=progress)
+    global _inherited
     report = progress or (lambda _done, _total: None)
     results: list[Result] = []
     context = multiprocessing.get_context("fork")
+    outer = _inherited
+    _inherited = items
     # what the workers inherit stays out of their cycle collector: walking it
     # would cost seconds and copy every page of it into each worker
     gc.freeze()
     try:
         with context.Pool(min(workers, len(items))) as pool:
-            outcomes = pool.imap(_Call(task), items)
+            outcomes = pool.imap(_Call(task), range(len(items)))
             for done, (item, (ok, value)) in enumerate(zip(items, outcomes, strict=True), start=1):
                 if not ok:
                     raise TaskFailed(item, RemoteFailure(value), reason=value)
@@ -61,14 +66,19 @@ def map_forked(
                 report(done, len(items))
     finally:
         gc.unfreeze()
+        _inherited = outer
     return results
 
 
+_inherited: Sequence[Any] = ()
+"""The items of the :func:`map_forked` call under way, as its workers inherit them."""
+
+
 class _Call:
-    """A picklable ``partial(_guarded, task)`` (the pool pickles it for each chunk)."""
+    """A picklable ``partial(_guarded, task)`` taking an inherited item by its index."""
 
     def __init__(self, task: Callable[[Any], Any]) -> None:
         self.task = task
 
-    def __call__(self, item: Any) -> tuple[bool, Any]:
-        return _guarded(self.task, item)
+    def __call__(self, index: int) -> tuple[bool, Any]:
+        return _guarded(self.task, _inherited[index])

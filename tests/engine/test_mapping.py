@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -70,3 +73,24 @@ def test_forked_workers_keep_order_and_name_a_failing_item() -> None:
     assert map_forked(int, items, 2) == list(range(50))
     with pytest.raises(TaskFailed, match=r"task failed on 'x': ValueError: invalid literal"):
         map_forked(int, [*items, "x", "7"], 2)
+
+
+class _Unpicklable:
+    """An item no pipe can carry: forked workers must take it from what they inherit."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.lock = threading.Lock()
+
+    def __reduce__(self) -> NoReturn:
+        raise AssertionError("an item was pickled to be sent to a worker")
+
+
+def _number_and_pid(item: _Unpicklable) -> tuple[int, int]:
+    return item.number, os.getpid()
+
+
+def test_forked_workers_take_their_items_from_what_they_inherit() -> None:
+    found = map_forked(_number_and_pid, [_Unpicklable(number) for number in range(40)], 2)
+    assert [number for number, _ in found] == list(range(40))
+    assert os.getpid() not in {pid for _, pid in found}
