@@ -101,27 +101,46 @@ class SeriesJob:
     def __repr__(self) -> str:
         return f"series {self.identity}"
 
-    @functools.cached_property
+    @property
     def content(self) -> str:
         """Hash of the values, settings and code; the cache asks for it twice per series."""
-        return self.prefix_content(len(self.samples))
+        return self._hashes[1]
 
     def prefix_content(self, runs: int) -> str:
         """:attr:`content` of the series' first ``runs`` runs: what an entry saved then had."""
+        if runs == len(self.samples) - 1:
+            return self._hashes[0]
+        return self._hash(runs).hexdigest()
+
+    @functools.cached_property
+    def _hashes(self) -> tuple[str, str]:
+        """The content hashes without the newest run and with it, in one pass.
+
+        A daily build adds a run to every series: the cache compares the
+        whole series with its entry, then the series but its newest run with
+        the saved search's.
+        """
+        digest = self._hash(len(self.samples) - 1)
+        before_newest = digest.hexdigest()
+        for sample in self.samples[len(self.samples) - 1 :]:
+            digest.update(_sample_bytes(sample))
+        return before_newest, digest.hexdigest()
+
+    def _hash(self, runs: int) -> hashlib._Hash:
         header = json.dumps([analysis_digest(), self.settings.__dict__], sort_keys=True)
         digest = hashlib.sha256(header.encode())
-        for sample in self.samples[:runs]:
+        for sample in self.samples[: max(runs, 0)]:
             digest.update(_sample_bytes(sample))
-        return digest.hexdigest()
+        return digest
 
 
 def _sample_bytes(sample: Sample) -> bytes:
     """One run, exactly and unambiguously: a kind byte, then its numbers as doubles."""
     if sample is None:
         return b"\x00"
-    if isinstance(sample, Sequence):
-        return struct.pack(f"<BI{len(sample)}d", 2, len(sample), *sample)
-    return struct.pack("<Bd", 1, sample)
+    if isinstance(sample, (float, int)):
+        return struct.pack("<Bd", 1, sample)
+    return struct.pack(f"<BI{len(sample)}d", 2, len(sample), *sample)
 
 
 def series_jobs(histories: Sequence[TestHistory], options: TrendOptions) -> list[SeriesJob]:

@@ -202,3 +202,14 @@ def test_cache_files_are_written_an_entry_at_a_time_as_plain_json(entries) -> No
     head = {"format": "f", "scope": "s"}
     written = b"".join(series._json_chunks(head, "entries", iter(entries)))
     assert json.loads(written) == {**head, "entries": dict(entries)}
+
+
+def test_a_prefix_s_content_is_the_content_of_a_series_of_that_prefix() -> None:
+    samples = (1.0, None, (2.0, 2.5), 3, (4.0,), None)
+    job = SeriesJob("mrr/test", samples, SETTINGS)
+    for runs in range(len(samples) + 1):
+        alone = SeriesJob("mrr/test", samples[:runs], SETTINGS)
+        assert job.prefix_content(runs) == alone.content
+    # a run of one trial and a single value are different runs, as are None and 0.0
+    assert SeriesJob("a", ((1.0,),), SETTINGS).content != SeriesJob("a", (1.0,), SETTINGS).content
+    assert SeriesJob("a", (None,), SETTINGS).content != SeriesJob("a", (0.0,), SETTINGS).content
