@@ -79,7 +79,11 @@ class SavedSearch:
 
     @classmethod
     def from_json(cls, encoded: Any) -> SavedSearch:
-        """The state :meth:`to_json` wrote; ``ValueError`` if it is not one, or not consistent."""
+        """The state :meth:`to_json` wrote; ``ValueError`` if it is not one.
+
+        Its indices are checked (:meth:`check`) where a search resumes from
+        it (:meth:`.ExactSearch.resume`), once.
+        """
         if not isinstance(encoded, dict):
             raise ValueError("a saved search is an object")
         values: dict[str, Any] = {}
@@ -91,9 +95,7 @@ class SavedSearch:
                 values[field.name] = _scalar(field.name, value, field.type)
             else:
                 values[field.name] = _array(field.name, value)
-        saved = cls(**values)
-        saved.check()
-        return saved
+        return cls(**values)
 
     def check(self) -> None:
         """Raise ``ValueError`` unless every index stays within what the state describes."""
