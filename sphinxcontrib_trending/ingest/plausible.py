@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timezone
+from math import isfinite
 
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 
@@ -47,16 +48,12 @@ def _bad_value(measurement: Measurement) -> float | None:
     values = measurement.values
     # three passes in C settle almost every measurement: a NaN or an infinity
     # makes the sum NaN or infinite, and without them min and max are exact
-    if values and _finite(sum(values)) and -MAX_VALUE <= min(values) <= max(values) <= MAX_VALUE:
+    if values and isfinite(sum(values)) and -MAX_VALUE <= min(values) <= max(values) <= MAX_VALUE:
         return None
     for value in values:
         if implausible_value(value):
             return value
     return None
-
-
-def _finite(total: float) -> bool:
-    return total - total == 0.0
 
 
 def _screened_test(test: TestResult, build: Build, problems: list[Problem]) -> TestResult:

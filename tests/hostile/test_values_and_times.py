@@ -21,7 +21,9 @@ def _jsonl(*values: object) -> str:
     )
 
 
-@pytest.mark.parametrize("value", [[1e101], [1.7e308, 1.7e308], [1e300], [-1e101]])
+@pytest.mark.parametrize(
+    "value", [[1e101], [1.7e308, 1.7e308], [1e300], [-1e101], [1e101, -1e101], [5.0, -1e300]]
+)
 def test_values_above_the_bound_are_a_data_problem(tmp_path: Path, value: list[float]) -> None:
     path = write(tmp_path, "r.jsonl", _jsonl([5.0, 6.0], value, [5.5]))
     dataset = load_here(path, format="jsonl")
