@@ -54,7 +54,11 @@ def map_forked(
     outer = _inherited
     _inherited = items
     # what the workers inherit stays out of their cycle collector: walking it
-    # would cost seconds and copy every page of it into each worker
+    # would cost seconds and copy every page of it into each worker.  gc has
+    # one frozen set, not a stack: a freeze made before (a Sphinx build's
+    # loaded data) is its maker's to undo, so this one is undone only if
+    # nothing was frozen before it
+    thaw = gc.get_freeze_count() == 0
     gc.freeze()
     try:
         with context.Pool(min(workers, len(items))) as pool:
@@ -65,7 +69,8 @@ def map_forked(
                 results.append(value)
                 report(done, len(items))
     finally:
-        gc.unfreeze()
+        if thaw:
+            gc.unfreeze()
         _inherited = outer
     return results
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from pathlib import Path
@@ -94,3 +95,17 @@ def test_forked_workers_take_their_items_from_what_they_inherit() -> None:
     found = map_forked(_number_and_pid, [_Unpicklable(number) for number in range(40)], 2)
     assert [number for number, _ in found] == list(range(40))
     assert os.getpid() not in {pid for _, pid in found}
+
+
+def test_forked_workers_leave_a_freeze_made_before_them_in_place() -> None:
+    """A Sphinx build freezes its loaded data until it ends; a grouping must not thaw it."""
+    gc.unfreeze()  # a known start: nothing frozen
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert map_forked(int, ["1", "2", "3"], 2) == [1, 2, 3]
+        assert gc.get_freeze_count() >= frozen > 0
+    finally:
+        gc.unfreeze()
+    assert map_forked(int, ["1", "2", "3"], 2) == [1, 2, 3]
+    assert gc.get_freeze_count() == 0  # its own freeze it undoes
