@@ -303,8 +303,9 @@ class SeriesCache:
     def _saved(self) -> dict[str, tuple[str, int, dict[str, Any]]]:
         """The saved searches, read on first use; a malformed one is left out.
 
-        A state is only checked when a series resumes from it
-        (:meth:`.SavedSearch.from_json`): most are never used in a build.
+        A state is only decoded and checked when a series resumes from it
+        (:meth:`.SavedSearch.from_json`, :meth:`.ExactSearch.resume`): most
+        are never used in a build.
         """
         if self._searches is None:
             self._searches = {}
