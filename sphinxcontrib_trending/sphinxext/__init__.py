@@ -21,6 +21,7 @@ from sphinxcontrib_trending.sphinxext import (
     directives,
     downloads,
     env_records,
+    figure_files,
     latex,
     mathml,
     nodes,
@@ -86,6 +87,7 @@ def _new_download_round(app: Sphinx) -> None:
 def setup_extension(app: Sphinx) -> dict[str, Any]:
     config.register(app)
     nodes.register(app)
+    figure_files.register(app)
     directives.register(app)
     downloads.register(app)
     assets.register(app)

@@ -1,7 +1,9 @@
 """Custom doctree nodes: the trend graph and the link to a test's graph.
 
 In the interactive HTML builders a graph becomes an empty ``<div>``; its
-figure goes to a data file beside the page (``<page>.<graph id>.js``), which
+figure (kept outside the doctree while the page waits to be written, see
+:mod:`.figure_files`) goes to a data file beside the page
+(``<page>.<graph id>.js``), which
 the browser loads with a ``<script src>`` when the graph comes into view.
 A page of two thousand graphs thus stays small, and the site still works
 from ``file://``, where browsers refuse ``fetch()`` of local files.  Every
@@ -30,20 +32,37 @@ from sphinx.writers.html5 import HTML5Translator
 
 from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
+from sphinxcontrib_trending.sphinxext.figure_files import figure_text, stash_figure
 from sphinxcontrib_trending.sphinxext.page_files import interactive, page_dir, write_page_file
+from sphinxcontrib_trending.sphinxext.warnings import warn
 
 DATA_CALLBACK = "trendingFigure"
 """The function each graph data file calls (defined in trending.js)."""
 
 
 class trending_graph(nodes.General, nodes.Element):
-    """Attributes: ``figure`` (script-safe JSON), ``title``, ``tests`` (count);
+    """Attributes: ``figure`` (names the script-safe JSON :func:`graph_node` kept),
+    ``title``, ``tests`` (count);
     ``data`` (the data file's URL) once resolved in an interactive builder.
 
     ``claims`` lists ``(source, key, anchor)`` of the tests whose anchor this
     graph may hold; ``heading`` says a rubric naming the test precedes it,
     which then carries the anchors, so a link shows the heading too.
     """
+
+
+def graph_node(
+    env: BuildEnvironment, figure: str, title: str, tests: int, claims: list[tuple[str, str, str]]
+) -> trending_graph:
+    """A graph of the page being read, its figure (script-safe JSON) kept beside the doctree."""
+    graph_id = f"trending-graph-{env.new_serialno('trending-graph')}"
+    return trending_graph(
+        figure=stash_figure(env, graph_id, figure),
+        title=title,
+        tests=tests,
+        claims=claims,
+        ids=[graph_id],
+    )
 
 
 class trending_link(nodes.Inline, nodes.TextElement):
@@ -65,14 +84,14 @@ def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
     raise nodes.SkipNode
 
 
-def _write_data(app: Sphinx, graph: trending_graph, docname: str) -> None:
+def _write_data(app: Sphinx, graph: trending_graph, docname: str, figure: str) -> None:
     """The figure as a data file that hands it to trending.js when loaded.
 
     The figure JSON is script-safe (no ``<``, ``>`` or ``&``) and the id is
     ours, so the file runs nothing but the one call.
     """
     figure_id = f"{graph['ids'][0]}-figure"
-    text = f"{DATA_CALLBACK}({json.dumps(figure_id)},{graph['figure']});\n"
+    text = f"{DATA_CALLBACK}({json.dumps(figure_id)},{figure});\n"
     graph["data"] = write_page_file(app, docname, f"{graph['ids'][0]}.js", text)
 
 
@@ -96,18 +115,20 @@ def _image_format(app: Sphinx) -> str | None:
     return next((suffix for kind, suffix in IMAGE_FORMATS.items() if kind in supported), None)
 
 
-def _static_image(app: Sphinx, graph: trending_graph, docname: str, suffix: str) -> nodes.image:
+def _static_image(
+    app: Sphinx, graph: trending_graph, docname: str, suffix: str, figure: str
+) -> nodes.image:
     """The graph drawn into the builder's image folder, named by what it shows.
 
     An image whose figure has not changed is not drawn again.  HTML-like
     pages (epub) link it relative to the page; LaTeX reads it relative to
     the output root.
     """
-    digest = hashlib.sha256(graph["figure"].encode()).hexdigest()[:20]
+    digest = hashlib.sha256(figure.encode()).hexdigest()[:20]
     relative = posixpath.join(app.builder.imagedir, "trending", f"graph-{digest}.{suffix}")
     path = Path(app.outdir, relative)
     if not path.is_file():
-        write_static_figure(json.loads(graph["figure"]), path)
+        write_static_figure(json.loads(figure), path)
     if app.builder.format == "html":
         relative = posixpath.relpath(relative, page_dir(app, docname) or ".")
     title = graph["title"] or "Trend graph"
@@ -137,11 +158,23 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     is_html = interactive(app)
     image_format = _image_format(app)
     for graph in list(doctree.findall(trending_graph)):
+        if is_html or image_format is not None:
+            try:
+                figure = figure_text(app.env, graph["figure"])
+            except OSError as error:
+                warn(
+                    f"the data of graph {graph['figure']!r} is gone ({error}); "
+                    "build again with -E to redraw it",
+                    "cache",
+                    location=graph,
+                )
+                graph.replace_self(_placeholder(graph))
+                continue
         if is_html:
             _place_anchors(app.env, graph, docname)
-            _write_data(app, graph, docname)
+            _write_data(app, graph, docname, figure)
         elif image_format is not None:
-            graph.replace_self(_static_image(app, graph, docname, image_format))
+            graph.replace_self(_static_image(app, graph, docname, image_format, figure))
         else:
             graph.replace_self(_placeholder(graph))
     for link in list(doctree.findall(trending_link)):

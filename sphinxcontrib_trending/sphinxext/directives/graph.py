@@ -15,7 +15,7 @@ from sphinxcontrib_trending.render.figure import script_json, series_label, tren
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
 from sphinxcontrib_trending.sphinxext.env_records import claim_anchor
-from sphinxcontrib_trending.sphinxext.nodes import trending_graph
+from sphinxcontrib_trending.sphinxext.nodes import graph_node
 from sphinxcontrib_trending.sphinxext.process_memo import select, source_histories
 
 
@@ -74,9 +74,9 @@ class GraphDirective(TrendingDirective):
             anchor = anchor_for(source, trend.history.key)
             if claim_anchor(self.env, (source, trend.history.key), anchor, self.lineno):
                 claims.append((source, trend.history.key, anchor))
-        graph_id = f"trending-graph-{self.env.new_serialno('trending-graph')}"
-        graph = trending_graph(
-            figure=script_json(
+        graph = graph_node(
+            self.env,
+            script_json(
                 trend_figure(
                     trends,
                     title,
@@ -87,7 +87,6 @@ class GraphDirective(TrendingDirective):
             title=title or heading,
             tests=len(trends),
             claims=claims,
-            ids=[graph_id],
         )
         if not heading:
             return [graph]

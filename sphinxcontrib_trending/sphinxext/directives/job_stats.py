@@ -16,7 +16,7 @@ from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
 from sphinxcontrib_trending.sphinxext.directives.failed import positive_days
 from sphinxcontrib_trending.sphinxext.directives.per_build import accepting
-from sphinxcontrib_trending.sphinxext.nodes import trending_graph
+from sphinxcontrib_trending.sphinxext.nodes import graph_node, trending_graph
 
 
 class JobStatsDirective(TrendingDirective):
@@ -66,12 +66,11 @@ class JobStatsDirective(TrendingDirective):
         return output
 
     def _graph(self, job: JobStats) -> trending_graph:
-        graph_id = f"trending-graph-{self.env.new_serialno('trending-graph')}"
         newest = job.builds[-1]
-        return trending_graph(
-            figure=script_json(job_figure(job)),
+        return graph_node(
+            self.env,
+            script_json(job_figure(job)),
             title=f"{job.job}: {summary(job)}",
             tests=newest.tests,
             claims=[],
-            ids=[graph_id],
         )

@@ -1,0 +1,76 @@
+"""Graph figures wait for the writer in files beside the doctrees, not inside them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sphinx.testing.util import SphinxTestApp
+
+from sphinxcontrib_trending.sphinxext.figure_files import FOLDER, figure_text
+from sphinxcontrib_trending.sphinxext.nodes import DATA_CALLBACK, trending_graph
+from tests.sphinxext.conftest import SiteFactory
+
+
+def _figures(app: SphinxTestApp, page: str) -> Path:
+    return Path(app.doctreedir, FOLDER, page)
+
+
+def test_the_doctree_names_its_figures_and_the_data_files_carry_them(
+    site: SiteFactory,
+) -> None:
+    app = site()
+    app.build()
+    graphs = list(app.env.get_doctree("graphs").findall(trending_graph))
+    assert len(graphs) == 5  # one per test of the data set
+    pickled = Path(app.doctreedir, "graphs.doctree").read_bytes()
+    outdir = Path(app.outdir)
+    for graph in graphs:
+        graph_id = graph["ids"][0]
+        assert graph["figure"] == f"graphs/{graph_id}"
+        figure = figure_text(app.env, graph["figure"])
+        assert json.loads(figure)["data"]  # a whole figure, with its traces
+        assert figure[:200].encode() not in pickled
+        data_file = (outdir / f"graphs.{graph_id}.js").read_text()
+        assert data_file == f"{DATA_CALLBACK}({json.dumps(graph_id + '-figure')},{figure});\n"
+    assert sorted(path.stem for path in _figures(app, "graphs").iterdir()) == sorted(
+        graph["ids"][0] for graph in graphs
+    )
+
+
+def test_a_page_read_again_keeps_only_the_figures_of_that_read(site: SiteFactory) -> None:
+    app = site()
+    app.build()
+    stale = _figures(app, "graphs") / "trending-graph-99.json"
+    stale.write_text("{}")
+    page = Path(app.srcdir, "graphs.rst")
+    page.write_text(page.read_text().replace(":per-test:", ":tests: regress"))
+    app.build()
+    assert [path.name for path in _figures(app, "graphs").iterdir()] == ["trending-graph-0.json"]
+
+
+def test_a_removed_page_takes_its_figures_with_it(site: SiteFactory) -> None:
+    app = site()
+    app.build()
+    assert _figures(app, "graphs").is_dir()
+    Path(app.srcdir, "graphs.rst").unlink()
+    app.build()
+    assert not _figures(app, "graphs").exists()
+    assert _figures(app, "dashboard").parent.is_dir()
+
+
+def test_a_figure_file_gone_before_the_page_is_written_is_a_located_warning(
+    site: SiteFactory,
+) -> None:
+    app = site()
+    app.build()
+    for path in _figures(app, "graphs").iterdir():
+        path.unlink()
+    app.builder.build_all()  # writes every page, reads none
+    warnings = app.warning.getvalue()
+    assert "graphs.rst" in warnings
+    assert "the data of graph 'graphs/trending-graph-0' is gone" in warnings
+    assert "[trending.cache]" in warnings
+    html = Path(app.outdir, "graphs.html").read_text()
+    assert "interactive graph of 1 test(s), shown in the HTML version" in html
+    assert 'class="trending-graph-plot"' not in html
