@@ -83,7 +83,7 @@ def load_sources(
         def progress(message: str, name: str = source.name) -> None:
             messages.progress(f"{name}: {message}")
 
-        dataset = load(source.spec, settings.cache_dir, progress=progress)
+        dataset = load(source.spec, settings.cache_dir, progress=progress, passed_messages=False)
         for problem in dataset.problems:
             messages.error(f"warning: source {source.name!r}: {problem}")
         if not dataset.builds:

@@ -112,7 +112,7 @@ def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
     def progress(message: str) -> None:
         logger.verbose("[trending] %s: %s", name, message)
 
-    dataset = load(source.spec, settings.cache_dir, progress=progress)
+    dataset = load(source.spec, settings.cache_dir, progress=progress, passed_messages=False)
     logger.info(
         "[trending] source %r: %d build(s) from %d file(s), %d parsed, the rest from the store",
         name,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pyarrow as pa
@@ -37,6 +38,21 @@ def test_second_load_is_served_from_the_store(daily_archive: Path, tmp_path: Pat
     assert len(first.parsed) == 6 and second.parsed == []
     assert second.builds == first.builds
     assert second.files == first.files == resolve(spec)
+
+
+def test_a_load_for_a_site_leaves_passed_messages_out_of_what_the_store_serves(
+    daily_archive: Path, tmp_path: Path
+) -> None:
+    spec = SourceSpec(paths=(str(daily_archive),))
+    parsed = load(spec, cache_dir=tmp_path / "cache", passed_messages=False)
+    served = load(spec, cache_dir=tmp_path / "cache", passed_messages=False)
+    assert served.parsed == []
+    everything = [test for build in parsed.builds for test in build.tests]
+    assert any(test.passed and test.message for test in everything)  # parsed now: kept
+    assert any(not test.passed and test.message for test in everything)
+    shown = [test for build in served.builds for test in build.tests]
+    assert shown == [replace(test, message="") if test.passed else test for test in everything]
+    assert load(spec, cache_dir=tmp_path / "cache").builds == parsed.builds  # the store keeps them
 
 
 def test_adding_one_archive_parses_only_that_one(

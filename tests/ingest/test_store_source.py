@@ -7,6 +7,7 @@ trending_mrr`` and ``trending_ndrpdr``), partitioned as its ETL does.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -33,6 +34,7 @@ COMMON = [
     ("start_time", pa.timestamp("us")),
     ("passed", pa.bool_()),
     ("test_id", pa.string()),
+    ("message", pa.string()),
     ("version", pa.string()),
 ]
 MRR_SCHEMA = pa.schema(
@@ -93,6 +95,7 @@ def _common(build: str, day: int, passed: bool, test_id: str, job: str = JOB) ->
         "start_time": datetime(2024, 6, day, 3, 0),
         "passed": passed,
         "test_id": test_id,
+        "message": f"trial results of {build}" if passed else "Traffic generator failed",
         "version": "1.1.0",
         "telemetry": ["a big blob nobody trends"],
         "year": "2024",
@@ -211,6 +214,18 @@ def test_our_store_reads_back_what_the_archives_hold(ours: Path) -> None:
     assert stored.files and all(Path(path).is_relative_to(ours) for path in stored.files)
 
 
+@pytest.mark.parametrize("which", ["ours", "reference"])
+def test_a_read_for_a_site_leaves_out_the_messages_of_passed_tests(
+    which: str, request: pytest.FixtureRequest
+) -> None:
+    spec = SourceSpec(paths=(str(request.getfixturevalue(which)),), format="parquet")
+    everything = [test for build in load(spec).builds for test in build.tests]
+    shown = [test for build in load(spec, passed_messages=False).builds for test in build.tests]
+    assert any(test.passed and test.message for test in everything)  # something to leave out
+    assert any(not test.passed and test.message for test in everything)
+    assert shown == [replace(test, message="") if test.passed else test for test in everything]
+
+
 def test_our_store_is_read_through_an_fsspec_url(ours: Path) -> None:
     memory = fsspec.filesystem("memory")
     memory.put(str(ours), "/copied", recursive=True)
@@ -324,9 +339,9 @@ def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(
         reads.append(path)
         return read_file(fs, path, query)
 
-    def counted_builds(tables: list[pa.Table], shared: object) -> list:
+    def counted_builds(tables: list[pa.Table], shared: object, passed_messages: bool) -> list:
         reads_before_builds.append(len(reads))
-        return builds_from_rows(tables, shared)
+        return builds_from_rows(tables, shared, passed_messages=passed_messages)
 
     monkeypatch.setattr(dataset, "_read_file", counted_read)
     monkeypatch.setattr(dataset, "builds_from_rows", counted_builds)

@@ -44,8 +44,11 @@ class Reading:
 
 Reader = Callable[[Reading], tuple[list[Build], list[Problem]]]
 
-StoreReader = Callable[[str, "ReadOptions"], tuple[list[Build], list[Problem], list[str]]]
-"""Reads one store location whole: its builds, problems and the files it read."""
+StoreReader = Callable[[str, "ReadOptions", bool], tuple[list[Build], list[Problem], list[str]]]
+"""Reads one store location whole: its builds, problems and the files it read.
+
+The flag is ``passed_messages`` (False: passed tests' messages left empty).
+"""
 
 
 @dataclass(frozen=True)

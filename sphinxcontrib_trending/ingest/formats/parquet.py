@@ -20,9 +20,14 @@ if TYPE_CHECKING:
     from sphinxcontrib_trending.ingest.options import ReadOptions
 
 
-def read(location: str, options: ReadOptions) -> tuple[list[Build], list[Problem], list[str]]:
+def read(
+    location: str, options: ReadOptions, passed_messages: bool = True
+) -> tuple[list[Build], list[Problem], list[str]]:
     """The source's ``days`` and ``metrics`` become the read's partition filter and projection."""
-    found = read_store(location, options, Query(recent_days=options.days, metrics=options.metrics))
+    query = Query(
+        recent_days=options.days, metrics=options.metrics, passed_messages=passed_messages
+    )
+    found = read_store(location, options, query)
     return found.builds, found.problems, found.files_read
 
 

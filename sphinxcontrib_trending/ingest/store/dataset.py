@@ -79,13 +79,16 @@ class Query:
     ``days`` is an inclusive (first, last) range of partition days;
     ``recent_days`` the newest so many days of the partitions present
     (a site's windows end at its newest build, not at the wall clock);
-    ``metrics`` our metric names, ``test_types`` partition values.
+    ``metrics`` our metric names, ``test_types`` partition values;
+    ``passed_messages=False`` leaves passed tests' messages empty (what a
+    site or a gate shows of a message is a failure's).
     """
 
     days: tuple[date, date] | None = None
     recent_days: int | None = None
     metrics: tuple[str, ...] | None = None
     test_types: tuple[str, ...] | None = None
+    passed_messages: bool = True
 
 
 @dataclass
@@ -187,7 +190,12 @@ def _read_wanted(
                     raise table
                 if STORE_MARKER not in (table.schema.metadata or {}):
                     read.builds = builds_from_reference(
-                        table, read.where, values, options, query.metrics
+                        table,
+                        read.where,
+                        values,
+                        options,
+                        query.metrics,
+                        passed_messages=query.passed_messages,
                     )
                 else:
                     check_rows(table)
@@ -196,7 +204,9 @@ def _read_wanted(
                 read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
             del table
             if position in last_files and prefix in ours:
-                builds[prefix] = _our_builds(location, prefix, ours.pop(prefix), shared, problems)
+                builds[prefix] = _our_builds(
+                    location, prefix, ours.pop(prefix), shared, problems, query.passed_messages
+                )
     for position in range(len(wanted)):
         read = reads[position]
         found.builds.extend(read.builds)
@@ -215,10 +225,11 @@ def _our_builds(
     tables: list[pa.Table],
     shared: SharedValues,
     problems: list[Problem],
+    passed_messages: bool,
 ) -> list[Build]:
     """One input's files together: its builds come back whole, or not at all."""
     try:
-        return builds_from_rows(tables, shared)
+        return builds_from_rows(tables, shared, passed_messages=passed_messages)
     except READ_ERRORS as error:
         where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
         problems.append(Problem(where, f"corrupt rows, skipped: {error}"))

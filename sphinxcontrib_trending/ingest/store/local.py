@@ -92,8 +92,13 @@ class LocalStore:
                 if not name.startswith(("_", ".")):
                     yield str(base / name) if str(base) != "." else name
 
-    def read(self, entry: Entry) -> tuple[list[Build] | None, Problem | None]:
-        """The builds of one input's files, or the problem that keeps them from use."""
+    def read(
+        self, entry: Entry, *, passed_messages: bool = True
+    ) -> tuple[list[Build] | None, Problem | None]:
+        """The builds of one input's files, or the problem that keeps them from use.
+
+        ``passed_messages`` as for :func:`.builds_from_rows`.
+        """
         tables = []
         for data in entry.files:
             path = self.root / data.path
@@ -103,7 +108,7 @@ class LocalStore:
                 message = f"corrupt or foreign store file, its input is parsed again: {error}"
                 return None, Problem(str(path), message, "cache")
         try:
-            builds = builds_from_rows(tables, self.shared)
+            builds = builds_from_rows(tables, self.shared, passed_messages=passed_messages)
         except READ_ERRORS as error:
             where = str(self.root / entry.files[0].path) if entry.files else str(self.root)
             message = f"corrupt or foreign store file, its input is parsed again: {error}"

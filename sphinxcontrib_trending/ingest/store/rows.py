@@ -223,17 +223,37 @@ def check_plausible(table: pa.Table) -> None:
             raise ValueError(f"a {name} is outside {EARLIEST.year}..{LATEST.year}")
 
 
-def builds_from_rows(tables: list[pa.Table], shared: SharedValues | None = None) -> list[Build]:
+def without_passed_messages(table: pa.Table, passed: pa.ChunkedArray) -> pa.Table:
+    """``table`` with the message of every passed test (``passed`` true) emptied.
+
+    Sites and gates show the messages of failures only, and CSIT writes a
+    passed test's trial values into its message: a quarter of the memory
+    of a store read into the model.  The store itself keeps them.
+    """
+    at = table.schema.get_field_index("message")
+    if at < 0:
+        return table
+    column = table.column(at)
+    emptied = pc.if_else(pc.fill_null(passed, False), pa.scalar("", column.type), column)
+    return table.set_column(at, "message", emptied)
+
+
+def builds_from_rows(
+    tables: list[pa.Table], shared: SharedValues | None = None, *, passed_messages: bool = True
+) -> list[Build]:
     """Our rows (of one input, any partitions) back into that input's builds.
 
     ``shared`` makes repeated values one object across all the inputs read
-    with it (a new one per call without).
+    with it (a new one per call without); ``passed_messages=False`` leaves
+    passed tests' messages empty (:func:`without_passed_messages`).
     """
     shared = shared or SharedValues()
     heads: dict[int, Row] = {}
     tests: dict[int, dict[int, tuple[Row, list[Measurement]]]] = defaultdict(dict)
     for table in tables:
         check_rows(table)
+        if not passed_messages:
+            table = without_passed_messages(table, pc.equal(table.column("status"), "PASS"))
         columns = _columns(table.select(list(MODEL_COLUMNS)))
         builds, positions = columns["build_index"], columns["test_index"]
         metrics, units, values = columns["metric"], columns["unit"], columns["values"]
@@ -289,6 +309,8 @@ def builds_from_reference(
     partition: dict[str, str],
     options: ReadOptions,
     metrics: tuple[str, ...] | None = None,
+    *,
+    passed_messages: bool = True,
 ) -> list[Build]:
     """The reference's rows (one test each) as one-test builds, for merging.
 
@@ -298,7 +320,10 @@ def builds_from_reference(
     no run to trend and is left out.  With ``metrics`` asked for, a passed
     test that measured none of them is left out too (the reader did not
     even read its other results); failed tests are always kept.
+    ``passed_messages`` as for :func:`builds_from_rows`.
     """
+    if not passed_messages and "passed" in table.column_names:
+        table = without_passed_messages(table, table.column("passed"))
     builds = []
     columns = _columns(table)
     rows = zip(*columns.values(), strict=True)
