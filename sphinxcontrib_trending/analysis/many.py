@@ -269,6 +269,12 @@ class SeriesCache:
             self._searches_dirty = True
 
     def save(self) -> None:
+        """Write what changed; the saved searches then leave memory.
+
+        They are a few kilobytes per series (hundreds of megabytes at CSIT's
+        size) and a build needs them again only for series it has still to
+        group, which then read them back from the file.
+        """
         if self.path is not None and self.dirty:
             entries = (
                 (identity, {"content": content, "classification": classification_to_json(result)})
@@ -285,6 +291,7 @@ class SeriesCache:
             head = {"format": SEARCHES_FORMAT, "scope": self.scope}
             write_atomically(self.searches_path, _json_chunks(head, "searches", searches))
             self._searches_dirty = False
+            self._searches = None
 
     def _load(self) -> None:
         document = _document(self.path, CACHE_FORMAT, self.scope, "entries")

@@ -120,6 +120,21 @@ def test_a_series_that_gained_runs_is_extended_from_its_saved_search(
     assert classified == []
 
 
+def test_one_cache_object_lets_its_saved_searches_go_and_still_extends_from_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A site keeps its cache for the whole build; the states wait in their file."""
+    jobs = make_jobs(3)
+    cache = SeriesCache(tmp_path, "scope")
+    classify_series(jobs, cache)
+    assert cache._searches is None
+    extended = count_extensions(monkeypatch)
+    grown = [SeriesJob(job.identity, (*job.samples, 9e5), SETTINGS) for job in jobs]
+    assert classify_series(grown, cache) == [direct(job) for job in grown]
+    assert extended == [(job.identity, len(job.samples)) for job in jobs]
+    assert cache._searches is None
+
+
 def test_an_older_run_that_changed_or_a_damaged_search_means_a_fresh_grouping(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
