@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -44,7 +44,7 @@ class Run:
     testbed: str | None
     status: str
     message: str
-    values: tuple[float, ...]
+    values: Sequence[float]
     average: float | None
     stdev: float | None
     hosts: str = ""
@@ -61,7 +61,7 @@ class Run:
         return build_name(self.job, self.build)
 
 
-def trial_statistics(values: tuple[float, ...]) -> tuple[float | None, float | None]:
+def trial_statistics(values: Sequence[float]) -> tuple[float | None, float | None]:
     """Average and population stdev of the finite trials; (None, None) if none."""
     if not values:
         return None, None

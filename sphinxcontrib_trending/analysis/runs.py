@@ -25,6 +25,8 @@ from numbers import Real
 import numpy as np
 import numpy.typing as npt
 
+from sphinxcontrib_trending.ingest.trials import Trials
+
 Run = float | Sequence[float] | None
 
 LARGEST_VALUE = 1e100
@@ -114,7 +116,9 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
 
 def _trial_list(index: int, run: object) -> list[float]:
     """The trials of run ``index`` as floats, NaN kept (dropped later); types checked."""
-    if type(run) in (tuple, list) and all(type(trial) is float for trial in run):
+    if type(run) is Trials or (
+        type(run) in (tuple, list) and all(type(trial) is float for trial in run)
+    ):
         return list(run)  # what every reader gives: nothing to convert or check
     if isinstance(run, (str, bytes)) or not isinstance(run, (Sequence, np.ndarray)):
         raise TypeError(f"run {index}: expected a number or a sequence of numbers, got {run!r}")

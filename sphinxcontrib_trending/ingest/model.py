@@ -9,7 +9,7 @@ workers can carry them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -19,12 +19,13 @@ class Measurement:
     """The trial values one test produced for one metric in one build.
 
     ``values`` holds every trial (MRR gives ten one-second trials); a metric
-    with a single number (NDR lower bound) has a one-element tuple.
+    with a single number (NDR lower bound) has one.  Parsers give a tuple,
+    a store read gives :class:`~.trials.Trials`, which equals that tuple.
     """
 
     metric: str
     unit: str
-    values: tuple[float, ...]
+    values: Sequence[float]
 
 
 @dataclass(frozen=True, slots=True)

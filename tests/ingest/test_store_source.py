@@ -7,6 +7,7 @@ trending_mrr`` and ``trending_ndrpdr``), partitioned as its ETL does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -21,6 +22,7 @@ from sphinxcontrib_trending.ingest import SourceSpec, SpecError, fingerprint, lo
 from sphinxcontrib_trending.ingest.options import ReadOptions
 from sphinxcontrib_trending.ingest.store import dataset
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
+from sphinxcontrib_trending.ingest.trials import Trials
 from tests.ingest.conftest import RF7_DAILY, RF7_WEEKLY
 
 TEXTS = pa.list_(pa.string())
@@ -211,6 +213,8 @@ def test_our_store_reads_back_what_the_archives_hold(ours: Path) -> None:
     direct = load(SourceSpec(paths=(str(RF7_DAILY),)))
     stored = load(SourceSpec(paths=(str(ours),), format="parquet"))
     assert stored.problems == [] and stored.builds == direct.builds
+    measured = [m for build in stored.builds for test in build.tests for m in test.measurements]
+    assert measured and all(type(m.values) is Trials for m in measured)
     assert stored.files and all(Path(path).is_relative_to(ours) for path in stored.files)
 
 
@@ -324,6 +328,32 @@ def test_a_file_with_our_marker_and_wrong_columns_is_skipped(ours: Path) -> None
     (problem,) = dataset.problems
     assert problem.origin == str(victim)
     assert "column build_index is string, not int32" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("plant", "message"),
+    [
+        (lambda values: [None if cell else cell for cell in values], "a row with a metric has no"),
+        (lambda values: [[None, *cell] if cell else cell for cell in values], "empty trials"),
+    ],
+)
+def test_a_file_whose_measured_rows_lack_values_is_skipped(
+    ours: Path, plant: Callable[[list], list], message: str
+) -> None:
+    victim = next(
+        path
+        for path in sorted(ours.rglob("*-*.parquet"))
+        if pq.read_table(path).column("metric").null_count < pq.read_table(path).num_rows
+    )
+    table = pq.read_table(victim)
+    at = table.schema.get_field_index("values")
+    cells = plant(table.column("values").to_pylist())
+    planted = table.set_column(at, table.schema.field(at), pa.array(cells, pa.list_(pa.float64())))
+    pq.write_table(planted.replace_schema_metadata(table.schema.metadata), victim)
+    dataset = load(SourceSpec(paths=(str(ours),), format="parquet"))
+    (problem,) = dataset.problems
+    assert problem.origin == str(victim) and message in problem.message
+    assert dataset.builds
 
 
 def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(

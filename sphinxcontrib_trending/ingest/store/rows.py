@@ -15,10 +15,11 @@ from __future__ import annotations
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -33,6 +34,7 @@ from sphinxcontrib_trending.ingest.store.columns import (
     STORE_SCHEMA,
 )
 from sphinxcontrib_trending.ingest.store.layout import Partition, partition_of
+from sphinxcontrib_trending.ingest.trials import Trials
 
 if TYPE_CHECKING:
     from sphinxcontrib_trending.ingest.options import ReadOptions
@@ -155,6 +157,14 @@ def _columns(table: pa.Table) -> dict[str, list[Any]]:
     return table.to_pydict()
 
 
+def _trials(column: pa.ChunkedArray) -> Callable[[int], Trials]:
+    """Row ``at``'s values, cut straight from the column's doubles (no float per trial)."""
+    values = column.combine_chunks()
+    packed = values.values.to_numpy(zero_copy_only=False).astype(np.float64).tobytes()
+    bounds = (values.offsets.to_numpy() * 8).tolist()
+    return lambda at: Trials(packed[bounds[at] : bounds[at + 1]])
+
+
 def _time(micros: int | None) -> datetime | None:
     """A stored time (UTC; naive in the reference's files) as the model's datetime."""
     return None if micros is None else EPOCH + timedelta(microseconds=micros)
@@ -172,6 +182,13 @@ def check_rows(table: pa.Table) -> None:
             raise ValueError(f"column {column.name} is {column.type}, not {expected.type}")
         if not expected.nullable and table.column(column.name).null_count:
             raise ValueError(f"column {column.name} has empty cells")
+    if "values" in table.column_names and "metric" in table.column_names:
+        values = table.column("values")
+        if pc.list_flatten(values).null_count:
+            raise ValueError("column values has empty trials")
+        unmeasured = pc.and_(pc.is_valid(table.column("metric")), pc.is_null(values))
+        if pc.any(unmeasured).as_py():
+            raise ValueError("a row with a metric has no values")
 
 
 Row = tuple[dict[str, list[Any]], int]
@@ -254,9 +271,10 @@ def builds_from_rows(
         check_rows(table)
         if not passed_messages:
             table = without_passed_messages(table, pc.equal(table.column("status"), "PASS"))
-        columns = _columns(table.select(list(MODEL_COLUMNS)))
+        columns = _columns(table.select([name for name in MODEL_COLUMNS if name != "values"]))
         builds, positions = columns["build_index"], columns["test_index"]
-        metrics, units, values = columns["metric"], columns["unit"], columns["values"]
+        metrics, units = columns["metric"], columns["unit"]
+        values = _trials(table.column("values"))
         for at in range(table.num_rows):
             heads.setdefault(builds[at], (columns, at))
             if positions[at] is None:
@@ -264,7 +282,7 @@ def builds_from_rows(
             _, measured = tests[builds[at]].setdefault(positions[at], ((columns, at), []))
             if metrics[at] is not None:
                 measured.append(
-                    Measurement(sys.intern(metrics[at]), sys.intern(units[at]), tuple(values[at]))
+                    Measurement(sys.intern(metrics[at]), sys.intern(units[at]), values(at))
                 )
     return [
         _build(

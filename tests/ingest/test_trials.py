@@ -1,0 +1,76 @@
+"""``Trials`` stands in for a tuple of floats wherever the model has trial values."""
+
+from __future__ import annotations
+
+import pickle
+import struct
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from sphinxcontrib_trending.analysis.history import trial_statistics
+from sphinxcontrib_trending.ingest.model import Measurement
+from sphinxcontrib_trending.ingest.trials import Trials
+
+VALUES = (4609890.0, 4695225.0, -0.0, 1e-300)
+
+
+def packed(values: tuple[float, ...]) -> Trials:
+    return Trials(struct.pack(f"{len(values)}d", *values))
+
+
+def test_trials_equal_and_hash_like_the_tuple_of_their_values() -> None:
+    trials = packed(VALUES)
+    assert trials == VALUES and trials == VALUES
+    assert trials == packed((*VALUES[:2], 0.0, VALUES[3]))  # -0.0 == 0.0, as floats
+    assert trials != VALUES[:3] and trials != packed(VALUES[:3]) and trials != list(VALUES)
+    assert hash(trials) == hash(VALUES)
+    assert {Measurement("mrr", "pps", VALUES): 1}[Measurement("mrr", "pps", trials)] == 1
+    assert repr(trials) == repr(VALUES)
+
+
+def test_trials_read_like_a_tuple() -> None:
+    trials = packed(VALUES)
+    assert len(trials) == 4 and list(trials) == list(VALUES)
+    assert trials[0] == VALUES[0] and type(trials[0]) is float and trials[-1] == 1e-300
+    assert trials[1:3] == VALUES[1:3] and type(trials[1:3]) is tuple
+    assert VALUES[1] in trials and trials.index(-0.0) == 2
+    with pytest.raises(IndexError):
+        trials[4]
+    assert trial_statistics(trials) == trial_statistics(VALUES)
+    assert len(Trials(b"")) == 0 and not Trials(b"")
+
+
+def test_trials_survive_pickling_and_go_to_numpy_as_a_copy() -> None:
+    trials = packed(VALUES)
+    again = pickle.loads(pickle.dumps(trials))
+    assert type(again) is Trials and again == trials
+    array = np.asarray(trials)
+    assert array.dtype == np.float64 and array.tolist() == list(VALUES)
+    array[0] = 1.0
+    assert trials[0] == VALUES[0]
+    assert np.asarray(trials, dtype=np.float32).dtype == np.float32
+
+
+def test_only_whole_doubles_make_trials() -> None:
+    with pytest.raises(ValueError, match="12 bytes are not whole doubles"):
+        Trials(b"\x00" * 12)
+
+
+def test_trials_take_less_than_half_the_memory_of_a_tuple_of_floats() -> None:
+    rows = [tuple(float(row * 10 + trial) for trial in range(10)) for row in range(2_000)]
+    raw = [struct.pack("10d", *row) for row in rows]
+
+    def traced(make):
+        tracemalloc.start()
+        try:
+            made = make()
+            return tracemalloc.get_traced_memory()[0], made
+        finally:
+            tracemalloc.stop()
+
+    as_tuples, tuples = traced(lambda: [tuple(float(value) + 0.0 for value in row) for row in rows])
+    as_trials, trials = traced(lambda: [Trials(bytes(memoryview(row))) for row in raw])
+    assert trials == tuples
+    assert as_trials < 0.5 * as_tuples
