@@ -7,6 +7,8 @@ span features.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import gc
 from typing import Any
 
@@ -72,11 +74,23 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
         # the loaded data lives until the build ends: keep the cycle
         # collector from walking it again and again while the pages render
         gc.freeze()
+        _skip_the_collection_at_exit()
 
 
 def _thaw(app: Sphinx, exception: Exception | None) -> None:
     """What :func:`_preload` froze is collectable again (a process may build twice)."""
     gc.unfreeze()
+
+
+@functools.cache
+def _skip_the_collection_at_exit() -> None:
+    """Freeze the heap when the process exits, before the interpreter's last collection.
+
+    That collection walks every object the build loaded, only to free
+    memory the process is about to give back whole: 5 of the 6 seconds a
+    ``sphinx-build`` took to exit at a quarter of CSIT's size.
+    """
+    atexit.register(gc.freeze)
 
 
 def _new_download_round(app: Sphinx) -> None:

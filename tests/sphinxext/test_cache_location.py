@@ -1,4 +1,4 @@
-"""The default cache (the results store and downloads) never lands inside the published HTML."""
+"""Where the cache goes (never inside the published HTML), and how a build process ends."""
 
 from __future__ import annotations
 
@@ -49,3 +49,30 @@ def test_a_real_build_writes_its_cache_outside_the_output(site) -> None:
     outdir = Path(app.outdir)
     assert not (outdir / "trending-cache").exists()
     assert any((Path(app.doctreedir).parent / "trending-cache" / "store").rglob("*.parquet"))
+
+
+def test_a_build_process_exits_with_its_heap_frozen(tmp_path: Path) -> None:
+    """The interpreter's last collection would walk everything the build loaded, for nothing."""
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-trending", src)
+    datasets.write(src / "data", range(1, 11))
+    # atexit runs handlers last in, first out: this one runs after the extension's
+    script = (
+        "import atexit, gc, sys\n"
+        "from sphinx.cmd.build import main\n"
+        "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"
+        "code = main(['-q', '-b', 'html', sys.argv[1], sys.argv[2]])\n"
+        "print('frozen after the build:', gc.get_freeze_count() > 0)\n"
+        "sys.exit(code)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script, str(src), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.splitlines() == [
+        "frozen after the build: False",
+        "frozen at exit: True",
+    ]
