@@ -447,8 +447,7 @@ def _from_stores(
         builds.extend(found)
         dataset.problems.extend(problems)
         dataset.files.extend(path for path in files_read if os.path.exists(path))
-    screened = screen(merge_builds(builds, dataset.problems), dataset.problems)
-    return _finished(dataset, screened)
+    return _finished(dataset, merge_builds(builds, dataset.problems))
 
 
 def _locate(entry: str, downloads: Downloads, dataset: Dataset, report: Progress) -> _Input | None:

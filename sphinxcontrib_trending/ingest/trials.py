@@ -38,7 +38,7 @@ class Trials(Sequence[float]):
         return len(self._packed) // 8
 
     def __iter__(self) -> Iterator[float]:
-        return iter(self._view())
+        return iter(memoryview(self._packed).cast("d"))
 
     @overload
     def __getitem__(self, index: int) -> float: ...

@@ -7,6 +7,7 @@ trending_mrr`` and ``trending_ndrpdr``), partitioned as its ETL does.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, datetime, timezone
@@ -354,6 +355,48 @@ def test_a_file_whose_measured_rows_lack_values_is_skipped(
     (problem,) = dataset.problems
     assert problem.origin == str(victim) and message in problem.message
     assert dataset.builds
+
+
+def test_an_implausible_value_planted_in_our_store_skips_its_file(ours: Path) -> None:
+    victim = next(
+        path
+        for path in sorted(ours.rglob("*-*.parquet"))
+        if pq.read_table(path).column("metric").null_count < pq.read_table(path).num_rows
+    )
+    table = pq.read_table(victim)
+    at = table.schema.get_field_index("values")
+    cells = [[float("inf"), *cell[1:]] if cell else cell for cell in table.column(at).to_pylist()]
+    planted = table.set_column(at, table.schema.field(at), pa.array(cells, pa.list_(pa.float64())))
+    pq.write_table(planted.replace_schema_metadata(table.schema.metadata), victim)
+    dataset = load(SourceSpec(paths=(str(ours),), format="parquet"))
+    (problem,) = dataset.problems
+    assert problem.origin == str(victim) and "a value is infinite" in problem.message
+    assert all(
+        math.isfinite(value)
+        for build in dataset.builds
+        for test in build.tests
+        for measurement in test.measurements
+        for value in measurement.values
+    )
+
+
+def test_an_implausible_value_in_the_reference_s_dataset_is_screened_out(tmp_path: Path) -> None:
+    root = tmp_path / "trending"
+    rows = [_mrr_row("101", 1, [1.0e7, float("nan")]), _mrr_row("102", 2, [1.0e7, 1.1e7])]
+    pq.write_to_dataset(
+        pa.Table.from_pylist(rows, schema=MRR_SCHEMA),
+        root,
+        partition_cols=["test_type", "year", "month", "day"],
+    )
+    dataset = load(SourceSpec(paths=(str(root),), format="parquet"))
+    (problem,) = dataset.problems
+    assert problem.subtype == "data" and "value nan is infinite, not a number" in problem.message
+    assert [
+        (b.build, [t.measurement("mrr") is not None for t in b.tests]) for b in dataset.builds
+    ] == [
+        ("101", [False]),
+        ("102", [True]),
+    ]
 
 
 def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(

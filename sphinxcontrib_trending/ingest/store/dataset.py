@@ -28,6 +28,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.plausible import screen
 from sphinxcontrib_trending.ingest.store.columns import (
     MODEL_COLUMNS,
     REFERENCE_METRICS,
@@ -54,6 +55,7 @@ from sphinxcontrib_trending.ingest.store.rows import (
     SharedValues,
     builds_from_reference,
     builds_from_rows,
+    check_plausible,
     check_rows,
 )
 
@@ -189,16 +191,22 @@ def _read_wanted(
                 if isinstance(table, Exception):
                     raise table
                 if STORE_MARKER not in (table.schema.metadata or {}):
-                    read.builds = builds_from_reference(
-                        table,
-                        read.where,
-                        values,
-                        options,
-                        query.metrics,
-                        passed_messages=query.passed_messages,
+                    # ours were screened when parsed (check_rows checks that in
+                    # one pass per column); the reference's ETL screens nothing
+                    read.builds = screen(
+                        builds_from_reference(
+                            table,
+                            read.where,
+                            values,
+                            options,
+                            query.metrics,
+                            passed_messages=query.passed_messages,
+                        ),
+                        problems,
                     )
                 else:
                     check_rows(table)
+                    check_plausible(table)
                     ours[prefix].append(table)
             except READ_ERRORS as error:
                 read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
