@@ -16,6 +16,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from sphinxcontrib_trending import __version__
+from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.download import new_round
 from sphinxcontrib_trending.sphinxext import (
     assets,
@@ -68,12 +69,14 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     workers = plan_grouping(config.settings_of(app.config).workers, app.parallel)
     used = env_records.env_data(env).doc_sources
     if docnames and (not used or any(docname in used for docname in docnames)):
-        preload(env)
-        if app.parallel > 1 and workers > 1:
-            preanalyse(env, workers)
         # the loaded data lives until the build ends: keep the cycle
-        # collector from walking it again and again while the pages render
-        gc.freeze()
+        # collector from walking it, the first time as soon as the load ends
+        # and then again and again while the pages render
+        with collector_paused():
+            preload(env)
+            if app.parallel > 1 and workers > 1:
+                preanalyse(env, workers)
+            gc.freeze()
         _skip_the_collection_at_exit()
 
 

@@ -16,6 +16,7 @@ its pages show, and series shown on pages of two readers twice.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from sphinxcontrib_trending.analysis.many import (
 )
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm, normalise_builds
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
+from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest import fingerprint, load
 from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import Dataset
@@ -152,7 +154,11 @@ def source_histories(loaded: LoadedSource, metric: str) -> list[TestHistory]:
     key = (loaded.source.name, loaded.fingerprint, metric)
     if key not in _histories:
         rules = rules_for(loaded.source.spec.dimensions)
-        _histories[key] = histories(loaded.dataset.builds, metric, rules=rules)
+        with collector_paused():
+            _histories[key] = histories(loaded.dataset.builds, metric, rules=rules)
+            # kept for the build like the loaded data (see _preload), and
+            # frozen with it before the collector would walk every new run
+            gc.freeze()
     return _histories[key]
 
 

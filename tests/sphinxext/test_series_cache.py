@@ -9,6 +9,7 @@ import pytest
 
 from sphinxcontrib_trending.analysis import many as series
 from sphinxcontrib_trending.sphinxext import process_memo
+from sphinxcontrib_trending.sphinxext.directives import common
 from tests.sphinxext.conftest import SiteFactory
 
 
@@ -103,3 +104,24 @@ def test_a_page_over_a_few_tests_groups_only_those(
     grouped = {key[2] for key in process_memo._trends}
     assert grouped == {history.key for history in every if history.name == "stable"}
     assert len(every) > len(grouped)
+
+
+def test_the_loaded_data_and_histories_are_frozen_while_the_pages_render(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The collector would walk them for nothing: they live until the build ends."""
+    _forget_process_memory(monkeypatch)
+    seen: list[bool] = []
+    real = process_memo.trends_for
+
+    def recording(loaded, selected, *args, **kwargs):  # type: ignore[no-untyped-def]
+        tracked = {id(obj) for obj in gc.get_objects()}  # frozen objects are not listed
+        build, run = loaded.dataset.builds[0], selected[0].runs[0]
+        seen.append(id(build) not in tracked and id(run) not in tracked)
+        return real(loaded, selected, *args, **kwargs)
+
+    monkeypatch.setattr(common, "trends_for", recording)
+    app = site()
+    app.build()
+    assert seen and all(seen)
+    assert gc.get_freeze_count() == 0  # thawed when the build ended
