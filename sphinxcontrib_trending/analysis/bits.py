@@ -26,10 +26,15 @@ LN_PI = math.log(math.pi)
 DEFAULT_SBPS = 12.0
 
 
+SMALLEST_DOUBLE = math.ulp(0.0)
+
+
 def resolve_unit(max_value: float, unit: float | None, sbps: float | None) -> float:
     """The value resolution: ``unit`` if given, else ``max_value / (2**(sbps+1) - 1)``.
 
-    Zero counts as "not given" for both, as in the reference library.
+    Zero counts as "not given" for both, as in the reference library.  No
+    resolution is finer than the smallest double: values so small that the
+    division underflows (``5e-324``) get that one, not zero.
     """
     if unit is not None and unit < 0:
         raise ValueError(f"unit must be positive, got {unit!r}")
@@ -38,7 +43,7 @@ def resolve_unit(max_value: float, unit: float | None, sbps: float | None) -> fl
     if unit:
         return float(unit)
     bits_per_sample = float(sbps) if sbps else DEFAULT_SBPS
-    return max_value / (math.pow(2.0, bits_per_sample + 1.0) - 1.0)
+    return max(max_value / (math.pow(2.0, bits_per_sample + 1.0) - 1.0), SMALLEST_DOUBLE)
 
 
 def perturb(size: float, avg: float, stdev: float) -> tuple[float, float]:

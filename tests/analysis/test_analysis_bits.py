@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jumpavg.bit_counting_stats import BitCountingStats
 
+from sphinxcontrib_trending.analysis import classify
 from sphinxcontrib_trending.analysis.bits import BitModel, perturb, resolve_unit
 
 positive = st.floats(1e-6, 1e12, allow_nan=False, allow_infinity=False)
@@ -74,3 +75,12 @@ def test_models_share_size_tables_but_keep_their_own_length() -> None:
     assert small.sphere_head[1] == small.sphere_tail[1] == 0.0
     assert small.sphere_head[7] == math.log(2) + math.log(math.pi) * 3 - math.lgamma(3)
     assert large.length_bits[7] == small.length_bits[7]
+
+
+@pytest.mark.parametrize("values", [[5e-324], [1e-320, 2e-320, 1e-320], [5e-324, 0.0, 1e-323]])
+def test_values_too_small_for_a_resolution_are_still_grouped(values: list[float]) -> None:
+    """max / (2**13 - 1) underflows to zero for them; the smallest double stands in."""
+    assert resolve_unit(max(values), None, None) == math.ulp(0.0)
+    groups = classify(values).groups
+    assert groups[0].start == 0 and groups[-1].stop == len(values)
+    assert resolve_unit(1e7, None, None) == 1e7 / 8191  # nothing changes above the underflow

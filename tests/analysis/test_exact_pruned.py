@@ -13,7 +13,7 @@ import random
 
 import pytest
 from analysis_series import make_series, series_cases
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from quadratic_exact import quadratic_exact_search
 
@@ -276,6 +276,7 @@ def test_block_size_and_rounds_change_nothing(monkeypatch, largest_block, rounds
     st.lists(st.floats(-50.0, 50.0, allow_nan=False) | st.none(), min_size=1, max_size=25),
     st.integers(1, 10),
 )
+@example([5e-324], 1)  # the resolution underflowed to zero: the model refused it
 def test_a_history_with_negative_values_grows_as_classify_groups_it(runs, chunk) -> None:
     """Every value is shifted by the smallest, which a new run can move: the classifier
     gives classify's groups and averages (in the caller's terms) whatever the chunks."""
