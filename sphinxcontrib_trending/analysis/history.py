@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from typing import NamedTuple
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.engine.collector import collector_paused
@@ -26,15 +27,17 @@ from sphinxcontrib_trending.ingest.dimensions import (
 )
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
+from sphinxcontrib_trending.ingest.trials import Trials
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(NamedTuple):
     """One test in one build: the unit the MDL grouping works on.
 
     ``average`` and ``stdev`` (population, over the finite trials) are
     computed once when the run is made: graphs, tables and the grouping all
-    read them, thousands of times per page.
+    read them, thousands of times per page.  A named tuple, not a frozen
+    dataclass: a site makes one per test run (millions at CSIT's size), and
+    a frozen dataclass takes five times as long to make.
     """
 
     time: datetime
@@ -63,6 +66,8 @@ class Run:
 
 def trial_statistics(values: Sequence[float]) -> tuple[float | None, float | None]:
     """Average and population stdev of the finite trials; (None, None) if none."""
+    if type(values) is Trials and values.statistics is not None:
+        return values.statistics  # the store's, computed as below when it was written
     if not values:
         return None, None
     mean = math.fsum(values) / len(values)
@@ -117,23 +122,24 @@ def _run(
     test: TestResult,
     measurement: Measurement | None,
     latency: str | None,
+    hosts: str,
 ) -> Run:
     """``test``'s run in ``build``; ``latency`` is the metric's latency base, if it has one."""
     values = measurement.values if measurement else ()
     average, stdev = trial_statistics(values)
     return Run(
-        time=build.time,
-        job=build.job,
-        build=build.build,
-        dut_version=build.dut_version,
-        testbed=build.testbed,
-        status=test.status,
-        message=test.message,
-        values=values,
-        average=average,
-        stdev=stdev,
-        hosts=(test.attribute("hosts") or "") if test.attributes else "",
-        percentiles=() if latency is None else _percentiles(test, latency),
+        build.time,
+        build.job,
+        build.build,
+        build.dut_version,
+        build.testbed,
+        test.status,
+        test.message,
+        values,
+        average,
+        stdev,
+        hosts,
+        () if latency is None else _percentiles(test, latency),
     )
 
 
@@ -179,18 +185,31 @@ def _histories(
 ) -> list[TestHistory]:
     latency = latency_base(metric)
     runs: dict[str, list[Run]] = {}
-    latest: dict[str, tuple[TestResult, str | None]] = {}
+    latest: dict[str, TestResult] = {}
+    testbeds: dict[str, str | None] = {}
     units: dict[str, str | None] = {}
     measured_any: set[str] = set()
     failing: set[str] = set()
+    # a test's key and hosts are the same from build to build: made once
+    keys: dict[str | None, dict[str, str]] = {}
+    hosts: dict[int, str] = {}  # by the id of a test's attributes, which runs share
     for build in builds:
+        testbed = build.testbed
+        keys_here = keys.setdefault(testbed, {})
         for test in build.tests:
             if accept is not None and not accept(test):
                 continue
-            key = history_key(build.testbed, test.test_id)
+            key = keys_here.get(test.test_id)
+            if key is None:
+                key = keys_here[test.test_id] = history_key(testbed, test.test_id)
+                testbeds[key] = testbed
+            attributes = test.attributes
+            host = hosts.get(id(attributes)) if attributes else ""
+            if host is None:
+                host = hosts[id(attributes)] = test.attribute("hosts") or ""
             measurement = test.measurement(metric)
-            runs.setdefault(key, []).append(_run(build, test, measurement, latency))
-            latest[key] = (test, build.testbed)
+            runs.setdefault(key, []).append(_run(build, test, measurement, latency, host))
+            latest[key] = test
             if measurement is not None:
                 units[key] = measurement.unit
             if test.measurements:
@@ -202,7 +221,7 @@ def _histories(
             units[key] = None
     result = []
     for key in sorted(units):
-        test, testbed = latest[key]
+        test, testbed = latest[key], testbeds[key]
         result.append(
             TestHistory(
                 key=key,

@@ -21,15 +21,18 @@ class Trials(Sequence[float]):
     It equals, and hashes like, the tuple of its values, so a run read from a
     store equals the same run parsed from its archive.  Indexing gives
     floats (a slice gives a tuple); ``numpy.asarray`` copies the doubles at
-    once.
+    once.  ``statistics`` is (average, population stdev) as the store wrote
+    them beside the values, if it did: :func:`.trial_statistics` takes them
+    instead of summing the trials again.
     """
 
-    __slots__ = ("_packed",)
+    __slots__ = ("_packed", "statistics")
 
-    def __init__(self, packed: bytes) -> None:
+    def __init__(self, packed: bytes, statistics: tuple[float, float] | None = None) -> None:
         if len(packed) % 8:
             raise ValueError(f"{len(packed)} bytes are not whole doubles")
         self._packed = packed
+        self.statistics = statistics
 
     def _view(self) -> memoryview:
         return memoryview(self._packed).cast("d")
@@ -63,8 +66,8 @@ class Trials(Sequence[float]):
     def __repr__(self) -> str:
         return repr(tuple(self))
 
-    def __reduce__(self) -> tuple[type[Trials], tuple[bytes]]:
-        return Trials, (self._packed,)
+    def __reduce__(self) -> tuple[type[Trials], tuple[bytes, tuple[float, float] | None]]:
+        return Trials, (self._packed, self.statistics)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
         return np.frombuffer(self._packed, dtype=np.float64).astype(dtype or np.float64)

@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from sphinxcontrib_trending.analysis.history import trial_statistics
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, fingerprint, load
 from sphinxcontrib_trending.ingest.options import ReadOptions
@@ -216,6 +217,11 @@ def test_our_store_reads_back_what_the_archives_hold(ours: Path) -> None:
     assert stored.problems == [] and stored.builds == direct.builds
     measured = [m for build in stored.builds for test in build.tests for m in test.measurements]
     assert measured and all(type(m.values) is Trials for m in measured)
+    # a trials metric's values come with the statistics the store wrote beside them:
+    # exactly those trial_statistics computes from the values
+    with_statistics = [m.values for m in measured if m.values.statistics is not None]
+    assert {m.metric for m in measured if m.values.statistics is not None} == {"mrr"}
+    assert all(values.statistics == trial_statistics(tuple(values)) for values in with_statistics)
     assert stored.files and all(Path(path).is_relative_to(ours) for path in stored.files)
 
 
@@ -397,6 +403,27 @@ def test_an_implausible_value_in_the_reference_s_dataset_is_screened_out(tmp_pat
         ("101", [False]),
         ("102", [True]),
     ]
+
+
+@pytest.mark.parametrize("statistic", ["avg", "stdev"])
+def test_a_stored_statistic_that_is_not_its_values_skips_its_file(
+    ours: Path, statistic: str
+) -> None:
+    column = f"result_receive_rate_rate_{statistic}"
+    victim = next(
+        path
+        for path in sorted(ours.rglob("*-*.parquet"))
+        if pq.read_table(path).column(column).null_count < pq.read_table(path).num_rows
+    )
+    table = pq.read_table(victim)
+    at = table.schema.get_field_index(column)
+    cells = [None if cell is None else cell * 1.001 + 1.0 for cell in table.column(at).to_pylist()]
+    planted = table.set_column(at, table.schema.field(at), pa.array(cells, pa.float64()))
+    pq.write_table(planted.replace_schema_metadata(table.schema.metadata), victim)
+    dataset = load(SourceSpec(paths=(str(ours),), format="parquet"))
+    (problem,) = dataset.problems
+    assert problem.origin == str(victim)
+    assert "a stored average or spread is not that of its values" in problem.message
 
 
 def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(

@@ -45,7 +45,10 @@ def test_trials_read_like_a_tuple() -> None:
 def test_trials_survive_pickling_and_go_to_numpy_as_a_copy() -> None:
     trials = packed(VALUES)
     again = pickle.loads(pickle.dumps(trials))
-    assert type(again) is Trials and again == trials
+    assert type(again) is Trials and again == trials and again.statistics is None
+    known = Trials(struct.pack("2d", 1.0, 3.0), statistics=(2.0, 1.0))
+    assert pickle.loads(pickle.dumps(known)).statistics == (2.0, 1.0)
+    assert trial_statistics(known) == (2.0, 1.0) == trial_statistics((1.0, 3.0))
     array = np.asarray(trials)
     assert array.dtype == np.float64 and array.tolist() == list(VALUES)
     array[0] = 1.0

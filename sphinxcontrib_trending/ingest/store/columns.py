@@ -172,6 +172,12 @@ STORE_SCHEMA = pa.schema(
     metadata={STORE_MARKER: STORE_VERSION},
 )
 
+TRIAL_STATISTICS = tuple(
+    (columns.average, columns.stdev) for columns in REFERENCE_METRICS.values() if columns.trials
+)
+"""Where a row of a trials metric keeps the average and population standard
+deviation of its values, computed as :func:`.trial_statistics` computes them."""
+
 MODEL_COLUMNS = (
     "job",
     "build",
@@ -180,5 +186,6 @@ MODEL_COLUMNS = (
     "test_id",
     "message",
     *OWN_COLUMNS,
+    *(name for pair in TRIAL_STATISTICS for name in pair),
 )
 """What reading our rows back into the model needs (projection for reads)."""

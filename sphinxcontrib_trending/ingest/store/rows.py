@@ -32,6 +32,7 @@ from sphinxcontrib_trending.ingest.store.columns import (
     MODEL_COLUMNS,
     REFERENCE_METRICS,
     STORE_SCHEMA,
+    TRIAL_STATISTICS,
 )
 from sphinxcontrib_trending.ingest.store.layout import Partition, partition_of
 from sphinxcontrib_trending.ingest.trials import Trials
@@ -157,12 +158,32 @@ def _columns(table: pa.Table) -> dict[str, list[Any]]:
     return table.to_pydict()
 
 
-def _trials(column: pa.ChunkedArray) -> Callable[[int], Trials]:
-    """Row ``at``'s values, cut straight from the column's doubles (no float per trial)."""
-    values = column.combine_chunks()
+_BY_ROW = frozenset({"values", *(name for pair in TRIAL_STATISTICS for name in pair)})
+"""Columns :func:`_trials` turns into each row's values itself."""
+
+
+def _trials(table: pa.Table) -> Callable[[int], Trials]:
+    """Row ``at``'s values, cut straight from the column's doubles (no float per
+    trial), with their statistics where the row keeps them (checked by
+    :func:`check_plausible`)."""
+    values = table.column("values").combine_chunks()
     packed = values.values.to_numpy(zero_copy_only=False).astype(np.float64).tobytes()
     bounds = (values.offsets.to_numpy() * 8).tolist()
-    return lambda at: Trials(packed[bounds[at] : bounds[at + 1]])
+    averages = _coalesced(table, [average for average, _ in TRIAL_STATISTICS]).to_pylist()
+    stdevs = _coalesced(table, [stdev for _, stdev in TRIAL_STATISTICS]).to_pylist()
+
+    def trials(at: int) -> Trials:
+        average = averages[at]
+        statistics = None if average is None else (average, stdevs[at])
+        return Trials(packed[bounds[at] : bounds[at + 1]], statistics)
+
+    return trials
+
+
+def _coalesced(table: pa.Table, names: list[str]) -> pa.ChunkedArray:
+    """Per row, the first of these columns that has a value."""
+    columns = [table.column(name) for name in names]
+    return columns[0] if len(columns) == 1 else pc.coalesce(*columns)
 
 
 def _time(micros: int | None) -> datetime | None:
@@ -238,6 +259,40 @@ def check_plausible(table: pa.Table) -> None:
             pc.min(times).as_py() >= EARLIEST and pc.max(times).as_py() <= LATEST
         ):
             raise ValueError(f"a {name} is outside {EARLIEST.year}..{LATEST.year}")
+    _check_statistics(table)
+
+
+STATISTICS_TOLERANCE = 1e-9
+"""How far (relative to a row's largest value) a stored average or spread
+may lie from what its values give, summed another way."""
+
+
+def _check_statistics(table: pa.Table) -> None:
+    """Raise ``ValueError`` unless each stored average and spread is that of its row's values.
+
+    The reader hands them to the analysis instead of the values' own
+    (:func:`_trials`), so a planted one would change what pages show.
+    """
+    averages = _coalesced(table, [average for average, _ in TRIAL_STATISTICS])
+    kept = pc.is_valid(averages)
+    if not pc.any(kept).as_py():
+        return
+    stdevs = pc.filter(_coalesced(table, [stdev for _, stdev in TRIAL_STATISTICS]), kept)
+    lists = pc.filter(table.column("values"), kept)
+    lengths = pc.fill_null(pc.list_value_length(lists), 0).to_numpy()
+    if stdevs.null_count or not lengths.all():
+        raise ValueError("an average is stored without its values or spread")
+    flat = pc.list_flatten(lists).to_numpy(zero_copy_only=False)
+    owner = np.repeat(np.arange(len(lengths)), lengths)
+    means = np.bincount(owner, weights=flat) / lengths
+    spreads = np.sqrt(np.bincount(owner, weights=(flat - means[owner]) ** 2) / lengths)
+    scale = np.maximum.reduceat(np.abs(flat), np.cumsum(lengths) - lengths) + 1e-300
+    averages_off = np.abs(pc.filter(averages, kept).to_numpy(zero_copy_only=False) - means)
+    spreads_off = np.abs(stdevs.to_numpy(zero_copy_only=False) - spreads)
+    if (averages_off > STATISTICS_TOLERANCE * scale).any() or (
+        spreads_off > STATISTICS_TOLERANCE * scale
+    ).any():
+        raise ValueError("a stored average or spread is not that of its values")
 
 
 def without_passed_messages(table: pa.Table, passed: pa.ChunkedArray) -> pa.Table:
@@ -271,10 +326,10 @@ def builds_from_rows(
         check_rows(table)
         if not passed_messages:
             table = without_passed_messages(table, pc.equal(table.column("status"), "PASS"))
-        columns = _columns(table.select([name for name in MODEL_COLUMNS if name != "values"]))
+        columns = _columns(table.select([name for name in MODEL_COLUMNS if name not in _BY_ROW]))
         builds, positions = columns["build_index"], columns["test_index"]
         metrics, units = columns["metric"], columns["unit"]
-        values = _trials(table.column("values"))
+        values = _trials(table)
         for at in range(table.num_rows):
             heads.setdefault(builds[at], (columns, at))
             if positions[at] is None:
