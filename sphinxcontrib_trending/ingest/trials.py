@@ -26,13 +26,20 @@ class Trials(Sequence[float]):
     instead of summing the trials again.
     """
 
-    __slots__ = ("_packed", "statistics")
+    __slots__ = ("_average", "_packed", "_stdev")
 
     def __init__(self, packed: bytes, statistics: tuple[float, float] | None = None) -> None:
         if len(packed) % 8:
             raise ValueError(f"{len(packed)} bytes are not whole doubles")
         self._packed = packed
-        self.statistics = statistics
+        # two slots, not the tuple: a run's average and stdev keep these floats
+        self._average, self._stdev = statistics or (None, None)
+
+    @property
+    def statistics(self) -> tuple[float, float] | None:
+        if self._average is None or self._stdev is None:
+            return None
+        return self._average, self._stdev
 
     def _view(self) -> memoryview:
         return memoryview(self._packed).cast("d")

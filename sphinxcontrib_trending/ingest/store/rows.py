@@ -173,9 +173,7 @@ def _trials(table: pa.Table) -> Callable[[int], Trials]:
     stdevs = _coalesced(table, [stdev for _, stdev in TRIAL_STATISTICS]).to_pylist()
 
     def trials(at: int) -> Trials:
-        average = averages[at]
-        statistics = None if average is None else (average, stdevs[at])
-        return Trials(packed[bounds[at] : bounds[at + 1]], statistics)
+        return Trials(packed[bounds[at] : bounds[at + 1]], (averages[at], stdevs[at]))
 
     return trials
 
