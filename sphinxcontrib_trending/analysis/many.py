@@ -12,9 +12,9 @@ settings) and valid for one content hash (the values, the settings and the
 analysis code).  Keeping the identity separate from the content is what lets
 an entry be *extended* later: a series that only gained runs finds its
 previous entry under the same name, and with it the exact search's state
-after those runs (:class:`~.saved_search.SavedSearch`, kept in a second file
-that only a build with new runs reads), so its grouping costs one search
-step instead of a whole search.
+after those runs (:class:`~.saved_search.SavedSearch`, a file per series
+that only a build with new runs reads, see :mod:`~.search_store`), so its
+grouping costs one search step instead of a whole search.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sphinxcontrib_trending.analysis.cache_documents import cache_document
 from sphinxcontrib_trending.analysis.classification_json import (
     classification_from_json,
     classification_to_json,
@@ -36,13 +37,13 @@ from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
+from sphinxcontrib_trending.analysis.search_store import SearchStore, write_state
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 
 CACHE_FORMAT = "sphinxcontrib-trending/classified-series"
-SEARCHES_FORMAT = "sphinxcontrib-trending/saved-searches"
 MIN_PARALLEL = 64
 """Fewer series than this are classified in-process: starting workers costs more."""
 BATCH = 200
@@ -158,10 +159,16 @@ def series_cache(cache_dir: Path | None, source: str, options: TrendOptions) -> 
 
 @dataclass(frozen=True)
 class Grouped:
-    """A series' grouping, and the exact search's state to extend it later (else None)."""
+    """A series' grouping, and where the exact search's state to extend it later went.
+
+    The worker wrote the state to ``search_file`` (in the cache's folder),
+    or sent it back as ``search_state`` when it may not share that folder
+    (a Dask cluster); neither when there is no state to keep.
+    """
 
     classification: Classification
-    search: dict[str, Any] | None = None
+    search_file: str | None = None
+    search_state: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -169,14 +176,18 @@ class SeriesTask:
     """A series to group, from scratch or from the saved search after its first runs."""
 
     job: SeriesJob
-    resume: tuple[int, dict[str, Any]] | None = None
-    """(runs the saved search has seen, its state as :meth:`.SavedSearch.to_json` wrote)."""
+    resume: tuple[int, Path | bytes] | None = None
+    """(runs the saved search has seen, its state: the file to read, or its bytes)."""
+    keep_in: Path | None = None
+    """Where to write the new search state (the cache's folder of states)."""
+    send_back: bool = False
+    """Return the new state instead (the worker may not share the cache's folder)."""
 
     def __repr__(self) -> str:
         return repr(self.job)
 
 
-def classify_job(job: SeriesJob) -> Grouped:
+def classify_job(job: SeriesJob) -> tuple[Classification, SavedSearch | None]:
     """:func:`.classify` of one series from scratch, with the search state to save.
 
     Only the exact search has a state (see :meth:`.IncrementalClassifier.save`).
@@ -188,59 +199,67 @@ def classify_job(job: SeriesJob) -> Grouped:
         direction=settings.direction,  # type: ignore[arg-type]
         outlier_runs=settings.outlier_runs,
     )
-    return _grouped(classifier, classifier.extend(list(job.samples)))
+    return classifier.extend(list(job.samples)), classifier.save()
 
 
-def extend_job(job: SeriesJob, seen: int, state: dict[str, Any]) -> Grouped:
+def extend_job(
+    job: SeriesJob, seen: int, state: Path | bytes
+) -> tuple[Classification, SavedSearch | None]:
     """The grouping of a series that gained runs since its search was saved after ``seen``.
 
-    A state that does not load, or does not describe those runs, is
-    dropped and the series grouped from scratch.
+    A state that cannot be read, does not load, or does not describe those
+    runs is dropped and the series grouped from scratch.
     """
     settings = job.settings
     try:
+        data = state.read_bytes() if isinstance(state, Path) else state
         classifier = IncrementalClassifier.resumed(
             job.samples[:seen],
-            SavedSearch.from_json(state),
+            SavedSearch.from_bytes(data),
             sbps=settings.sbps,
             direction=settings.direction,  # type: ignore[arg-type]
             outlier_runs=settings.outlier_runs,
         )
-    except ValueError:
+    except (OSError, ValueError):
         return classify_job(job)
-    return _grouped(classifier, classifier.extend(list(job.samples[seen:])))
-
-
-def _grouped(classifier: IncrementalClassifier, result: Classification) -> Grouped:
-    saved = classifier.save()
-    return Grouped(result, None if saved is None else saved.to_json())
+    return classifier.extend(list(job.samples[seen:])), classifier.save()
 
 
 def group_task(task: SeriesTask) -> Grouped:
     """The task the workers run: one series, extended where its search was saved."""
+    job = task.job
     if task.resume is None:
-        return classify_job(task.job)
-    return extend_job(task.job, *task.resume)
+        result, saved = classify_job(job)
+    else:
+        result, saved = extend_job(job, *task.resume)
+    if saved is None:
+        return Grouped(result)
+    if task.keep_in is not None:
+        return Grouped(
+            result, write_state(task.keep_in, job.identity, job.content, saved.to_bytes())
+        )
+    if task.send_back:
+        return Grouped(result, search_state=saved.to_bytes())
+    return Grouped(result)
 
 
 class SeriesCache:
     """Classifications by series identity, each valid for one content hash.
 
     Kept in memory and, with a folder, in one JSON file per ``scope``
-    (written by :meth:`save`); the saved searches in a second one, read
-    only when a series needs its search (a build with no new run never
-    does).  Entries on disk are untrusted: a file that does not decode, or
-    an entry of the wrong shape, is ignored and the series classified again.
+    (written by :meth:`save`); the saved searches in a
+    :class:`~.search_store.SearchStore` beside it, read only when a series
+    needs its search (a build with no new run never does).  Entries on disk
+    are untrusted: a file that does not decode, or an entry of the wrong
+    shape, is ignored and the series classified again.
     """
 
     def __init__(self, folder: Path | None, scope: str) -> None:
         self.path = None if folder is None else folder / f"{_digest(scope)}.json"
-        self.searches_path = None if folder is None else folder / f"{_digest(scope)}.searches.json"
+        self.searches = SearchStore(folder, _digest(scope))
         self.scope = scope
         self.entries: dict[str, tuple[str, Classification]] = {}
         self.dirty = False
-        self._searches: dict[str, tuple[str, int, dict[str, Any]]] | None = None
-        self._searches_dirty = False
         self._load()
 
     def get(self, job: SeriesJob) -> Classification | None:
@@ -249,32 +268,40 @@ class SeriesCache:
             return None
         return entry[1]
 
-    def task(self, job: SeriesJob) -> SeriesTask:
-        """What grouping ``job`` takes: from its saved search if it only gained runs."""
-        saved = self._saved().get(job.identity)
-        if saved is not None:
-            content, seen, state = saved
-            if seen < len(job.samples) and job.prefix_content(seen) == content:
-                return SeriesTask(job, (seen, state))
-        return SeriesTask(job)
+    def task(self, job: SeriesJob, local: bool = True) -> SeriesTask:
+        """What grouping ``job`` takes: from its saved search if it only gained runs.
+
+        ``local`` workers share this machine's folders: they read and write
+        the states' files themselves; others get and send the bytes.
+        """
+        folder = self.searches.folder
+        keep_in = folder if local else None
+        send_back = folder is not None and not local
+        saved = self.searches.saved(job.identity)
+        if saved is None or saved.runs >= len(job.samples):
+            return SeriesTask(job, None, keep_in, send_back)
+        if job.prefix_content(saved.runs) != saved.content:
+            return SeriesTask(job, None, keep_in, send_back)
+        path = self.searches.path(saved)
+        if local:
+            return SeriesTask(job, (saved.runs, path), keep_in, send_back)
+        try:
+            return SeriesTask(job, (saved.runs, path.read_bytes()), keep_in, send_back)
+        except OSError:
+            return SeriesTask(job, None, keep_in, send_back)
 
     def put(self, job: SeriesJob, grouped: Grouped) -> None:
         self.entries[job.identity] = (job.content, grouped.classification)
         self.dirty = True
-        searches = self._saved()
-        if grouped.search is not None:
-            searches[job.identity] = (job.content, len(job.samples), grouped.search)
-            self._searches_dirty = True
-        elif searches.pop(job.identity, None) is not None:
-            self._searches_dirty = True
+        file = grouped.search_file
+        if grouped.search_state is not None and self.searches.folder is not None:
+            file = write_state(
+                self.searches.folder, job.identity, job.content, grouped.search_state
+            )
+        self.searches.record(job.identity, job.content, len(job.samples), file)
 
     def save(self) -> None:
-        """Write what changed; the saved searches then leave memory.
-
-        They are a few kilobytes per series (hundreds of megabytes at CSIT's
-        size) and a build needs them again only for series it has still to
-        group, which then read them back from the file.
-        """
+        """Write what changed: the groupings, then the index of the saved searches."""
         if self.path is not None and self.dirty:
             entries = (
                 (identity, {"content": content, "classification": classification_to_json(result)})
@@ -283,18 +310,10 @@ class SeriesCache:
             head = {"format": CACHE_FORMAT, "scope": self.scope}
             write_atomically(self.path, _json_chunks(head, "entries", entries))
             self.dirty = False
-        if self.searches_path is not None and self._searches_dirty:
-            searches = (
-                (identity, {"content": content, "runs": seen, "search": state})
-                for identity, (content, seen, state) in (self._searches or {}).items()
-            )
-            head = {"format": SEARCHES_FORMAT, "scope": self.scope}
-            write_atomically(self.searches_path, _json_chunks(head, "searches", searches))
-            self._searches_dirty = False
-            self._searches = None
+        self.searches.save()
 
     def _load(self) -> None:
-        document = _document(self.path, CACHE_FORMAT, self.scope, "entries")
+        document = cache_document(self.path, CACHE_FORMAT, self.scope, "entries")
         for identity, entry in document.items():
             try:
                 content = entry["content"]
@@ -307,54 +326,20 @@ class SeriesCache:
             except (KeyError, TypeError, ValueError):
                 continue
 
-    def _saved(self) -> dict[str, tuple[str, int, dict[str, Any]]]:
-        """The saved searches, read on first use; a malformed one is left out.
-
-        A state is only decoded and checked when a series resumes from it
-        (:meth:`.SavedSearch.from_json`, :meth:`.ExactSearch.resume`): most
-        are never used in a build.
-        """
-        if self._searches is None:
-            self._searches = {}
-            document = _document(self.searches_path, SEARCHES_FORMAT, self.scope, "searches")
-            for identity, entry in document.items():
-                if not isinstance(entry, dict):
-                    continue
-                content, seen, state = (entry.get(key) for key in ("content", "runs", "search"))
-                if isinstance(content, str) and type(seen) is int and isinstance(state, dict):
-                    self._searches[identity] = (content, seen, state)
-        return self._searches
-
 
 def _json_chunks(
     head: dict[str, Any], key: str, entries: Iterable[tuple[str, Any]]
 ) -> Iterator[bytes]:
     """``{**head, key: dict(entries)}`` as JSON, an entry at a time.
 
-    The saved searches of a CSIT-sized site are hundreds of megabytes: one
-    string of all of them, and its bytes, would double that at the end of
-    the grouping.
+    The groupings of a CSIT-sized site are tens of megabytes: one string of
+    all of them, and its bytes, would double that at the end of the grouping.
     """
     yield json.dumps(head)[:-1].encode() + b", " + json.dumps(key).encode() + b": {"
     for number, (name, value) in enumerate(entries):
         yield (", " if number else "").encode() + json.dumps(name).encode() + b": "
         yield json.dumps(value).encode()
     yield b"}}"
-
-
-def _document(path: Path | None, kind: str, scope: str, key: str) -> dict[str, Any]:
-    """The ``key`` mapping of a cache file of this kind and scope; empty if there is none."""
-    if path is None:
-        return {}
-    try:
-        document = json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(document, dict) or document.get("format") != kind:
-        return {}
-    if document.get("scope") != scope or not isinstance(document.get(key), dict):
-        return {}
-    return document[key]
 
 
 def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
@@ -381,7 +366,7 @@ def classify_series(
     """
     results: list[Classification | None] = [cache.get(job) for job in jobs]
     missing = [number for number, result in enumerate(results) if result is None]
-    todo = [cache.task(jobs[number]) for number in missing]
+    todo = [cache.task(jobs[number], local=scheduler is None) for number in missing]
     computed: list[Grouped]
     if len(todo) < MIN_PARALLEL or not (workers or scheduler):
         computed = map_ordered(group_task, todo, progress=progress)

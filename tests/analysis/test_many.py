@@ -120,49 +120,70 @@ def test_a_series_that_gained_runs_is_extended_from_its_saved_search(
     assert classified == []
 
 
-def test_one_cache_object_lets_its_saved_searches_go_and_still_extends_from_them(
+def test_the_grouping_process_never_holds_the_saved_searches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A site keeps its cache for the whole build; the states wait in their file."""
-    jobs = make_jobs(3)
+    """Workers read and write the states' files; the cache keeps a small index of them."""
+    jobs = make_jobs(series.MIN_PARALLEL + 2)
     cache = SeriesCache(tmp_path, "scope")
-    classify_series(jobs, cache)
-    assert cache._searches is None
+    classify_series(jobs, cache, workers=2)
+    folder = cache.searches.folder
+    assert folder is not None
+    files = sorted(path.name for path in folder.iterdir())
+    assert len(files) == len(jobs)
+    index = json.loads(cache.searches.index_path.read_text())["searches"]  # type: ignore[union-attr]
+    assert sorted(entry[2] for entry in index.values()) == files
+    assert all(index[job.identity][1] == len(job.samples) for job in jobs)
+    assert max(len(json.dumps(entry)) for entry in index.values()) < 200  # names, not states
     extended = count_extensions(monkeypatch)
-    grown = [SeriesJob(job.identity, (*job.samples, 9e5), SETTINGS) for job in jobs]
+    grown = [SeriesJob(job.identity, (*job.samples, 9e5), SETTINGS) for job in jobs[:3]]
     assert classify_series(grown, cache) == [direct(job) for job in grown]
-    assert extended == [(job.identity, len(job.samples)) for job in jobs]
-    assert cache._searches is None
+    assert extended == [(job.identity, len(job.samples)) for job in jobs[:3]]
+    after = sorted(path.name for path in folder.iterdir())
+    assert len(after) == len(jobs) and len(set(after) - set(files)) == 3  # replaced, not added
 
 
 def test_an_older_run_that_changed_or_a_damaged_search_means_a_fresh_grouping(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    jobs = make_jobs(3)
+    jobs = make_jobs(4)
     classify_series(jobs, SeriesCache(tmp_path, "scope"))
-    searches = SeriesCache(tmp_path, "scope").searches_path
-    assert searches is not None
-    document = json.loads(searches.read_text())
-    state = document["searches"][jobs[1].identity]["search"]
-    state["owner"][2] = "!!!"  # not base64 any more
-    searches.write_text(json.dumps(document))
+    searches = SeriesCache(tmp_path, "scope").searches
+    damaged = searches.path(searches.saved(jobs[1].identity))  # type: ignore[arg-type]
+    damaged.write_bytes(damaged.read_bytes()[:-8])  # an array short of its shape
+    searches.path(searches.saved(jobs[3].identity)).unlink()  # type: ignore[arg-type]
     classified = count_classifications(monkeypatch)
     grown = [SeriesJob(job.identity, (*job.samples, 1e6), SETTINGS) for job in jobs]
     grown[2] = SeriesJob(jobs[2].identity, (2e6, *jobs[2].samples[1:], 1e6), SETTINGS)
     assert classify_series(grown, SeriesCache(tmp_path, "scope")) == [direct(j) for j in grown]
-    # 0 extended; 1's search does not load; 2's first run is not what the search saw
-    assert classified == [jobs[1].identity, jobs[2].identity]
+    # 0 extended; 1's search does not load; 2's first run is not what the search saw; 3's is gone
+    assert classified == [jobs[1].identity, jobs[2].identity, jobs[3].identity]
+
+
+def test_a_state_file_name_the_index_did_not_make_is_never_read(tmp_path: Path) -> None:
+    jobs = make_jobs(2)
+    cache = SeriesCache(tmp_path, "scope")
+    classify_series(jobs, cache)
+    index_path = cache.searches.index_path
+    assert index_path is not None
+    document = json.loads(index_path.read_text())
+    document["searches"][jobs[0].identity][2] = "../../outside.state"
+    document["searches"][jobs[1].identity][1] = "many"
+    index_path.write_text(json.dumps(document))
+    searches = SeriesCache(tmp_path, "scope").searches
+    assert searches.saved(jobs[0].identity) is None and searches.saved(jobs[1].identity) is None
 
 
 def test_a_warm_build_never_reads_the_saved_searches(tmp_path: Path) -> None:
-    """They are only needed for new runs: a build with none leaves that file unread."""
+    """They are only needed for new runs: a build with none leaves their index unread."""
     jobs = make_jobs(3)
     classify_series(jobs, SeriesCache(tmp_path, "scope"))
     cache = SeriesCache(tmp_path, "scope")
-    assert cache.searches_path is not None and cache.searches_path.exists()
-    cache.searches_path.write_text("not json {")
+    index_path = cache.searches.index_path
+    assert index_path is not None and index_path.exists()
+    index_path.write_text("not json {")
     assert classify_series(jobs, cache) == [direct(job) for job in jobs]
-    assert cache.searches_path.read_text() == "not json {"
+    assert index_path.read_text() == "not json {"
 
 
 def test_other_settings_or_scope_are_other_entries(

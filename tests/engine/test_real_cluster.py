@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_trending.analysis import many as series
-from sphinxcontrib_trending.analysis.many import SeriesCache, classify_series
+from sphinxcontrib_trending.analysis.many import SeriesCache, SeriesJob, classify_series
 from sphinxcontrib_trending.engine import EngineError, map_ordered, mapping
 from sphinxcontrib_trending.ingest.tasks import parse_file
 from tests.analysis.test_many import make_jobs
@@ -73,3 +73,24 @@ def test_classifying_series_on_the_cluster_equals_in_process(cluster: Cluster) -
     jobs = make_jobs(series.MIN_PARALLEL + 10)
     expected = classify_series(jobs, SeriesCache(None, "s"))
     assert classify_series(jobs, SeriesCache(None, "s"), scheduler=cluster.address) == expected
+
+
+def test_a_cluster_s_workers_send_their_search_states_back_to_the_cache(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """They may not share the cache's folder: the states come back as bytes, written here."""
+    jobs = make_jobs(series.MIN_PARALLEL + 10)
+    cache = SeriesCache(tmp_path / "classified", "s")
+    assert classify_series(jobs, cache, scheduler=cluster.address) == classify_series(
+        jobs, SeriesCache(None, "s")
+    )
+    assert cache.searches.folder is not None
+    before = {path.name for path in cache.searches.folder.iterdir()}
+    assert len(before) == len(jobs)
+    grown = [SeriesJob(job.identity, (*job.samples, 9e5), job.settings) for job in jobs]
+    again = SeriesCache(tmp_path / "classified", "s")
+    assert classify_series(grown, again, scheduler=cluster.address) == classify_series(
+        grown, SeriesCache(None, "s")
+    )
+    after = {path.name for path in cache.searches.folder.iterdir()}
+    assert len(after) == len(jobs) and after.isdisjoint(before)  # each state replaced

@@ -337,6 +337,21 @@ def test_a_file_with_our_marker_and_wrong_columns_is_skipped(ours: Path) -> None
     assert "column build_index is string, not int32" in problem.message
 
 
+def _planted(store: Path, column: str, plant: Callable[[list], list]) -> Path:
+    """Rewrite ``column`` of the first data file that has a value in it; return that file."""
+    victim = next(
+        path
+        for path in sorted(store.rglob("*-*.parquet"))
+        if pq.read_table(path).column(column).null_count < pq.read_table(path).num_rows
+    )
+    table = pq.read_table(victim)
+    at = table.schema.get_field_index(column)
+    cells = pa.array(plant(table.column(at).to_pylist()), table.schema.field(at).type)
+    planted = table.set_column(at, table.schema.field(at), cells)
+    pq.write_table(planted.replace_schema_metadata(table.schema.metadata), victim)
+    return victim
+
+
 @pytest.mark.parametrize(
     ("plant", "message"),
     [
@@ -347,16 +362,7 @@ def test_a_file_with_our_marker_and_wrong_columns_is_skipped(ours: Path) -> None
 def test_a_file_whose_measured_rows_lack_values_is_skipped(
     ours: Path, plant: Callable[[list], list], message: str
 ) -> None:
-    victim = next(
-        path
-        for path in sorted(ours.rglob("*-*.parquet"))
-        if pq.read_table(path).column("metric").null_count < pq.read_table(path).num_rows
-    )
-    table = pq.read_table(victim)
-    at = table.schema.get_field_index("values")
-    cells = plant(table.column("values").to_pylist())
-    planted = table.set_column(at, table.schema.field(at), pa.array(cells, pa.list_(pa.float64())))
-    pq.write_table(planted.replace_schema_metadata(table.schema.metadata), victim)
+    victim = _planted(ours, "values", plant)
     dataset = load(SourceSpec(paths=(str(ours),), format="parquet"))
     (problem,) = dataset.problems
     assert problem.origin == str(victim) and message in problem.message
@@ -364,16 +370,11 @@ def test_a_file_whose_measured_rows_lack_values_is_skipped(
 
 
 def test_an_implausible_value_planted_in_our_store_skips_its_file(ours: Path) -> None:
-    victim = next(
-        path
-        for path in sorted(ours.rglob("*-*.parquet"))
-        if pq.read_table(path).column("metric").null_count < pq.read_table(path).num_rows
+    victim = _planted(
+        ours,
+        "values",
+        lambda cells: [[float("inf"), *cell[1:]] if cell else cell for cell in cells],
     )
-    table = pq.read_table(victim)
-    at = table.schema.get_field_index("values")
-    cells = [[float("inf"), *cell[1:]] if cell else cell for cell in table.column(at).to_pylist()]
-    planted = table.set_column(at, table.schema.field(at), pa.array(cells, pa.list_(pa.float64())))
-    pq.write_table(planted.replace_schema_metadata(table.schema.metadata), victim)
     dataset = load(SourceSpec(paths=(str(ours),), format="parquet"))
     (problem,) = dataset.problems
     assert problem.origin == str(victim) and "a value is infinite" in problem.message
@@ -409,17 +410,11 @@ def test_an_implausible_value_in_the_reference_s_dataset_is_screened_out(tmp_pat
 def test_a_stored_statistic_that_is_not_its_values_skips_its_file(
     ours: Path, statistic: str
 ) -> None:
-    column = f"result_receive_rate_rate_{statistic}"
-    victim = next(
-        path
-        for path in sorted(ours.rglob("*-*.parquet"))
-        if pq.read_table(path).column(column).null_count < pq.read_table(path).num_rows
+    victim = _planted(
+        ours,
+        f"result_receive_rate_rate_{statistic}",
+        lambda cells: [None if cell is None else cell * 1.001 + 1.0 for cell in cells],
     )
-    table = pq.read_table(victim)
-    at = table.schema.get_field_index(column)
-    cells = [None if cell is None else cell * 1.001 + 1.0 for cell in table.column(at).to_pylist()]
-    planted = table.set_column(at, table.schema.field(at), pa.array(cells, pa.float64()))
-    pq.write_table(planted.replace_schema_metadata(table.schema.metadata), victim)
     dataset = load(SourceSpec(paths=(str(ours),), format="parquet"))
     (problem,) = dataset.problems
     assert problem.origin == str(victim)
