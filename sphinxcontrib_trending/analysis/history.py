@@ -27,6 +27,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
 )
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
+from sphinxcontrib_trending.ingest.store.stored_tests import StoredTests
 from sphinxcontrib_trending.ingest.trials import Trials
 
 
@@ -183,58 +184,121 @@ def _histories(
     keep_failing: bool,
     rules: DimensionRules,
 ) -> list[TestHistory]:
-    latency = latency_base(metric)
-    runs: dict[str, list[Run]] = {}
-    latest: dict[str, TestResult] = {}
-    testbeds: dict[str, str | None] = {}
-    units: dict[str, str | None] = {}
-    measured_any: set[str] = set()
-    failing: set[str] = set()
-    # a test's key and hosts are the same from build to build: made once
-    keys: dict[str | None, dict[str, str]] = {}
-    hosts: dict[int, str] = {}  # by the id of a test's attributes, which runs share
+    gathered = _Gathered(metric)
     for build in builds:
-        testbed = build.testbed
-        keys_here = keys.setdefault(testbed, {})
+        tests = build.tests
+        if accept is None and gathered.latency is None and type(tests) is StoredTests:
+            gathered.add_stored(build, tests)
+        else:
+            gathered.add_made(build, accept)
+    return gathered.histories(keep_failing, rules)
+
+
+class _Gathered:
+    """Runs of every test, gathered build by build.
+
+    A build read from a store gives its runs from its columns
+    (:meth:`add_stored`), so its tests are never made; only the newest test
+    of each history is, for its name and dimensions.  Other builds, and
+    latency metrics (whose percentiles are other measurements), go test by
+    test (:meth:`add_made`).
+    """
+
+    def __init__(self, metric: str) -> None:
+        self.metric = metric
+        self.latency = latency_base(metric)
+        self.runs: dict[str, list[Run]] = {}
+        self.latest: dict[str, TestResult | tuple[StoredTests, int]] = {}
+        self.testbeds: dict[str, str | None] = {}
+        self.units: dict[str, str | None] = {}
+        self.measured_any: set[str] = set()
+        self.failing: set[str] = set()
+        # a test's key and hosts are the same from build to build: made once
+        self._keys: dict[str | None, dict[str, str]] = {}
+        self._hosts: dict[int, str] = {}  # by the id of a test's attributes, which runs share
+
+    def _key(self, testbed: str | None, test_id: str) -> str:
+        keys = self._keys.setdefault(testbed, {})
+        key = keys.get(test_id)
+        if key is None:
+            key = keys[test_id] = history_key(testbed, test_id)
+            self.testbeds[key] = testbed
+        return key
+
+    def add_stored(self, build: Build, tests: StoredTests) -> None:
+        testbed, runs = build.testbed, self.runs
+        keys = self._keys.get(testbed, {})  # the hot loop of a site: looked up once
+        rows = tests.metric_rows(self.metric)
+        for position, (test_id, status, message, host, measured, unit, values, *stats) in enumerate(
+            zip(*rows, strict=True)
+        ):
+            key = keys.get(test_id) or self._key(testbed, test_id)
+            if values is None:
+                values = ()
+            average, stdev = trial_statistics(values) if stats[0] is None else stats
+            run = Run(
+                build.time,
+                build.job,
+                build.build,
+                build.dut_version,
+                testbed,
+                status,
+                message,
+                values,
+                average,
+                stdev,
+                host,
+            )
+            runs.setdefault(key, []).append(run)
+            self.latest[key] = (tests, position)
+            if unit is not None:
+                self.units[key] = unit
+            if measured:
+                self.measured_any.add(key)
+            if status != "PASS":
+                self.failing.add(key)
+
+    def add_made(self, build: Build, accept: Callable[[TestResult], bool] | None) -> None:
         for test in build.tests:
             if accept is not None and not accept(test):
                 continue
-            key = keys_here.get(test.test_id)
-            if key is None:
-                key = keys_here[test.test_id] = history_key(testbed, test.test_id)
-                testbeds[key] = testbed
+            key = self._key(build.testbed, test.test_id)
             attributes = test.attributes
-            host = hosts.get(id(attributes)) if attributes else ""
+            host = self._hosts.get(id(attributes)) if attributes else ""
             if host is None:
-                host = hosts[id(attributes)] = test.attribute("hosts") or ""
-            measurement = test.measurement(metric)
-            runs.setdefault(key, []).append(_run(build, test, measurement, latency, host))
-            latest[key] = test
+                host = self._hosts[id(attributes)] = test.attribute("hosts") or ""
+            measurement = test.measurement(self.metric)
+            self.runs.setdefault(key, []).append(_run(build, test, measurement, self.latency, host))
+            self.latest[key] = test
             if measurement is not None:
-                units[key] = measurement.unit
+                self.units[key] = measurement.unit
             if test.measurements:
-                measured_any.add(key)
+                self.measured_any.add(key)
             if not test.passed:
-                failing.add(key)
-    if keep_failing:
-        for key in failing - measured_any:
-            units[key] = None
-    result = []
-    for key in sorted(units):
-        test, testbed = latest[key], testbeds[key]
-        result.append(
-            TestHistory(
-                key=key,
-                test_id=test.test_id,
-                name=test.name,
-                suite=test.suite,
-                tags=test.tags,
-                testbed=testbed,
-                thread_core=test.thread_core,
-                metric=metric,
-                unit=units[key],
-                runs=tuple(runs[key]),
-                dimensions=rules.derive(test, testbed),
+                self.failing.add(key)
+
+    def histories(self, keep_failing: bool, rules: DimensionRules) -> list[TestHistory]:
+        units = self.units
+        if keep_failing:
+            for key in self.failing - self.measured_any:
+                units[key] = None
+        result = []
+        for key in sorted(units):
+            newest, testbed = self.latest[key], self.testbeds[key]
+            test = newest[0][newest[1]] if isinstance(newest, tuple) else newest
+            result.append(
+                TestHistory(
+                    key=key,
+                    test_id=test.test_id,
+                    name=test.name,
+                    suite=test.suite,
+                    tags=test.tags,
+                    testbed=testbed,
+                    thread_core=test.thread_core,
+                    metric=self.metric,
+                    unit=units[key],
+                    runs=tuple(self.runs[key]),
+                    dimensions=rules.derive(test, testbed),
+                )
             )
-        )
-    return result
+        return result

@@ -9,6 +9,7 @@ build is the duplicate, reported and dropped.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -24,17 +25,12 @@ class _Joined:
     dut_version: str | None = None
     testbed: str | None = None
 
-
-def merge_builds(builds: list[Build], problems: list[Problem]) -> list[Build]:
-    """One build per (job, build): the earliest time, the first version and testbed."""
-    joined: dict[tuple[str, str], _Joined] = {}
-    for build in builds:
-        entry = joined.setdefault(build.key, _Joined(build, build.time))
-        entry.time = min(entry.time, build.time)
-        entry.dut_version = entry.dut_version or build.dut_version
-        entry.testbed = entry.testbed or build.testbed
+    def add(self, build: Build, problems: list[Problem]) -> None:
+        self.time = min(self.time, build.time)
+        self.dut_version = self.dut_version or build.dut_version
+        self.testbed = self.testbed or build.testbed
         for test in build.tests:
-            if (where := entry.seen.setdefault(test.test_id, build.origin)) != build.origin:
+            if (where := self.seen.setdefault(test.test_id, build.origin)) != build.origin:
                 problems.append(
                     Problem(
                         build.origin,
@@ -44,14 +40,34 @@ def merge_builds(builds: list[Build], problems: list[Problem]) -> list[Build]:
                     )
                 )
                 continue
-            entry.tests.append(test)
-    return [
-        replace(
-            entry.first,
-            time=entry.time,
-            dut_version=entry.dut_version,
-            testbed=entry.testbed,
-            tests=tuple(entry.tests),
+            self.tests.append(test)
+
+    def merged(self) -> Build:
+        return replace(
+            self.first,
+            time=self.time,
+            dut_version=self.dut_version,
+            testbed=self.testbed,
+            tests=tuple(self.tests),
         )
-        for entry in joined.values()
-    ]
+
+
+def merge_builds(builds: list[Build], problems: list[Problem]) -> list[Build]:
+    """One build per (job, build): the earliest time, the first version and testbed.
+
+    A build whose key no other build shares comes back as it is: its tests
+    are not even looked at (a store read makes them only when asked).
+    """
+    shared = {key for key, count in Counter(build.key for build in builds).items() if count > 1}
+    joined: dict[tuple[str, str], _Joined] = {}
+    merged: list[Build | _Joined] = []
+    for build in builds:
+        if build.key not in shared:
+            merged.append(build)
+            continue
+        entry = joined.get(build.key)
+        if entry is None:
+            entry = joined[build.key] = _Joined(build, build.time)
+            merged.append(entry)
+        entry.add(build, problems)
+    return [entry if isinstance(entry, Build) else entry.merged() for entry in merged]

@@ -15,9 +15,9 @@ from sphinxcontrib_trending.ingest.store.columns import STORE_SCHEMA
 from sphinxcontrib_trending.ingest.store.layout import partition_folder
 from sphinxcontrib_trending.ingest.store.rows import (
     SharedValues,
-    builds_from_rows,
     tables_by_partition,
 )
+from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_rows
 
 T0 = datetime(2024, 3, 7, 5, 30, tzinfo=timezone.utc)
 
@@ -188,3 +188,14 @@ def test_values_repeated_across_inputs_come_back_as_one_object() -> None:
     for field in ("test_id", "name", "suite", "tags", "attributes", "status"):
         assert getattr(one, field) is getattr(other, field), field
     assert first[0].job is second[0].job
+
+
+def test_a_trials_metric_without_trials_is_written_without_an_average() -> None:
+    """Hypothesis found this one: the writer divided by the number of trials."""
+    empty = replace(
+        BUILDS[0],
+        tests=(replace(BUILDS[0].tests[2], measurements=(Measurement("mrr", "pps", ()),)),),
+    )
+    (table,) = tables_by_partition([empty]).values()
+    assert table.column("result_receive_rate_rate_avg").to_pylist() == [None]
+    assert builds_from_rows([table]) == [empty]

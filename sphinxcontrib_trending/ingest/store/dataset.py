@@ -54,10 +54,10 @@ from sphinxcontrib_trending.ingest.store.rows import (
     REFERENCE_ATTRIBUTES,
     SharedValues,
     builds_from_reference,
-    builds_from_rows,
     check_plausible,
     check_rows,
 )
+from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_rows
 
 if TYPE_CHECKING:
     from sphinxcontrib_trending.ingest.options import ReadOptions

@@ -35,11 +35,11 @@ from sphinxcontrib_trending.ingest.store.manifest import (
 )
 from sphinxcontrib_trending.ingest.store.rows import (
     SharedValues,
-    builds_from_rows,
     check_plausible,
     check_rows,
     tables_by_partition,
 )
+from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_rows
 
 LOCK_NAME = "_lock"
 DOWNLOADS_NAME = "_downloads"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,6 @@ from sphinxcontrib_trending.ingest.naming import testbed_from_address, testbed_f
 from sphinxcontrib_trending.ingest.plausible import EARLIEST, LATEST, MAX_VALUE
 from sphinxcontrib_trending.ingest.results import strip_tc_prefix, thread_core
 from sphinxcontrib_trending.ingest.store.columns import (
-    MODEL_COLUMNS,
     REFERENCE_METRICS,
     STORE_SCHEMA,
     TRIAL_STATISTICS,
@@ -78,7 +77,8 @@ def _measurement_cells(measurement: Measurement | None) -> dict[str, Any]:
         cells[columns.unit] = measurement.unit
         if columns.trials:
             cells[columns.value] = list(measurement.values)
-            cells[columns.average], cells[columns.stdev] = _mean_and_stdev(measurement.values)
+            if measurement.values:  # no trials: no average to keep
+                cells[columns.average], cells[columns.stdev] = _mean_and_stdev(measurement.values)
         elif len(measurement.values) == 1:
             cells[columns.value] = measurement.values[0]
     return cells
@@ -146,11 +146,11 @@ def tables_by_partition(builds: list[Build]) -> dict[Partition, pa.Table]:
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
-def _columns(table: pa.Table) -> dict[str, list[Any]]:
+def row_columns(table: pa.Table) -> dict[str, list[Any]]:
     """The table as Python lists, times as microseconds since the epoch.
 
     pyarrow turns a zoned timestamp into a datetime some fifty times slower
-    than :func:`_time` does from the number; a store has a time per row.
+    than :func:`row_time` does from the number; a store has a time per row.
     """
     for at, column in enumerate(table.schema):
         if pa.types.is_timestamp(column.type):
@@ -158,24 +158,31 @@ def _columns(table: pa.Table) -> dict[str, list[Any]]:
     return table.to_pydict()
 
 
-_BY_ROW = frozenset({"values", *(name for pair in TRIAL_STATISTICS for name in pair)})
-"""Columns :func:`_trials` turns into each row's values itself."""
+BY_ROW = frozenset({"values", *(name for pair in TRIAL_STATISTICS for name in pair)})
+"""Columns :class:`RowTrials` turns into each row's values itself."""
 
 
-def _trials(table: pa.Table) -> Callable[[int], Trials]:
-    """Row ``at``'s values, cut straight from the column's doubles (no float per
+class RowTrials:
+    """Each row's values, cut straight from the column's doubles (no float per
     trial), with their statistics where the row keeps them (checked by
-    :func:`check_plausible`)."""
-    values = table.column("values").combine_chunks()
-    packed = values.values.to_numpy(zero_copy_only=False).astype(np.float64).tobytes()
-    bounds = (values.offsets.to_numpy() * 8).tolist()
-    averages = _coalesced(table, [average for average, _ in TRIAL_STATISTICS]).to_pylist()
-    stdevs = _coalesced(table, [stdev for _, stdev in TRIAL_STATISTICS]).to_pylist()
+    :func:`check_plausible`): call it with a row's index."""
 
-    def trials(at: int) -> Trials:
-        return Trials(packed[bounds[at] : bounds[at + 1]], (averages[at], stdevs[at]))
+    def __init__(self, table: pa.Table) -> None:
+        values = table.column("values").combine_chunks()
+        self._packed = values.values.to_numpy(zero_copy_only=False).astype(np.float64).tobytes()
+        self._bounds = (values.offsets.to_numpy() * 8).tolist()
+        self.averages: list[float | None] = _coalesced(
+            table, [average for average, _ in TRIAL_STATISTICS]
+        ).to_pylist()
+        self.stdevs: list[float | None] = _coalesced(
+            table, [stdev for _, stdev in TRIAL_STATISTICS]
+        ).to_pylist()
 
-    return trials
+    def __call__(self, at: int) -> Trials:
+        bounds = self._bounds
+        return Trials(
+            self._packed[bounds[at] : bounds[at + 1]], (self.averages[at], self.stdevs[at])
+        )
 
 
 def _coalesced(table: pa.Table, names: list[str]) -> pa.ChunkedArray:
@@ -184,7 +191,7 @@ def _coalesced(table: pa.Table, names: list[str]) -> pa.ChunkedArray:
     return columns[0] if len(columns) == 1 else pc.coalesce(*columns)
 
 
-def _time(micros: int | None) -> datetime | None:
+def row_time(micros: int | None) -> datetime | None:
     """A stored time (UTC; naive in the reference's files) as the model's datetime."""
     return None if micros is None else EPOCH + timedelta(microseconds=micros)
 
@@ -208,10 +215,6 @@ def check_rows(table: pa.Table) -> None:
         unmeasured = pc.and_(pc.is_valid(table.column("metric")), pc.is_null(values))
         if pc.any(unmeasured).as_py():
             raise ValueError("a row with a metric has no values")
-
-
-Row = tuple[dict[str, list[Any]], int]
-"""One row: its table's columns (as lists) and its index in them."""
 
 
 class SharedValues:
@@ -269,7 +272,7 @@ def _check_statistics(table: pa.Table) -> None:
     """Raise ``ValueError`` unless each stored average and spread is that of its row's values.
 
     The reader hands them to the analysis instead of the values' own
-    (:func:`_trials`), so a planted one would change what pages show.
+    (:class:`RowTrials`), so a planted one would change what pages show.
     """
     averages = _coalesced(table, [average for average, _ in TRIAL_STATISTICS])
     kept = pc.is_valid(averages)
@@ -308,72 +311,6 @@ def without_passed_messages(table: pa.Table, passed: pa.ChunkedArray) -> pa.Tabl
     return table.set_column(at, "message", emptied)
 
 
-def builds_from_rows(
-    tables: list[pa.Table], shared: SharedValues | None = None, *, passed_messages: bool = True
-) -> list[Build]:
-    """Our rows (of one input, any partitions) back into that input's builds.
-
-    ``shared`` makes repeated values one object across all the inputs read
-    with it (a new one per call without); ``passed_messages=False`` leaves
-    passed tests' messages empty (:func:`without_passed_messages`).
-    """
-    shared = shared or SharedValues()
-    heads: dict[int, Row] = {}
-    tests: dict[int, dict[int, tuple[Row, list[Measurement]]]] = defaultdict(dict)
-    for table in tables:
-        check_rows(table)
-        if not passed_messages:
-            table = without_passed_messages(table, pc.equal(table.column("status"), "PASS"))
-        columns = _columns(table.select([name for name in MODEL_COLUMNS if name not in _BY_ROW]))
-        builds, positions = columns["build_index"], columns["test_index"]
-        metrics, units = columns["metric"], columns["unit"]
-        values = _trials(table)
-        for at in range(table.num_rows):
-            heads.setdefault(builds[at], (columns, at))
-            if positions[at] is None:
-                continue
-            _, measured = tests[builds[at]].setdefault(positions[at], ((columns, at), []))
-            if metrics[at] is not None:
-                measured.append(
-                    Measurement(sys.intern(metrics[at]), sys.intern(units[at]), values(at))
-                )
-    return [
-        _build(
-            heads[index], [_test(*tests[index][at], shared) for at in sorted(tests[index])], shared
-        )
-        for index in sorted(heads)
-    ]
-
-
-def _build(row: Row, tests: list[TestResult], shared: SharedValues) -> Build:
-    columns, at = row
-    return Build(
-        job=sys.intern(columns["job"][at]),
-        build=columns["build"][at],
-        time=_time(columns["build_time"][at]),
-        dut_version=shared.text(columns["dut_version"][at]),
-        testbed=shared.text(columns["testbed"][at]),
-        origin=columns["origin"][at],
-        tests=tuple(tests),
-    )
-
-
-def _test(row: Row, measured: list[Measurement], shared: SharedValues) -> TestResult:
-    columns, at = row
-    return TestResult(
-        test_id=sys.intern(columns["test_id"][at]),
-        name=sys.intern(columns["test_name"][at]),
-        suite=sys.intern(columns["suite"][at]),
-        tags=shared.texts(columns["tags"][at]),
-        status=sys.intern(columns["status"][at]),
-        start=_time(columns["start_time"][at]),
-        message=columns["message"][at],
-        measurements=tuple(measured),
-        thread_core=shared.text(columns["thread_core"][at]),
-        attributes=shared.pairs(columns["attributes"][at]),
-    )
-
-
 def builds_from_reference(
     table: pa.Table,
     where: str,
@@ -391,15 +328,15 @@ def builds_from_reference(
     no run to trend and is left out.  With ``metrics`` asked for, a passed
     test that measured none of them is left out too (the reader did not
     even read its other results); failed tests are always kept.
-    ``passed_messages`` as for :func:`builds_from_rows`.
+    ``passed_messages`` as for :func:`.stored_tests.builds_from_rows`.
     """
     if not passed_messages and "passed" in table.column_names:
         table = without_passed_messages(table, table.column("passed"))
     builds = []
-    columns = _columns(table)
+    columns = row_columns(table)
     rows = zip(*columns.values(), strict=True)
     for row in (dict(zip(columns, cells, strict=True)) for cells in rows):
-        start = _time(row.get("start_time"))
+        start = row_time(row.get("start_time"))
         if start is None or row.get("job") is None or row.get("test_id") is None:
             continue
         build = _reference_build(row, start, where, partition, options)

@@ -1,0 +1,280 @@
+"""Builds read from our store whose tests are made only when something asks for them.
+
+A site over CSIT's data reads 3.6 million test runs, and most pages need
+them as per-test histories of one metric, never as test objects: making a
+:class:`~.model.TestResult` and its measurements per run was two thirds of
+a cold build's read.  So a store read keeps each input's rows as Arrow
+columns (:class:`StoredInput`), and a build's ``tests`` is a
+:class:`StoredTests`: a sequence that makes its tests the first time it is
+read as one.  Histories take what they need straight from the columns
+(:meth:`StoredTests.metric_rows`); a failed-tests table over the last
+builds makes only those builds' tests.
+
+Everything a test could fail on is checked when the input is read
+(:func:`.check_rows`), so making tests later cannot fail: an input still
+comes back whole or not at all.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, overload
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
+from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS
+from sphinxcontrib_trending.ingest.store.rows import (
+    BY_ROW,
+    RowTrials,
+    SharedValues,
+    check_rows,
+    row_columns,
+    row_time,
+    without_passed_messages,
+)
+from sphinxcontrib_trending.ingest.trials import Trials
+
+BUILD_COLUMNS = ("job", "build", "build_time", "dut_version", "testbed", "origin")
+"""Columns with one value per build: read once per build, not kept per row."""
+
+TEST_COLUMNS = tuple(name for name in MODEL_COLUMNS if name not in BUILD_COLUMNS)
+
+
+class MetricRows(NamedTuple):
+    """One build's tests as a history of ``metric`` needs them, a list entry per test."""
+
+    test_ids: list[str]
+    statuses: list[str]
+    messages: list[str]
+    hosts: list[str]
+    """The ``hosts`` attribute, "" where a test has none."""
+    measured: list[bool]
+    """Whether the test measured any metric at all."""
+    units: list[str | None]
+    """The metric's unit; None where the test did not measure it."""
+    trials: list[Trials | None]
+    averages: list[float | None]
+    """The trials' average where the store keeps it (else None, and so the stdev)."""
+    stdevs: list[float | None]
+
+
+class StoredInput:
+    """One input's rows, sorted by build and test, kept as Arrow columns.
+
+    Rows of a build's tests may lie in several partition files; sorting
+    (stably) by build and test index puts each test's rows together in the
+    order they were written, which is its measurements' order.
+    """
+
+    def __init__(
+        self, tables: list[pa.Table], shared: SharedValues, *, passed_messages: bool = True
+    ) -> None:
+        parts = []
+        for table in tables:
+            check_rows(table)
+            if not passed_messages:
+                table = without_passed_messages(table, pc.equal(table.column("status"), "PASS"))
+            parts.append(table.select(list(MODEL_COLUMNS)))
+        table = pa.concat_tables(parts).combine_chunks()
+        table = table.take(
+            pc.sort_indices(table, [("build_index", "ascending"), ("test_index", "ascending")])
+        )
+        self.shared = shared
+        builds = table.column("build_index").to_numpy()
+        tests = table.column("test_index").fill_null(-1).to_numpy()
+        new_build = np.ones(len(builds), dtype=bool)
+        new_build[1:] = builds[1:] != builds[:-1]
+        new_test = new_build | (tests != np.roll(tests, 1))
+        new_test &= tests >= 0
+        self.heads = np.flatnonzero(new_build)
+        """First row of each build."""
+        self.starts = np.append(np.flatnonzero(new_test), len(builds))
+        """First row of each test, then the row count: test g is ``starts[g]..starts[g+1]``."""
+        self._first_test = np.searchsorted(self.starts[:-1], self.heads)
+        self._head_cells = row_columns(table.select(list(BUILD_COLUMNS)).take(self.heads))
+        self.table = table.select(list(TEST_COLUMNS))
+
+    def builds(self) -> list[Build]:
+        """The input's builds, in build index order, each with its tests unmade."""
+        cells, shared = self._head_cells, self.shared
+        stops = [*self._first_test[1:].tolist(), len(self.starts) - 1]
+        return [
+            Build(
+                job=sys.intern(cells["job"][at]),
+                build=cells["build"][at],
+                time=row_time(cells["build_time"][at]),
+                dut_version=shared.text(cells["dut_version"][at]),
+                testbed=shared.text(cells["testbed"][at]),
+                origin=cells["origin"][at],
+                tests=StoredTests(self, first, stop),
+            )
+            for at, (first, stop) in enumerate(zip(self._first_test.tolist(), stops, strict=True))
+        ]
+
+    def _rows(self, first: int, stop: int) -> tuple[pa.Table, npt.NDArray[np.int64]]:
+        """The rows of tests ``first..stop`` and where each test starts in them."""
+        low, high = int(self.starts[first]), int(self.starts[stop])
+        return self.table.slice(low, high - low), self.starts[first : stop + 1] - low
+
+    def tests(self, first: int, stop: int) -> tuple[TestResult, ...]:
+        """Tests ``first..stop`` (indices into :attr:`starts`) made as the model's objects."""
+        table, starts = self._rows(first, stop)
+        cells = row_columns(table.select([name for name in TEST_COLUMNS if name not in BY_ROW]))
+        values = RowTrials(table)
+        metrics, units, shared = cells["metric"], cells["unit"], self.shared
+        made = []
+        for low, high in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
+            measured = tuple(
+                Measurement(sys.intern(metrics[at]), sys.intern(units[at]), values(at))
+                for at in range(low, high)
+                if metrics[at] is not None
+            )
+            made.append(
+                TestResult(
+                    test_id=sys.intern(cells["test_id"][low]),
+                    name=sys.intern(cells["test_name"][low]),
+                    suite=sys.intern(cells["suite"][low]),
+                    tags=shared.texts(cells["tags"][low]),
+                    status=sys.intern(cells["status"][low]),
+                    start=row_time(cells["start_time"][low]),
+                    message=cells["message"][low],
+                    measurements=measured,
+                    thread_core=shared.text(cells["thread_core"][low]),
+                    attributes=shared.pairs(cells["attributes"][low]),
+                )
+            )
+        return tuple(made)
+
+    def metric_rows(self, metric: str, first: int, stop: int) -> MetricRows:
+        """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
+        table, starts = self._rows(first, stop)
+        heads = pa.array(starts[:-1])
+        count = len(heads)
+        owner = np.repeat(np.arange(count), np.diff(starts))
+        metrics = table.column("metric")
+        measured = np.zeros(count, dtype=bool)
+        measured[owner[pc.is_valid(metrics).to_numpy(zero_copy_only=False)]] = True
+        # a test's first row of the metric, as TestResult.measurement finds it
+        rows = np.flatnonzero(pc.fill_null(pc.equal(metrics, metric), False).to_numpy(False))
+        tests_measured, first_rows = np.unique(owner[rows], return_index=True)
+        picked = table.select(["unit", *BY_ROW]).take(pa.array(rows[first_rows]))
+        values = RowTrials(picked)
+        units: list[str | None] = [None] * count
+        trials: list[Trials | None] = [None] * count
+        averages: list[float | None] = [None] * count
+        stdevs: list[float | None] = [None] * count
+        for at, (test, unit) in enumerate(
+            zip(tests_measured.tolist(), picked.column("unit").to_pylist(), strict=True)
+        ):
+            units[test] = sys.intern(unit)
+            trials[test] = values(at)
+            averages[test], stdevs[test] = values.averages[at], values.stdevs[at]
+        statuses = pc.dictionary_encode(table.column("status").take(heads)).combine_chunks()
+        names = [sys.intern(name) for name in statuses.dictionary.to_pylist()]
+        return MetricRows(
+            test_ids=table.column("test_id").take(heads).to_pylist(),
+            statuses=[names[index] for index in statuses.indices.to_pylist()],
+            messages=table.column("message").take(heads).to_pylist(),
+            hosts=_hosts(table.column("attributes").take(heads)),
+            measured=measured.tolist(),
+            units=units,
+            trials=trials,
+            averages=averages,
+            stdevs=stdevs,
+        )
+
+
+def _hosts(attributes: pa.ChunkedArray) -> list[str]:
+    """Each test's ``hosts`` attribute ("" if none; the last one, as ``dict`` keeps it).
+
+    Interned: a run keeps it, and every build of a testbed names the same hosts.
+    """
+    found = [""] * len(attributes)
+    attributes = attributes.combine_chunks()
+    pairs = pc.list_flatten(attributes)
+    named = pc.equal(pairs.field("name"), "hosts")
+    owners = pc.filter(pc.list_parent_indices(attributes), named).to_pylist()
+    for owner, value in zip(
+        owners, pc.filter(pairs.field("value"), named).to_pylist(), strict=True
+    ):
+        found[owner] = sys.intern(value) if value else ""
+    return found
+
+
+class StoredTests(Sequence[TestResult]):
+    """A build's tests from a :class:`StoredInput`, made on first use and kept.
+
+    It equals, and hashes like, the tuple of its tests, and pickles as that
+    tuple, so a build read from a store still equals the build parsed.
+    """
+
+    __slots__ = ("_first", "_input", "_made", "_stop")
+
+    def __init__(self, source: StoredInput, first: int, stop: int) -> None:
+        self._input = source
+        self._first = first
+        self._stop = stop
+        self._made: tuple[TestResult, ...] | None = None
+
+    @property
+    def made(self) -> tuple[TestResult, ...]:
+        if self._made is None:
+            self._made = self._input.tests(self._first, self._stop)
+        return self._made
+
+    def metric_rows(self, metric: str) -> MetricRows:
+        return self._input.metric_rows(metric, self._first, self._stop)
+
+    def __len__(self) -> int:
+        return self._stop - self._first
+
+    @overload
+    def __getitem__(self, index: int) -> TestResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[TestResult, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> TestResult | tuple[TestResult, ...]:
+        if self._made is not None or isinstance(index, slice):
+            return self.made[index]
+        at = range(self._first, self._stop)[index]  # IndexError as a tuple raises it
+        return self._input.tests(at, at + 1)[0]
+
+    def __iter__(self) -> Iterator[TestResult]:
+        return iter(self.made)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, StoredTests):
+            return self.made == other.made
+        if isinstance(other, tuple):
+            return self.made == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.made)
+
+    def __repr__(self) -> str:
+        return repr(self.made)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return tuple, (self.made,)
+
+
+def builds_from_rows(
+    tables: list[pa.Table], shared: SharedValues | None = None, *, passed_messages: bool = True
+) -> list[Build]:
+    """Our rows (of one input, any partitions) back into that input's builds.
+
+    ``shared`` makes repeated values one object across all the inputs read
+    with it (a new one per call without); ``passed_messages=False`` leaves
+    passed tests' messages empty (:func:`.without_passed_messages`).  The
+    builds' tests are :class:`StoredTests`.
+    """
+    if not tables:
+        return []
+    return StoredInput(tables, shared or SharedValues(), passed_messages=passed_messages).builds()

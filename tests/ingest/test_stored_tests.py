@@ -1,0 +1,126 @@
+"""Builds read from a store make their tests only when asked, and histories never ask."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.ingest.merging import merge_builds
+from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
+from sphinxcontrib_trending.ingest.store.rows import tables_by_partition
+from sphinxcontrib_trending.ingest.store.stored_tests import StoredTests, builds_from_rows
+from tests.ingest.test_store_rows import BUILDS, T0, texts
+
+
+def _stored(builds: list[Build], *, passed_messages: bool = True) -> list[Build]:
+    return builds_from_rows(
+        list(tables_by_partition(builds).values()), passed_messages=passed_messages
+    )
+
+
+def _unmade(build: Build) -> bool:
+    tests = build.tests
+    return isinstance(tests, StoredTests) and tests._made is None
+
+
+def test_tests_are_made_on_first_use_and_behave_as_the_tuple() -> None:
+    (stored, empty) = _stored(BUILDS)
+    assert _unmade(stored) and len(stored.tests) == 3 and not empty.tests
+    assert stored.tests[1] == BUILDS[0].tests[1] and stored.tests[-1] == BUILDS[0].tests[-1]
+    assert _unmade(stored), "one test is made alone"
+    with pytest.raises(IndexError):
+        stored.tests[3]
+    assert stored.tests == BUILDS[0].tests and BUILDS[0].tests == stored.tests
+    assert hash(stored.tests) == hash(BUILDS[0].tests)
+    assert not _unmade(stored) and stored.tests[0:2] == BUILDS[0].tests[0:2]
+    assert list(stored.tests) == list(BUILDS[0].tests)
+
+
+def test_a_stored_build_pickles_as_the_parsed_one() -> None:
+    (stored, _) = _stored(BUILDS)
+    copy = pickle.loads(pickle.dumps(stored))
+    assert type(copy.tests) is tuple and copy == BUILDS[0]
+
+
+def test_histories_of_stored_builds_make_only_the_newest_test_of_each() -> None:
+    later = replace(BUILDS[0], build="13", time=T0 + timedelta(days=1))
+    stored = _stored([BUILDS[0]]) + _stored([later])
+    (history, *_) = histories(stored, "mrr")
+    assert len(history.runs) == 2 and history.runs[1].values == (1.0, 2.0, 3.0)
+    assert all(_unmade(build) for build in stored)
+    assert history.name == "64b-1t1c-mrr" and history.tags == ()
+
+
+def test_a_build_no_other_shares_is_merged_as_it_is() -> None:
+    stored = _stored(BUILDS)
+    problems: list[Problem] = []
+    merged = merge_builds(stored, problems)
+    assert [a is b for a, b in zip(merged, stored, strict=True)] == [True, True]
+    assert all(_unmade(build) for build in stored) and problems == []
+
+
+HOST_NAMES = st.sampled_from(["hosts", "dut_type"]) | texts
+results = st.builds(
+    TestResult,
+    test_id=st.sampled_from(["t1", "t2", "t3"]),
+    name=texts,
+    suite=texts,
+    tags=st.lists(texts, max_size=2).map(tuple),
+    status=st.sampled_from(["PASS", "FAIL"]),
+    start=st.none() | st.just(T0),
+    message=texts,
+    measurements=st.lists(
+        st.builds(
+            Measurement,
+            st.sampled_from(["mrr", "ndr", "latency_pdr50_forward_avg", "custom"]),
+            st.sampled_from(["pps", "us"]),
+            st.lists(st.floats(-1e9, 1e9), max_size=4).map(tuple),
+        ),
+        max_size=3,
+    ).map(tuple),
+    thread_core=st.none() | texts,
+    attributes=st.lists(st.tuples(HOST_NAMES, texts), max_size=3).map(tuple),
+)
+builds = st.lists(
+    st.builds(
+        Build,
+        job=st.sampled_from(["job-a", "job-b"]),
+        build=texts,
+        time=st.integers(0, 99).map(lambda hours: T0 + timedelta(hours=hours)),
+        dut_version=st.none() | texts,
+        testbed=st.sampled_from([None, "2n-icx", "3n-alt"]),
+        origin=texts,
+        tests=st.lists(results, max_size=4).map(tuple),
+    ),
+    max_size=5,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(builds, st.booleans())
+def test_histories_from_the_columns_equal_those_from_the_tests(
+    generated: list[Build], passed_messages: bool
+) -> None:
+    """Failed tests, other metrics only, no values, repeated ids, several hosts: the same."""
+    generated.sort(key=lambda build: build.time)
+
+    def read() -> list[Build]:
+        return [
+            build for one in generated for build in _stored([one], passed_messages=passed_messages)
+        ]
+
+    stored = read()
+    # as parsed, or (messages of passed tests emptied) as read and made whole
+    made = generated if passed_messages else [replace(b, tests=tuple(b.tests)) for b in read()]
+    for metric in ("mrr", "ndr", "custom", "latency_pdr50_forward_avg"):
+        for keep_failing in (False, True):
+            expected = histories(made, metric, keep_failing=keep_failing)
+            assert histories(stored, metric, keep_failing=keep_failing) == expected
+        if metric == "custom":  # a latency's percentiles are read from the tests
+            assert all(_unmade(build) for build in stored if build.tests)
