@@ -184,6 +184,16 @@ class RowTrials:
             self._packed[bounds[at] : bounds[at + 1]], (self.averages[at], self.stdevs[at])
         )
 
+    def every(self) -> list[Trials]:
+        """Every row's values, in row order (a site makes millions: one loop, no calls)."""
+        packed, bounds = self._packed, self._bounds
+        return [
+            Trials(packed[low:high], (average, stdev))
+            for low, high, average, stdev in zip(
+                bounds, bounds[1:], self.averages, self.stdevs, strict=False
+            )
+        ]
+
 
 def _coalesced(table: pa.Table, names: list[str]) -> pa.ChunkedArray:
     """Per row, the first of these columns that has a value."""

@@ -164,16 +164,19 @@ class StoredInput:
         tests_measured, first_rows = np.unique(owner[rows], return_index=True)
         picked = table.select(["unit", *BY_ROW]).take(pa.array(rows[first_rows]))
         values = RowTrials(picked)
-        units: list[str | None] = [None] * count
-        trials: list[Trials | None] = [None] * count
-        averages: list[float | None] = [None] * count
-        stdevs: list[float | None] = [None] * count
-        for at, (test, unit) in enumerate(
-            zip(tests_measured.tolist(), picked.column("unit").to_pylist(), strict=True)
-        ):
-            units[test] = sys.intern(unit)
-            trials[test] = values(at)
-            averages[test], stdevs[test] = values.averages[at], values.stdevs[at]
+        found = (
+            list(map(sys.intern, picked.column("unit").to_pylist())),
+            values.every(),
+            values.averages,
+            values.stdevs,
+        )
+        if len(tests_measured) == count:  # as usual, every test measured it
+            units, trials, averages, stdevs = found
+        else:
+            units, trials, averages, stdevs = ([None] * count for _ in range(4))
+            for column, cells in zip((units, trials, averages, stdevs), found, strict=True):
+                for test, cell in zip(tests_measured.tolist(), cells, strict=True):
+                    column[test] = cell
         statuses = pc.dictionary_encode(table.column("status").take(heads)).combine_chunks()
         names = [sys.intern(name) for name in statuses.dictionary.to_pylist()]
         return MetricRows(
