@@ -21,6 +21,7 @@ from sphinx.config import Config
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.nodes import trending_graph
 from sphinxcontrib_trending.sphinxext.page_files import interactive
+from sphinxcontrib_trending.sphinxext.table_nodes import is_trending_table
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 BUNDLED_PLOTLY = "trending/plotly.min.js"
@@ -53,13 +54,9 @@ def _page_assets(
         return
     if next(doctree.findall(trending_graph), None) is not None:
         app.add_js_file(_plotly_url(settings_of(app.config).plotlyjs), priority=400)
-    elif next(doctree.findall(_is_trending_table), None) is None:
+    elif next(doctree.findall(is_trending_table), None) is None:
         return
     app.add_js_file("trending.js", priority=500)
-
-
-def _is_trending_table(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.table) and "trending-table" in node["classes"]
 
 
 def _copy_plotly(app: Sphinx, exception: Exception | None) -> None:

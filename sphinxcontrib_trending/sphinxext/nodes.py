@@ -34,6 +34,7 @@ from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_sta
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
 from sphinxcontrib_trending.sphinxext.figure_files import figure_text, stash_figure
 from sphinxcontrib_trending.sphinxext.page_files import interactive, page_dir, write_page_file
+from sphinxcontrib_trending.sphinxext.table_nodes import link_targets, trending_link, trending_table
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
 DATA_CALLBACK = "trendingFigure"
@@ -63,10 +64,6 @@ def graph_node(
         claims=claims,
         ids=[graph_id],
     )
-
-
-class trending_link(nodes.Inline, nodes.TextElement):
-    """A test name to be linked to its graph; ``source`` and ``key`` name the test."""
 
 
 def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
@@ -191,6 +188,8 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 def _record_links(app: Sphinx, doctree: nodes.document) -> None:
     targets = {(link["source"], link["key"]) for link in doctree.findall(trending_link)}
+    for table in doctree.findall(trending_table):
+        targets |= link_targets(table)
     note_links(app.env, app.env.docname, targets)
 
 
@@ -207,7 +206,6 @@ def _settle(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 def register(app: Sphinx) -> None:
     app.add_node(trending_graph, html=(visit_graph_html, None))
-    app.add_node(trending_link)
     app.connect("doctree-read", _record_links)
     app.connect("env-before-read-docs", _remember_read)
     app.connect("env-updated", _settle)

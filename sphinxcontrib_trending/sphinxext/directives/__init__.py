@@ -6,7 +6,7 @@ from sphinx.application import Sphinx
 
 
 def register(app: Sphinx) -> None:
-    from sphinxcontrib_trending.sphinxext import folded
+    from sphinxcontrib_trending.sphinxext import table_nodes
     from sphinxcontrib_trending.sphinxext.directives.comparison import ComparisonDirective
     from sphinxcontrib_trending.sphinxext.directives.dashboard import DashboardDirective
     from sphinxcontrib_trending.sphinxext.directives.degradation import DegradationDirective
@@ -16,7 +16,7 @@ def register(app: Sphinx) -> None:
     from sphinxcontrib_trending.sphinxext.directives.news import NewsDirective
     from sphinxcontrib_trending.sphinxext.directives.noise import NoiseDirective
 
-    folded.register(app)  # the failed-tests directive's long messages
+    table_nodes.register(app)  # the tables every directive but the graph's makes
     app.add_directive("trending-dashboard", DashboardDirective)
     app.add_directive("trending-failed-tests", FailedTestsDirective)
     app.add_directive("trending-graph", GraphDirective)

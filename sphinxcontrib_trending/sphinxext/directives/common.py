@@ -18,12 +18,10 @@ from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.judging import comparison_strategies, trend_options
 from sphinxcontrib_trending.render.csv_export import table_csv
 from sphinxcontrib_trending.render.table import Table
-from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.settings import SAMPLE_MODES
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.downloads import CSV_ATTRIBUTE
 from sphinxcontrib_trending.sphinxext.env_records import note_source_use
-from sphinxcontrib_trending.sphinxext.nodes import trending_link
 from sphinxcontrib_trending.sphinxext.process_memo import (
     LoadedSource,
     load_source,
@@ -31,6 +29,7 @@ from sphinxcontrib_trending.sphinxext.process_memo import (
     source_histories,
     trends_for,
 )
+from sphinxcontrib_trending.sphinxext.table_nodes import table_data_node
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
 
@@ -153,47 +152,15 @@ class TrendingDirective(SphinxDirective):
 
 
 def table_node(table: Table, source: str, classes: list[str]) -> nodes.container:
-    """A plain docutils table, so every builder renders it.
+    """A trending table (:mod:`~sphinxcontrib_trending.sphinxext.table_nodes`) in its box.
 
-    The container around it scrolls sideways in HTML when the table is wider
-    than the page, so test names never have to wrap.  Data is shown as it
-    is: SmartQuotes leaves its quotes alone, and control characters become
-    visible.  The box carries the table as CSV, which the HTML builders turn
-    into a download link (sphinxext/downloads.py).
+    The box scrolls sideways in HTML when the table is wider than the page,
+    so test names never have to wrap.  Data is shown as it is: SmartQuotes
+    leaves its quotes alone, and control characters become visible.  The
+    box carries the table as CSV, which the HTML builders turn into a
+    download link (sphinxext/downloads.py).
     """
-    table_node = nodes.table(classes=["trending-table", *classes], support_smartquotes=False)
-    if table.caption:
-        caption = visible(table.caption)
-        table_node += nodes.title(caption, caption)
-    group = nodes.tgroup(cols=len(table.header))
-    table_node += group
-    for index in range(len(table.header)):
-        group += nodes.colspec(colwidth=40 if index == 0 else 10)
-    head = nodes.thead()
-    group += head
-    head += _row_node(table.header)
-    body = nodes.tbody()
-    group += body
-    for row in table.rows:
-        cells = tuple(visible(cell) for cell in row.cells)
-        first: nodes.Node = nodes.Text(cells[0])
-        if row.link_key is not None:
-            first = trending_link(cells[0], cells[0], source=source, key=row.link_key)
-        body += _row_node(cells, first_cell=first, classes=list(row.classes))
     box = nodes.container(classes=["trending-table-box"])
     box[CSV_ATTRIBUTE] = table_csv(table)
-    box += table_node
+    box += table_data_node(table, source, ["trending-table", *classes])
     return box
-
-
-def _row_node(
-    cells: tuple[str, ...], first_cell: nodes.Node | None = None, classes: list[str] | None = None
-) -> nodes.row:
-    row = nodes.row(classes=classes or [])
-    for index, text in enumerate(cells):
-        entry = nodes.entry()
-        paragraph = nodes.paragraph()
-        paragraph += first_cell if index == 0 and first_cell is not None else nodes.Text(text)
-        entry += paragraph
-        row += entry
-    return row

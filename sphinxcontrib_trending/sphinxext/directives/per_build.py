@@ -14,7 +14,7 @@ from sphinxcontrib_trending.ingest.model import TestResult
 from sphinxcontrib_trending.render.per_build import MESSAGE_COLUMN, per_build_failures
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
-from sphinxcontrib_trending.sphinxext.folded import fold_column
+from sphinxcontrib_trending.sphinxext.table_nodes import fold_column
 
 
 def accepting(
