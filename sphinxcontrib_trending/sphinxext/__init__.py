@@ -31,6 +31,7 @@ from sphinxcontrib_trending.sphinxext import (
 )
 from sphinxcontrib_trending.sphinxext.process_memo import (
     current_fingerprint,
+    new_build,
     plan_grouping,
     preanalyse,
     preload,
@@ -45,6 +46,7 @@ def _outdated_by_data(
     ``note_dependency`` only notices files it already knows about; comparing
     each source's fingerprint catches archives that appeared since.
     """
+    new_build()  # the first thing each build does: fingerprints are taken anew
     data = env_records.env_data(env)
     settings = config.settings_of(app.config)
     changed_sources = set()

@@ -69,6 +69,7 @@ _loaded: dict[tuple[str, str], LoadedSource] = {}
 _histories: dict[tuple[str, str, str], list[TestHistory]] = {}
 _trends: dict[tuple[str, str, str, TrendOptions, KnownChanges | None], TestTrend] = {}
 _series: dict[tuple[Path | None, str, ClassifySettings], SeriesCache] = {}
+_fingerprints: dict[str, str] = {}
 _page_workers: int | None = None
 """Processes a page's own grouping may fork (None: in this one); see :func:`plan_grouping`."""
 
@@ -90,11 +91,23 @@ def plan_grouping(configured: int | None, parallel: int) -> int:
 
 def current_fingerprint(env: BuildEnvironment, source: Source) -> str:
     """The data's fingerprint, extended by what reshapes it after loading
-    (frequency normalisation, dimension rules), so pages follow those too."""
-    settings = settings_of(env.config)
-    shaping = repr((settings.norm_frequency, source.spec.dimensions)).encode()
-    data = fingerprint(source.spec, settings.cache_dir)
-    return f"{data}-{hashlib.sha256(shaping).hexdigest()[:16]}"
+    (frequency normalisation, dimension rules), so pages follow those too.
+
+    Taken once per build (:func:`new_build` forgets them): a store's is a
+    listing of its thousands of files, and every page asks.
+    """
+    found = _fingerprints.get(source.name)
+    if found is None:
+        settings = settings_of(env.config)
+        shaping = repr((settings.norm_frequency, source.spec.dimensions)).encode()
+        data = fingerprint(source.spec, settings.cache_dir)
+        found = _fingerprints[source.name] = f"{data}-{hashlib.sha256(shaping).hexdigest()[:16]}"
+    return found
+
+
+def new_build() -> None:
+    """A build begins: the sources' files may have changed since the last one."""
+    _fingerprints.clear()
 
 
 def load_source(env: BuildEnvironment, name: str) -> LoadedSource:

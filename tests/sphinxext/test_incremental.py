@@ -120,3 +120,25 @@ def test_anchor_moves_when_its_owner_drops_the_graph(site: SiteFactory) -> None:
     assert 'href="page1.html#trending-perf-2n-skx-tests-perf-regress"' in _html(app, "dashboard")
     assert 'id="trending-perf-2n-skx-tests-perf-regress"' in _html(app, "page1")
     assert 'id="trending-perf-2n-skx-tests-perf-regress"' not in _html(app, "page3")
+
+
+def test_a_source_s_fingerprint_is_taken_once_per_build(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every page asks for it; a store's is a listing of thousands of files."""
+    from sphinxcontrib_trending.sphinxext import process_memo
+
+    taken: list[object] = []
+    real = process_memo.fingerprint
+
+    def counted(*args: object) -> str:
+        taken.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(process_memo, "fingerprint", counted)
+    app = site(builds=range(1, 30))
+    app.build()  # four pages use the source
+    assert len(taken) == 1
+    datasets.write(Path(app.srcdir) / "data", range(30, 31), name="build-30.jsonl")
+    app.build()
+    assert len(taken) == 2 and "0 added, 4 changed, 0 removed" in app.status.getvalue()
