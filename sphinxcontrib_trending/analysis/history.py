@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from itertools import compress, repeat
 from typing import NamedTuple
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
@@ -207,7 +209,7 @@ class _Gathered:
     def __init__(self, metric: str) -> None:
         self.metric = metric
         self.latency = latency_base(metric)
-        self.runs: dict[str, list[Run]] = {}
+        self.runs: defaultdict[str, list[Run]] = defaultdict(list)
         self.latest: dict[str, TestResult | tuple[StoredTests, int]] = {}
         self.testbeds: dict[str, str | None] = {}
         self.units: dict[str, str | None] = {}
@@ -226,37 +228,36 @@ class _Gathered:
         return key
 
     def add_stored(self, build: Build, tests: StoredTests) -> None:
+        """The hot loop of a site (a run per test and build): per-run work is the run
+        itself; the bookkeeping goes a build at a time."""
         testbed, runs = build.testbed, self.runs
-        keys = self._keys.get(testbed, {})  # the hot loop of a site: looked up once
+        known = self._keys.get(testbed, {})
         rows = tests.metric_rows(self.metric)
-        for position, (test_id, status, message, host, measured, unit, values, *stats) in enumerate(
-            zip(*rows, strict=True)
+        keys = [known.get(test_id) or self._key(testbed, test_id) for test_id in rows.test_ids]
+        head = (build.time, build.job, build.build, build.dut_version, testbed)
+        for key, status, message, host, values, average, stdev in zip(
+            keys,
+            rows.statuses,
+            rows.messages,
+            rows.hosts,
+            rows.trials,
+            rows.averages,
+            rows.stdevs,
+            strict=True,
         ):
-            key = keys.get(test_id) or self._key(testbed, test_id)
             if values is None:
                 values = ()
-            average, stdev = trial_statistics(values) if stats[0] is None else stats
-            run = Run(
-                build.time,
-                build.job,
-                build.build,
-                build.dut_version,
-                testbed,
-                status,
-                message,
-                values,
-                average,
-                stdev,
-                host,
-            )
-            runs.setdefault(key, []).append(run)
-            self.latest[key] = (tests, position)
-            if unit is not None:
-                self.units[key] = unit
-            if measured:
-                self.measured_any.add(key)
-            if status != "PASS":
-                self.failing.add(key)
+            if average is None:
+                average, stdev = trial_statistics(values)
+            runs[key].append(Run(*head, status, message, values, average, stdev, host))
+        self.latest.update(zip(keys, zip(repeat(tests), range(len(keys))), strict=True))
+        self.units.update(
+            (key, unit) for key, unit in zip(keys, rows.units, strict=True) if unit is not None
+        )
+        self.measured_any.update(compress(keys, rows.measured))
+        self.failing.update(
+            key for key, status in zip(keys, rows.statuses, strict=True) if status != "PASS"
+        )
 
     def add_made(self, build: Build, accept: Callable[[TestResult], bool] | None) -> None:
         for test in build.tests:
@@ -268,7 +269,7 @@ class _Gathered:
             if host is None:
                 host = self._hosts[id(attributes)] = test.attribute("hosts") or ""
             measurement = test.measurement(self.metric)
-            self.runs.setdefault(key, []).append(_run(build, test, measurement, self.latency, host))
+            self.runs[key].append(_run(build, test, measurement, self.latency, host))
             self.latest[key] = test
             if measurement is not None:
                 self.units[key] = measurement.unit
