@@ -200,11 +200,16 @@ class _Block(NamedTuple):
 
 
 class _States(NamedTuple):
-    """The states a block's groups may follow, at each run of the block but the last."""
+    """The states a block's groups may follow, at each run of the block but the last.
 
-    means: FloatArray  # [state, end]: survivors, then the block's groups by start
+    Laid out by the run (rows), states in columns: the choice scans each
+    run's states, and row-major arrays let it find them in the order of the
+    groups that open after those runs, without a transposed copy.
+    """
+
+    means: FloatArray  # [end, state]: survivors, then the block's groups by start
     starts: npt.NDArray[np.int64]
-    old_keys: FloatArray  # [survivor, end]: the survivors' U
+    keys: FloatArray  # [end, state]: the survivors' U, then room for the block's
 
 
 class _Pairs(NamedTuple):
@@ -569,16 +574,23 @@ class ExactSearch:
         )
 
     def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
-        """The states a block's groups may follow, survivors first: what no round changes."""
+        """The states a block's groups may follow, survivors first: what no round changes.
+
+        The block's own keys change from round to round; :meth:`_choose`
+        writes them into ``keys`` after the survivors'.
+        """
+        count = self._count
+        keys = np.empty((len(inside.mean) - 1, count + len(inside.mean)))
+        keys[:, :count] = old.keys[:, :-1].T
         return _States(
-            means=np.concatenate((old.mean[:, :-1], inside.mean[:-1].T)),
+            means=np.concatenate((old.mean[:, :-1].T, inside.mean[:-1]), axis=1),
             starts=np.concatenate(
                 (
-                    self._groups[START, : self._count].astype(np.int64),
+                    self._groups[START, :count].astype(np.int64),
                     first + np.arange(len(inside.mean)),
                 )
             ),
-            old_keys=old.keys[:, :-1],
+            keys=keys,
         )
 
     def _choose(
@@ -599,19 +611,19 @@ class ExactSearch:
             owner, froms, keys, prevs, _ = (part[:kept_pairs] for part in earlier)
         if states is not None and since < length:
             # the states at runs since - 1 .. length - 2, by the run
-            state_keys = np.concatenate(
-                (states.old_keys[:, since - 1 :], new_keys[since - 1 : -1].T)
-            )
-            state_means = states.means[:, since - 1 :]
-            cheapest = state_keys.argmin(axis=0)
+            survivors = len(states.starts) - length
+            states.keys[since - 1 :, survivors:] = new_keys[since - 1 : -1]
+            state_keys = states.keys[since - 1 :]
+            state_means = states.means[since - 1 :]
+            cheapest = state_keys.argmin(axis=1)
             ends = np.arange(length - since)
-            lowest = state_keys[cheapest, ends]
+            lowest = state_keys[ends, cheapest]
             lowest += RELATIVE_SLACK * (np.abs(lowest) + 1.0)
             # no state further than log2(M + 1) above the cheapest can qualify
-            column, state = np.nonzero((state_keys <= lowest + self._widest_jump).T)
-            means = state_means[state, column]
-            state_key = state_keys[state, column]
-            bound = np.abs(means - state_means[cheapest, ends][column])
+            column, state = np.nonzero(state_keys <= (lowest + self._widest_jump)[:, None])
+            means = state_means[column, state]
+            state_key = state_keys[column, state]
+            bound = np.abs(means - state_means[ends, cheapest][column])
             bound += 1.0
             np.log2(bound, out=bound)
             bound += lowest[column]
