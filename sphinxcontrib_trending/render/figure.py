@@ -14,6 +14,7 @@ import functools
 import html
 import json
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -22,6 +23,7 @@ from typing import Any
 import orjson
 
 from sphinxcontrib_trending.analysis import trend_per_run
+from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.render.units import DisplayUnit, axis_label, display_unit
@@ -134,9 +136,7 @@ def _point_data(
     data: list[Any] = [
         (run.average or 0.0) * unit.scale,
         (run.stdev or 0.0) * unit.scale,
-        _escaped(run.dut_version),
-        _escaped(run.job_build),
-        _escaped(_testbed_and_hosts(run)),
+        *_run_texts(run.dut_version, run.job, run.build, run.testbed, run.hosts),
     ]
     if headline:
         data.append(headline)
@@ -145,12 +145,28 @@ def _point_data(
     return data
 
 
-def _testbed_and_hosts(run: Run) -> str:
+@functools.lru_cache(maxsize=1 << 16)
+def _run_texts(
+    dut_version: str | None, job: str, build: str, testbed: str | None, hosts: str
+) -> tuple[str, str, str]:
+    """A run's escaped version, ``JOB/BUILD`` and testbed, as its hover shows them.
+
+    They are the build's, not the test's: every series of a graph page
+    repeats them, so each build's texts are made once.
+    """
+    return (
+        _escaped(dut_version),
+        _escaped(build_name(job, build)),
+        _escaped(_testbed_and_hosts(testbed, hosts)),
+    )
+
+
+def _testbed_and_hosts(testbed: str | None, hosts: str) -> str:
     """``2n-icx (hosts 10.30.51.49, 10.30.51.50)``: the physical machines behind the name."""
-    if not run.hosts:
-        return run.testbed or ""
-    hosts = ", ".join(run.hosts.split())
-    return f"{run.testbed} (hosts {hosts})" if run.testbed else f"hosts {hosts}"
+    if not hosts:
+        return testbed or ""
+    shown = ", ".join(hosts.split())
+    return f"{testbed} (hosts {shown})" if testbed else f"hosts {shown}"
 
 
 def _headline(trend: TestTrend, index: int) -> str:
@@ -185,19 +201,22 @@ class _Style:
     with_testbed: bool = False
 
 
-def _failed_trace(trend: TestTrend, name: str, unit: DisplayUnit) -> dict[str, Any] | None:
+def _failed_trace(
+    trend: TestTrend,
+    failed: list[int],
+    trend_values: list[float | None],
+    name: str,
+    unit: DisplayUnit,
+) -> dict[str, Any]:
     """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
     interrupted (at zero when the test has no trend at all)."""
     runs = trend.history.runs
-    failed = [i for i, run in enumerate(runs) if not run.measured and run.status != "PASS"]
-    if not failed:
-        return None
-    trend_values = trend_per_run(trend.result)
+    wanted = set(failed)
     levels = []
     last = next((value for value in trend_values if value is not None), 0.0)
     for index, value in enumerate(trend_values):
         last = value if value is not None else last
-        if index in failed:
+        if index in wanted:
             levels.append(last * unit.scale)
     return {
         "type": "scatter",
@@ -247,18 +266,25 @@ TRIAL_OPACITY = 0.35
 
 
 def _trials_trace(
-    runs: Sequence[Run], measured: list[int], name: str, key: str, color: str, unit: DisplayUnit
+    runs: Sequence[Run],
+    measured: list[int],
+    times: list[str],
+    name: str,
+    key: str,
+    color: str,
+    unit: DisplayUnit,
 ) -> dict[str, Any] | None:
     """Every trial of every measured run, as a faint cloud behind the run averages.
 
     Drawn first, so it sits behind the averages; it does not answer hovers
     (the average's hover says it all) and toggles with its series.
+    ``times`` are the measured runs' times, as the averages' trace has them.
     """
     points = [
-        (plotly_time(runs[i].time), value * unit.scale)
-        for i in measured
-        if len(runs[i].values) > 1
-        for value in runs[i].values
+        (time, value * unit.scale)
+        for index, time in zip(measured, times, strict=True)
+        if len(runs[index].values) > 1
+        for value in runs[index].values
         if math.isfinite(value)
     ]
     if not points:
@@ -277,16 +303,52 @@ def _trials_trace(
     }
 
 
+_PERCENTILES = operator.attrgetter("percentiles")
+
+
 def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[str, Any]]:
+    """The series' traces, its runs walked once.
+
+    A graph page draws every run of thousands of series: the averages, the
+    trend under them, the hover data and which runs failed or start an
+    anomaly are all gathered in the one pass over the runs.
+    """
     history = trend.history
     runs = history.runs
     unit = display_unit(history.unit)
+    scale = unit.scale
     series_color = style.color
     name = _escaped(series_label(history, style.with_testbed))
-    measured = [i for i, run in enumerate(runs) if run.measured]
-    times = [plotly_time(runs[i].time) for i in measured]
     trend_values = trend_per_run(trend.result)
-    percentiles = any(run.percentiles for run in runs)
+    verdicts = trend.verdicts
+    percentiles = any(map(_PERCENTILES, runs))
+    measured: list[int] = []
+    failed: list[int] = []
+    anomalies: list[int] = []
+    times: list[str] = []
+    averages: list[float] = []
+    levels: list[float] = []
+    customdata: list[list[Any]] = []
+    for index, run in enumerate(runs):
+        average = run.average
+        if average is None:
+            if run.status != "PASS":
+                failed.append(index)
+            continue
+        measured.append(index)
+        times.append(plotly_time(run.time))
+        averages.append(average * scale)
+        levels.append(trend_values[index] * scale)
+        point = [
+            (average or 0.0) * scale,
+            (run.stdev or 0.0) * scale,
+            *_run_texts(run.dut_version, run.job, run.build, run.testbed, run.hosts),
+        ]
+        if percentiles:
+            point.append(_percentile_text(run, unit))
+        customdata.append(point)
+        if verdicts[index] is not None:
+            anomalies.append(index)
     traces: list[dict[str, Any]] = [
         {
             "type": "scatter",
@@ -294,8 +356,8 @@ def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[
             "name": name,
             "legendgroup": history.key,
             "x": times,
-            "y": [runs[i].average * unit.scale for i in measured],
-            "customdata": [_point_data(runs[i], unit, percentiles=percentiles) for i in measured],
+            "y": averages,
+            "customdata": customdata,
             "hovertemplate": _hover_template(unit, percentiles=percentiles),
             "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
         },
@@ -306,18 +368,17 @@ def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[
             "legendgroup": history.key,
             "showlegend": False,
             "x": times,
-            "y": [trend_values[i] * unit.scale for i in measured],
+            "y": levels,
             "hovertemplate": f"trend [{_escaped(unit.label)}]: %{{y:.3f}}<extra></extra>",
             "line": {"color": series_color, "width": 1.5, "shape": "hv", "dash": style.dash},
         },
     ]
-    cloud = _trials_trace(runs, measured, name, history.key, series_color, unit) if trials else None
-    if cloud is not None:
-        traces.insert(0, cloud)
-    failed = _failed_trace(trend, name, unit)
-    if failed is not None:
-        traces.append(failed)
-    anomalies = [i for i in measured if trend.verdicts[i] is not None]
+    if trials:
+        cloud = _trials_trace(runs, measured, times, name, history.key, series_color, unit)
+        if cloud is not None:
+            traces.insert(0, cloud)
+    if failed:
+        traces.append(_failed_trace(trend, failed, trend_values, name, unit))
     if anomalies:
         traces.append(
             {
@@ -327,19 +388,19 @@ def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[
                 "legendgroup": history.key,
                 "showlegend": False,
                 "x": [plotly_time(runs[i].time) for i in anomalies],
-                "y": [trend_values[i] * unit.scale for i in anomalies],
+                "y": [trend_values[i] * scale for i in anomalies],
                 "customdata": [
                     _point_data(runs[i], unit, _headline(trend, i), percentiles) for i in anomalies
                 ],
                 "hovertemplate": _hover_template(unit, headline=True, percentiles=percentiles),
                 "marker": {
                     "symbol": "circle-open",
-                    "size": [15 if trend.verdicts[i].firm else 11 for i in anomalies],
+                    "size": [15 if verdicts[i].firm else 11 for i in anomalies],
                     "line": {"width": 2},
                     "color": [
                         ACKNOWLEDGED_COLOR
                         if i in trend.acknowledged
-                        else MARKER_COLORS[trend.verdicts[i].verdict]
+                        else MARKER_COLORS[verdicts[i].verdict]
                         for i in anomalies
                     ],
                 },
