@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 import numpy as np
-from scipy import stats
 
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name, find_build
 from sphinxcontrib_trending.analysis.degradation.builds import single_method, with_direction
@@ -201,6 +200,9 @@ def relative_change_interval(
     if total == 0:
         return change, change
     freedom = total**2 / (term_a**2 / (before.size - 1) + term_b**2 / (after.size - 1))
+    # imported here: scipy.stats costs half a second at every build's start, and few use it
+    from scipy import stats
+
     half = float(stats.t.ppf(0.5 + level / 2, freedom)) * math.sqrt(total)
     return change - half, change + half
 

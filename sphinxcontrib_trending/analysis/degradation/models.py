@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 MODEL_ORDER = ("constant", "logarithmic", "linear", "quadratic", "power", "exponential")
 """Complexity order, least to most; a change to a later model is a Degradation
@@ -176,4 +175,7 @@ def rejects(fits: list[ModelFit], count: int, chosen: ModelFit, other: str, alph
     if unexplained <= _TIE:
         return True
     statistic = (excess / extra) / (unexplained / residual_freedom)
+    # imported here: scipy.stats costs half a second at every build's start, and few use it
+    from scipy import stats
+
     return bool(stats.f.sf(statistic, extra, residual_freedom) < alpha)

@@ -26,7 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from .report import (
     LOWER_IS_BETTER,
@@ -65,10 +64,16 @@ def _welch_p_value(baseline: np.ndarray, target: np.ndarray) -> float:
         # No variance at all: the t statistic is undefined, but the answer is
         # certain either way.
         return 1.0 if baseline[0] == target[0] else 0.0
+    # imported here: scipy.stats costs half a second at every build's start, and few use it
+    from scipy import stats
+
     return float(stats.ttest_ind(baseline, target, equal_var=False).pvalue)
 
 
 def _mann_whitney_p_value(baseline: np.ndarray, target: np.ndarray) -> float:
+    # imported here: scipy.stats costs half a second at every build's start, and few use it
+    from scipy import stats
+
     return float(stats.mannwhitneyu(baseline, target, alternative="two-sided").pvalue)
 
 
