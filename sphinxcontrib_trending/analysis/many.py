@@ -12,9 +12,10 @@ settings) and valid for one content hash (the values, the settings and the
 analysis code).  Keeping the identity separate from the content is what lets
 an entry be *extended* later: a series that only gained runs finds its
 previous entry under the same name, and with it the exact search's state
-after those runs (:class:`~.saved_search.SavedSearch`, a file per series
-that only a build with new runs reads, see :mod:`~.search_store`), so its
-grouping costs one search step instead of a whole search.
+after those runs (:class:`~.saved_search.SavedSearch`, kept in a file per
+batch of series that only a build with new runs reads, see
+:mod:`~.search_store`), so its grouping costs one search step instead of a
+whole search.
 """
 
 from __future__ import annotations
@@ -37,7 +38,13 @@ from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
-from sphinxcontrib_trending.analysis.search_store import SearchStore, write_state
+from sphinxcontrib_trending.analysis.search_store import (
+    Location,
+    SearchStore,
+    StateReader,
+    StateRef,
+    write_states,
+)
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
@@ -161,13 +168,13 @@ def series_cache(cache_dir: Path | None, source: str, options: TrendOptions) -> 
 class Grouped:
     """A series' grouping, and where the exact search's state to extend it later went.
 
-    The worker wrote the state to ``search_file`` (in the cache's folder),
-    or sent it back as ``search_state`` when it may not share that folder
-    (a Dask cluster); neither when there is no state to keep.
+    The worker wrote the state at ``search_at`` (in the cache's folder), or
+    sent it back as ``search_state`` when it may not share that folder (a
+    Dask cluster); neither when there is no state to keep.
     """
 
     classification: Classification
-    search_file: str | None = None
+    search_at: Location | None = None
     search_state: bytes | None = None
 
 
@@ -176,8 +183,8 @@ class SeriesTask:
     """A series to group, from scratch or from the saved search after its first runs."""
 
     job: SeriesJob
-    resume: tuple[int, Path | bytes] | None = None
-    """(runs the saved search has seen, its state: the file to read, or its bytes)."""
+    resume: tuple[int, StateRef | bytes] | None = None
+    """(runs the saved search has seen, its state: where to read it, or its bytes)."""
     keep_in: Path | None = None
     """Where to write the new search state (the cache's folder of states)."""
     send_back: bool = False
@@ -203,44 +210,71 @@ def classify_job(job: SeriesJob) -> tuple[Classification, SavedSearch | None]:
 
 
 def extend_job(
-    job: SeriesJob, seen: int, state: Path | bytes
+    job: SeriesJob, seen: int, state: bytes
 ) -> tuple[Classification, SavedSearch | None]:
     """The grouping of a series that gained runs since its search was saved after ``seen``.
 
-    A state that cannot be read, does not load, or does not describe those
-    runs is dropped and the series grouped from scratch.
+    A state that does not load or does not describe those runs is dropped
+    and the series grouped from scratch.
     """
     settings = job.settings
     try:
-        data = state.read_bytes() if isinstance(state, Path) else state
         classifier = IncrementalClassifier.resumed(
             job.samples[:seen],
-            SavedSearch.from_bytes(data),
+            SavedSearch.from_bytes(state),
             sbps=settings.sbps,
             direction=settings.direction,  # type: ignore[arg-type]
             outlier_runs=settings.outlier_runs,
         )
-    except (OSError, ValueError):
+    except ValueError:
         return classify_job(job)
     return classifier.extend(list(job.samples[seen:])), classifier.save()
 
 
 def group_task(task: SeriesTask) -> Grouped:
-    """The task the workers run: one series, extended where its search was saved."""
-    job = task.job
-    if task.resume is None:
-        result, saved = classify_job(job)
-    else:
-        result, saved = extend_job(job, *task.resume)
-    if saved is None:
-        return Grouped(result)
-    if task.keep_in is not None:
-        return Grouped(
-            result, write_state(task.keep_in, job.identity, job.content, saved.to_bytes())
-        )
-    if task.send_back:
-        return Grouped(result, search_state=saved.to_bytes())
-    return Grouped(result)
+    """The task run in-process: one series, extended where its search was saved."""
+    return classify_batch((task,))[0]
+
+
+def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
+    """The task sent to a worker: several series, so scheduling costs little per series.
+
+    Their states are read through one open file where they share one, and
+    the new ones written into one file: a file per series cost more than
+    the search of a new run.
+    """
+    with StateReader() as reader:
+        done = [_grouping(task, reader) for task in tasks]
+    encoded = {
+        number: saved.to_bytes()
+        for number, (task, (_, saved)) in enumerate(zip(tasks, done, strict=True))
+        if saved is not None and (task.keep_in is not None or task.send_back)
+    }
+    kept: dict[Path, list[int]] = {}
+    for number in encoded:
+        folder = tasks[number].keep_in
+        if folder is not None:
+            kept.setdefault(folder, []).append(number)
+    places: dict[int, Location] = {}
+    for folder, numbers in kept.items():
+        states = [(tasks[n].job.identity, tasks[n].job.content, encoded[n]) for n in numbers]
+        places.update(zip(numbers, write_states(folder, states), strict=True))
+    return [
+        Grouped(result, places.get(number), encoded.get(number) if task.send_back else None)
+        for number, (task, (result, _)) in enumerate(zip(tasks, done, strict=True))
+    ]
+
+
+def _grouping(task: SeriesTask, reader: StateReader) -> tuple[Classification, SavedSearch | None]:
+    """One series' grouping and new search state: extended if its saved state can be read."""
+    if task.resume is not None:
+        seen, state = task.resume
+        try:
+            data = state if isinstance(state, bytes) else reader.read(state)
+        except (OSError, ValueError):
+            return classify_job(task.job)
+        return extend_job(task.job, seen, data)
+    return classify_job(task.job)
 
 
 class SeriesCache:
@@ -282,23 +316,23 @@ class SeriesCache:
             return SeriesTask(job, None, keep_in, send_back)
         if job.prefix_content(saved.runs) != saved.content:
             return SeriesTask(job, None, keep_in, send_back)
-        path = self.searches.path(saved)
+        ref = self.searches.ref(saved)
         if local:
-            return SeriesTask(job, (saved.runs, path), keep_in, send_back)
+            return SeriesTask(job, (saved.runs, ref), keep_in, send_back)
         try:
-            return SeriesTask(job, (saved.runs, path.read_bytes()), keep_in, send_back)
-        except OSError:
+            with StateReader() as reader:
+                return SeriesTask(job, (saved.runs, reader.read(ref)), keep_in, send_back)
+        except (OSError, ValueError):
             return SeriesTask(job, None, keep_in, send_back)
 
     def put(self, job: SeriesJob, grouped: Grouped) -> None:
         self.entries[job.identity] = (job.content, grouped.classification)
         self.dirty = True
-        file = grouped.search_file
+        place = grouped.search_at
         if grouped.search_state is not None and self.searches.folder is not None:
-            file = write_state(
-                self.searches.folder, job.identity, job.content, grouped.search_state
-            )
-        self.searches.record(job.identity, job.content, len(job.samples), file)
+            states = [(job.identity, job.content, grouped.search_state)]
+            place = write_states(self.searches.folder, states)[0]
+        self.searches.record(job.identity, job.content, len(job.samples), place)
 
     def save(self) -> None:
         """Write what changed: the groupings, then the index of the saved searches."""
@@ -340,11 +374,6 @@ def _json_chunks(
         yield (", " if number else "").encode() + json.dumps(name).encode() + b": "
         yield json.dumps(value).encode()
     yield b"}}"
-
-
-def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
-    """The task sent to a worker: several series, so scheduling costs little per series."""
-    return [group_task(task) for task in tasks]
 
 
 def classify_series(

@@ -123,24 +123,43 @@ def test_a_series_that_gained_runs_is_extended_from_its_saved_search(
 def test_the_grouping_process_never_holds_the_saved_searches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Workers read and write the states' files; the cache keeps a small index of them."""
+    """Workers read and write the states' files, one per batch; the cache keeps an index."""
     jobs = make_jobs(series.MIN_PARALLEL + 2)
     cache = SeriesCache(tmp_path, "scope")
     classify_series(jobs, cache, workers=2)
     folder = cache.searches.folder
     assert folder is not None
     files = sorted(path.name for path in folder.iterdir())
-    assert len(files) == len(jobs)
+    assert 1 < len(files) < len(jobs) / 4  # a file per batch of series
     index = json.loads(cache.searches.index_path.read_text())["searches"]  # type: ignore[union-attr]
-    assert sorted(entry[2] for entry in index.values()) == files
+    assert sorted({entry[2] for entry in index.values()}) == files
     assert all(index[job.identity][1] == len(job.samples) for job in jobs)
-    assert max(len(json.dumps(entry)) for entry in index.values()) < 200  # names, not states
+    assert max(len(json.dumps(entry)) for entry in index.values()) < 200  # places, not states
     extended = count_extensions(monkeypatch)
     grown = [SeriesJob(job.identity, (*job.samples, 9e5), SETTINGS) for job in jobs[:3]]
     assert classify_series(grown, cache) == [direct(job) for job in grown]
     assert extended == [(job.identity, len(job.samples)) for job in jobs[:3]]
     after = sorted(path.name for path in folder.iterdir())
-    assert len(after) == len(jobs) and len(set(after) - set(files)) == 3  # replaced, not added
+    # the batch files keep their other series' states; each extended series has a new file
+    assert set(files) < set(after) and len(after) == len(files) + 3
+    index = json.loads(cache.searches.index_path.read_text())["searches"]  # type: ignore[union-attr]
+    assert sorted({entry[2] for entry in index.values()}) == after
+
+
+def test_a_daily_build_replaces_every_batch_file(tmp_path: Path) -> None:
+    """When every series gains a run, no old file is named any more and none is left."""
+    jobs = make_jobs(series.MIN_PARALLEL + 2)
+    cache = SeriesCache(tmp_path, "scope")
+    classify_series(jobs, cache, workers=2)
+    folder = cache.searches.folder
+    assert folder is not None
+    before = {path.name for path in folder.iterdir()}
+    grown = [SeriesJob(job.identity, (*job.samples, 9e5), SETTINGS) for job in jobs]
+    assert classify_series(grown, SeriesCache(tmp_path, "scope"), workers=2) == [
+        direct(job) for job in grown
+    ]
+    after = {path.name for path in folder.iterdir()}
+    assert not before & after and len(after) == len(before)
 
 
 def test_an_older_run_that_changed_or_a_damaged_search_means_a_fresh_grouping(
@@ -149,9 +168,9 @@ def test_an_older_run_that_changed_or_a_damaged_search_means_a_fresh_grouping(
     jobs = make_jobs(4)
     classify_series(jobs, SeriesCache(tmp_path, "scope"))
     searches = SeriesCache(tmp_path, "scope").searches
-    damaged = searches.path(searches.saved(jobs[1].identity))  # type: ignore[arg-type]
-    damaged.write_bytes(damaged.read_bytes()[:-8])  # an array short of its shape
-    searches.path(searches.saved(jobs[3].identity)).unlink()  # type: ignore[arg-type]
+    damaged = searches.ref(searches.saved(jobs[1].identity)).path  # type: ignore[arg-type]
+    damaged.write_bytes(damaged.read_bytes()[:-8])  # a state short of its length
+    searches.ref(searches.saved(jobs[3].identity)).path.unlink()  # type: ignore[arg-type]
     classified = count_classifications(monkeypatch)
     grown = [SeriesJob(job.identity, (*job.samples, 1e6), SETTINGS) for job in jobs]
     grown[2] = SeriesJob(jobs[2].identity, (2e6, *jobs[2].samples[1:], 1e6), SETTINGS)
@@ -161,7 +180,7 @@ def test_an_older_run_that_changed_or_a_damaged_search_means_a_fresh_grouping(
 
 
 def test_a_state_file_name_the_index_did_not_make_is_never_read(tmp_path: Path) -> None:
-    jobs = make_jobs(2)
+    jobs = make_jobs(4)
     cache = SeriesCache(tmp_path, "scope")
     classify_series(jobs, cache)
     index_path = cache.searches.index_path
@@ -169,9 +188,29 @@ def test_a_state_file_name_the_index_did_not_make_is_never_read(tmp_path: Path) 
     document = json.loads(index_path.read_text())
     document["searches"][jobs[0].identity][2] = "../../outside.state"
     document["searches"][jobs[1].identity][1] = "many"
+    document["searches"][jobs[2].identity][3] = -1  # an offset before the file
+    document["searches"][jobs[3].identity][4] = 0  # an empty state
     index_path.write_text(json.dumps(document))
     searches = SeriesCache(tmp_path, "scope").searches
-    assert searches.saved(jobs[0].identity) is None and searches.saved(jobs[1].identity) is None
+    assert all(searches.saved(job.identity) is None for job in jobs)
+
+
+def test_a_state_said_to_reach_past_its_file_means_a_fresh_grouping(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index is untrusted too: a length beyond the file is never read or allocated."""
+    jobs = make_jobs(2)
+    cache = SeriesCache(tmp_path, "scope")
+    classify_series(jobs, cache)
+    index_path = cache.searches.index_path
+    assert index_path is not None
+    document = json.loads(index_path.read_text())
+    document["searches"][jobs[0].identity][4] = 10**15
+    index_path.write_text(json.dumps(document))
+    classified = count_classifications(monkeypatch)
+    grown = [SeriesJob(job.identity, (*job.samples, 1e6), SETTINGS) for job in jobs]
+    assert classify_series(grown, SeriesCache(tmp_path, "scope")) == [direct(j) for j in grown]
+    assert classified == [jobs[0].identity]
 
 
 def test_a_warm_build_never_reads_the_saved_searches(tmp_path: Path) -> None:

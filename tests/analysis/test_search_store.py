@@ -1,0 +1,75 @@
+"""Saved searches in batch files: read where they lie, files deleted or compacted when stale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sphinxcontrib_trending.analysis.search_store import SearchStore, StateReader, write_states
+
+
+def stored(tmp_path: Path, count: int) -> tuple[SearchStore, Path, list[tuple[str, str, bytes]]]:
+    """A saved index of ``count`` states of different lengths, written in one batch file."""
+    store = SearchStore(tmp_path, "scope")
+    assert store.folder is not None
+    store.folder.mkdir(parents=True)
+    states = [(f"s{n}", f"c{n}", bytes([n]) * (100 + n)) for n in range(count)]
+    for (identity, content, _), place in zip(
+        states, write_states(store.folder, states), strict=True
+    ):
+        store.record(identity, content, 1, place)
+    store.save()
+    (batch,) = store.folder.iterdir()
+    return store, batch, states
+
+
+def replace_states(store: SearchStore, identities: list[str]) -> None:
+    assert store.folder is not None
+    for identity in identities:
+        state = [(identity, "newer", b"new state")]
+        store.record(identity, "newer", 2, write_states(store.folder, state)[0])
+    store.save()
+
+
+def read_back(tmp_path: Path, count: int) -> dict[str, bytes]:
+    """Every state ``s0`` to ``s<count - 1>`` as a fresh store finds it through its index."""
+    store = SearchStore(tmp_path, "scope")
+    found = {}
+    with StateReader() as reader:
+        for identity in (f"s{n}" for n in range(count)):
+            saved = store.saved(identity)
+            assert saved is not None
+            found[identity] = reader.read(store.ref(saved))
+    return found
+
+
+def test_a_batch_s_states_are_read_back_where_they_lie(tmp_path: Path) -> None:
+    _, _, states = stored(tmp_path, 5)
+    assert read_back(tmp_path, 5) == {identity: state for identity, _, state in states}
+
+
+def test_a_mostly_stale_file_is_rewritten_with_the_states_it_still_holds(tmp_path: Path) -> None:
+    store, batch, states = stored(tmp_path, 4)
+    replace_states(store, ["s0", "s1", "s2"])
+    assert not batch.exists()
+    assert read_back(tmp_path, 4) == {
+        "s0": b"new state",
+        "s1": b"new state",
+        "s2": b"new state",
+        "s3": states[3][2],
+    }
+    assert store.folder is not None
+    assert len(list(store.folder.iterdir())) == 4  # three new states, and s3 moved
+
+
+def test_a_file_still_half_named_is_kept_as_it_is(tmp_path: Path) -> None:
+    store, batch, states = stored(tmp_path, 4)
+    before = store.saved("s3")
+    replace_states(store, ["s0", "s1"])
+    assert batch.exists() and store.saved("s3") == before
+    assert read_back(tmp_path, 4)["s3"] == states[3][2]
+
+
+def test_a_file_no_entry_names_is_deleted(tmp_path: Path) -> None:
+    store, batch, _ = stored(tmp_path, 2)
+    replace_states(store, ["s0", "s1"])
+    assert not batch.exists()
