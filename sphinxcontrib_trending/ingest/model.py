@@ -108,7 +108,7 @@ class Dataset:
     """Everything one source yielded: builds in time order, problems, files.
 
     ``files`` lists every local file that was read (archives and cached
-    downloads), so the Sphinx layer can declare them as dependencies;
+    downloads), for the counts a build reports;
     ``parsed`` the inputs that had to be parsed because the cache had no
     valid entry, so builds can say how much work a change cost.
     """

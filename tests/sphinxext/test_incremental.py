@@ -142,3 +142,22 @@ def test_a_source_s_fingerprint_is_taken_once_per_build(
     datasets.write(Path(app.srcdir) / "data", range(30, 31), name="build-30.jsonl")
     app.build()
     assert len(taken) == 2 and "0 added, 4 changed, 0 removed" in app.status.getvalue()
+
+
+def test_an_archive_rewritten_in_place_rereads_its_pages_without_a_dependency_per_file(
+    site: SiteFactory,
+) -> None:
+    """The fingerprint, not a ``note_dependency`` per input, tells a page its data changed."""
+    app = site(builds=range(1, 30))
+    app.build()
+    data = Path(app.srcdir) / "data"
+    inputs = {str(path) for path in data.iterdir()}
+    noted = {str(path) for paths in app.env.dependencies.values() for path in paths}
+    assert inputs and not inputs & noted
+
+    datasets.write(data, range(1, 31))  # the same file, one build longer
+    app.status.seek(0)
+    app.status.truncate()
+    app.build()
+    assert "0 added, 4 changed, 0 removed" in app.status.getvalue()
+    assert "csit-vpp-perf-mrr-daily-master-2n-skx/30" in _html(app, "failed")

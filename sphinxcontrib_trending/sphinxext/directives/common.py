@@ -70,7 +70,14 @@ class TrendingDirective(SphinxDirective):
         return Unusable(message)
 
     def loaded_source(self) -> LoadedSource:
-        """The source this directive reads, declared as a dependency of the page."""
+        """The source this directive reads, recorded as used by the page.
+
+        A page is read again when its sources' fingerprint changes (see
+        ``_outdated_by_data``), which covers every input's size and time and
+        a store's listing.  A ``note_dependency`` per input would add nothing
+        but cost: thousands of paths per page in the pickled environment,
+        each unpickled and stat-ed at the start of every build.
+        """
         sources = settings_of(self.config).sources
         name = self.options.get("source")
         if name is None:
@@ -86,8 +93,6 @@ class TrendingDirective(SphinxDirective):
             raise self.unusable(f"unknown source {name!r}; known sources: {known}", "option")
         loaded = load_source(self.env, name)
         note_source_use(self.env, self.env.docname, name, loaded.fingerprint)
-        for path in loaded.dataset.files:
-            self.env.note_dependency(path)
         known_changes_path = settings_of(self.config).known_changes_path
         if known_changes_path is not None:
             self.env.note_dependency(str(known_changes_path))
