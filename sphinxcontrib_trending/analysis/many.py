@@ -118,37 +118,64 @@ class SeriesJob:
         """:attr:`content` of the series' first ``runs`` runs: what an entry saved then had."""
         if runs == len(self.samples) - 1:
             return self._hashes[0]
-        return self._hash(runs).hexdigest()
+        return _content(self.settings, *_runs_bytes(self.samples[: max(runs, 0)])[:2])
 
     @functools.cached_property
     def _hashes(self) -> tuple[str, str]:
-        """The content hashes without the newest run and with it, in one pass.
+        """The content hashes without the newest run and with it, from one encoding.
 
         A daily build adds a run to every series: the cache compares the
         whole series with its entry, then the series but its newest run with
         the saved search's.
         """
-        digest = self._hash(len(self.samples) - 1)
-        before_newest = digest.hexdigest()
-        for sample in self.samples[len(self.samples) - 1 :]:
-            digest.update(_sample_bytes(sample))
-        return before_newest, digest.hexdigest()
-
-    def _hash(self, runs: int) -> hashlib._Hash:
-        header = json.dumps([analysis_digest(), self.settings.__dict__], sort_keys=True)
-        digest = hashlib.sha256(header.encode())
-        for sample in self.samples[: max(runs, 0)]:
-            digest.update(_sample_bytes(sample))
-        return digest
+        kinds, values, newest = _runs_bytes(self.samples)
+        before = _content(self.settings, kinds[:-1], values[: len(values) - newest])
+        return before, _content(self.settings, kinds, values)
 
 
-def _sample_bytes(sample: Sample) -> bytes:
-    """One run, exactly and unambiguously: a kind byte, then its numbers as doubles."""
-    if sample is None:
-        return b"\x00"
-    if isinstance(sample, (float, int)):
-        return struct.pack("<Bd", 1, sample)
-    return struct.pack(f"<BI{len(sample)}d", 2, len(sample), *sample)
+def _content(settings: ClassifySettings, kinds: bytes, values: bytes) -> str:
+    """The hash of the analysis code, the settings and the runs :func:`_runs_bytes` encoded."""
+    digest = hashlib.sha256(_header(settings))
+    for part in (struct.pack("<Q", len(kinds)), kinds, values):
+        digest.update(part)
+    return digest.hexdigest()
+
+
+@functools.cache
+def _header(settings: ClassifySettings) -> bytes:
+    """What a content hash starts with: the analysis code and the settings."""
+    return json.dumps([analysis_digest(), settings.__dict__], sort_keys=True).encode()
+
+
+def _runs_bytes(samples: Sequence[Sample]) -> tuple[bytes, bytes, int]:
+    """Runs exactly and unambiguously: a kind byte each, their numbers, the newest's length.
+
+    A run is missing (kind 0, no number), a number (1, a double) or trials
+    (2, their count, then a double each); with the count of runs first the
+    encoding is unambiguous.  Series of numbers and missing runs, the usual
+    kind, are packed in one call: a call per run made hashing every series
+    a tenth of the extended grouping.  The newest run's numbers end the
+    values, so the series but its newest run is a slice away.
+    """
+    numbers = [sample for sample in samples if sample is not None]
+    try:
+        values = struct.pack(f"<{len(numbers)}d", *numbers)
+    except (struct.error, TypeError):  # a run of trials
+        kinds = bytes(
+            0 if sample is None else 1 if isinstance(sample, (float, int)) else 2
+            for sample in samples
+        )
+        chunks = [
+            struct.pack("<d", sample)
+            if kind == 1
+            else struct.pack(f"<I{len(sample)}d", len(sample), *sample)  # type: ignore[arg-type]
+            for sample, kind in zip(samples, kinds, strict=True)
+            if kind
+        ]
+        newest = len(chunks[-1]) if kinds and kinds[-1] else 0
+        return kinds, b"".join(chunks), newest
+    newest = 8 if samples and samples[-1] is not None else 0
+    return bytes([sample is not None for sample in samples]), values, newest
 
 
 def series_jobs(histories: Sequence[TestHistory], options: TrendOptions) -> list[SeriesJob]:

@@ -285,6 +285,24 @@ def test_a_prefix_s_content_is_the_content_of_a_series_of_that_prefix() -> None:
     for runs in range(len(samples) + 1):
         alone = SeriesJob("mrr/test", samples[:runs], SETTINGS)
         assert job.prefix_content(runs) == alone.content
+        # a series but its newest run (a number, trials or missing): what the cache asks
+        shorter = SeriesJob("mrr/test", samples[: max(runs - 1, 0)], SETTINGS)
+        assert alone.prefix_content(runs - 1) == shorter.content
     # a run of one trial and a single value are different runs, as are None and 0.0
     assert SeriesJob("a", ((1.0,),), SETTINGS).content != SeriesJob("a", (1.0,), SETTINGS).content
     assert SeriesJob("a", (None,), SETTINGS).content != SeriesJob("a", (0.0,), SETTINGS).content
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ((1.0, None), (None, 1.0)),  # where a run is missing
+        ((1.0, None), (1.0,)),
+        (((2.0, 2.5),), (2.0, 2.5)),  # one run of two trials, two runs
+        (((2.0,), (2.5,)), ((2.0, 2.5),)),
+        ((None, (2.0,)), ((2.0,), None)),
+    ],
+)
+def test_different_runs_have_different_contents(first: tuple, second: tuple) -> None:
+    assert SeriesJob("a", first, SETTINGS).content != SeriesJob("a", second, SETTINGS).content
+    assert SeriesJob("a", first, SETTINGS).content == SeriesJob("a", first, SETTINGS).content
