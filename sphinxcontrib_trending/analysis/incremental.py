@@ -67,7 +67,7 @@ class IncrementalClassifier:
         self.search = search
         self.direction = direction
         self.outlier_runs = resolve_outlier_runs(outlier_runs, search)
-        self._prepared = prepare_runs([])
+        self._prepared = _NO_RUNS
         self._state: ExactSearch | None = None
         # the runs as given, for a history whose shift a new run may change
         self._runs: list[Run] = []
@@ -252,6 +252,11 @@ class IncrementalClassifier:
         if callable(partition):
             partition = partition()
         return self._grouped(prepared, searcher=lambda _runs, _model: partition, model=state.model)
+
+
+_NO_RUNS = prepare_runs([])
+"""What a classifier has seen before its first run, made once: each series' grouping makes
+a classifier, and preparing nothing cost nearly as much as preparing its one new run."""
 
 
 def _prepare_each(
