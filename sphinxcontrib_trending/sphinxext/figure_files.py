@@ -5,58 +5,114 @@ megabytes for a page of two thousand graphs.  Sphinx holds every doctree in
 memory from the moment the page is read until the page is written, and
 pickles it in between; at CSIT's size figures inside the doctrees cost
 most of a gigabyte for the whole build, and the time to pickle them.  The
-directive writes each figure to its page's folder under the doctree
-directory and the node names the file; the writer reads it back when it
-writes the page's data file or image.
+directive writes each figure to its page's file under the doctree
+directory and the node names where it lies; the writer reads it back when
+it writes the page's data file or image.
 
-A page's folder is emptied when the page is read again or removed, so the
-folder holds exactly the figures of the doctrees Sphinx keeps.
+A page's figures are one file, written front to back while the page is
+read and cut to length when the read ends: a file per figure cost a page
+of two thousand graphs four thousand files removed and made again on every
+read, each a wait on a busy disk's journal.  The file is written over in
+place, not emptied, for the same reason (see
+:func:`~.page_files.write_page_file`).  A page read without graphs, or
+removed, loses its file, so the folder holds exactly the figures of the
+doctrees Sphinx keeps.
 """
 
 from __future__ import annotations
 
-import shutil
+import contextlib
+import os
 from pathlib import Path
 
+from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 FOLDER = "trending-figures"
+SUFFIX = ".figures"
 
-_EMPTIED = "trending_figures_emptied"
-"""``env.temp_data`` flag: this read of the page has emptied its folder."""
+_STASH = "trending_figures_stash"
+"""``env.temp_data``: the file of the page being read, open for writing its figures."""
 
 
-def _folder(env: BuildEnvironment, docname: str) -> Path:
-    return Path(env.doctreedir, FOLDER, docname)
+def _page_file(env: BuildEnvironment, docname: str) -> Path:
+    return Path(env.doctreedir, FOLDER, docname + SUFFIX)
 
 
 def stash_figure(env: BuildEnvironment, name: str, figure: str) -> str:
     """Keep ``figure`` (JSON text) for the page being read; return what names it.
 
-    The key names the page too: builders that gather pages into one
-    document (LaTeX, single HTML) resolve a graph under another page's name.
-
-    The first figure of a read empties the folder: a fresh environment
-    (``-E``) reads a page without purging what an earlier build left.
+    The key names the page, the graph and where its figure lies in the
+    page's file (``graphs/trending-graph-0:0:38211``).  It names the page
+    because builders that gather pages into one document (LaTeX, single
+    HTML) resolve a graph under another page's name.
     """
-    folder = _folder(env, env.docname)
-    if not env.temp_data.get(_EMPTIED):
-        shutil.rmtree(folder, ignore_errors=True)
-        env.temp_data[_EMPTIED] = True
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{name}.json").write_text(figure, encoding="utf-8")
-    return f"{env.docname}/{name}"
+    stash = env.temp_data.get(_STASH)
+    if stash is None:
+        path = _page_file(env, env.docname)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # open for the whole read of the page: closed when the read ends (_finish_page)
+        stash = open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o666), "wb")  # noqa: SIM115
+        env.temp_data[_STASH] = stash
+    data = figure.encode("utf-8")
+    offset = stash.tell()
+    stash.write(data)
+    return f"{env.docname}/{name}:{offset}:{len(data)}"
+
+
+def figure_name(key: str) -> str:
+    """The page and graph a key names (``graphs/trending-graph-0``), for messages."""
+    return key.rsplit(":", 2)[0]
 
 
 def figure_text(env: BuildEnvironment, key: str) -> str:
     """The figure :func:`stash_figure` kept under ``key``; ``OSError`` if its file is gone."""
-    return Path(env.doctreedir, FOLDER, f"{key}.json").read_text(encoding="utf-8")
+    name, offset, length = key.rsplit(":", 2)
+    docname = name.rsplit("/", 1)[0]
+    with _page_file(env, docname).open("rb") as stash:
+        stash.seek(int(offset))
+        data = stash.read(int(length))
+    if len(data) != int(length):
+        raise OSError(f"the figures of {docname!r} are cut short")
+    return data.decode("utf-8")
+
+
+def _finish_page(app: Sphinx, doctree: nodes.document) -> None:
+    """Cut the page's file after its last figure, or remove it when the read kept none."""
+    _remove_figures_of_before(app.env, app.env.docname)
+    stash = app.env.temp_data.pop(_STASH, None)
+    if stash is None:
+        _page_file(app.env, app.env.docname).unlink(missing_ok=True)
+        return
+    with stash:
+        stash.truncate()
+
+
+def _remove_figures_of_before(env: BuildEnvironment, docname: str) -> None:
+    """Remove the figures of earlier releases, a file each (``<page>/<graph>.json``).
+
+    They would otherwise stay for good: a full-size site's hundreds of
+    megabytes.  The folder itself goes only if that empties it, for it may
+    hold the files of pages below this one.
+    """
+    folder = Path(env.doctreedir, FOLDER, docname)
+    try:
+        old = [entry.path for entry in os.scandir(folder) if entry.name.endswith(".json")]
+    except OSError:  # none: the usual case
+        return
+    for path in old:
+        os.unlink(path)
+    with contextlib.suppress(OSError):
+        folder.rmdir()
 
 
 def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    shutil.rmtree(_folder(env, docname), ignore_errors=True)
+    """A removed page's figures go; a page about to be read again writes over its file."""
+    if docname not in env.found_docs:
+        _page_file(env, docname).unlink(missing_ok=True)
 
 
 def register(app: Sphinx) -> None:
+    app.connect("doctree-read", _finish_page)
     app.connect("env-purge-doc", purge_doc)

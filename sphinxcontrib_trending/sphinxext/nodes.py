@@ -32,7 +32,7 @@ from sphinx.writers.html5 import HTML5Translator
 
 from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
-from sphinxcontrib_trending.sphinxext.figure_files import figure_text, stash_figure
+from sphinxcontrib_trending.sphinxext.figure_files import figure_name, figure_text, stash_figure
 from sphinxcontrib_trending.sphinxext.page_files import interactive, page_dir, write_page_file
 from sphinxcontrib_trending.sphinxext.table_nodes import link_targets, trending_link, trending_table
 from sphinxcontrib_trending.sphinxext.warnings import warn
@@ -160,7 +160,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                 figure = figure_text(app.env, graph["figure"])
             except OSError as error:
                 warn(
-                    f"the data of graph {graph['figure']!r} is gone ({error}); "
+                    f"the data of graph {figure_name(graph['figure'])!r} is gone ({error}); "
                     "build again with -E to redraw it",
                     "cache",
                     location=graph,

@@ -7,13 +7,13 @@ from pathlib import Path
 
 from sphinx.testing.util import SphinxTestApp
 
-from sphinxcontrib_trending.sphinxext.figure_files import FOLDER, figure_text
+from sphinxcontrib_trending.sphinxext.figure_files import FOLDER, SUFFIX, figure_text
 from sphinxcontrib_trending.sphinxext.nodes import DATA_CALLBACK, trending_graph
 from tests.sphinxext.conftest import SiteFactory
 
 
 def _figures(app: SphinxTestApp, page: str) -> Path:
-    return Path(app.doctreedir, FOLDER, page)
+    return Path(app.doctreedir, FOLDER, page + SUFFIX)
 
 
 def test_the_doctree_names_its_figures_and_the_data_files_carry_them(
@@ -25,38 +25,52 @@ def test_the_doctree_names_its_figures_and_the_data_files_carry_them(
     assert len(graphs) == 5  # one per test of the data set
     pickled = Path(app.doctreedir, "graphs.doctree").read_bytes()
     outdir = Path(app.outdir)
+    figures = []
     for graph in graphs:
         graph_id = graph["ids"][0]
-        assert graph["figure"] == f"graphs/{graph_id}"
+        assert graph["figure"].startswith(f"graphs/{graph_id}:")
         figure = figure_text(app.env, graph["figure"])
+        figures.append(figure)
         assert json.loads(figure)["data"]  # a whole figure, with its traces
         assert figure[:200].encode() not in pickled
         data_file = (outdir / f"graphs.{graph_id}.js").read_text()
         assert data_file == f"{DATA_CALLBACK}({json.dumps(graph_id + '-figure')},{figure});\n"
-    assert sorted(path.stem for path in _figures(app, "graphs").iterdir()) == sorted(
-        graph["ids"][0] for graph in graphs
-    )
+    # the page's file holds its figures one after another, and nothing else
+    assert _figures(app, "graphs").read_text(encoding="utf-8") == "".join(figures)
 
 
 def test_a_page_read_again_keeps_only_the_figures_of_that_read(site: SiteFactory) -> None:
     app = site()
     app.build()
-    stale = _figures(app, "graphs") / "trending-graph-99.json"
-    stale.write_text("{}")
+    before = _figures(app, "graphs").stat().st_size
     page = Path(app.srcdir, "graphs.rst")
     page.write_text(page.read_text().replace(":per-test:", ":tests: regress"))
     app.build()
-    assert [path.name for path in _figures(app, "graphs").iterdir()] == ["trending-graph-0.json"]
+    (graph,) = app.env.get_doctree("graphs").findall(trending_graph)
+    figure = figure_text(app.env, graph["figure"])
+    assert graph["figure"] == f"graphs/trending-graph-0:0:{len(figure.encode())}"
+    assert _figures(app, "graphs").read_text(encoding="utf-8") == figure  # no old tail
+    assert len(figure.encode()) < before
+
+
+def test_a_page_read_again_without_graphs_loses_its_figures(site: SiteFactory) -> None:
+    app = site()
+    app.build()
+    assert _figures(app, "graphs").is_file()
+    page = Path(app.srcdir, "graphs.rst")
+    page.write_text("Graphs\n======\n\nNo graph here any more.\n")
+    app.build()
+    assert not _figures(app, "graphs").exists()
 
 
 def test_a_removed_page_takes_its_figures_with_it(site: SiteFactory) -> None:
     app = site()
     app.build()
-    assert _figures(app, "graphs").is_dir()
+    assert _figures(app, "graphs").is_file()
     Path(app.srcdir, "graphs.rst").unlink()
     app.build()
     assert not _figures(app, "graphs").exists()
-    assert _figures(app, "dashboard").parent.is_dir()
+    assert _figures(app, "graphs").parent.is_dir()
 
 
 def test_a_figure_file_gone_before_the_page_is_written_is_a_located_warning(
@@ -64,8 +78,7 @@ def test_a_figure_file_gone_before_the_page_is_written_is_a_located_warning(
 ) -> None:
     app = site()
     app.build()
-    for path in _figures(app, "graphs").iterdir():
-        path.unlink()
+    _figures(app, "graphs").unlink()
     app.builder.build_all()  # writes every page, reads none
     warnings = app.warning.getvalue()
     assert "graphs.rst" in warnings
@@ -74,3 +87,18 @@ def test_a_figure_file_gone_before_the_page_is_written_is_a_located_warning(
     html = Path(app.outdir, "graphs.html").read_text()
     assert "interactive graph of 1 test(s), shown in the HTML version" in html
     assert 'class="trending-graph-plot"' not in html
+
+
+def test_a_page_read_again_removes_the_figure_files_of_earlier_releases(
+    site: SiteFactory,
+) -> None:
+    app = site()
+    app.build()
+    old = Path(app.doctreedir, FOLDER, "graphs")
+    old.mkdir()
+    (old / "trending-graph-0.json").write_text("{}")
+    page = Path(app.srcdir, "graphs.rst")
+    page.write_text(page.read_text() + "\n")
+    app.build()
+    assert not old.exists()
+    assert _figures(app, "graphs").is_file()
