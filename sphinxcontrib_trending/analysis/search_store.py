@@ -39,6 +39,8 @@ from sphinxcontrib_trending.analysis.cache_documents import cache_document
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 
 INDEX_FORMAT = "sphinxcontrib-trending/saved-searches/3"
+FILE_PER_SERIES_FORMAT = "sphinxcontrib-trending/saved-searches/2"
+"""The index before batch files: ``[content, runs, file]`` per series, a file each."""
 STATE_NAME = re.compile(r"[0-9a-f]{32}\.state")
 
 
@@ -223,6 +225,9 @@ class SearchStore:
     def _entries(self) -> dict[str, Saved]:
         if self._index is None:
             self._index = _read_index(self.index_path, self.scope)
+            # a cache of the previous release: its files are never read again,
+            # and the first save deletes them instead of leaving them for good
+            self._replaced |= _files_per_series(self.index_path, self.scope)
         return self._index
 
 
@@ -233,6 +238,19 @@ def _read_index(path: Path | None, scope: str) -> dict[str, Saved]:
         identity: Saved(entry[0], entry[1], Location(*entry[2:]))
         for identity, entry in searches.items()
         if _well_formed(entry)
+    }
+
+
+def _files_per_series(path: Path | None, scope: str) -> set[str]:
+    """The state files an index of the file-per-series format names, if that is what is there."""
+    searches = cache_document(path, FILE_PER_SERIES_FORMAT, scope, "searches")
+    return {
+        entry[2]
+        for entry in searches.values()
+        if isinstance(entry, list)
+        and len(entry) == 3
+        and isinstance(entry[2], str)
+        and STATE_NAME.fullmatch(entry[2]) is not None
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from sphinxcontrib_trending.analysis.search_store import SearchStore, StateReader, write_states
@@ -73,3 +74,33 @@ def test_a_file_no_entry_names_is_deleted(tmp_path: Path) -> None:
     store, batch, _ = stored(tmp_path, 2)
     replace_states(store, ["s0", "s1"])
     assert not batch.exists()
+
+
+def test_the_files_of_a_file_per_series_index_go_with_its_first_save(tmp_path: Path) -> None:
+    """A cache left by the previous release does not keep its states on disk for ever."""
+    folder = tmp_path / "scope.searches"
+    folder.mkdir()
+    old_files = [f"{n:032x}.state" for n in range(3)]
+    for name in old_files:
+        (folder / name).write_bytes(b"an old state")
+    (folder / "notes.txt").write_text("not ours")
+    document = {
+        "format": "sphinxcontrib-trending/saved-searches/2",
+        "scope": "scope",
+        "searches": {
+            **{f"s{n}": [f"c{n}", 1, name] for n, name in enumerate(old_files)},
+            "planted": ["c", 1, "../../outside.state"],
+        },
+    }
+    (tmp_path / "scope.searches.json").write_text(json.dumps(document))
+    (tmp_path / "outside.state").write_bytes(b"not in the folder")
+
+    store = SearchStore(tmp_path, "scope")
+    assert store.saved("s0") is None  # never read as a state
+    state = [("s0", "c9", b"new state")]
+    store.record("s0", "c9", 2, write_states(folder, state)[0])
+    store.save()
+    saved = store.saved("s0")
+    assert saved is not None
+    assert sorted(path.name for path in folder.iterdir()) == [saved.location.file, "notes.txt"]
+    assert (tmp_path / "outside.state").exists()
