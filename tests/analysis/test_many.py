@@ -68,6 +68,13 @@ def cache_file(folder: Path) -> Path:
     return SeriesCache(folder, "scope").path  # type: ignore[return-value]
 
 
+def searches_index(cache: SeriesCache) -> tuple[Path, dict]:
+    """The cache's index of saved searches: its file and the document in it."""
+    index_path = cache.searches.index_path
+    assert index_path is not None
+    return index_path, json.loads(index_path.read_text())
+
+
 def test_in_process_and_two_workers_give_what_classify_gives() -> None:
     jobs = make_jobs(series.MIN_PARALLEL + 6)
     expected = [direct(job) for job in jobs]
@@ -131,7 +138,7 @@ def test_the_grouping_process_never_holds_the_saved_searches(
     assert folder is not None
     files = sorted(path.name for path in folder.iterdir())
     assert 1 < len(files) < len(jobs) / 4  # a file per batch of series
-    index = json.loads(cache.searches.index_path.read_text())["searches"]  # type: ignore[union-attr]
+    index = searches_index(cache)[1]["searches"]
     assert sorted({entry[2] for entry in index.values()}) == files
     assert all(index[job.identity][1] == len(job.samples) for job in jobs)
     assert max(len(json.dumps(entry)) for entry in index.values()) < 200  # places, not states
@@ -142,7 +149,7 @@ def test_the_grouping_process_never_holds_the_saved_searches(
     after = sorted(path.name for path in folder.iterdir())
     # the batch files keep their other series' states; each extended series has a new file
     assert set(files) < set(after) and len(after) == len(files) + 3
-    index = json.loads(cache.searches.index_path.read_text())["searches"]  # type: ignore[union-attr]
+    index = searches_index(cache)[1]["searches"]
     assert sorted({entry[2] for entry in index.values()}) == after
 
 
@@ -183,9 +190,7 @@ def test_a_state_file_name_the_index_did_not_make_is_never_read(tmp_path: Path) 
     jobs = make_jobs(4)
     cache = SeriesCache(tmp_path, "scope")
     classify_series(jobs, cache)
-    index_path = cache.searches.index_path
-    assert index_path is not None
-    document = json.loads(index_path.read_text())
+    index_path, document = searches_index(cache)
     document["searches"][jobs[0].identity][2] = "../../outside.state"
     document["searches"][jobs[1].identity][1] = "many"
     document["searches"][jobs[2].identity][3] = -1  # an offset before the file
@@ -202,9 +207,7 @@ def test_a_state_said_to_reach_past_its_file_means_a_fresh_grouping(
     jobs = make_jobs(2)
     cache = SeriesCache(tmp_path, "scope")
     classify_series(jobs, cache)
-    index_path = cache.searches.index_path
-    assert index_path is not None
-    document = json.loads(index_path.read_text())
+    index_path, document = searches_index(cache)
     document["searches"][jobs[0].identity][4] = 10**15
     index_path.write_text(json.dumps(document))
     classified = count_classifications(monkeypatch)
