@@ -470,6 +470,17 @@ def trend_figure(
     }
 
 
+def _finite(value: Any) -> Any:
+    """``value`` with every number that is not finite made None, as orjson writes it."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
+
+
 def script_json(figure: dict[str, Any]) -> str:
     """JSON safe to place inside a ``<script>`` element.
 
@@ -484,7 +495,7 @@ def script_json(figure: dict[str, Any]) -> str:
     try:
         text = orjson.dumps(figure).decode()
     except orjson.JSONEncodeError:  # a lone surrogate, which the standard encoder escapes
-        text = json.dumps(figure, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(_finite(figure), separators=(",", ":"), allow_nan=False)
     for character in "<>&\u2028\u2029":  # the last two end a line in older JavaScript
         text = text.replace(character, f"\\u{ord(character):04x}")
     return text

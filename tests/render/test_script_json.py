@@ -31,6 +31,15 @@ def test_a_lone_surrogate_is_escaped_by_the_standard_encoder() -> None:
     assert json.loads(text) == {"name": "bad byte \udc80 <b>"}
 
 
+def test_a_lone_surrogate_beside_a_number_that_is_not_finite_still_gives_null() -> None:
+    figure = {"name": "bad byte \udc80", "y": [1.0, float("nan")], "z": ({"w": float("-inf")},)}
+    assert json.loads(script_json(figure)) == {
+        "name": "bad byte \udc80",
+        "y": [1.0, None],
+        "z": [{"w": None}],
+    }
+
+
 @given(
     st.recursive(
         st.text() | st.floats(allow_nan=False, allow_infinity=False) | st.integers(-(2**53), 2**53),
