@@ -194,6 +194,20 @@ def test_count_anomalies_counts_groups_starting_in_the_window() -> None:
         count_anomalies(times, result, since=datetime(2024, 1, 1))
 
 
+def test_runs_at_the_same_moment_as_a_window_s_start_are_all_outside_it() -> None:
+    runs = [100.0] * 20 + [50.0] * 20
+    result = classify(runs)
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    # two runs a day, each pair at the same moment; the change is at run 20 (day 10)
+    times = [start + timedelta(days=index // 2) for index in range(len(runs))]
+    assert count_anomalies(times, result, since=times[19]) == (1, 0)
+    assert count_anomalies(times, result, since=times[20]) == (0, 0)
+    two_zones = [
+        time.astimezone(timezone(timedelta(hours=index % 3))) for index, time in enumerate(times)
+    ]
+    assert count_anomalies(two_zones, result, since=times[19]) == (1, 0)
+
+
 def test_a_seven_day_window_holds_seven_daily_runs() -> None:
     """The anomaly count and the short change describe the same stretch."""
     runs = [100.0] * 30 + [80.0] * 7
