@@ -100,11 +100,10 @@ class SeriesJob:
 
     @classmethod
     def of(cls, identity: str, history: TestHistory, settings: ClassifySettings) -> SeriesJob:
-        samples = tuple(
-            tuple(sample) if isinstance(sample, Sequence) else sample
-            for sample in run_samples(history, settings.samples)
-        )
-        return cls(identity, samples, settings)
+        samples = run_samples(history, settings.samples)
+        if settings.samples == "trials":  # else the runs' averages: numbers or None
+            samples = [None if sample is None else tuple(sample) for sample in samples]
+        return cls(identity, tuple(samples), settings)
 
     def __repr__(self) -> str:
         return f"series {self.identity}"
