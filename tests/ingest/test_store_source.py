@@ -24,6 +24,7 @@ from sphinxcontrib_trending.ingest import SourceSpec, SpecError, fingerprint, lo
 from sphinxcontrib_trending.ingest.options import ReadOptions
 from sphinxcontrib_trending.ingest.store import dataset
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
+from sphinxcontrib_trending.ingest.store.rows import SharedValues
 from sphinxcontrib_trending.ingest.trials import Trials
 from tests.ingest.conftest import RF7_DAILY, RF7_WEEKLY
 
@@ -428,18 +429,18 @@ def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(
     monkeypatch.setattr(dataset.os, "cpu_count", lambda: 1)
     reads: list[str] = []
     reads_before_builds: list[int] = []
-    read_file, builds_from_rows = dataset._read_file, dataset.builds_from_rows
+    read_file, builds_from_prepared = dataset._read_file, dataset.builds_from_prepared
 
     def counted_read(fs: object, path: str, query: Query) -> pa.Table:
         reads.append(path)
         return read_file(fs, path, query)
 
-    def counted_builds(tables: list[pa.Table], shared: object, passed_messages: bool) -> list:
+    def counted_builds(tables: list[pa.Table], shared: SharedValues) -> list:
         reads_before_builds.append(len(reads))
-        return builds_from_rows(tables, shared, passed_messages=passed_messages)
+        return builds_from_prepared(tables, shared)
 
     monkeypatch.setattr(dataset, "_read_file", counted_read)
-    monkeypatch.setattr(dataset, "builds_from_rows", counted_builds)
+    monkeypatch.setattr(dataset, "builds_from_prepared", counted_builds)
     found = read_store(str(ours), OPTIONS)
     assert found.problems == [] and len(reads) >= 4
     # six inputs of three files each (one per result type): an input's builds are made

@@ -55,9 +55,8 @@ from sphinxcontrib_trending.ingest.store.rows import (
     SharedValues,
     builds_from_reference,
     check_plausible,
-    check_rows,
 )
-from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_rows
+from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_prepared, prepared_rows
 
 if TYPE_CHECKING:
     from sphinxcontrib_trending.ingest.options import ReadOptions
@@ -151,7 +150,8 @@ def _read_wanted(
 ) -> None:
     """Read the files an input at a time, turning each input's rows into builds at once.
 
-    pyarrow decodes without the GIL, so files are read on a thread per core
+    pyarrow decodes and computes without the GIL, so files are read, and our
+    rows checked and prepared (:func:`.prepared_rows`), on a thread per core
     while this one builds the model.  An input's files lie in several
     partition folders; reading them together, at most two files per core
     ahead, and dropping its tables as soon as its builds exist, the read
@@ -173,7 +173,14 @@ def _read_wanted(
 
     def read_one(position: int) -> pa.Table | Exception:
         try:
-            return _read_file(fs, posixpath.join(root, wanted[position][0]), query)
+            table = _read_file(fs, posixpath.join(root, wanted[position][0]), query)
+            if STORE_MARKER not in (table.schema.metadata or {}):
+                return table
+            # ours were screened when parsed (check_rows checks that in one
+            # pass per column)
+            table = prepared_rows(table, passed_messages=query.passed_messages)
+            check_plausible(table)
+            return table
         except READ_ERRORS as error:
             return error
 
@@ -191,8 +198,7 @@ def _read_wanted(
                 if isinstance(table, Exception):
                     raise table
                 if STORE_MARKER not in (table.schema.metadata or {}):
-                    # ours were screened when parsed (check_rows checks that in
-                    # one pass per column); the reference's ETL screens nothing
+                    # the reference's ETL screens nothing
                     read.builds = screen(
                         builds_from_reference(
                             table,
@@ -205,16 +211,12 @@ def _read_wanted(
                         problems,
                     )
                 else:
-                    check_rows(table)
-                    check_plausible(table)
                     ours[prefix].append(table)
             except READ_ERRORS as error:
                 read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
             del table
             if position in last_files and prefix in ours:
-                builds[prefix] = _our_builds(
-                    location, prefix, ours.pop(prefix), shared, problems, query.passed_messages
-                )
+                builds[prefix] = _our_builds(location, prefix, ours.pop(prefix), shared, problems)
     for position in range(len(wanted)):
         read = reads[position]
         found.builds.extend(read.builds)
@@ -233,11 +235,10 @@ def _our_builds(
     tables: list[pa.Table],
     shared: SharedValues,
     problems: list[Problem],
-    passed_messages: bool,
 ) -> list[Build]:
     """One input's files together: its builds come back whole, or not at all."""
     try:
-        return builds_from_rows(tables, shared, passed_messages=passed_messages)
+        return builds_from_prepared(tables, shared)
     except READ_ERRORS as error:
         where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
         problems.append(Problem(where, f"corrupt rows, skipped: {error}"))
@@ -308,7 +309,7 @@ def _read_file(fs: Any, path: str, query: Query) -> pa.Table:
         schema = parquet.schema_arrow
         if (schema.metadata or {}).get(STORE_MARKER) is not None:
             # the file already open: a dataset read would open and parse it again
-            table = parquet.read(columns=list(MODEL_COLUMNS))
+            table = _read_ours(parquet, query.passed_messages)
             rows = _rows_of(query)
             return table if rows is None else table.filter(rows)
         names = set(schema.names)
@@ -318,6 +319,29 @@ def _read_file(fs: Any, path: str, query: Query) -> pa.Table:
                 f"neither this store's nor the reference's data: no {', '.join(missing)}"
             )
         return parquet.read(columns=_reference_columns(names, query))
+
+
+def _read_ours(parquet: pq.ParquetFile, passed_messages: bool) -> pa.Table:
+    """Our columns of the file; without ``passed_messages``, a file whose tests all
+    passed has its messages left unread: decoding them was a sixth of a read.
+
+    One thread a file: the store read already keeps a thread per core busy.
+    """
+    schema = parquet.schema_arrow
+    if passed_messages or not all(
+        name in schema.names and schema.field(name).type.equals(pa.string())
+        for name in ("message", "status")
+    ):  # read as it is, for check_rows to name what is wrong
+        return parquet.read(columns=list(MODEL_COLUMNS), use_threads=False)
+    message = schema.field("message")
+    at = MODEL_COLUMNS.index("message")
+    table = parquet.read(columns=[*MODEL_COLUMNS[:at], *MODEL_COLUMNS[at + 1 :]], use_threads=False)
+    status = table.column("status")
+    if status.null_count == 0 and pc.all(pc.equal(status, "PASS")).as_py():
+        messages = pa.array([""] * len(table), pa.string())
+    else:
+        messages = parquet.read(columns=["message"], use_threads=False).column(0)
+    return table.add_column(at, message, messages)
 
 
 def _rows_of(query: Query) -> pc.Expression | None:

@@ -71,16 +71,9 @@ class StoredInput:
     order they were written, which is its measurements' order.
     """
 
-    def __init__(
-        self, tables: list[pa.Table], shared: SharedValues, *, passed_messages: bool = True
-    ) -> None:
-        parts = []
-        for table in tables:
-            check_rows(table)
-            if not passed_messages:
-                table = without_passed_messages(table, pc.equal(table.column("status"), "PASS"))
-            parts.append(table.select(list(MODEL_COLUMNS)))
-        table = pa.concat_tables(parts).combine_chunks()
+    def __init__(self, tables: list[pa.Table], shared: SharedValues) -> None:
+        """``tables`` as :func:`prepared_rows` gives them."""
+        table = pa.concat_tables(tables).combine_chunks()
         table = table.take(
             pc.sort_indices(table, [("build_index", "ascending"), ("test_index", "ascending")])
         )
@@ -268,6 +261,22 @@ class StoredTests(Sequence[TestResult]):
         return tuple, (self.made,)
 
 
+def prepared_rows(table: pa.Table, *, passed_messages: bool = True) -> pa.Table:
+    """One file's rows checked (:func:`.check_rows`) and cut to what a :class:`StoredInput`
+    keeps: done file by file, so a store read can do it on its reading threads."""
+    check_rows(table)
+    if not passed_messages:
+        table = without_passed_messages(table, pc.equal(table.column("status"), "PASS"))
+    return table.select(list(MODEL_COLUMNS))
+
+
+def builds_from_prepared(tables: list[pa.Table], shared: SharedValues) -> list[Build]:
+    """One input's :func:`prepared_rows` (any partitions) back into its builds."""
+    if not tables:
+        return []
+    return StoredInput(tables, shared).builds()
+
+
 def builds_from_rows(
     tables: list[pa.Table], shared: SharedValues | None = None, *, passed_messages: bool = True
 ) -> list[Build]:
@@ -278,6 +287,5 @@ def builds_from_rows(
     passed tests' messages empty (:func:`.without_passed_messages`).  The
     builds' tests are :class:`StoredTests`.
     """
-    if not tables:
-        return []
-    return StoredInput(tables, shared or SharedValues(), passed_messages=passed_messages).builds()
+    prepared = [prepared_rows(table, passed_messages=passed_messages) for table in tables]
+    return builds_from_prepared(prepared, shared or SharedValues())
