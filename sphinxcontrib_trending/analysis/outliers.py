@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -53,8 +54,14 @@ class Excursion:
     stats: Stats
 
 
-@dataclass(frozen=True)
-class _Group:
+_NO_AVERAGES: FloatArray = np.zeros(0)
+_NO_AVERAGES.flags.writeable = False
+
+
+class _Group(NamedTuple):
+    """A group of the partition, with its excursions; a merge makes a new one, never
+    changes one (a tuple: the pass makes and prices hundreds per series)."""
+
     start: int
     stop: int
     inliers: int
@@ -62,9 +69,12 @@ class _Group:
     stats: Stats
     """(trials, avg, stdev) of the inlier runs."""
     excursions: tuple[Excursion, ...] = ()
-    excursion_avgs: FloatArray = field(default_factory=lambda: np.zeros(0))
+    excursion_avgs: FloatArray = _NO_AVERAGES
     excursion_rest: float = 0.0
     """The excursions' bits but their averages': see :meth:`_Pricer.excursions`."""
+    excursion_bits: float = 0.0
+    """All the excursions' bits (:meth:`_Pricer.excursions`): they depend on this group
+    alone, and each group is priced against several neighbours."""
 
 
 @dataclass(frozen=True)
@@ -98,21 +108,23 @@ class _Pricer:
         size, avg, stdev = excursion.stats
         return 1.0 + self.model.group_bits(size, avg, stdev, None) - self.model.first_avg_bits
 
-    def excursions(self, group: _Group) -> float:
-        """Bits of the group's excursions: each one's flag, position and values."""
-        count = len(group.excursions)
+    def excursions(
+        self, stats: Stats, inliers: int, avgs: FloatArray, rest: float, count: int
+    ) -> float:
+        """Bits of the ``count`` excursions of a group of these ``stats`` and ``inliers``:
+        each one's flag, position and values (``rest``, and the ``avgs`` coded here)."""
         if not count:
             return 0.0
         model = self.model
-        avg = group.stats[1]
-        jumps = np.abs(group.excursion_avgs - avg) / model.unit + 1.0
+        avg = stats[1]
+        jumps = np.abs(avgs - avg) / model.unit + 1.0
         averages = count * math.log2(model.norm(avg)) - float(np.log2(jumps).sum())
-        return group.excursion_rest + count * math.log2(max(group.inliers - 1, 1)) + averages
+        return rest + count * math.log2(max(inliers - 1, 1)) + averages
 
     def group(self, group: _Group, previous: _Group | None) -> float:
         size, avg, stdev = group.stats
         prev_avg = None if previous is None else previous.stats[1]
-        return self.model.group_bits(size, avg, stdev, prev_avg) + self.excursions(group)
+        return self.model.group_bits(size, avg, stdev, prev_avg) + group.excursion_bits
 
     def stretch(self, groups: list[_Group], before: _Group | None, after: _Group | None) -> float:
         """Bits of ``groups`` after ``before``, plus ``after``'s, coded against their average."""
@@ -135,14 +147,18 @@ class _Pricer:
             excursions = (*first.excursions, gap, *second.excursions)
             avgs.insert(1, np.array([middle.stats[1]]))
             rest += self.excursion_rest(gap)
+        inliers = first.inliers + second.inliers
+        stats = merged_stats(first.stats, second.stats)
+        excursion_avgs = np.concatenate(avgs)
         return _Group(
             start=first.start,
             stop=second.stop,
-            inliers=first.inliers + second.inliers,
-            stats=merged_stats(first.stats, second.stats),
+            inliers=inliers,
+            stats=stats,
             excursions=excursions,
-            excursion_avgs=np.concatenate(avgs),
+            excursion_avgs=excursion_avgs,
             excursion_rest=rest,
+            excursion_bits=self.excursions(stats, inliers, excursion_avgs, rest, len(excursions)),
         )
 
 
