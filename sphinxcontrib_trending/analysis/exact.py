@@ -95,13 +95,18 @@ class GroupPass:
     def advance(self, sizes: FloatArray, avgs: FloatArray, stdevs: FloatArray, stop: int) -> None:
         """Take in the runs up to ``stop`` (exclusive)."""
         total, avg, moment = self.total, self.avg, self.moment
-        for run in range(max(self.start, self.stop), stop):
-            size = float(sizes[run])
+        first = max(self.start, self.stop)
+        # Python floats, converted once: indexing numpy one value at a time cost twice the pass
+        for size, run_avg, stdev in zip(
+            sizes[first:stop].tolist(),
+            avgs[first:stop].tolist(),
+            stdevs[first:stop].tolist(),
+            strict=True,
+        ):
             old_total = total
-            delta = float(avgs[run]) - avg
+            delta = run_avg - avg
             total += size
             avg += delta * size / total
-            stdev = float(stdevs[run])
             moment += stdev * stdev * size
             moment += delta * delta * old_total * size / total
         self.stop, self.total, self.avg, self.moment = stop, total, avg, moment
