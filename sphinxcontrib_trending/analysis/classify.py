@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+import numpy as np
+
 from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
 from sphinxcontrib_trending.analysis.confidence import (
     bits_saved_per_group,
@@ -267,15 +269,20 @@ def _runs_of(excursions: tuple[Excursion, ...]) -> list[int]:
 
 
 def _inlier_correlations(prepared: PreparedRuns, found: OutlierPartition) -> list[float | None]:
-    """:func:`.serial_correlation_per_group` over the inlier runs, outliers taken out."""
+    """:func:`.serial_correlation_per_group` over the inlier runs, outliers taken out.
+
+    A group never starts with an outlier, so its start among the inliers is
+    its start less the outliers before it.
+    """
     partition = found.partition
-    outliers = {run for excursions in found.excursions for run in _runs_of(excursions)}
+    outliers = [run for excursions in found.excursions for run in _runs_of(excursions)]
     if not outliers:
         return serial_correlation_per_group(prepared.avgs, partition.starts, partition.avgs)
-    kept = [run for run in range(prepared.count) if run not in outliers]
-    position = {run: index for index, run in enumerate(kept)}
-    starts = [position[start] for start in partition.starts]
-    return serial_correlation_per_group(prepared.avgs[kept], starts, partition.avgs)
+    inlier = np.ones(prepared.count, dtype=np.bool_)
+    inlier[outliers] = False
+    starts = np.asarray(partition.starts, dtype=np.int64)
+    starts -= np.searchsorted(np.asarray(outliers, dtype=np.int64), starts)
+    return serial_correlation_per_group(prepared.avgs[inlier], starts, partition.avgs)
 
 
 def _comment(previous: float | None, avg: float, direction: Direction) -> Comment:

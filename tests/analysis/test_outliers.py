@@ -7,6 +7,7 @@ import random
 import statistics
 
 import jumpavg
+import numpy as np
 import pytest
 from analysis_series import series_cases
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from sphinxcontrib_trending.analysis import AnomalyPolicy, classify, judge
 from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
 from sphinxcontrib_trending.analysis.classify import SEARCHES
-from sphinxcontrib_trending.analysis.confidence import merged_stats
+from sphinxcontrib_trending.analysis.confidence import merged_stats, serial_correlation_per_group
 from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.outliers import DEFAULT_OUTLIER_RUNS, find_outliers
@@ -149,6 +150,35 @@ def test_outliers_only_ever_save_bits_and_sit_inside_their_group(case) -> None:
         for run in range(result.run_count):
             stretch = stretch + 1 if run in result.outliers else 0
             assert stretch <= 2
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_serial_correlations_are_those_of_the_inlier_runs(seed: int) -> None:
+    """Each group's correlation is computed as if its outliers (and missing runs) were
+    not there: the same grouping of the inlier runs alone gives the same numbers."""
+    rng = random.Random(seed)
+    runs: list[float | None] = [
+        *flat(25, seed=seed),
+        *flat(20, seed=seed + 50, level=120.0),
+        *flat(25, seed=seed + 90, level=90.0),
+    ]
+    for index in rng.sample(range(2, 68), 4):
+        runs[index] = rng.choice((60.0, 150.0))
+    runs[rng.randrange(70)] = None
+    result = classify(runs)
+    assert result.outliers
+    outliers = set(result.outliers)
+    inliers = [
+        value for index, value in enumerate(runs) if index not in outliers and value is not None
+    ]
+    starts = [
+        sum(1 for index in range(group.start) if index not in outliers and runs[index] is not None)
+        for group in result.groups
+    ]
+    expected = serial_correlation_per_group(
+        np.array(inliers), starts, [group.avg for group in result.groups]
+    )
+    assert [group.serial_correlation for group in result.groups] == expected
 
 
 def test_the_rule_prices_the_outlier_against_two_boundaries() -> None:
