@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.bits import BitModel
 from sphinxcontrib_trending.analysis.confidence import merged_stats
@@ -42,7 +41,6 @@ DEFAULT_OUTLIER_RUNS = 3
 """``K`` of the exact search: excursions of up to three runs can be outliers."""
 
 Stats = tuple[int, float, float]
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -52,10 +50,6 @@ class Excursion:
     start: int
     stop: int
     stats: Stats
-
-
-_NO_AVERAGES: FloatArray = np.zeros(0)
-_NO_AVERAGES.flags.writeable = False
 
 
 class _Group(NamedTuple):
@@ -69,7 +63,7 @@ class _Group(NamedTuple):
     stats: Stats
     """(trials, avg, stdev) of the inlier runs."""
     excursions: tuple[Excursion, ...] = ()
-    excursion_avgs: FloatArray = _NO_AVERAGES
+    excursion_avgs: tuple[float, ...] = ()
     excursion_rest: float = 0.0
     """The excursions' bits but their averages': see :meth:`_Pricer.excursions`."""
     excursion_bits: float = 0.0
@@ -97,8 +91,8 @@ class _Pricer:
     coded without a previous average, minus that uniform average code, plus
     its average coded against the surrounding group's.  Only the last part
     depends on the group, so a group keeps the rest summed and the
-    excursions' averages in an array: a merged group's excursions are
-    re-priced in one numpy call, however many it holds.
+    excursions' averages apart: a merged group's excursions are re-priced
+    with one numpy logarithm, however many it holds.
     """
 
     def __init__(self, model: BitModel) -> None:
@@ -108,16 +102,20 @@ class _Pricer:
         size, avg, stdev = excursion.stats
         return 1.0 + self.model.group_bits(size, avg, stdev, None) - self.model.first_avg_bits
 
-    def excursions(
-        self, stats: Stats, inliers: int, avgs: FloatArray, rest: float, count: int
-    ) -> float:
-        """Bits of the ``count`` excursions of a group of these ``stats`` and ``inliers``:
-        each one's flag, position and values (``rest``, and the ``avgs`` coded here)."""
+    def excursions(self, stats: Stats, inliers: int, avgs: tuple[float, ...], rest: float) -> float:
+        """Bits of the excursions of a group of these ``stats`` and ``inliers``: each
+        one's flag, position and values (``rest``, and the ``avgs`` coded here).
+
+        The jumps are the elementwise numpy expression's, in Python floats (which
+        round alike): four numpy calls on one or two values cost more than the
+        rest of a merge.
+        """
+        count = len(avgs)
         if not count:
             return 0.0
         model = self.model
-        avg = stats[1]
-        jumps = np.abs(avgs - avg) / model.unit + 1.0
+        avg, unit = stats[1], model.unit
+        jumps = np.array([abs(other - avg) / unit + 1.0 for other in avgs])
         averages = count * math.log2(model.norm(avg)) - float(np.log2(jumps).sum())
         return rest + count * math.log2(max(inliers - 1, 1)) + averages
 
@@ -140,25 +138,24 @@ class _Pricer:
     def merge(self, first: _Group, second: _Group, middle: _Group | None = None) -> _Group:
         """``first`` and ``second`` as one group, ``middle`` (if any) an excursion between."""
         excursions = first.excursions + second.excursions
-        avgs = [first.excursion_avgs, second.excursion_avgs]
+        avgs = first.excursion_avgs + second.excursion_avgs
         rest = first.excursion_rest + second.excursion_rest
         if middle is not None:
             gap = Excursion(middle.start, middle.stop, middle.stats)
             excursions = (*first.excursions, gap, *second.excursions)
-            avgs.insert(1, np.array([middle.stats[1]]))
+            avgs = (*first.excursion_avgs, middle.stats[1], *second.excursion_avgs)
             rest += self.excursion_rest(gap)
         inliers = first.inliers + second.inliers
         stats = merged_stats(first.stats, second.stats)
-        excursion_avgs = np.concatenate(avgs)
         return _Group(
             start=first.start,
             stop=second.stop,
             inliers=inliers,
             stats=stats,
             excursions=excursions,
-            excursion_avgs=excursion_avgs,
+            excursion_avgs=avgs,
             excursion_rest=rest,
-            excursion_bits=self.excursions(stats, inliers, excursion_avgs, rest, len(excursions)),
+            excursion_bits=self.excursions(stats, inliers, avgs, rest),
         )
 
 
