@@ -97,18 +97,26 @@ class GroupPass:
         total, avg, moment = self.total, self.avg, self.moment
         first = max(self.start, self.stop)
         # Python floats, converted once: indexing numpy one value at a time cost twice the pass
-        for size, run_avg, stdev in zip(
-            sizes[first:stop].tolist(),
-            avgs[first:stop].tolist(),
-            stdevs[first:stop].tolist(),
-            strict=True,
-        ):
-            old_total = total
-            delta = run_avg - avg
-            total += size
-            avg += delta * size / total
-            moment += stdev * stdev * size
-            moment += delta * delta * old_total * size / total
+        run_sizes = sizes[first:stop].tolist()
+        run_avgs = avgs[first:stop].tolist()
+        run_stdevs = stdevs[first:stop].tolist()
+        if run_sizes.count(1.0) == len(run_sizes) and run_stdevs.count(0.0) == len(run_stdevs):
+            # runs of one value each (the site's default): the same arithmetic without
+            # its exact no-ops (times 1.0, plus 0.0 to a moment that is never -0.0)
+            for run_avg in run_avgs:
+                old_total = total
+                delta = run_avg - avg
+                total += 1.0
+                avg += delta / total
+                moment += delta * delta * old_total / total
+        else:
+            for size, run_avg, stdev in zip(run_sizes, run_avgs, run_stdevs, strict=True):
+                old_total = total
+                delta = run_avg - avg
+                total += size
+                avg += delta * size / total
+                moment += stdev * stdev * size
+                moment += delta * delta * old_total * size / total
         self.stop, self.total, self.avg, self.moment = stop, total, avg, moment
 
     @property

@@ -11,6 +11,7 @@ import math
 import pickle
 import random
 
+import jumpavg
 import pytest
 from analysis_series import make_series, series_cases
 from hypothesis import HealthCheck, example, given, settings
@@ -288,3 +289,25 @@ def test_a_history_with_negative_values_grows_as_classify_groups_it(runs, chunk)
     assert [made() for made in each.extend_each(runs)] == [
         classify(runs[: stop + 1]) for stop in range(len(runs))
     ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(series_cases(max_length=40), st.integers(0, 39))
+def test_a_group_pass_gives_the_references_statistics_in_one_go_or_two(case, cut) -> None:
+    """GroupPass is the reference's Welford/Chan pass over a group given whole (runs of
+    one value each take a shorter loop), and going on from a shorter pass changes nothing."""
+    runs, _, _ = case
+    prepared = prepare_runs(runs)
+    sizes = prepared.sizes.astype(float)
+    processed = [
+        run if isinstance(run, float) else jumpavg.AvgStdevStats.for_runs(run) for run in runs
+    ]
+    start = cut % prepared.count
+    expected = jumpavg.AvgStdevStats.for_runs(processed[start:])
+    whole = exact.GroupPass(start)
+    whole.advance(sizes, prepared.avgs, prepared.stdevs, prepared.count)
+    assert whole.stats == (expected.size, expected.avg, expected.stdev)
+    halves = exact.GroupPass(start)
+    halves.advance(sizes, prepared.avgs, prepared.stdevs, (start + prepared.count + 1) // 2)
+    halves.advance(sizes, prepared.avgs, prepared.stdevs, prepared.count)
+    assert halves.stats == whole.stats
