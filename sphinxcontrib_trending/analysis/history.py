@@ -234,22 +234,36 @@ class _Gathered:
         known = self._keys.get(testbed, {})
         rows = tests.metric_rows(self.metric)
         keys = [known.get(test_id) or self._key(testbed, test_id) for test_id in rows.test_ids]
-        head = (build.time, build.job, build.build, build.dut_version, testbed)
-        for key, status, message, host, values, average, stdev in zip(
-            keys,
-            rows.statuses,
-            rows.messages,
-            rows.hosts,
-            rows.trials,
-            rows.averages,
-            rows.stdevs,
-            strict=True,
-        ):
-            if values is None:
-                values = ()
-            if average is None:
-                average, stdev = trial_statistics(values)
-            runs[key].append(Run(*head, status, message, values, average, stdev, host))
+        count = len(keys)
+        values = rows.trials
+        if None in rows.units:  # a test that did not measure it (its trials None too)
+            values = [() if found is None else found for found in values]
+        averages, stdevs = rows.averages, rows.stdevs
+        if None in averages:  # a metric the store keeps no statistics for
+            averages, stdevs = list(averages), list(stdevs)
+            for at, average in enumerate(rows.averages):
+                if average is None:
+                    averages[at], stdevs[at] = trial_statistics(values[at])
+        # tuple.__new__ makes each Run in C, where Run(...) is a Python call per run
+        made = map(
+            tuple.__new__,
+            repeat(Run, count),
+            zip(
+                *(repeat(cell, count) for cell in (build.time, build.job, build.build)),
+                repeat(build.dut_version, count),
+                repeat(testbed, count),
+                rows.statuses,
+                rows.messages,
+                values,
+                averages,
+                stdevs,
+                rows.hosts,
+                repeat((), count),
+                strict=True,
+            ),
+        )
+        for key, run in zip(keys, made, strict=True):
+            runs[key].append(run)
         self.latest.update(zip(keys, zip(repeat(tests), range(len(keys))), strict=True))
         self.units.update(
             (key, unit) for key, unit in zip(keys, rows.units, strict=True) if unit is not None
@@ -278,15 +292,33 @@ class _Gathered:
             if not test.passed:
                 self.failing.add(key)
 
+    def _newest(self, keys: list[str]) -> list[TestResult]:
+        """Each key's newest test; a store's are made a build at a time."""
+        found: dict[str, TestResult] = {}
+        wanted: dict[int, tuple[StoredTests, list[str], list[int]]] = {}
+        for key in keys:
+            newest = self.latest[key]
+            if isinstance(newest, tuple):
+                tests, index = newest
+                _, named, indices = wanted.setdefault(id(tests), (tests, [], []))
+                named.append(key)
+                indices.append(index)
+            else:
+                found[key] = newest
+        for tests, named, indices in wanted.values():
+            found.update(zip(named, tests.picked(indices), strict=True))
+        return [found[key] for key in keys]
+
     def histories(self, keep_failing: bool, rules: DimensionRules) -> list[TestHistory]:
         units = self.units
         if keep_failing:
             for key in self.failing - self.measured_any:
                 units[key] = None
+        keys = sorted(units)
+        newest = self._newest(keys)
         result = []
-        for key in sorted(units):
-            newest, testbed = self.latest[key], self.testbeds[key]
-            test = newest[0][newest[1]] if isinstance(newest, tuple) else newest
+        for key, test in zip(keys, newest, strict=True):
+            testbed = self.testbeds[key]
             result.append(
                 TestHistory(
                     key=key,

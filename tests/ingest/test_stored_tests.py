@@ -42,6 +42,18 @@ def test_tests_are_made_on_first_use_and_behave_as_the_tuple() -> None:
     assert list(stored.tests) == list(BUILDS[0].tests)
 
 
+def test_picked_tests_are_those_at_the_indices_in_their_order_and_not_kept() -> None:
+    later = replace(BUILDS[0], build="13", time=T0 + timedelta(days=1))
+    stored, _, after = _stored([*BUILDS, later])
+    parsed = BUILDS[0].tests
+    assert stored.tests.picked([2, 0]) == [parsed[2], parsed[0]]
+    assert stored.tests.picked([-1]) == [parsed[2]] and stored.tests.picked([]) == []
+    assert after.tests.picked([0]) == [later.tests[0]]
+    assert _unmade(stored) and _unmade(after)
+    with pytest.raises(IndexError):  # not the next build's first test
+        stored.tests.picked([0, 3])
+
+
 def test_a_stored_build_pickles_as_the_parsed_one() -> None:
     (stored, _) = _stored(BUILDS)
     copy = pickle.loads(pickle.dumps(stored))

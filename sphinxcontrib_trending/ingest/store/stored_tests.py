@@ -226,6 +226,16 @@ class StoredTests(Sequence[TestResult]):
     def metric_rows(self, metric: str) -> MetricRows:
         return self._input.metric_rows(metric, self._first, self._stop)
 
+    def picked(self, indices: list[int]) -> list[TestResult]:
+        """The tests at ``indices``, made in one pass over the rows they span,
+        not kept: a test at a time costs an Arrow slice and conversion each."""
+        if self._made is not None or not indices:
+            return [self.made[index] for index in indices]
+        indices = [range(len(self))[index] for index in indices]  # IndexError as a tuple's
+        low = min(indices)
+        made = self._input.tests(self._first + low, self._first + max(indices) + 1)
+        return [made[index - low] for index in indices]
+
     def __len__(self) -> int:
         return self._stop - self._first
 
