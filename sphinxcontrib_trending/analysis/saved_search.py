@@ -141,18 +141,22 @@ class SavedSearch:
             _expect(getattr(self, name).shape == (history,), name)
         _expect(_within(self.trial_counts, 1, self.trials), "the survivors' trial counts")
         _expect(_within(self.groups[3], 0, self.runs - 1), "the survivors' starts")
-        _expect(_within(self.owner, 0, count - 1), "the predecessors' owners")
-        _expect(_ascending(self.owner), "the predecessors' order")
+        ascending = _ascending(self.owner)
+        _expect(_within(self.owner, 0, count - 1, ascending), "the predecessors' owners")
+        _expect(ascending, "the predecessors' order")
         expected_begin = self.owner.searchsorted(np.arange(count))
         _expect(bool((self.begin == expected_begin).all()), "the predecessors' ranges")
         _expect(bool(np.bincount(self.owner, minlength=count).all()), "a survivor's ranges")
         _expect(_within(self.doomed, 0, 1), "the survivors to drop")
         _expect(_within(self.pending_from, -1, self.runs - 1), "the pending predecessors")
-        _expect(_within(self.history_begin, 0, history), "the history's ranges")
-        _expect(_ascending(self.history_begin), "the history's order")
+        ascending = _ascending(self.history_begin)
+        _expect(_within(self.history_begin, 0, history, ascending), "the history's ranges")
+        _expect(ascending, "the history's order")
         _expect(_within(self.history_from, -1, self.runs - 1), "the history's predecessors")
-        for name in _FLOAT_ARRAYS:
-            _expect(bool(np.isfinite(getattr(self, name)).all()), name)
+        floats = [getattr(self, name).ravel() for name in _FLOAT_ARRAYS]
+        if not np.isfinite(np.concatenate(floats)).all():  # one test for all, then which
+            for name, values in zip(_FLOAT_ARRAYS, floats, strict=True):
+                _expect(bool(np.isfinite(values).all()), name)
 
 
 def _expect(condition: bool, what: str) -> None:
@@ -160,8 +164,13 @@ def _expect(condition: bool, what: str) -> None:
         raise ValueError(f"the saved search's {what} are not consistent")
 
 
-def _within(values: IntArray, low: int, high: int) -> bool:
-    return not len(values) or (int(values.min()) >= low and int(values.max()) <= high)
+def _within(values: IntArray, low: int, high: int, ascending: bool = False) -> bool:
+    """Whether every value is in ``[low, high]``; of ``ascending`` values, the first and last."""
+    if not len(values):
+        return True
+    if ascending:
+        return int(values[0]) >= low and int(values[-1]) <= high
+    return int(values.min()) >= low and int(values.max()) <= high
 
 
 def _scalar(name: str, value: Any, kind: str) -> int | float:

@@ -102,6 +102,10 @@ def test_a_state_for_other_runs_is_refused(saved_case) -> None:
         ("best", lambda a: np.full_like(a, np.nan), "best"),
         ("trial_counts", lambda a: a * 0, "trial counts"),
         ("begin", lambda a: a + 1, "ranges"),
+        ("owner", lambda a: np.roll(a, 1), "predecessors' order"),
+        ("history_begin", lambda a: a - 1, "history's ranges"),
+        ("history_key", lambda a: np.where(np.arange(len(a)) == 3, np.inf, a), "history_key"),
+        ("groups", lambda a: np.where(a == a.max(), np.nan, a), "groups"),
     ],
 )
 def test_a_tampered_state_is_refused_with_what_is_wrong(saved_case, field, value, message) -> None:
