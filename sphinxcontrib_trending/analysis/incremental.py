@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from numbers import Real
 
@@ -282,11 +283,14 @@ def _is_trials(run: Run) -> bool:
 def _concatenate(first: PreparedRuns, *more: PreparedRuns) -> PreparedRuns:
     """The prepared runs of histories one after the other."""
     parts = (first, *more)
-    offsets = np.cumsum([0, *(part.run_count for part in parts)])
+    offsets = list(itertools.accumulate((part.run_count for part in parts), initial=0))
     return PreparedRuns(
-        run_count=int(offsets[-1]),
+        run_count=offsets[-1],
         present=np.concatenate(
-            [part.present + offset for part, offset in zip(parts, offsets, strict=False)]
+            [
+                part.present + offset if offset else part.present
+                for part, offset in zip(parts, offsets, strict=False)
+            ]
         ),
         sizes=np.concatenate([part.sizes for part in parts]),
         avgs=np.concatenate([part.avgs for part in parts]),

@@ -186,10 +186,11 @@ def _check_values(
     ``values`` holds the values of the runs ``owner_of`` one run after the
     other, ``lengths`` how many each has.
     """
-    with np.errstate(invalid="ignore"):
-        bad = np.abs(values) > LARGEST_VALUE
-    if not bad.any():
+    magnitudes = np.abs(values)
+    if not np.fmax.reduce(magnitudes, initial=0.0) > LARGEST_VALUE:  # NaN ignored
         return
+    with np.errstate(invalid="ignore"):
+        bad = magnitudes > LARGEST_VALUE
     run_index = np.repeat(owner_of, lengths)
     first = int(np.argmin(np.where(bad, run_index, np.iinfo(np.int64).max)))
     value = float(values[first])
