@@ -40,7 +40,7 @@ import functools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -299,6 +299,9 @@ class ExactSearch:
         self._history_from: list[int] = []
         self._history_key: list[float] = []
         self._history_prev: list[float] = []
+        # the history as resumed (begin, from, key, prev): the lists only ever grow
+        # after it, so save() converts what was added, not the whole history again
+        self._resumed_history: tuple[npt.NDArray[Any], ...] | None = None
 
     def _tables(self, model: BitModel) -> None:
         self._size_bits = size_costs(model)
@@ -351,11 +354,21 @@ class ExactSearch:
             pending_from=np.array(pending_from, dtype=np.int64),
             pending_key=np.array(pending_key, dtype=np.float64),
             pending_prev=np.array(pending_prev, dtype=np.float64),
-            history_begin=np.array(self._history_begin, dtype=np.int64),
-            history_from=np.array(self._history_from, dtype=np.int64),
-            history_key=np.array(self._history_key, dtype=np.float64),
-            history_prev=np.array(self._history_prev, dtype=np.float64),
+            history_begin=self._history_array(0, self._history_begin, np.int64),
+            history_from=self._history_array(1, self._history_from, np.int64),
+            history_key=self._history_array(2, self._history_key, np.float64),
+            history_prev=self._history_array(3, self._history_prev, np.float64),
         )
+
+    def _history_array(
+        self, field: int, values: list[int] | list[float], dtype: type[np.generic]
+    ) -> npt.NDArray[Any]:
+        """``values`` as an array: the resumed one, followed by what was added since."""
+        if self._resumed_history is None:
+            return np.array(values, dtype=dtype)
+        resumed = self._resumed_history[field]
+        added = np.array(values[len(resumed) :], dtype=dtype)
+        return np.concatenate((resumed, added)) if len(added) else resumed.astype(dtype)
 
     @classmethod
     def resume(cls, saved: SavedSearch, runs: PreparedRuns) -> ExactSearch:
@@ -396,6 +409,12 @@ class ExactSearch:
         search._history_from = saved.history_from.tolist()
         search._history_key = saved.history_key.tolist()
         search._history_prev = saved.history_prev.tolist()
+        search._resumed_history = (
+            saved.history_begin,
+            saved.history_from,
+            saved.history_key,
+            saved.history_prev,
+        )
         return search
 
     @property

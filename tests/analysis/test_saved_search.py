@@ -48,6 +48,9 @@ def test_a_resumed_search_classifies_as_a_fresh_one(case, cut, rng) -> None:
     assert resumed.extend(runs[cut:]) == classify(runs, unit=unit, sbps=sbps)
     again = resumed.save()
     assert again is not None and again.runs == sum(run is not None for run in runs)
+    before.extend(runs[cut:])  # the same search, never saved
+    continued = before.save()
+    assert continued is not None and again.to_bytes() == continued.to_bytes()
 
 
 def test_the_state_of_a_long_history_is_compact() -> None:
