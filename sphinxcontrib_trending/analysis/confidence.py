@@ -104,16 +104,21 @@ def serial_correlation_per_group(
     """
     count = len(starts)
     bounds = np.asarray(starts, dtype=np.int64)
-    sizes = np.diff(np.append(bounds, len(run_avgs)))
+    sizes = np.empty_like(bounds)
+    np.subtract(bounds[1:], bounds[:-1], out=sizes[:-1])
+    sizes[-1] = len(run_avgs) - bounds[-1]
     residuals = run_avgs - np.repeat(np.asarray(group_avgs, dtype=np.float64), sizes)
-    squares = np.add.reduceat(residuals * residuals, bounds)
-    products = np.append(residuals[:-1] * residuals[1:], 0.0)
+    squares = np.add.reduceat(residuals * residuals, bounds).tolist()
+    products = np.empty(len(residuals))
+    np.multiply(residuals[:-1], residuals[1:], out=products[:-1])
     products[bounds[1:] - 1] = 0.0  # pairs straddling a group boundary
-    lagged = np.add.reduceat(products, bounds)
+    products[-1] = 0.0
+    lagged = np.add.reduceat(products, bounds).tolist()
+    # the sums in Python floats, which add as numpy's scalars do, without a scalar per sum
     correlations: list[float | None] = [None]
     for index in range(1, count):
-        spread = float(squares[index - 1] + squares[index])
-        paired = float(lagged[index - 1] + lagged[index])
+        spread = squares[index - 1] + squares[index]
+        paired = lagged[index - 1] + lagged[index]
         correlations.append(paired / spread if spread > 0.0 else 0.0)
     return correlations
 

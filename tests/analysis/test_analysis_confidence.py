@@ -14,7 +14,10 @@ from hypothesis import given, settings
 from jumpavg.avg_stdev_stats import AvgStdevStats
 
 from sphinxcontrib_trending.analysis import classify, split_confidence
-from sphinxcontrib_trending.analysis.confidence import discounted_bits
+from sphinxcontrib_trending.analysis.confidence import (
+    discounted_bits,
+    serial_correlation_per_group,
+)
 
 
 def _oracle_bits(runs: list, bounds: list[tuple[int, int]], unit: float) -> float:
@@ -177,3 +180,29 @@ def test_the_confidence_depends_on_the_resolution_as_the_anomalies_page_says() -
 def test_the_thresholds_table_is_exact(confidence: float, bits: float) -> None:
     assert split_confidence(bits) == pytest.approx(confidence, abs=2e-6)
     assert math.log2(confidence / (1 - confidence)) == pytest.approx(bits, abs=5e-5)
+
+
+@pytest.mark.parametrize(
+    ("avgs", "starts"),
+    [
+        ([5.0], [0]),
+        ([5.0, 7.0], [0, 1]),
+        ([1.0, 2.0, 4.0], [0]),
+        ([1.0, 3.0, 2.0, 9.0, 8.0, 9.5, 20.0], [0, 3, 6]),
+        ([1.0, 1.0, 2.0, 5.0, 4.0, 5.0, 7.0, 7.5], [0, 2, 3, 6]),
+    ],
+)
+def test_serial_correlation_per_group_pairs_neighbours_within_each_group(avgs, starts) -> None:
+    """Short groups and single runs at either end: each value is the pooled lag-one
+    autocorrelation of the two groups' residuals, pairs across a boundary left out
+    (0.0 where neither group spreads)."""
+    bounds = [*starts, len(avgs)]
+    groups = [avgs[low:high] for low, high in itertools.pairwise(bounds)]
+    means = [sum(group) / len(group) for group in groups]
+    found = serial_correlation_per_group(np.array(avgs), starts, means)
+    residuals = [[v - mean for v in group] for group, mean in zip(groups, means, strict=True)]
+    expected = [None] + [
+        _lag_one(pair) if any(value != 0.0 for part in pair for value in part) else 0.0
+        for pair in itertools.pairwise(residuals)
+    ]
+    assert found == pytest.approx(expected, rel=1e-12)
