@@ -12,6 +12,7 @@ import pytest
 
 from sphinxcontrib_trending.ingest import SourceSpec, fingerprint, load, loader, resolve
 from sphinxcontrib_trending.ingest.store.manifest import MANIFEST_NAME, read_manifest
+from sphinxcontrib_trending.ingest.store.stored_tests import StoredTests
 from tests.ingest.conftest import RF7_DAILY, RF7_WEEKLY
 
 
@@ -43,16 +44,55 @@ def test_second_load_is_served_from_the_store(daily_archive: Path, tmp_path: Pat
 def test_a_load_for_a_site_leaves_passed_messages_out_of_what_the_store_serves(
     daily_archive: Path, tmp_path: Path
 ) -> None:
+    """Parsed now or served, a site's load is the same: read from the store, without them."""
     spec = SourceSpec(paths=(str(daily_archive),))
     parsed = load(spec, cache_dir=tmp_path / "cache", passed_messages=False)
     served = load(spec, cache_dir=tmp_path / "cache", passed_messages=False)
-    assert served.parsed == []
-    everything = [test for build in parsed.builds for test in build.tests]
-    assert any(test.passed and test.message for test in everything)  # parsed now: kept
+    assert len(parsed.parsed) == 6 and served.parsed == []
+    kept = load(spec, cache_dir=tmp_path / "cache")  # the store keeps every message
+    everything = [test for build in kept.builds for test in build.tests]
+    assert any(test.passed and test.message for test in everything)
     assert any(not test.passed and test.message for test in everything)
-    shown = [test for build in served.builds for test in build.tests]
-    assert shown == [replace(test, message="") if test.passed else test for test in everything]
-    assert load(spec, cache_dir=tmp_path / "cache").builds == parsed.builds  # the store keeps them
+    expected = [replace(test, message="") if test.passed else test for test in everything]
+    for dataset in (parsed, served):
+        assert [test for build in dataset.builds for test in build.tests] == expected
+
+
+def test_a_cold_load_holds_its_inputs_as_the_store_s_columns(
+    daily_archive: Path, tmp_path: Path
+) -> None:
+    """Parsed inputs are written, dropped and read back: no parsed build waits in memory."""
+    dataset = load(SourceSpec(paths=(str(daily_archive),)), cache_dir=tmp_path / "cache")
+    assert len(dataset.parsed) == 6
+    assert dataset.builds and all(type(build.tests) is StoredTests for build in dataset.builds)
+    assert dataset.builds == load(SourceSpec(paths=(str(daily_archive),))).builds
+
+
+def test_a_store_that_cannot_be_written_leaves_the_load_what_it_parsed(
+    daily_archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(self, key, builds):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(loader.LocalStore, "write", full)
+    spec = SourceSpec(paths=(str(daily_archive),))
+    dataset = load(spec, cache_dir=tmp_path / "cache")
+    assert dataset.builds == load(spec).builds
+    assert any("cannot write the results store" in problem.message for problem in dataset.problems)
+
+
+def test_an_input_that_cannot_be_read_back_is_parsed_again(
+    daily_archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parses
+) -> None:
+    def unreadable(self, entry, *, passed_messages=True):
+        return None, loader.Problem("store/file.parquet", "corrupt, its input is parsed again")
+
+    monkeypatch.setattr(loader.LocalStore, "read", unreadable)
+    spec = SourceSpec(paths=(str(daily_archive),))
+    dataset = load(spec, cache_dir=tmp_path / "cache")
+    assert len(parses) == 12  # each input once into the store, once more after the failed read
+    assert dataset.builds == load(spec).builds
+    assert sum("corrupt" in problem.message for problem in dataset.problems) == 6
 
 
 def test_adding_one_archive_parses_only_that_one(
