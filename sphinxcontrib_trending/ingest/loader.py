@@ -209,10 +209,10 @@ def ingest(
                     dataset,
                     report,
                     read_back=read_back,
-                    passed_messages=passed_messages,
                 )
             )
         ]
+        _read_stored(store, slots, dataset, passed_messages)
         writes_here = store if scheduler is None else None
         _parse_missing(slots, options, dataset, report, workers, scheduler, writes_here)
         if store is not None:
@@ -247,6 +247,8 @@ class _Slot:
     parsed: bool = False
     stored: bool = False
     """Its rows are already in the store's files (written by the parsing task)."""
+    unread: Entry | None = None
+    """The store's entry of an unchanged input, its builds still to read (:func:`_read_stored`)."""
 
 
 def _slot(
@@ -259,7 +261,6 @@ def _slot(
     report: Progress,
     *,
     read_back: bool,
-    passed_messages: bool,
 ) -> _Slot | None:
     item = _locate(entry, downloads, dataset, report)
     if item is None:
@@ -288,15 +289,35 @@ def _slot(
     else:
         slot.changed = False
     if read_back:
-        builds, complaint = store.read(previous, passed_messages=passed_messages)
-    else:
-        builds, complaint = [], store.missing(previous)
+        slot.unread = previous
+        return slot
+    complaint = store.missing(previous)
     if complaint is not None:
         dataset.problems.append(complaint)
         slot.changed = True
         return slot
-    slot.entry, slot.builds, slot.problems = previous, builds, previous.problems
+    slot.entry, slot.builds, slot.problems = previous, [], previous.problems
     return slot
+
+
+def _read_stored(
+    store: LocalStore | None, slots: list[_Slot], dataset: Dataset, passed_messages: bool
+) -> None:
+    """The builds of the inputs the store holds unchanged, read together (see
+    :meth:`.LocalStore.read_many`); one the store cannot give is parsed again."""
+    waiting = [slot for slot in slots if slot.unread is not None]
+    if store is None or not waiting:
+        return
+    entries = [slot.unread for slot in waiting if slot.unread is not None]
+    for slot, previous, (builds, complaint) in zip(
+        waiting, entries, store.read_many(entries, passed_messages=passed_messages), strict=True
+    ):
+        slot.unread = None
+        if complaint is not None:
+            dataset.problems.append(complaint)
+            slot.changed = True
+            continue
+        slot.entry, slot.builds, slot.problems = previous, builds, previous.problems
 
 
 @dataclass(frozen=True)
@@ -458,10 +479,11 @@ def _read_back(
     A file that cannot be read back is reported and its input parsed again
     here, so no input is lost to a store that misbehaves.
     """
-    for slot in slots:
-        if not slot.stored:
-            continue
-        builds, complaint = store.read(slot.entry, passed_messages=passed_messages)
+    written = [slot for slot in slots if slot.stored]
+    entries = [slot.entry for slot in written]
+    for slot, (builds, complaint) in zip(
+        written, store.read_many(entries, passed_messages=passed_messages), strict=True
+    ):
         if complaint is not None:
             dataset.problems.append(complaint)
             item = slot.item

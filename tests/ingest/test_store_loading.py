@@ -84,15 +84,35 @@ def test_a_store_that_cannot_be_written_leaves_the_load_what_it_parsed(
 def test_an_input_that_cannot_be_read_back_is_parsed_again(
     daily_archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parses
 ) -> None:
-    def unreadable(self, entry, *, passed_messages=True):
-        return None, loader.Problem("store/file.parquet", "corrupt, its input is parsed again")
+    def unreadable(self, entries, *, passed_messages=True):
+        problem = loader.Problem("store/file.parquet", "corrupt, its input is parsed again")
+        return [(None, problem) for _ in entries]
 
-    monkeypatch.setattr(loader.LocalStore, "read", unreadable)
+    monkeypatch.setattr(loader.LocalStore, "read_many", unreadable)
     spec = SourceSpec(paths=(str(daily_archive),))
     dataset = load(spec, cache_dir=tmp_path / "cache")
     assert len(parses) == 12  # each input once into the store, once more after the failed read
     assert dataset.builds == load(spec).builds
     assert sum("corrupt" in problem.message for problem in dataset.problems) == 6
+
+
+def test_inputs_read_together_come_in_order_and_a_bad_one_alone_is_refused(
+    daily_archive: Path, tmp_path: Path
+) -> None:
+    load(SourceSpec(paths=(str(daily_archive),)), cache_dir=tmp_path / "cache")
+    store = loader.LocalStore(tmp_path / "cache" / "store")
+    manifest, _ = read_manifest(store.root)
+    entries = sorted(manifest.entries.values(), key=lambda entry: str(entry.identity))
+    alone = [store.read(entry) for entry in entries]
+    assert all(builds and problem is None for builds, problem in alone)
+    victim = store.root / entries[2].files[0].path
+    victim.write_bytes(victim.read_bytes()[::-1])
+    together = store.read_many(entries)
+    assert [found for index, found in enumerate(together) if index != 2] == [
+        found for index, found in enumerate(alone) if index != 2
+    ]
+    builds, problem = together[2]
+    assert builds is None and problem is not None and problem.origin == str(victim)
 
 
 def test_adding_one_archive_parses_only_that_one(

@@ -12,7 +12,9 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
@@ -99,6 +101,34 @@ class LocalStore:
 
         ``passed_messages`` as for :func:`.builds_from_rows`.
         """
+        return self.read_many([entry], passed_messages=passed_messages)[0]
+
+    def read_many(
+        self, entries: Sequence[Entry], *, passed_messages: bool = True
+    ) -> list[tuple[list[Build] | None, Problem | None]]:
+        """:meth:`read` of each entry, in order, its files verified on a thread per core.
+
+        Reading, hashing and decoding a file release the GIL; making the
+        builds does not, so this thread makes them while the others verify
+        the next inputs' files (at most two inputs per core ahead, so the
+        tables waiting stay few).
+        """
+        workers = os.cpu_count() or 1
+        found: list[tuple[list[Build] | None, Problem | None]] = []
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            pending: deque[Future[list[pa.Table] | Problem]] = deque()
+            ahead = iter(entries)
+            for entry in entries:
+                while len(pending) < 2 * workers and (next_entry := next(ahead, None)) is not None:
+                    pending.append(pool.submit(self._verified_tables, next_entry))
+                tables = pending.popleft().result()
+                if isinstance(tables, Problem):
+                    found.append((None, tables))
+                    continue
+                found.append(self._builds(entry, tables, passed_messages))
+        return found
+
+    def _verified_tables(self, entry: Entry) -> list[pa.Table] | Problem:
         tables = []
         for data in entry.files:
             path = self.root / data.path
@@ -106,7 +136,12 @@ class LocalStore:
                 tables.append(_verified_table(path, data))
             except READ_ERRORS as error:
                 message = f"corrupt or foreign store file, its input is parsed again: {error}"
-                return None, Problem(str(path), message, "cache")
+                return Problem(str(path), message, "cache")
+        return tables
+
+    def _builds(
+        self, entry: Entry, tables: list[pa.Table], passed_messages: bool
+    ) -> tuple[list[Build] | None, Problem | None]:
         try:
             builds = builds_from_rows(tables, self.shared, passed_messages=passed_messages)
         except READ_ERRORS as error:
