@@ -38,10 +38,9 @@ from sphinxcontrib_trending.ingest.store.manifest import (
 from sphinxcontrib_trending.ingest.store.rows import (
     SharedValues,
     check_plausible,
-    check_rows,
     tables_by_partition,
 )
-from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_rows
+from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_prepared, prepared_rows
 
 LOCK_NAME = "_lock"
 DOWNLOADS_NAME = "_downloads"
@@ -99,7 +98,7 @@ class LocalStore:
     ) -> tuple[list[Build] | None, Problem | None]:
         """The builds of one input's files, or the problem that keeps them from use.
 
-        ``passed_messages`` as for :func:`.builds_from_rows`.
+        ``passed_messages`` as for :func:`.prepared_rows`.
         """
         return self.read_many([entry], passed_messages=passed_messages)[0]
 
@@ -108,10 +107,10 @@ class LocalStore:
     ) -> list[tuple[list[Build] | None, Problem | None]]:
         """:meth:`read` of each entry, in order, its files verified on a thread per core.
 
-        Reading, hashing and decoding a file release the GIL; making the
-        builds does not, so this thread makes them while the others verify
-        the next inputs' files (at most two inputs per core ahead, so the
-        tables waiting stay few).
+        Reading, hashing, decoding and checking a file release the GIL;
+        making the builds does not, so this thread makes them while the
+        others verify and prepare the next inputs' files (at most two inputs
+        per core ahead, so the tables waiting stay few).
         """
         workers = os.cpu_count() or 1
         found: list[tuple[list[Build] | None, Problem | None]] = []
@@ -120,30 +119,30 @@ class LocalStore:
             ahead = iter(entries)
             for entry in entries:
                 while len(pending) < 2 * workers and (next_entry := next(ahead, None)) is not None:
-                    pending.append(pool.submit(self._verified_tables, next_entry))
+                    pending.append(pool.submit(self._verified_tables, next_entry, passed_messages))
                 tables = pending.popleft().result()
                 if isinstance(tables, Problem):
                     found.append((None, tables))
                     continue
-                found.append(self._builds(entry, tables, passed_messages))
+                found.append(self._builds(entry, tables))
         return found
 
-    def _verified_tables(self, entry: Entry) -> list[pa.Table] | Problem:
+    def _verified_tables(self, entry: Entry, passed_messages: bool) -> list[pa.Table] | Problem:
         tables = []
         for data in entry.files:
             path = self.root / data.path
             try:
-                tables.append(_verified_table(path, data))
+                tables.append(_verified_table(path, data, passed_messages))
             except READ_ERRORS as error:
                 message = f"corrupt or foreign store file, its input is parsed again: {error}"
                 return Problem(str(path), message, "cache")
         return tables
 
     def _builds(
-        self, entry: Entry, tables: list[pa.Table], passed_messages: bool
+        self, entry: Entry, tables: list[pa.Table]
     ) -> tuple[list[Build] | None, Problem | None]:
         try:
-            builds = builds_from_rows(tables, self.shared, passed_messages=passed_messages)
+            builds = builds_from_prepared(tables, self.shared)
         except READ_ERRORS as error:
             where = str(self.root / entry.files[0].path) if entry.files else str(self.root)
             message = f"corrupt or foreign store file, its input is parsed again: {error}"
@@ -191,7 +190,8 @@ class LocalStore:
                 (self.root / relative).unlink(missing_ok=True)
 
 
-def _verified_table(path: Path, data: DataFile) -> pa.Table:
+def _verified_table(path: Path, data: DataFile, passed_messages: bool) -> pa.Table:
+    """The file's rows, checked against the manifest and prepared (:func:`.prepared_rows`)."""
     raw = path.read_bytes()
     if len(raw) != data.size:
         raise CorruptFile(f"{len(raw)} bytes, the manifest says {data.size}")
@@ -200,6 +200,6 @@ def _verified_table(path: Path, data: DataFile) -> pa.Table:
     table = pq.read_table(pa.BufferReader(raw), columns=list(MODEL_COLUMNS))
     if (table.schema.metadata or {}).get(STORE_MARKER) != STORE_VERSION:
         raise CorruptFile("not a file of this store's layout")
-    check_rows(table)
+    table = prepared_rows(table, passed_messages=passed_messages)
     check_plausible(table)
     return table
