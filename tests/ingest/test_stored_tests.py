@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
+import random
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
 
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,7 +18,11 @@ from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.store.rows import tables_by_partition
-from sphinxcontrib_trending.ingest.store.stored_tests import StoredTests, builds_from_rows
+from sphinxcontrib_trending.ingest.store.stored_tests import (
+    StoredTests,
+    _in_order,
+    builds_from_rows,
+)
 from tests.ingest.test_store_rows import BUILDS, T0, texts
 
 
@@ -136,3 +144,44 @@ def test_histories_from_the_columns_equal_those_from_the_tests(
             assert histories(stored, metric, keep_failing=keep_failing) == expected
         if metric == "custom":  # a latency's percentiles are read from the tests
             assert all(_unmade(build) for build in stored if build.tests)
+
+
+@settings(max_examples=60, deadline=None)
+@given(builds, st.randoms(use_true_random=False), st.integers(1, 3))
+def test_rows_in_any_order_and_files_give_the_builds_written(
+    generated: list[Build], rng: random.Random, pieces: int
+) -> None:
+    """Rows as written skip the sort; shuffled over several files they are sorted back."""
+    written = list(tables_by_partition(generated).values())
+    assert all(_in_order(table) for table in written)
+    if not written:
+        return
+    whole = pa.concat_tables(written)
+    shuffled = whole.take(pa.array(_shuffled_keeping_each_tests_rows(whole, rng), pa.int64()))
+    cuts = sorted(rng.sample(range(whole.num_rows + 1), min(pieces - 1, whole.num_rows + 1)))
+    bounds = [0, *cuts, whole.num_rows]
+    parts = [shuffled.slice(low, high - low) for low, high in itertools.pairwise(bounds)]
+    assert builds_from_rows(parts) == builds_from_rows(written)
+    keys = list(_keys(shuffled))
+    assert _in_order(shuffled) == (keys == sorted(keys))
+
+
+def _shuffled_keeping_each_tests_rows(table: pa.Table, rng: random.Random) -> list[int]:
+    """A random row order in which each test's rows keep their order (its measurements')."""
+    keys = list(_keys(table))
+    priorities = [rng.random() for _ in keys]
+    by_key: dict[tuple[int, int], list[int]] = {}
+    for at, key in enumerate(keys):
+        by_key.setdefault(key, []).append(at)
+    for rows in by_key.values():
+        for at, priority in zip(rows, sorted(priorities[at] for at in rows), strict=True):
+            priorities[at] = priority
+    return sorted(range(len(keys)), key=priorities.__getitem__)
+
+
+def _keys(table: pa.Table) -> Iterator[tuple[int, int]]:
+    """Each row's sort key, said plainly: build, then test, a build's own row last."""
+    for build, test in zip(
+        table.column("build_index").to_pylist(), table.column("test_index").to_pylist(), strict=True
+    ):
+        yield build, 2**31 if test is None else test

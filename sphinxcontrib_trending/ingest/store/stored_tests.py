@@ -64,33 +64,45 @@ class MetricRows(NamedTuple):
 
 
 class StoredInput:
-    """One input's rows, sorted by build and test, kept as Arrow columns.
+    """One input's rows, in order of build and test, kept as Arrow columns.
 
-    Rows of a build's tests may lie in several partition files; sorting
-    (stably) by build and test index puts each test's rows together in the
-    order they were written, which is its measurements' order.
+    Rows of a build's tests may lie in several partition files; a stable
+    sort by build and test index puts each test's rows together in the
+    order they were written, which is its measurements' order.  The sort is
+    kept as a permutation (:attr:`order`), not applied to the columns: a
+    store keeps each input's other test types in a file of their own, so
+    almost every input needs it, and copying every column into that order
+    was most of a store read, though a history takes only a few columns of
+    a few rows.
     """
 
     def __init__(self, tables: list[pa.Table], shared: SharedValues) -> None:
         """``tables`` as :func:`prepared_rows` gives them."""
         table = pa.concat_tables(tables).combine_chunks()
-        table = table.take(
-            pc.sort_indices(table, [("build_index", "ascending"), ("test_index", "ascending")])
-        )
-        self.shared = shared
+        self.order: npt.NDArray[np.int64] | None = None
+        """Row positions in sorted order; None when the rows already lie so."""
         builds = table.column("build_index").to_numpy()
         tests = table.column("test_index").fill_null(-1).to_numpy()
+        if not _in_order(table):
+            self.order = pc.sort_indices(
+                table, [("build_index", "ascending"), ("test_index", "ascending")]
+            ).to_numpy()
+            builds, tests = builds[self.order], tests[self.order]
+        self.shared = shared
         new_build = np.ones(len(builds), dtype=bool)
         new_build[1:] = builds[1:] != builds[:-1]
         new_test = new_build | (tests != np.roll(tests, 1))
         new_test &= tests >= 0
-        self.heads = np.flatnonzero(new_build)
-        """First row of each build."""
+        heads = np.flatnonzero(new_build)
         self.starts = np.append(np.flatnonzero(new_test), len(builds))
-        """First row of each test, then the row count: test g is ``starts[g]..starts[g+1]``."""
-        self._first_test = np.searchsorted(self.starts[:-1], self.heads)
-        self._head_cells = row_columns(table.select(list(BUILD_COLUMNS)).take(self.heads))
+        """First sorted row of each test, then the row count (test g: starts[g]..starts[g+1])."""
+        self._first_test = np.searchsorted(self.starts[:-1], heads)
+        self._head_cells = row_columns(table.select(list(BUILD_COLUMNS)).take(self._at(heads)))
         self.table = table.select(list(TEST_COLUMNS))
+
+    def _at(self, sorted_rows: npt.NDArray[np.int64]) -> pa.Array:
+        """Where rows of the sorted order lie in :attr:`table`."""
+        return pa.array(sorted_rows if self.order is None else self.order[sorted_rows])
 
     def builds(self) -> list[Build]:
         """The input's builds, in build index order, each with its tests unmade."""
@@ -112,7 +124,10 @@ class StoredInput:
     def _rows(self, first: int, stop: int) -> tuple[pa.Table, npt.NDArray[np.int64]]:
         """The rows of tests ``first..stop`` and where each test starts in them."""
         low, high = int(self.starts[first]), int(self.starts[stop])
-        return self.table.slice(low, high - low), self.starts[first : stop + 1] - low
+        starts = self.starts[first : stop + 1] - low
+        if self.order is None:
+            return self.table.slice(low, high - low), starts
+        return self.table.take(pa.array(self.order[low:high])), starts
 
     def tests(self, first: int, stop: int) -> tuple[TestResult, ...]:
         """Tests ``first..stop`` (indices into :attr:`starts`) made as the model's objects."""
@@ -145,17 +160,24 @@ class StoredInput:
 
     def metric_rows(self, metric: str, first: int, stop: int) -> MetricRows:
         """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
-        table, starts = self._rows(first, stop)
-        heads = pa.array(starts[:-1])
+        table = self.table
+        low, high = int(self.starts[first]), int(self.starts[stop])
+        starts = self.starts[first : stop + 1] - low
+        if self.order is None:
+            at = np.arange(low, high)
+            metrics = table.column("metric").slice(low, high - low)
+        else:  # only the columns and rows it needs are taken in order
+            at = self.order[low:high]
+            metrics = table.column("metric").take(pa.array(at))
+        heads = pa.array(at[starts[:-1]])
         count = len(heads)
         owner = np.repeat(np.arange(count), np.diff(starts))
-        metrics = table.column("metric")
         measured = np.zeros(count, dtype=bool)
         measured[owner[pc.is_valid(metrics).to_numpy(zero_copy_only=False)]] = True
         # a test's first row of the metric, as TestResult.measurement finds it
         rows = np.flatnonzero(pc.fill_null(pc.equal(metrics, metric), False).to_numpy(False))
         tests_measured, first_rows = np.unique(owner[rows], return_index=True)
-        picked = table.select(["unit", *BY_ROW]).take(pa.array(rows[first_rows]))
+        picked = table.select(["unit", *BY_ROW]).take(pa.array(at[rows[first_rows]]))
         values = RowTrials(picked)
         found = (
             list(map(sys.intern, picked.column("unit").to_pylist())),
@@ -183,6 +205,21 @@ class StoredInput:
             averages=averages,
             stdevs=stdevs,
         )
+
+
+def _in_order(table: pa.Table) -> bool:
+    """Whether the rows already lie as the sort would put them (nulls last in a build).
+
+    An input's rows are written in that order, so an input kept in one file
+    needs no sort, and a check in numpy costs a fraction of one.
+    """
+    builds = table.column("build_index").to_numpy()
+    tests = table.column("test_index").fill_null(np.iinfo(np.int32).max).to_numpy()
+    same_build = builds[1:] == builds[:-1]
+    return bool(
+        np.all(builds[1:] >= builds[:-1])
+        and np.all(tests[1:][same_build] >= tests[:-1][same_build])
+    )
 
 
 def _hosts(attributes: pa.ChunkedArray) -> list[str]:
