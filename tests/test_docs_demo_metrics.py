@@ -16,6 +16,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 
+from tests.hover import hover_lines
 from tests.sphinxext import built_html
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,8 +84,7 @@ def test_latency_page_trends_lower_is_better_with_percentiles_on_hover(built: Pa
     figures = list(built_html.figures(built, "latency").values())
     assert len(figures) == 2
     markers = figures[0]["data"][0]
-    assert markers["hovertemplate"].endswith("<br>%{customdata[5]}<extra></extra>")
-    text = markers["customdata"][-1][5]
+    text = hover_lines(markers, len(markers["x"]) - 1)[-1]
     assert text.startswith("percentiles [us]: p50 ") and ", p99.9 " in text
     anomalies = [trace for trace in figures[0]["data"] if trace["name"].endswith("anomalies")]
-    assert anomalies and anomalies[0]["customdata"][0][5].startswith("regression")
+    assert anomalies and hover_lines(anomalies[0], 0)[0].startswith("regression")

@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from sphinxcontrib_trending.analysis import trend_per_run
-from sphinxcontrib_trending.analysis.build_selection import build_name
+from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.render.units import DisplayUnit, axis_label, display_unit
@@ -100,7 +100,8 @@ def plotly_time(moment: datetime) -> str:
 
 
 def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool = False) -> str:
-    """One template per trace; the per-point values travel in ``customdata``.
+    """One template per sparse trace (anomalies, outliers); each point's texts
+    travel in ``customdata`` (see :func:`_point_data`).
 
     ``percentiles`` adds a latency's HDR percentiles, the last item of the
     point data (after the headline, when there is one).
@@ -120,6 +121,62 @@ def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool
     return "<br>".join(lines) + "<extra></extra>"
 
 
+def _runs_template(unit: DisplayUnit, one_job: bool, one_testbed: bool, percentiles: bool) -> str:
+    """The runs' hover, as :func:`_hover_template` shows it, from fewer bytes.
+
+    A graph page's data is mostly these points' hover texts, written twice
+    per build (the figure kept beside the doctrees, then the page's data
+    file).  So the value is the point's own ``y``, and a job or testbed text
+    every run shares travels once, in the trace's ``meta``; ``customdata``
+    keeps the stdev, the version, the build (or ``JOB/BUILD``), then the
+    testbed where it varies and the percentiles where the metric has them.
+    """
+    label = _escaped(unit.label)
+    lines = [
+        "date: %{x|%Y-%m-%d %H:%M} UTC",
+        f"value [{label}]: %{{y:.3f}}",
+        f"stdev [{label}]: %{{customdata[0]:.3f}}",
+        "DUT version: %{customdata[1]}",
+        f"CI job build: {'%{meta[0]}' + SEPARATOR if one_job else ''}%{{customdata[2]}}",
+        f"testbed: {'%{meta[1]}' if one_testbed else '%{customdata[3]}'}",
+    ]
+    if percentiles:
+        lines.append(f"%{{customdata[{3 if one_testbed else 4}]}}")
+    return "<br>".join(lines) + "<extra></extra>"
+
+
+def _runs_hover(
+    texts: list[tuple[str, str, str, str]],
+    stdevs: list[float],
+    percentiles: list[str] | None,
+    unit: DisplayUnit,
+) -> dict[str, Any]:
+    """The runs trace's ``customdata``, ``meta`` and template (see :func:`_runs_template`).
+
+    ``texts`` are each run's :func:`_run_texts`, ``percentiles`` each run's
+    :func:`_percentile_text` if the metric has them.
+    """
+    jobs = {job for _, job, _, _ in texts}
+    testbeds = {testbed for *_, testbed in texts}
+    one_job, one_testbed = len(jobs) == 1, len(testbeds) == 1
+    columns: list[list[Any]] = [
+        stdevs,
+        [version for version, *_ in texts],
+        [build if one_job else build_name(job, build) for _, job, build, _ in texts],
+    ]
+    if not one_testbed:
+        columns.append([testbed for *_, testbed in texts])
+    if percentiles is not None:
+        columns.append(percentiles)
+    hover: dict[str, Any] = {
+        "customdata": [list(point) for point in zip(*columns, strict=True)],
+        "hovertemplate": _runs_template(unit, one_job, one_testbed, percentiles is not None),
+    }
+    if one_job or one_testbed:
+        hover["meta"] = [jobs.pop() if one_job else "", testbeds.pop() if one_testbed else ""]
+    return hover
+
+
 def _percentile_text(run: Run, unit: DisplayUnit) -> str:
     """``percentiles [us]: p50 12.000, p90 ...``, or that the run has no histogram."""
     if not run.percentiles:
@@ -133,10 +190,15 @@ def _percentile_text(run: Run, unit: DisplayUnit) -> str:
 def _point_data(
     run: Run, unit: DisplayUnit, headline: str = "", percentiles: bool = False
 ) -> list[Any]:
+    version, job, build, testbed = _run_texts(
+        run.dut_version, run.job, run.build, run.testbed, run.hosts
+    )
     data: list[Any] = [
         (run.average or 0.0) * unit.scale,
         (run.stdev or 0.0) * unit.scale,
-        *_run_texts(run.dut_version, run.job, run.build, run.testbed, run.hosts),
+        version,
+        build_name(job, build),
+        testbed,
     ]
     if headline:
         data.append(headline)
@@ -148,15 +210,19 @@ def _point_data(
 @functools.lru_cache(maxsize=1 << 16)
 def _run_texts(
     dut_version: str | None, job: str, build: str, testbed: str | None, hosts: str
-) -> tuple[str, str, str]:
-    """A run's escaped version, ``JOB/BUILD`` and testbed, as its hover shows them.
+) -> tuple[str, str, str, str]:
+    """A run's escaped version, job, build and testbed, as its hover shows them.
 
     They are the build's, not the test's: every series of a graph page
-    repeats them, so each build's texts are made once.
+    repeats them, so each build's texts are made once.  Job and build are
+    escaped apart: escaping works character by character (``%{`` cannot
+    span the separator), so ``build_name`` of the two is the escaped
+    ``JOB/BUILD``.
     """
     return (
         _escaped(dut_version),
-        _escaped(build_name(job, build)),
+        _escaped(job),
+        _escaped(build),
         _escaped(_testbed_and_hosts(testbed, hosts)),
     )
 
@@ -327,48 +393,50 @@ def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[
     anomalies: list[int] = []
     times: list[str] = []
     averages: list[float] = []
-    levels: list[float] = []
-    customdata: list[list[Any]] = []
+    stdevs: list[float] = []
+    texts: list[tuple[str, str, str, str]] = []
+    steps: list[int] = []  # where the trend line changes level, among the measured runs
+    level = None
     for index, run in enumerate(runs):
         average = run.average
         if average is None:
             if run.status != "PASS":
                 failed.append(index)
             continue
+        if trend_values[index] != level:
+            level = trend_values[index]
+            steps.append(len(measured))
         measured.append(index)
         times.append(plotly_time(run.time))
         averages.append(average * scale)
-        levels.append(trend_values[index] * scale)
-        point = [
-            (average or 0.0) * scale,
-            (run.stdev or 0.0) * scale,
-            *_run_texts(run.dut_version, run.job, run.build, run.testbed, run.hosts),
-        ]
-        if percentiles:
-            point.append(_percentile_text(run, unit))
-        customdata.append(point)
+        stdevs.append((run.stdev or 0.0) * scale)
+        texts.append(_run_texts(run.dut_version, run.job, run.build, run.testbed, run.hosts))
         if verdicts[index] is not None:
             anomalies.append(index)
+    shown = [_percentile_text(runs[i], unit) for i in measured] if percentiles else None
+    runs_trace = {
+        "type": "scatter",
+        "mode": "markers",
+        "name": name,
+        "legendgroup": history.key,
+        "x": times,
+        "y": averages,
+        **_runs_hover(texts, stdevs, shown, unit),
+        "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
+    }
+    if measured and steps[-1] != len(measured) - 1:
+        steps.append(len(measured) - 1)  # the last level reaches the newest run
     traces: list[dict[str, Any]] = [
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "name": name,
-            "legendgroup": history.key,
-            "x": times,
-            "y": averages,
-            "customdata": customdata,
-            "hovertemplate": _hover_template(unit, percentiles=percentiles),
-            "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
-        },
+        runs_trace,
         {
             "type": "scatter",
             "mode": "lines",
             "name": f"{name} trend",
             "legendgroup": history.key,
             "showlegend": False,
-            "x": times,
-            "y": levels,
+            # a step line ("hv") needs only the runs where it changes level, and the last
+            "x": [times[at] for at in steps],
+            "y": [trend_values[measured[at]] * scale for at in steps],
             "hovertemplate": f"trend [{_escaped(unit.label)}]: %{{y:.3f}}<extra></extra>",
             "line": {"color": series_color, "width": 1.5, "shape": "hv", "dash": style.dash},
         },

@@ -10,6 +10,7 @@ from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
 from sphinxcontrib_trending.render.figure import trend_figure
 from tests import hand_built
+from tests.hover import hover_lines
 
 HOSTS = "10.30.51.49 10.30.51.50"
 
@@ -49,7 +50,6 @@ def test_trials_are_a_faint_cloud_behind_the_averages() -> None:
 
 def test_the_hover_names_the_testbed_hosts() -> None:
     markers = trend_figure(_trends(True))["data"][0]
-    assert markers["customdata"][0][4] == "2n-skx (hosts 10.30.51.49, 10.30.51.50)"
-    assert "testbed: %{customdata[4]}" in markers["hovertemplate"]
+    assert hover_lines(markers, 0)[-1] == "testbed: 2n-skx (hosts 10.30.51.49, 10.30.51.50)"
     plain = trend_figure(_trends(False))["data"][0]
-    assert plain["customdata"][0][4] == "2n-skx"
+    assert hover_lines(plain, 0)[-1] == "testbed: 2n-skx"

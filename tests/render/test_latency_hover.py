@@ -8,6 +8,7 @@ from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.render.figure import trend_figure
+from tests.hover import hover_lines, hover_text
 
 START = datetime(2026, 3, 1, tzinfo=timezone.utc)
 BASE = "latency_pdr50_forward"
@@ -50,25 +51,23 @@ def _figure(metric: str) -> dict:
 def test_latency_points_carry_their_percentiles() -> None:
     figure = _figure(f"{BASE}_avg")
     markers = figure["data"][0]
-    assert "%{customdata[5]}" in markers["hovertemplate"]
-    texts = [point[5] for point in markers["customdata"]]
+    texts = [hover_lines(markers, point)[-1] for point in range(len(markers["x"]))]
     assert texts[0] == "percentiles [us]: p50 9.000, p90 12.000, p99 15.000, p99.9 19.000"
     assert texts[2] == "percentiles: no histogram"
     assert texts[-1].startswith("percentiles [us]: p50 14.000,")
     anomalies = next(trace for trace in figure["data"] if trace["name"].endswith("anomalies"))
-    assert "%{customdata[6]}" in anomalies["hovertemplate"]
-    (marker,) = anomalies["customdata"]
-    assert marker[5].startswith("regression")
-    assert marker[6].startswith("percentiles [us]: p50 14.000")
+    assert len(anomalies["customdata"]) == 1
+    lines = hover_lines(anomalies, 0)
+    assert lines[0].startswith("regression")
+    assert lines[-1].startswith("percentiles [us]: p50 14.000")
 
 
 def test_a_percentile_graph_shows_all_percentiles_too() -> None:
     markers = _figure(f"{BASE}_p99")["data"][0]
     assert markers["y"][0] == 15.0
-    assert markers["customdata"][0][5].startswith("percentiles [us]: p50 9.000, p90 12.000")
+    assert hover_lines(markers, 0)[-1].startswith("percentiles [us]: p50 9.000, p90 12.000")
 
 
 def test_other_metrics_have_no_percentile_line() -> None:
     markers = _figure("mrr")["data"][0]
-    assert "percentiles" not in str(markers["customdata"])
-    assert "%{customdata[5]}" not in markers["hovertemplate"]
+    assert not any("percentiles" in hover_text(markers, point) for point in range(10))

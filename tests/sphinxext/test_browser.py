@@ -12,6 +12,7 @@ makes them fail instead.
 
 from __future__ import annotations
 
+import html
 import os
 import shutil
 import subprocess
@@ -20,7 +21,8 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from tests.sphinxext import datasets
+from tests.hover import hover_lines
+from tests.sphinxext import built_html, datasets
 from tests.sphinxext.conftest import SiteFactory
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
@@ -130,3 +132,50 @@ def test_a_graph_loads_its_data_file_from_file_url_and_is_drawn(browser: str, ou
     assert drawn, "no graph drawn"
     data_scripts = dom.xpath("//head/script/@src")
     assert any(src.startswith("graphs.trending-graph-") for src in data_scripts)
+
+
+HOVER_HARNESS = """<!DOCTYPE html><html><body><pre id="result"></pre>
+<iframe id="page" src="graphs.html" width="1200" height="800"></iframe>
+<script>
+var tries = 0;
+function hoverFirstRun() {
+  var win = document.getElementById("page").contentWindow;
+  var plots = win.document.querySelectorAll(".trending-graph-plot");
+  for (var i = 0; i < plots.length; i++) {
+    var graph = plots[i];
+    if (graph._fullData && graph.data[0].name === "flaky") {
+      win.Plotly.Fx.hover(graph, [{curveNumber: 0, pointNumber: 0}]);
+      var lines = graph.querySelectorAll("g.hovertext text.nums tspan.line");
+      document.getElementById("result").textContent = Array.prototype.map.call(
+        lines, function (line) { return line.textContent; }
+      ).join("\\n") || "no hover";
+      return;
+    }
+  }
+  if (++tries < 400) { setTimeout(hoverFirstRun, 25); }
+  else {
+    document.getElementById("result").textContent = "no graph: " + Array.prototype.map.call(
+      plots, function (plot) { return plot._fullData ? plot.data[0].name : "-"; }).join("|");
+  }
+}
+document.getElementById("page").addEventListener("load", hoverFirstRun);
+</script></body></html>
+"""
+
+
+def test_plotly_fills_a_runs_hover_from_its_meta_and_customdata(browser: str, outdir: Path) -> None:
+    """The texts every run shares travel once in the trace's ``meta``: Plotly puts them back."""
+    (outdir / "hover.html").write_text(HOVER_HARNESS)
+    for _attempt in range(3):  # the data file loads in real time (see the test above)
+        dom = _dom(browser, (outdir / "hover.html").as_uri())
+        shown = dom.xpath("//pre[@id='result']")[0].text or ""
+        if shown != "no graph":
+            break
+    figure = next(
+        figure
+        for figure in built_html.figures(outdir, "graphs").values()
+        if figure["data"][0]["name"] == "flaky"
+    )
+    assert "meta" in figure["data"][0]
+    assert shown.split("\n") == [html.unescape(line) for line in hover_lines(figure["data"][0], 0)]
+    assert "CI job build: csit-vpp-perf-mrr-daily-master-2n-skx/1" in shown.split("\n")

@@ -10,6 +10,7 @@ import lxml.html
 from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_trending.render.figure import OUTLIER_COLOR, OUTLIER_SYMBOL
+from tests.hover import hover_lines
 from tests.sphinxext import built_html
 
 PAGES = """Outliers
@@ -94,11 +95,12 @@ def test_a_spike_is_a_grey_marker_and_counted_as_an_outlier(
     assert outliers["marker"]["color"] == OUTLIER_COLOR
     assert outliers["x"] == [f"2026-03-{SPIKE:02d} 00:00:00"]
     assert outliers["y"] == [1.0]
-    assert "outlier" in outliers["customdata"][0][5]
+    assert "outlier" in hover_lines(outliers, 0)[0]
     assert "spiky anomalies" not in traces
-    # the trend line runs on through the spike at the group's level
+    # the trend line runs on through the spike at the group's level, first run to last
     trend = traces["spiky trend"]
-    assert trend["y"][SPIKE - 1] == trend["y"][0]
+    assert trend["x"] == [traces["spiky"]["x"][0], traces["spiky"]["x"][-1]]
+    assert trend["y"][0] == trend["y"][1]
 
 
 def test_with_outliers_off_the_spike_is_two_changes(

@@ -9,6 +9,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 
+from tests.hover import hover_lines
 from tests.sphinxext import built_html, datasets
 from tests.sphinxext.conftest import SiteFactory
 
@@ -108,7 +109,10 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     assert len(markers["x"]) == 30
     assert markers["y"][0] == pytest.approx(10.0)
     assert markers["y"][-1] == pytest.approx(8.0)
-    assert trend["y"][23] == pytest.approx(10.0) and trend["y"][24] == pytest.approx(8.0)
+    # a step line: a point where the level changes (the 25th run) and at the newest run
+    assert trend["x"] == [markers["x"][0], markers["x"][24], markers["x"][-1]]
+    assert trend["y"] == pytest.approx([10.0, 8.0, 8.0])
+    assert trend["line"]["shape"] == "hv"
     assert anomalies["x"] == [datasets.build_time(25).strftime("%Y-%m-%d %H:%M:%S")]
     assert anomalies["marker"]["color"] == ["#d62728"]
     assert anomalies["marker"]["symbol"] == "circle-open"
@@ -117,15 +121,18 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     flaky_markers = by_name["flaky"]["data"][0]
     assert len(flaky_markers["x"]) == 28
     assert "2026-01-30" not in " ".join(flaky_markers["x"])
-    assert markers["customdata"][0][2:] == [
-        "26.02-rc0~1",
-        "csit-vpp-perf-mrr-daily-master-2n-skx/1",
-        "2n-skx",
+    assert hover_lines(markers, 0) == [
+        f"date: {datasets.build_time(1):%Y-%m-%d %H:%M} UTC",
+        "value [Mpps]: 10.000",
+        "stdev [Mpps]: 0.050",
+        "DUT version: 26.02-rc0~1",
+        "CI job build: csit-vpp-perf-mrr-daily-master-2n-skx/1",
+        "testbed: 2n-skx",
     ]
-    assert markers["customdata"][0][0] == pytest.approx(10.0)
-    assert markers["customdata"][0][1] == pytest.approx(0.05)
-    assert "%{customdata[2]}" in markers["hovertemplate"]
-    assert anomalies["customdata"][0][5].startswith("regression, confidence ")
+    # the texts every run shares travel once, in the trace's meta
+    assert markers["meta"] == ["csit-vpp-perf-mrr-daily-master-2n-skx", "2n-skx"]
+    assert hover_lines(anomalies, 0)[0].startswith("regression, confidence ")
+    assert hover_lines(anomalies, 0)[5] == "CI job build: csit-vpp-perf-mrr-daily-master-2n-skx/25"
     layout = regress and by_name["regress"]["layout"]
     assert layout["xaxis"]["tickformat"] == "%m%d"
     labels = [button["label"] for button in layout["xaxis"]["rangeselector"]["buttons"]]
@@ -292,6 +299,6 @@ def test_control_characters_are_visible_and_quotes_kept(site: SiteFactory) -> No
         for figure in built_html.figures(app.outdir, "graphs").values()
         if "ctl-" in figure["data"][0]["name"]
     )
-    assert figure["data"][0]["customdata"][0][2] == "v␛1"
+    assert "DUT version: v␛1" in hover_lines(figure["data"][0], 0)
     failed = next(trace for trace in figure["data"] if trace["name"].endswith(" failed"))
     assert failed["customdata"][0][1] == "bell ␇ here"
