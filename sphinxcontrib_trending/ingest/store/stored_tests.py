@@ -77,22 +77,19 @@ class StoredInput:
     """
 
     def __init__(self, tables: list[pa.Table], shared: SharedValues) -> None:
-        """``tables`` as :func:`prepared_rows` gives them."""
-        table = pa.concat_tables(tables).combine_chunks()
-        self.order: npt.NDArray[np.int64] | None = None
+        """``tables`` as :func:`prepared_rows` gives them (kept in their chunks, not copied)."""
+        table = pa.concat_tables(tables)
+        self.order: npt.NDArray[np.intp] | None = None
         """Row positions in sorted order; None when the rows already lie so."""
-        builds = table.column("build_index").to_numpy()
-        tests = table.column("test_index").fill_null(-1).to_numpy()
-        if not _in_order(table):
-            self.order = pc.sort_indices(
-                table, [("build_index", "ascending"), ("test_index", "ascending")]
-            ).to_numpy()
+        builds, tests = _sort_keys(table)
+        if not _ordered(builds, tests):
+            self.order = np.lexsort((tests, builds))  # stable: a test's rows keep their order
             builds, tests = builds[self.order], tests[self.order]
         self.shared = shared
         new_build = np.ones(len(builds), dtype=bool)
         new_build[1:] = builds[1:] != builds[:-1]
         new_test = new_build | (tests != np.roll(tests, 1))
-        new_test &= tests >= 0
+        new_test &= tests != NO_TEST
         heads = np.flatnonzero(new_build)
         self.starts = np.append(np.flatnonzero(new_test), len(builds))
         """First sorted row of each test, then the row count (test g: starts[g]..starts[g+1])."""
@@ -207,19 +204,34 @@ class StoredInput:
         )
 
 
-def _in_order(table: pa.Table) -> bool:
-    """Whether the rows already lie as the sort would put them (nulls last in a build).
+NO_TEST = np.iinfo(np.int32).max
+"""The test index of a build's own row (a build without tests): it sorts last in its build."""
 
-    An input's rows are written in that order, so an input kept in one file
-    needs no sort, and a check in numpy costs a fraction of one.
-    """
-    builds = table.column("build_index").to_numpy()
-    tests = table.column("test_index").fill_null(np.iinfo(np.int32).max).to_numpy()
+
+def _sort_keys(table: pa.Table) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Each row's build and test index, the order an input's rows are kept in."""
+    return (
+        table.column("build_index").to_numpy(),
+        table.column("test_index").fill_null(NO_TEST).to_numpy(),
+    )
+
+
+def _ordered(builds: npt.NDArray[np.int32], tests: npt.NDArray[np.int32]) -> bool:
+    """Whether rows with these keys already lie in order (a check costs less than a sort)."""
     same_build = builds[1:] == builds[:-1]
     return bool(
         np.all(builds[1:] >= builds[:-1])
         and np.all(tests[1:][same_build] >= tests[:-1][same_build])
     )
+
+
+def _in_order(table: pa.Table) -> bool:
+    """Whether the rows already lie as the sort would put them (a build's own row last).
+
+    An input's rows are written in that order, so an input kept in one file
+    needs no sort.
+    """
+    return _ordered(*_sort_keys(table))
 
 
 def _hosts(attributes: pa.ChunkedArray) -> list[str]:
