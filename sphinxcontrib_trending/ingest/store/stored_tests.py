@@ -77,8 +77,12 @@ class StoredInput:
     """
 
     def __init__(self, tables: list[pa.Table], shared: SharedValues) -> None:
-        """``tables`` as :func:`prepared_rows` gives them (kept in their chunks, not copied)."""
-        table = pa.concat_tables(tables)
+        """``tables`` as :func:`prepared_rows` gives them.
+
+        Their columns are copied into one chunk each: the kept copy is tight,
+        where the files' own buffers held a fifth more memory.
+        """
+        table = pa.concat_tables(tables).combine_chunks()
         self.order: npt.NDArray[np.intp] | None = None
         """Row positions in sorted order; None when the rows already lie so."""
         builds, tests = _sort_keys(table)
