@@ -182,8 +182,9 @@ class ConfValues:
             types=(int,),
             check=checks.workers,
             rebuild="",
-            help="Processes that group series before the pages are read; None means one "
-            "per core (or -j N if more), 1 groups in the build's own process.",
+            help="Processes that parse new inputs and group series, forked from the build; "
+            "None means one per core (or -j N if more), 1 keeps both in the build's own "
+            "process.",
             doc_type="int | None",
         )
     )

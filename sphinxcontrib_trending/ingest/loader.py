@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from sphinxcontrib_trending.engine import map_ordered
 from sphinxcontrib_trending.engine.collector import collector_paused
+from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.ingest.archives import MEMBER_ERRORS, Document, iter_documents
 from sphinxcontrib_trending.ingest.download import (
     Downloads,
@@ -118,6 +119,7 @@ def load(
     progress: Progress | None = None,
     *,
     passed_messages: bool = True,
+    forked: int | None = None,
 ) -> Dataset:
     """Read every input of ``spec`` into one :class:`Dataset`.
 
@@ -132,18 +134,22 @@ def load(
     then come with passed tests' messages empty, which saves a quarter of
     the memory on CSIT's data (its messages repeat the trial values).
     With a ``cache_dir``, inputs parsed by this load are read back from the
-    store too (see :func:`ingest`).
+    store too (see :func:`ingest`).  ``forked`` parses on that many processes
+    forked from this one (see :func:`ingest`).
     """
     with collector_paused():
         try:
             if cache_dir is None:
-                return ingest(spec, None, progress=progress, passed_messages=passed_messages)
+                return ingest(
+                    spec, None, progress=progress, passed_messages=passed_messages, forked=forked
+                )
             return ingest(
                 spec,
                 cache_dir / "store",
                 cache_dir / "downloads",
                 progress=progress,
                 passed_messages=passed_messages,
+                forked=forked,
             )
         finally:
             # pyarrow's allocator keeps the pages of every table read for
@@ -161,6 +167,7 @@ def ingest(
     scheduler: str | None = None,
     read_back: bool = True,
     passed_messages: bool = True,
+    forked: int | None = None,
 ) -> Dataset:
     """:func:`load` with the store and downloads folders named, and the engine's knobs.
 
@@ -172,7 +179,11 @@ def ingest(
     leaves the inputs the store already holds unread (a missing or resized
     file still has its input parsed again): the dataset then has only what
     was parsed now, and a file damaged in place is found by the next load.
-    ``passed_messages`` as for :func:`load`.
+    ``passed_messages`` as for :func:`load`.  ``forked`` (without ``workers``
+    or ``scheduler``) parses on that many processes forked from this one
+    (:func:`~sphinxcontrib_trending.engine.map_forked`): a Sphinx build's
+    cold start parses every archive, and forked workers start in
+    milliseconds where a Dask cluster's take seconds.
 
     Without a ``scheduler``, each parse task writes its input's rows into
     the store itself, and with ``read_back`` the inputs parsed now are then
@@ -214,7 +225,8 @@ def ingest(
         ]
         _read_stored(store, slots, dataset, passed_messages)
         writes_here = store if scheduler is None else None
-        _parse_missing(slots, options, dataset, report, workers, scheduler, writes_here)
+        engine = _Engine(workers, scheduler, forked)
+        _parse_missing(slots, options, dataset, report, engine, writes_here)
         if store is not None:
             _commit(store, manifest, slots, dataset)
             if read_back:
@@ -368,13 +380,32 @@ def _parse_into_store_job(job: _StoreJob) -> _Stored:
     return _Stored(files, content, tuple(parsed.problems))
 
 
+@dataclass(frozen=True)
+class _Engine:
+    """Where parse tasks run: a local Dask cluster of ``workers``, the cluster behind
+    ``scheduler``, ``forked`` processes forked from this one, or (none) here."""
+
+    workers: int | None
+    scheduler: str | None
+    forked: int | None
+
+    def map(self, task: Callable[[Any], Any], jobs: Sequence[Any], report: Progress) -> list[Any]:
+        def progress(done: int, total: int) -> None:
+            report(f"parsed {done}/{total}")
+
+        if self.forked and self.workers is None and self.scheduler is None:
+            return map_forked(task, jobs, self.forked, progress=progress)
+        return map_ordered(
+            task, jobs, workers=self.workers, scheduler=self.scheduler, progress=progress
+        )
+
+
 def _parse_missing(
     slots: list[_Slot],
     options: ReadOptions,
     dataset: Dataset,
     report: Progress,
-    workers: int | None,
-    scheduler: str | None,
+    engine: _Engine,
     writes_here: LocalStore | None,
 ) -> None:
     """Parse the inputs the store could not serve, through the engine.
@@ -402,13 +433,7 @@ def _parse_missing(
         ]
         task = _parse_into_store_job
     report(f"parsing {len(jobs)} of {len(slots)} input(s)")
-    results = map_ordered(
-        task,
-        jobs,
-        workers=workers,
-        scheduler=scheduler,
-        progress=lambda done, total: report(f"parsed {done}/{total}"),
-    )
+    results = engine.map(task, jobs, report)
     store_name = str(writes_here.root) if writes_here is not None else ""
     for slot, result in zip(missing, results, strict=True):
         dataset.parsed.append(slot.item.origin)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import multiprocessing
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -72,20 +73,25 @@ _series: dict[tuple[Path | None, str, ClassifySettings], SeriesCache] = {}
 _fingerprints: dict[str, str] = {}
 _page_workers: int | None = None
 """Processes a page's own grouping may fork (None: in this one); see :func:`plan_grouping`."""
+_parse_workers: int | None = None
+"""Processes the main process forks to parse a source's new inputs; see :func:`plan_grouping`."""
 
 
 def plan_grouping(configured: int | None, parallel: int) -> int:
     """How many processes group series in this build, and where.
 
     ``configured`` is ``trending_workers`` (None: one per core, or ``-j N``
-    if more).  A serial build lets each page group the series it shows on
-    that many forked workers, so a page over a few tests of a large source
-    groups only those; a parallel build groups every series before its
-    readers fork (:func:`preanalyse`), and the readers group the rest alone.
+    if more).  New inputs of a source are parsed on that many processes
+    forked from the main process (:func:`load_source`).  A serial build
+    lets each page group the series it shows on that many forked workers,
+    so a page over a few tests of a large source groups only those; a
+    parallel build groups every series before its readers fork
+    (:func:`preanalyse`), and the readers group the rest alone.
     """
-    global _page_workers
+    global _page_workers, _parse_workers
     workers = configured or max(parallel, os.cpu_count() or 1)
     _page_workers = workers if parallel <= 1 and workers > 1 else None
+    _parse_workers = workers if workers > 1 else None
     return workers
 
 
@@ -127,7 +133,12 @@ def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
     def progress(message: str) -> None:
         logger.verbose("[trending] %s: %s", name, message)
 
-    dataset = load(source.spec, settings.cache_dir, progress=progress, passed_messages=False)
+    # forked from the main process only: a parallel reader that loads a source
+    # on demand parses in its own process, as it groups in it
+    forked = _parse_workers if multiprocessing.parent_process() is None else None
+    dataset = load(
+        source.spec, settings.cache_dir, progress=progress, passed_messages=False, forked=forked
+    )
     logger.info(
         "[trending] source %r: %d build(s) from %d file(s), %d parsed, the rest from the store",
         name,

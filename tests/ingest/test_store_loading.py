@@ -299,3 +299,38 @@ def test_without_cache_dir_nothing_is_written(daily_archive: Path, tmp_path: Pat
     assert sorted(p.name for p in daily_archive.iterdir()) == sorted(
         p.name for p in RF7_DAILY.glob("*.gz")
     )
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_forked_parsing_loads_what_a_serial_load_does(
+    daily_archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cached: bool
+) -> None:
+    """A site's cold start parses on forked processes: same builds, problems and store."""
+    bad = tmp_path / "in" / "job__9__output.xml"
+    bad.parent.mkdir()
+    bad.write_text("<robot><suite name='x'>")
+    spec = SourceSpec(paths=(str(daily_archive), str(bad)))
+    pids = tmp_path / "pids"
+    real = loader.parse_input
+
+    def recording(local, origin, naming, options):
+        with pids.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(local, origin, naming, options)
+
+    monkeypatch.setattr(loader, "parse_input", recording)
+    forked = load(spec, tmp_path / "forked" if cached else None, forked=2)
+    parsers = set(pids.read_text().split())
+    pids.unlink()
+    serial = load(spec, tmp_path / "serial" if cached else None)
+    assert str(os.getpid()) not in parsers and len(parsers) == 2
+    assert pids.read_text().split() == [str(os.getpid())] * 7
+    assert forked.builds == serial.builds and len(forked.builds) == 6
+    assert forked.problems == serial.problems
+    assert [problem.origin for problem in forked.problems] == [str(bad)]
+    assert forked.parsed == serial.parsed and forked.files == serial.files
+    if cached:  # what the forked processes wrote serves the next load
+        pids.unlink()
+        again = load(spec, tmp_path / "forked")
+        assert again.parsed == [] and not pids.exists()
+        assert again.builds == serial.builds and again.problems == serial.problems

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_trending.analysis import many as series
+from sphinxcontrib_trending.ingest import loader
 from sphinxcontrib_trending.sphinxext import process_memo
 from sphinxcontrib_trending.sphinxext.directives import common
 from tests.sphinxext.conftest import SiteFactory
@@ -125,3 +126,29 @@ def test_the_loaded_data_and_histories_are_frozen_while_the_pages_render(
     app.build()
     assert seen and all(seen)
     assert gc.get_freeze_count() == 0  # thawed when the build ended
+
+
+@pytest.mark.parametrize(("workers", "forked"), [(2, [2]), (1, [])])
+def test_a_cold_build_parses_its_inputs_on_trending_workers_processes(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch, workers: int, forked: list[int]
+) -> None:
+    """The main process forks the parsers of new inputs; the pages come out the same."""
+    _forget_process_memory(monkeypatch)
+    serial = site(confoverrides={"trending_workers": 1})
+    serial.build()
+    _forget_process_memory(monkeypatch)
+    calls: list[int] = []
+    real = loader.map_forked
+
+    def recording(task, items, workers, progress=None):  # type: ignore[no-untyped-def]
+        calls.append(workers)
+        return real(task, items, workers, progress=progress)
+
+    monkeypatch.setattr(loader, "map_forked", recording)
+    app = site(confoverrides={"trending_workers": workers}, builddir=serial.outdir.parent / "w")
+    app.build()
+    assert calls == forked
+    for page in ("dashboard", "graphs", "failed"):
+        assert (Path(app.outdir) / f"{page}.html").read_text() == (
+            Path(serial.outdir) / f"{page}.html"
+        ).read_text()
