@@ -180,7 +180,9 @@ def run(
     try:
         reasons = _fail_on(fail_on)
         mail.check(outputs.email)
-        loaded = load_sources(settings, metric, tag_filter, search, samples, messages)
+        loaded = load_sources(
+            settings, metric, tag_filter, search, samples, messages, forked=engine.workers
+        )
         if comparison is not None:
             if build or mail.send or outputs.email:
                 raise UsageError(

@@ -70,11 +70,14 @@ def load_sources(
     search: str | None,
     samples: str | None,
     messages: Messages,
+    forked: int | None = None,
 ) -> list[Loaded]:
     """Every source of ``settings``, cut into the histories of the judged metric.
 
     A source that ends up with no build, or no test with a value of the
     metric, is an error: a gate must not pass on data it could not read.
+    New inputs are parsed on ``forked`` processes forked from this one
+    (``--workers``), as the site parses them.
     """
     accept = tag_filter(expression)
     loaded = []
@@ -83,7 +86,13 @@ def load_sources(
         def progress(message: str, name: str = source.name) -> None:
             messages.progress(f"{name}: {message}")
 
-        dataset = load(source.spec, settings.cache_dir, progress=progress, passed_messages=False)
+        dataset = load(
+            source.spec,
+            settings.cache_dir,
+            progress=progress,
+            passed_messages=False,
+            forked=forked,
+        )
         for problem in dataset.problems:
             messages.error(f"warning: source {source.name!r}: {problem}")
         if not dataset.builds:

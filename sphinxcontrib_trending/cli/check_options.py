@@ -129,7 +129,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=_positive,
         metavar="N",
-        help="classify the tests' histories on N local worker processes (default: in-process)",
+        help="parse new inputs and classify the tests' histories on N local worker "
+        "processes (default: in-process)",
     )
     engine.add_argument(
         "--scheduler",

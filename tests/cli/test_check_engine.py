@@ -10,6 +10,8 @@ import pytest
 
 from sphinxcontrib_trending.analysis import many as series
 from sphinxcontrib_trending.cli import main
+from sphinxcontrib_trending.ingest import loader
+from tests.forks import forks_of
 
 
 def _results(folder: Path) -> Path:
@@ -77,3 +79,27 @@ def test_verbose_shows_the_grouping_progress_as_log_lines(
     err = capsys.readouterr().err
     assert "results: grouping histories: 1/3 (33%)" in err
     assert "results: grouping histories: 3/3 (100%)" in err
+
+
+def test_workers_parse_new_inputs_on_forked_processes_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same results in four files: parsed on 2 forked workers, judged the same."""
+    expected = _verdicts(tmp_path, "plain")
+    lines = _results(tmp_path).read_text().splitlines()
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for number in range(4):
+        (parts / f"part{number}.jsonl").write_text("\n".join(lines[number::4]) + "\n")
+    counts = forks_of(loader, monkeypatch)
+    target = tmp_path / "parts.json"
+    command = ["check", str(parts / "*.jsonl"), "--format", "jsonl", "--fail-on", ""]
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    code = main([*command, "--json", str(target), "--workers", "2", *cache])
+    assert counts == [2]
+
+    def judged(report: dict) -> list[tuple[str, str, float]]:  # the job names the file
+        return sorted((v["key"], v["reason"], v["value"]) for v in report["verdicts"])
+
+    assert code == expected[0]
+    assert judged(json.loads(target.read_text())) == judged(expected[1])  # type: ignore[arg-type]

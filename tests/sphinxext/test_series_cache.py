@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -12,6 +11,7 @@ from sphinxcontrib_trending.analysis import many as series
 from sphinxcontrib_trending.ingest import loader
 from sphinxcontrib_trending.sphinxext import process_memo
 from sphinxcontrib_trending.sphinxext.directives import common
+from tests.forks import forks_of
 from tests.sphinxext.conftest import SiteFactory
 
 
@@ -19,19 +19,6 @@ def _forget_process_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     """As if the next build ran in a fresh ``sphinx-build`` process."""
     for memo in ("_loaded", "_histories", "_trends", "_series"):
         monkeypatch.setattr(process_memo, memo, {})
-
-
-def _forks_of(module: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The worker counts ``module``'s calls of ``map_forked`` ask for, as they happen."""
-    counts: list[int] = []
-    real = module.map_forked
-
-    def recording(task, items, workers, progress=None):  # type: ignore[no-untyped-def]
-        counts.append(workers)
-        return real(task, items, workers, progress=progress)
-
-    monkeypatch.setattr(module, "map_forked", recording)
-    return counts
 
 
 def test_rereading_pages_in_a_new_process_classifies_no_series_again(
@@ -84,7 +71,7 @@ def test_a_serial_build_groups_on_trending_workers_processes(
     (every core by default); ``trending_workers = 1`` keeps it in the build's own process."""
     _forget_process_memory(monkeypatch)
     monkeypatch.setattr(series, "MIN_PARALLEL", 1)  # the test site has few series
-    slots = _forks_of(series, monkeypatch)
+    slots = forks_of(series, monkeypatch)
     app = site(confoverrides={"trending_workers": workers})
     app.build()
     assert set(slots) == forked
@@ -144,7 +131,7 @@ def test_a_cold_build_parses_its_inputs_on_trending_workers_processes(
     serial = site(confoverrides={"trending_workers": 1})
     serial.build()
     _forget_process_memory(monkeypatch)
-    calls = _forks_of(loader, monkeypatch)
+    calls = forks_of(loader, monkeypatch)
     app = site(confoverrides={"trending_workers": workers}, builddir=serial.outdir.parent / "w")
     app.build()
     assert calls == forked
