@@ -12,6 +12,7 @@ from sphinxcontrib_trending.cli.ingest import run
 from sphinxcontrib_trending.ingest import SourceSpec, load, loader
 from sphinxcontrib_trending.ingest.store.manifest import read_manifest
 from tests.ingest.conftest import RF7_DAILY
+from tests.store_tree import store_tree
 
 
 def test_ingest_parses_once_and_reports_its_work(tmp_path: Path) -> None:
@@ -90,20 +91,12 @@ def test_a_missing_data_file_has_its_input_parsed_again(tmp_path: Path) -> None:
     assert stored.problems == [] and stored.builds == load(spec).builds
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {
-        str(path.relative_to(root)): path.read_bytes()
-        for path in sorted(root.rglob("*"))
-        if path.is_file() and path.name != "_lock"
-    }
-
-
 def test_the_same_inputs_make_the_same_store_byte_for_byte(tmp_path: Path) -> None:
     spec = SourceSpec(paths=(str(RF7_DAILY),))
     for name in ("a", "b"):
         assert run(spec, tmp_path / name, quiet=True, err=io.StringIO()) == 0
-    first = _tree(tmp_path / "a")
-    assert first == _tree(tmp_path / "b")
+    first = store_tree(tmp_path / "a")
+    assert first == store_tree(tmp_path / "b")
     assert "_manifest.json" in first and len(first) > 6
 
 
@@ -113,8 +106,8 @@ def test_local_workers_write_the_store_a_build_writes_byte_for_byte(tmp_path: Pa
     assert run(spec, tmp_path / "ingested", workers=2, quiet=True, err=io.StringIO()) == 0
     dataset = load(spec, tmp_path / "build-cache")
     assert len(dataset.builds) == 6
-    from_workers = _tree(tmp_path / "ingested")
-    assert from_workers == _tree(tmp_path / "build-cache" / "store")
+    from_workers = store_tree(tmp_path / "ingested")
+    assert from_workers == store_tree(tmp_path / "build-cache" / "store")
     assert len(from_workers) > 6
     again = load(SourceSpec(paths=(str(RF7_DAILY),)), tmp_path / "build-cache")
     assert again.parsed == [] and again.builds == dataset.builds

@@ -14,6 +14,7 @@ from sphinxcontrib_trending.ingest import SourceSpec, fingerprint, load, loader,
 from sphinxcontrib_trending.ingest.store.manifest import MANIFEST_NAME, read_manifest
 from sphinxcontrib_trending.ingest.store.stored_tests import StoredTests
 from tests.ingest.conftest import RF7_DAILY, RF7_WEEKLY
+from tests.store_tree import store_tree
 
 
 @pytest.fixture
@@ -329,7 +330,8 @@ def test_forked_parsing_loads_what_a_serial_load_does(
     assert forked.problems == serial.problems
     assert [problem.origin for problem in forked.problems] == [str(bad)]
     assert forked.parsed == serial.parsed and forked.files == serial.files
-    if cached:  # what the forked processes wrote serves the next load
+    if cached:  # what the forked processes wrote is the store a serial load writes
+        assert store_tree(tmp_path / "forked") == store_tree(tmp_path / "serial")
         pids.unlink()
         again = load(spec, tmp_path / "forked")
         assert again.parsed == [] and not pids.exists()
