@@ -71,9 +71,9 @@ class StoredInput:
     order they were written, which is its measurements' order.  The sort is
     kept as a permutation (:attr:`order`), not applied to the columns: a
     store keeps each input's other test types in a file of their own, so
-    almost every input needs it, and copying every column into that order
-    was most of a store read, though a history takes only a few columns of
-    a few rows.
+    almost every input needs it, and sorting every column into that order
+    was half of what the reading process's main thread did, though a
+    history takes only a few columns of a few rows.
     """
 
     def __init__(self, tables: list[pa.Table], shared: SharedValues) -> None:
