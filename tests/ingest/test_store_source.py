@@ -20,6 +20,7 @@ import pytest
 
 from sphinxcontrib_trending.analysis.history import trial_statistics
 from sphinxcontrib_trending.cli import main
+from sphinxcontrib_trending.engine import read_ahead as ahead
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, fingerprint, load
 from sphinxcontrib_trending.ingest.options import ReadOptions
 from sphinxcontrib_trending.ingest.store import dataset
@@ -426,7 +427,7 @@ def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(
     ours: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two files per core are read ahead, no more: the whole store is never held as tables."""
-    monkeypatch.setattr(dataset.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(ahead.os, "cpu_count", lambda: 1)
     reads: list[str] = []
     reads_before_builds: list[int] = []
     read_file, builds_from_prepared = dataset._read_file, dataset.builds_from_prepared

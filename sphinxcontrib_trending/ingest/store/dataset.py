@@ -13,11 +13,9 @@ latency histograms.
 
 from __future__ import annotations
 
-import os
 import posixpath
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
@@ -27,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.plausible import screen
 from sphinxcontrib_trending.ingest.store.columns import (
@@ -152,14 +151,13 @@ def _read_wanted(
 
     pyarrow decodes and computes without the GIL, so files are read, and our
     rows checked and prepared (:func:`.prepared_rows`), on a thread per core
-    while this one builds the model.  An input's files lie in several
-    partition folders; reading them together, at most two files per core
+    while this one builds the model (:func:`.read_ahead`).  An input's files
+    lie in several partition folders; reading them together, a few files
     ahead, and dropping its tables as soon as its builds exist, the read
     never holds the whole store as tables.  What comes back is in the order
     of the files, as merging expects: the reference's builds by file, then
     ours by input, in the order of each input's first file.
     """
-    workers = os.cpu_count() or 1
     by_input: dict[str, list[int]] = defaultdict(list)
     for position, (relative, _) in enumerate(wanted):
         by_input[_input_of(relative)].append(position)
@@ -184,39 +182,33 @@ def _read_wanted(
         except READ_ERRORS as error:
             return error
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending: deque[Future[pa.Table | Exception]] = deque()
-        ahead = iter(order)
-        for position in order:
-            while len(pending) < 2 * workers and (next_position := next(ahead, None)) is not None:
-                pending.append(pool.submit(read_one, next_position))
-            table = pending.popleft().result()
-            relative, values = wanted[position]
-            read = reads[position] = _FileRead(posixpath.join(location.rstrip("/"), relative))
-            prefix = _input_of(relative)
-            try:
-                if isinstance(table, Exception):
-                    raise table
-                if STORE_MARKER not in (table.schema.metadata or {}):
-                    # the reference's ETL screens nothing
-                    read.builds = screen(
-                        builds_from_reference(
-                            table,
-                            read.where,
-                            values,
-                            options,
-                            query.metrics,
-                            passed_messages=query.passed_messages,
-                        ),
-                        problems,
-                    )
-                else:
-                    ours[prefix].append(table)
-            except READ_ERRORS as error:
-                read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
-            del table
-            if position in last_files and prefix in ours:
-                builds[prefix] = _our_builds(location, prefix, ours.pop(prefix), shared, problems)
+    for position, table in zip(order, read_ahead(read_one, order), strict=True):
+        relative, values = wanted[position]
+        read = reads[position] = _FileRead(posixpath.join(location.rstrip("/"), relative))
+        prefix = _input_of(relative)
+        try:
+            if isinstance(table, Exception):
+                raise table
+            if STORE_MARKER not in (table.schema.metadata or {}):
+                # the reference's ETL screens nothing
+                read.builds = screen(
+                    builds_from_reference(
+                        table,
+                        read.where,
+                        values,
+                        options,
+                        query.metrics,
+                        passed_messages=query.passed_messages,
+                    ),
+                    problems,
+                )
+            else:
+                ours[prefix].append(table)
+        except READ_ERRORS as error:
+            read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
+        del table
+        if position in last_files and prefix in ours:
+            builds[prefix] = _our_builds(location, prefix, ours.pop(prefix), shared, problems)
     for position in range(len(wanted)):
         read = reads[position]
         found.builds.extend(read.builds)

@@ -12,15 +12,15 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-from collections import deque
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
@@ -109,22 +109,17 @@ class LocalStore:
 
         Reading, hashing, decoding and checking a file release the GIL;
         making the builds does not, so this thread makes them while the
-        others verify and prepare the next inputs' files (at most two inputs
-        per core ahead, so the tables waiting stay few).
+        others verify and prepare the next inputs' files (:func:`.read_ahead`).
         """
-        workers = os.cpu_count() or 1
         found: list[tuple[list[Build] | None, Problem | None]] = []
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            pending: deque[Future[list[pa.Table] | Problem]] = deque()
-            ahead = iter(entries)
-            for entry in entries:
-                while len(pending) < 2 * workers and (next_entry := next(ahead, None)) is not None:
-                    pending.append(pool.submit(self._verified_tables, next_entry, passed_messages))
-                tables = pending.popleft().result()
-                if isinstance(tables, Problem):
-                    found.append((None, tables))
-                    continue
-                found.append(self._builds(entry, tables))
+        verified = read_ahead(
+            partial(self._verified_tables, passed_messages=passed_messages), entries
+        )
+        for entry, tables in zip(entries, verified, strict=True):
+            if isinstance(tables, Problem):
+                found.append((None, tables))
+                continue
+            found.append(self._builds(entry, tables))
         return found
 
     def _verified_tables(self, entry: Entry, passed_messages: bool) -> list[pa.Table] | Problem:
