@@ -122,10 +122,14 @@ class StoredInput:
             for at, (first, stop) in enumerate(zip(self._first_test.tolist(), stops, strict=True))
         ]
 
+    def _span(self, first: int, stop: int) -> tuple[int, int, npt.NDArray[np.int64]]:
+        """Tests ``first..stop``'s sorted rows ``low..high``, and where each test starts in them."""
+        low, high = int(self.starts[first]), int(self.starts[stop])
+        return low, high, self.starts[first : stop + 1] - low
+
     def _rows(self, first: int, stop: int) -> tuple[pa.Table, npt.NDArray[np.int64]]:
         """The rows of tests ``first..stop`` and where each test starts in them."""
-        low, high = int(self.starts[first]), int(self.starts[stop])
-        starts = self.starts[first : stop + 1] - low
+        low, high, starts = self._span(first, stop)
         if self.order is None:
             return self.table.slice(low, high - low), starts
         return self.table.take(pa.array(self.order[low:high])), starts
@@ -162,8 +166,7 @@ class StoredInput:
     def metric_rows(self, metric: str, first: int, stop: int) -> MetricRows:
         """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
         table = self.table
-        low, high = int(self.starts[first]), int(self.starts[stop])
-        starts = self.starts[first : stop + 1] - low
+        low, high, starts = self._span(first, stop)
         if self.order is None:
             at = np.arange(low, high)
             metrics = table.column("metric").slice(low, high - low)
@@ -221,21 +224,16 @@ def _sort_keys(table: pa.Table) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.i
 
 
 def _ordered(builds: npt.NDArray[np.int32], tests: npt.NDArray[np.int32]) -> bool:
-    """Whether rows with these keys already lie in order (a check costs less than a sort)."""
+    """Whether rows with these keys already lie in order (a build's own row last).
+
+    An input's rows are written in that order, so an input kept in one file
+    needs no sort, and the check costs less than one.
+    """
     same_build = builds[1:] == builds[:-1]
     return bool(
         np.all(builds[1:] >= builds[:-1])
         and np.all(tests[1:][same_build] >= tests[:-1][same_build])
     )
-
-
-def _in_order(table: pa.Table) -> bool:
-    """Whether the rows already lie as the sort would put them (a build's own row last).
-
-    An input's rows are written in that order, so an input kept in one file
-    needs no sort.
-    """
-    return _ordered(*_sort_keys(table))
 
 
 def _hosts(attributes: pa.ChunkedArray) -> list[str]:
