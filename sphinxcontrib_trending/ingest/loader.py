@@ -150,6 +150,7 @@ def load(
                 progress=progress,
                 passed_messages=passed_messages,
                 forked=forked,
+                decoded_dir=cache_dir / "decoded",
             )
         finally:
             # pyarrow's allocator keeps the pages of every table read for
@@ -168,6 +169,7 @@ def ingest(
     read_back: bool = True,
     passed_messages: bool = True,
     forked: int | None = None,
+    decoded_dir: Path | None = None,
 ) -> Dataset:
     """:func:`load` with the store and downloads folders named, and the engine's knobs.
 
@@ -183,7 +185,8 @@ def ingest(
     or ``scheduler``) parses on that many processes forked from this one
     (:func:`~sphinxcontrib_trending.engine.map_forked`): a Sphinx build's
     cold start parses every archive, and forked workers start in
-    milliseconds where a Dask cluster's take seconds.
+    milliseconds where a Dask cluster's take seconds.  ``decoded_dir`` keeps
+    store files' rows decoded between loads (:mod:`.store.decoded`).
 
     Without a ``scheduler``, each parse task writes its input's rows into
     the store itself, and with ``read_back`` the inputs parsed now are then
@@ -195,10 +198,10 @@ def ingest(
     fmt = input_format(options.format)
     report = progress or (lambda _message: None)
     if fmt.store is not None:
-        return _from_stores(fmt.store, spec, options, passed_messages)
+        return _from_stores(fmt.store, spec, options, passed_messages, decoded_dir)
     entries, problems = resolve_entries(spec)
     dataset = Dataset(problems=problems)
-    store = LocalStore(store_dir) if store_dir is not None else None
+    store = LocalStore(store_dir, decoded_dir) if store_dir is not None else None
     with ExitStack() as stack:
         manifest = Manifest()
         if store is not None:
@@ -523,13 +526,17 @@ def _vanished(entry: Entry) -> bool:
 
 
 def _from_stores(
-    read: StoreReader, spec: SourceSpec, options: ReadOptions, passed_messages: bool
+    read: StoreReader,
+    spec: SourceSpec,
+    options: ReadOptions,
+    passed_messages: bool,
+    decoded_dir: Path | None,
 ) -> Dataset:
     """A ``parquet`` source: each path is a store (ours or the reference's) read whole."""
     dataset = Dataset()
     builds: list[Build] = []
     for location in spec.paths:
-        found, problems, files_read = read(location, options, passed_messages)
+        found, problems, files_read = read(location, options, passed_messages, decoded_dir)
         builds.extend(found)
         dataset.problems.extend(problems)
         dataset.files.extend(path for path in files_read if os.path.exists(path))

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest import Dataset, SourceSpec, load
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -33,3 +34,11 @@ def daily_archive(tmp_path: Path) -> Path:
     for source in sorted(RF7_DAILY.glob("*.xml.gz")):
         (target / source.name).write_bytes(source.read_bytes())
     return target
+
+
+@pytest.fixture
+def ours(tmp_path: Path) -> Path:
+    """Our results store, holding the daily RF7 archive, as ``sphinx-trending ingest`` writes it."""
+    store = tmp_path / "store"
+    assert main(["ingest", str(RF7_DAILY), "--store", str(store), "--quiet"]) == 0
+    return store

@@ -206,13 +206,6 @@ def test_reads_are_pruned_by_day_and_projected_by_metric(
         assert not any("bandwidth" in name for name in columns)
 
 
-@pytest.fixture
-def ours(tmp_path: Path) -> Path:
-    store = tmp_path / "store"
-    assert main(["ingest", str(RF7_DAILY), "--store", str(store), "--quiet"]) == 0
-    return store
-
-
 def test_our_store_reads_back_what_the_archives_hold(ours: Path) -> None:
     direct = load(SourceSpec(paths=(str(RF7_DAILY),)))
     stored = load(SourceSpec(paths=(str(ours),), format="parquet"))

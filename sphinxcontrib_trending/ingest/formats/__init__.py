@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from sphinxcontrib_trending.ingest.archives import COMPRESSION_SUFFIX
@@ -44,10 +44,14 @@ class Reading:
 
 Reader = Callable[[Reading], tuple[list[Build], list[Problem]]]
 
-StoreReader = Callable[[str, "ReadOptions", bool], tuple[list[Build], list[Problem], list[str]]]
+StoreReader = Callable[
+    [str, "ReadOptions", bool, Path | None], tuple[list[Build], list[Problem], list[str]]
+]
 """Reads one store location whole: its builds, problems and the files it read.
 
-The flag is ``passed_messages`` (False: passed tests' messages left empty).
+The flag is ``passed_messages`` (False: passed tests' messages left empty);
+the path, where the read may keep files' decoded rows between reads (None:
+nowhere).
 """
 
 

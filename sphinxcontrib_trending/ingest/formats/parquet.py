@@ -17,17 +17,22 @@ from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from sphinxcontrib_trending.ingest.options import ReadOptions
 
 
 def read(
-    location: str, options: ReadOptions, passed_messages: bool = True
+    location: str,
+    options: ReadOptions,
+    passed_messages: bool = True,
+    decoded_dir: Path | None = None,
 ) -> tuple[list[Build], list[Problem], list[str]]:
     """The source's ``days`` and ``metrics`` become the read's partition filter and projection."""
     query = Query(
         recent_days=options.days, metrics=options.metrics, passed_messages=passed_messages
     )
-    found = read_store(location, options, query)
+    found = read_store(location, options, query, decoded_dir)
     return found.builds, found.problems, found.files_read
 
 

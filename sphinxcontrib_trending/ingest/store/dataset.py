@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import fsspec
@@ -33,6 +33,7 @@ from sphinxcontrib_trending.ingest.store.columns import (
     REFERENCE_METRICS,
     STORE_MARKER,
 )
+from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
     INPUT_PREFIX,
     in_days,
@@ -98,18 +99,29 @@ class Found:
     files_read: list[str]
 
 
-def read_store(location: str, options: ReadOptions, query: Query = Query()) -> Found:
-    """Every build the store at ``location`` holds that ``query`` asks for."""
+def read_store(
+    location: str, options: ReadOptions, query: Query = Query(), decoded_dir: Path | None = None
+) -> Found:
+    """Every build the store at ``location`` holds that ``query`` asks for.
+
+    With ``decoded_dir``, our files' rows are kept there decoded between
+    reads (:mod:`.decoded`).
+    """
     found = Found([], [], [])
     try:
         fs, root = fsspec.core.url_to_fs(location)
         if not fs.isdir(root):
             raise FileNotFoundError("no such store folder")
         manifest = _manifest(fs, root)
-        listed = sorted(_relative(fs, root))
+        states = _data_files(fs, root)
     except (OSError, ValueError, ImportError) as error:
         found.problems.append(Problem(location, f"cannot read the store: {error}", "source"))
         return found
+    listed = sorted(states)
+    decoded = None
+    if decoded_dir is not None:
+        decoded = scoped(decoded_dir, location, query.passed_messages, query.metrics)
+        decoded.keep_only(listed)
     if manifest is not None:
         _complain_about_unlisted(location, listed, manifest, found)
         listed = sorted(manifest.referenced())
@@ -121,8 +133,26 @@ def read_store(location: str, options: ReadOptions, query: Query = Query()) -> F
         if in_days(values := partition_values(relative), query.days)
         and in_test_types(values, query.test_types)
     ]
-    _read_wanted(fs, root, location, wanted, query, options, found)
+    _read_wanted(fs, root, location, wanted, query, options, found, _Kept(decoded, states))
     return found
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """Where a read keeps our files' decoded rows (nowhere without a cache folder)."""
+
+    decoded: DecodedFiles | None
+    states: dict[str, list[object]]
+    """Each listed file's size and modification time or ETag, by relative path."""
+
+    def read(self, relative: str) -> pa.Table | None:
+        if self.decoded is None or relative not in self.states:
+            return None
+        return self.decoded.read(relative, self.states[relative])
+
+    def write(self, relative: str, table: pa.Table) -> None:
+        if self.decoded is not None and relative in self.states:
+            self.decoded.write(relative, self.states[relative], table)
 
 
 def _input_of(relative: str) -> str:
@@ -146,6 +176,7 @@ def _read_wanted(
     query: Query,
     options: ReadOptions,
     found: Found,
+    kept: _Kept,
 ) -> None:
     """Read the files an input at a time, turning each input's rows into builds at once.
 
@@ -170,14 +201,19 @@ def _read_wanted(
     shared = SharedValues()
 
     def read_one(position: int) -> pa.Table | Exception:
+        relative = wanted[position][0]
+        table = kept.read(relative)
+        if table is not None:
+            return table
         try:
-            table = _read_file(fs, posixpath.join(root, wanted[position][0]), query)
+            table = _read_file(fs, posixpath.join(root, relative), query)
             if STORE_MARKER not in (table.schema.metadata or {}):
                 return table
             # ours were screened when parsed (check_rows checks that in one
             # pass per column)
             table = prepared_rows(table, passed_messages=query.passed_messages)
             check_plausible(table)
+            kept.write(relative, table)
             return table
         except READ_ERRORS as error:
             return error
@@ -258,12 +294,15 @@ def location_state(location: str) -> list[object]:
     except (OSError, ValueError, ImportError) as error:
         return [location, str(error)]
     return [
-        [
-            posixpath.relpath(path, root),
-            info.get("size"),
-            str(info.get("mtime") or info.get("ETag") or info.get("LastModified") or ""),
-        ]
-        for path, info in sorted(listing.items())
+        [posixpath.relpath(path, root), *_state(info)] for path, info in sorted(listing.items())
+    ]
+
+
+def _state(info: dict[str, Any]) -> list[object]:
+    """A listed file's size and modification time (or ETag): changes when its content does."""
+    return [
+        info.get("size"),
+        str(info.get("mtime") or info.get("ETag") or info.get("LastModified") or ""),
     ]
 
 
@@ -277,11 +316,14 @@ def _manifest(fs: Any, root: str) -> Manifest | None:
         raise ValueError(f"corrupt store manifest {MANIFEST_NAME}: {error}") from None
 
 
-def _relative(fs: Any, root: str) -> Iterable[str]:
-    for path in fs.find(root):
+def _data_files(fs: Any, root: str) -> dict[str, list[object]]:
+    """The store's data files, by relative path, each with its :func:`_state`."""
+    found = {}
+    for path, info in fs.find(root, detail=True).items():
         relative = posixpath.relpath(path, root)
         if is_data_file(relative):
-            yield relative
+            found[relative] = _state(info)
+    return found
 
 
 def _complain_about_unlisted(

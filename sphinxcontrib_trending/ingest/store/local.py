@@ -4,7 +4,8 @@ Only the loader writes here, under a lock, in one transaction per run:
 new data files first, the manifest last, then the files nothing lists any
 more are removed.  Reading verifies each file against the manifest (size,
 SHA-256), then its schema marker, column types and values, before trusting
-a row of it.
+a row of it; with a cache folder, the rows it verified are kept decoded
+(:mod:`.decoded`) and stand for the file until it changes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
+from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
     file_name,
     is_our_file,
@@ -55,8 +57,11 @@ class CorruptFile(ValueError):
 
 
 class LocalStore:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, decoded_dir: Path | None = None) -> None:
+        """``decoded_dir`` keeps the files' checked rows decoded between reads
+        (:mod:`.decoded`); without it every read decodes and checks each file."""
         self.root = root
+        self.decoded_dir = decoded_dir
         self.shared = SharedValues()  # repeated values shared by the builds read back
 
     @contextmanager
@@ -122,12 +127,30 @@ class LocalStore:
             found.append(self._builds(entry, tables))
         return found
 
+    def _decoded(self, passed_messages: bool) -> DecodedFiles | None:
+        if self.decoded_dir is None:
+            return None
+        return scoped(self.decoded_dir, str(self.root), passed_messages)
+
     def _verified_tables(self, entry: Entry, passed_messages: bool) -> list[pa.Table] | Problem:
+        """An entry's tables, each verified now or as it was when last decoded.
+
+        A decoded copy stands for its file while the file keeps the size,
+        digest and modification time it had then: written in place, the
+        file is verified again.
+        """
         tables = []
+        decoded = self._decoded(passed_messages)
         for data in entry.files:
             path = self.root / data.path
             try:
-                tables.append(_verified_table(path, data, passed_messages))
+                identity = [data.size, data.sha256, path.stat().st_mtime_ns]
+                table = decoded.read(data.path, identity) if decoded is not None else None
+                if table is None:
+                    table = _verified_table(path, data, passed_messages)
+                    if decoded is not None:
+                        decoded.write(data.path, identity, table)
+                tables.append(table)
             except READ_ERRORS as error:
                 message = f"corrupt or foreign store file, its input is parsed again: {error}"
                 return Problem(str(path), message, "cache")
@@ -183,6 +206,9 @@ class LocalStore:
         for relative in self._files():
             if relative not in keep and is_our_file(relative):
                 (self.root / relative).unlink(missing_ok=True)
+        for passed_messages in (False, True):
+            if (decoded := self._decoded(passed_messages)) is not None:
+                decoded.keep_only(keep)
 
 
 def _verified_table(path: Path, data: DataFile, passed_messages: bool) -> pa.Table:

@@ -1,0 +1,177 @@
+"""Store files' decoded rows kept between reads: used while a file is unchanged, never after."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from sphinxcontrib_trending.ingest import SourceSpec, load
+from sphinxcontrib_trending.ingest.store import dataset, local
+from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
+from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles
+from tests.ingest.test_store_source import OPTIONS, _planted
+
+
+def test_a_kept_table_reads_back_only_for_the_file_state_it_was_kept_for(tmp_path: Path) -> None:
+    kept = DecodedFiles(tmp_path / "decoded")
+    table = pa.table({"job": ["a", "b"], "values": [[1.0, 2.0], None]}).replace_schema_metadata(
+        {b"marker": b"1"}
+    )
+    kept.write("test_type=mrr/x.parquet", [10, "12.5"], table)
+    back = kept.read("test_type=mrr/x.parquet", [10, "12.5"])
+    assert back is not None and back.equals(table, check_metadata=True)
+    assert kept.read("test_type=mrr/x.parquet", [11, "12.5"]) is None  # resized
+    assert kept.read("test_type=mrr/x.parquet", [10, "13.0"]) is None  # rewritten
+    assert kept.read("test_type=mrr/y.parquet", [10, "12.5"]) is None  # never kept
+    (path,) = (tmp_path / "decoded").iterdir()
+    path.write_bytes(path.read_bytes()[:40])
+    assert kept.read("test_type=mrr/x.parquet", [10, "12.5"]) is None  # damaged
+    kept.write("test_type=mrr/x.parquet", [10, "12.5"], table)
+    kept.write("test_type=mrr/y.parquet", [3, "1"], table)
+    kept.keep_only(["test_type=mrr/y.parquet"])
+    assert kept.read("test_type=mrr/x.parquet", [10, "12.5"]) is None
+    assert kept.read("test_type=mrr/y.parquet", [3, "1"]) is not None
+    assert len(list((tmp_path / "decoded").iterdir())) == 1
+
+
+@pytest.fixture
+def file_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The store files a store source really opens and decodes."""
+    seen: list[str] = []
+    real = dataset._read_file
+
+    def counted(fs: object, path: str, query: Query) -> pa.Table:
+        seen.append(path)
+        return real(fs, path, query)
+
+    monkeypatch.setattr(dataset, "_read_file", counted)
+    return seen
+
+
+@pytest.mark.parametrize("passed_messages", [True, False])
+def test_a_store_source_read_again_decodes_no_file(
+    ours: Path,
+    tmp_path: Path,
+    file_reads: list[str],
+    passed_messages: bool,
+) -> None:
+    query = Query(passed_messages=passed_messages)
+    plain = read_store(str(ours), OPTIONS, query)
+    decoded = tmp_path / "decoded"
+    first = read_store(str(ours), OPTIONS, query, decoded)
+    opened = len(file_reads)
+    assert opened == 2 * len(plain.files_read) > 0
+    again = read_store(str(ours), OPTIONS, query, decoded)
+    assert len(file_reads) == opened
+    for found in (first, again):
+        assert found.builds == plain.builds and found.problems == plain.problems == []
+        assert found.files_read == plain.files_read
+    # read another way, the kept rows of the first are not what it wants
+    other_way = Query(passed_messages=not passed_messages)
+    other = read_store(str(ours), OPTIONS, other_way, decoded)
+    assert len(file_reads) == opened + len(plain.files_read)
+    assert other.builds == read_store(str(ours), OPTIONS, other_way).builds
+
+
+def test_a_store_file_changed_after_it_was_decoded_is_read_and_checked_again(
+    ours: Path,
+    tmp_path: Path,
+    file_reads: list[str],
+) -> None:
+    decoded = tmp_path / "decoded"
+    source = SourceSpec(paths=(str(ours),), format="parquet")
+    assert load(source, cache_dir=tmp_path).problems == []
+    touched = sorted(ours.rglob("*.parquet"))[0]
+    os.utime(touched, ns=(touched.stat().st_atime_ns, touched.stat().st_mtime_ns + 10**9))
+    file_reads.clear()
+    assert load(source, cache_dir=tmp_path).problems == []
+    assert file_reads == [str(touched)]
+    victim = _planted(
+        ours,
+        "values",
+        lambda cells: [[float("inf"), *cell[1:]] if cell else cell for cell in cells],
+    )
+    file_reads.clear()
+    damaged = load(source, cache_dir=tmp_path)
+    assert file_reads == [str(victim)]
+    (problem,) = damaged.problems
+    assert problem.origin == str(victim) and "a value is infinite" in problem.message
+    assert len(list(decoded.rglob("*.arrow"))) == len(list(ours.rglob("*.parquet")))
+
+
+def test_a_damaged_kept_copy_is_decoded_anew(
+    ours: Path,
+    tmp_path: Path,
+    file_reads: list[str],
+) -> None:
+    source = SourceSpec(paths=(str(ours),), format="parquet")
+    first = load(source, cache_dir=tmp_path)
+    for kept in (tmp_path / "decoded").rglob("*.arrow"):
+        kept.write_bytes(kept.read_bytes()[: len(kept.read_bytes()) // 2])
+    file_reads.clear()
+    again = load(source, cache_dir=tmp_path)
+    assert again.builds == first.builds and again.problems == []
+    assert len(file_reads) == len(list(ours.rglob("*.parquet")))
+
+
+def test_a_removed_store_file_takes_its_kept_copy_with_it(
+    ours: Path,
+    tmp_path: Path,
+) -> None:
+    source = SourceSpec(paths=(str(ours),), format="parquet")
+    load(source, cache_dir=tmp_path)
+    files = sorted(ours.rglob("*.parquet"))
+    files[0].unlink()
+    load(source, cache_dir=tmp_path)
+    assert len(list((tmp_path / "decoded").rglob("*.arrow"))) == len(files) - 1
+
+
+@pytest.fixture
+def verified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files of a build's own store that are really read, hashed and checked."""
+    seen: list[str] = []
+    real = local._verified_table
+
+    def counted(path: Path, data: object, passed_messages: bool) -> pa.Table:
+        seen.append(path.name)
+        return real(path, data, passed_messages)
+
+    monkeypatch.setattr(local, "_verified_table", counted)
+    return seen
+
+
+def test_a_build_s_own_store_is_verified_once_then_served_decoded(
+    daily_archive: Path, tmp_path: Path, verified: list[str]
+) -> None:
+    spec = SourceSpec(paths=(str(daily_archive),))
+    plain = load(spec)
+    cold = load(spec, cache_dir=tmp_path, passed_messages=False)
+    stored = sorted(path.name for path in (tmp_path / "store").rglob("*.parquet"))
+    assert sorted(verified) == stored  # read back once, after the parse wrote them
+    warm = load(spec, cache_dir=tmp_path, passed_messages=False)
+    assert sorted(verified) == stored
+    assert warm.builds == cold.builds
+    everything = load(spec, cache_dir=tmp_path)  # another way to read: verified again
+    assert sorted(verified) == sorted(stored * 2)
+    assert everything.builds == plain.builds
+
+
+def test_a_build_s_own_store_file_damaged_after_it_was_decoded_is_found(
+    daily_archive: Path, tmp_path: Path
+) -> None:
+    spec = SourceSpec(paths=(str(daily_archive),))
+    good = load(spec, cache_dir=tmp_path)
+    victim = sorted((tmp_path / "store").rglob("*.parquet"))[0]
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # same size, other content
+    victim.write_bytes(bytes(data))
+    again = load(spec, cache_dir=tmp_path)
+    assert again.builds == good.builds
+    (problem,) = again.problems
+    assert problem.origin == str(victim) and "changed since it was written" in problem.message
+    assert len(list((tmp_path / "decoded").rglob("*.arrow"))) == len(
+        list((tmp_path / "store").rglob("*.parquet"))
+    )
