@@ -21,7 +21,7 @@ from sphinx.environment import BuildEnvironment
 
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
-ENV_VERSION = 2
+ENV_VERSION = 3
 
 Target = tuple[str, str]
 """A test's graph anchor is named by its source and history key."""
@@ -33,6 +33,9 @@ class TrendingEnvData:
     fingerprints: dict[str, str] = field(default_factory=dict)
     claims: dict[Target, dict[str, tuple[str, int | None]]] = field(default_factory=dict)
     """Per test, every page that graphs it: anchor and line of its first graph there."""
+    claimed: dict[str, set[Target]] = field(default_factory=dict)
+    """Per page, the tests it graphs (``claims`` turned round): a page read again
+    drops its claims without a walk over every test's."""
     links: dict[str, set[Target]] = field(default_factory=dict)
     """Per page, the tests its tables link to."""
     owners: dict[Target, str] = field(default_factory=dict)
@@ -60,10 +63,12 @@ def claim_anchor(env: BuildEnvironment, target: Target, anchor: str, line: int |
     (:func:`settle_anchors`), so the answer never depends on the order in
     which parallel readers happen to finish.
     """
-    pages = env_data(env).claims.setdefault(target, {})
+    data = env_data(env)
+    pages = data.claims.setdefault(target, {})
     if env.docname in pages:
         return False
     pages[env.docname] = (anchor, line)
+    data.claimed.setdefault(env.docname, set()).add(target)
     return True
 
 
@@ -124,10 +129,11 @@ def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     data = env_data(env)
     data.doc_sources.pop(docname, None)
     data.links.pop(docname, None)
-    for target, pages in list(data.claims.items()):
+    for target in data.claimed.pop(docname, ()):
+        pages = data.claims.get(target, {})
         pages.pop(docname, None)
         if not pages:
-            del data.claims[target]
+            data.claims.pop(target, None)
 
 
 def merge_info(
@@ -141,6 +147,8 @@ def merge_info(
             data.doc_sources[docname] = theirs.doc_sources[docname]
         if docname in theirs.links:
             data.links[docname] = theirs.links[docname]
+        if docname in theirs.claimed:
+            data.claimed[docname] = theirs.claimed[docname]
     data.fingerprints.update(theirs.fingerprints)
     for target, pages in theirs.claims.items():
         for docname in merged & pages.keys():
