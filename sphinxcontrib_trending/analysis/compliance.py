@@ -25,7 +25,12 @@ from datetime import datetime, timedelta, timezone
 from typing import TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
-from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, change_ratio, judge
+from sphinxcontrib_trending.analysis.grading import (
+    AnomalyPolicy,
+    AnomalyVerdict,
+    change_ratio,
+    judge,
+)
 from sphinxcontrib_trending.analysis.per_run import trend_per_run
 from sphinxcontrib_trending.analysis.windows import WindowMode as Mode
 
@@ -209,6 +214,7 @@ def anomaly_counts(
     since: datetime | int,
     policy: AnomalyPolicy | None = None,
     acknowledged: Container[int] = (),
+    judged: Sequence[AnomalyVerdict] | None = None,
 ) -> AnomalyCounts:
     """Anomalies in a window, judged by ``policy``.
 
@@ -217,12 +223,13 @@ def anomaly_counts(
     anomalies whose group starts at a run timed after it (see
     :func:`in_window`).  ``acknowledged`` holds the first runs (indices) of
     acknowledged anomalies, for example the keys of
-    :func:`~.acknowledged.acknowledged_anomalies`.
+    :func:`~.acknowledged.acknowledged_anomalies`.  ``judged`` is
+    ``judge(result, policy)`` when the caller has it already.
     """
     _check_times(times, result)
     first = since if isinstance(since, int) else _first_inside(times, since)
     tally: Counter[str] = Counter()
-    for verdict in judge(result, policy):
+    for verdict in judge(result, policy) if judged is None else judged:
         if not verdict.anomaly or verdict.start < first:
             continue
         if verdict.start in acknowledged:

@@ -6,6 +6,8 @@ out, once, how groups map onto runs (missing runs get no trend and no label).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, AnomalyVerdict, Verdict, judge
 
@@ -40,12 +42,17 @@ def anomaly_per_run(
 
 
 def verdict_per_run(
-    result: Classification, policy: AnomalyPolicy | None = None
+    result: Classification,
+    policy: AnomalyPolicy | None = None,
+    judged: Sequence[AnomalyVerdict] | None = None,
 ) -> list[AnomalyVerdict | None]:
     """The full verdict (label, provisional flag, confidence, relative change)
-    on the run that starts a changed group, None elsewhere."""
+    on the run that starts a changed group, None elsewhere.
+
+    ``judged`` is ``judge(result, policy)`` when the caller has it already.
+    """
     verdicts: list[AnomalyVerdict | None] = [None] * result.run_count
-    for verdict in judge(result, policy):
+    for verdict in judge(result, policy) if judged is None else judged:
         if verdict.anomaly:
             verdicts[verdict.start] = verdict
     return verdicts

@@ -28,6 +28,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     acknowledged_anomalies,
 )
 from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, window_marks
+from sphinxcontrib_trending.analysis.grading import judge
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.windows import Windows
 
@@ -120,12 +121,15 @@ def summarize(
     acknowledged = (
         acknowledged_anomalies(known, history.test_id, history.runs, result) if known else {}
     )
+    judged = judge(result, options.policy)  # once: the counts and the graph's marks both use it
     return TestTrend(
         history=history,
         result=result,
         compliance=compliance_in(marks, result),
-        counts=anomaly_counts(times, result, marks.recent_from, options.policy, acknowledged),
-        verdicts=verdict_per_run(result, options.policy),
+        counts=anomaly_counts(
+            times, result, marks.recent_from, options.policy, acknowledged, judged
+        ),
+        verdicts=verdict_per_run(result, options.policy, judged),
         acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),
         outliers_in_last_group=len(result.groups[-1].outliers) if result.groups else 0,

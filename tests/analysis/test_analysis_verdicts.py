@@ -184,6 +184,26 @@ def test_counts_split_firm_maybe_provisional_and_acknowledged() -> None:
     assert anomaly_counts(times, result, times[41], policy) == AnomalyCounts(0, 0, 0, 1, 1, 0)
 
 
+def test_verdicts_judged_once_give_the_counts_and_marks_judged_apart() -> None:
+    """A summary judges a grouping once and hands the verdicts to both views."""
+    result = classify(RUNS)
+    times = daily(len(RUNS))
+    policy = AnomalyPolicy(min_change=0.05, provisional_runs=40)
+    judged = judge(result, policy)
+    assert [verdict.verdict for verdict in judged if verdict.anomaly] == [
+        "regression",
+        "maybe progression",
+    ]
+    assert anomaly_counts(times, result, times[0], policy, judged=judged) == anomaly_counts(
+        times, result, times[0], policy
+    )
+    assert verdict_per_run(result, policy, judged) == verdict_per_run(result, policy)
+    # the verdicts given are the ones used: without the regression it is not counted
+    kept = [verdict for verdict in judged if verdict.verdict != "regression"]
+    assert anomaly_counts(times, result, times[0], policy, judged=kept).regressions == 0
+    assert verdict_per_run(result, policy, kept)[40] is None
+
+
 def test_count_anomalies_keeps_its_signature_and_counts_firm_ones() -> None:
     result = classify(RUNS)
     times = daily(len(RUNS))
