@@ -12,6 +12,8 @@ from sphinxcontrib_trending.ingest import SourceSpec, load
 from sphinxcontrib_trending.ingest.store import dataset, local
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles
+from sphinxcontrib_trending.ingest.store.layout import INPUT_PREFIX
+from sphinxcontrib_trending.ingest.store.manifest import read_manifest
 from tests.ingest.test_store_source import OPTIONS, _planted
 
 
@@ -35,6 +37,16 @@ def test_a_kept_table_reads_back_only_for_the_file_state_it_was_kept_for(tmp_pat
     assert kept.read("test_type=mrr/x.parquet", [10, "12.5"]) is None
     assert kept.read("test_type=mrr/y.parquet", [3, "1"]) is not None
     assert len(list((tmp_path / "decoded").iterdir())) == 1
+
+
+def _input_files(store: Path, member: Path) -> list[str]:
+    """Every file of the input ``member`` belongs to (its name starts with the input's hash)."""
+    prefix = member.name[:INPUT_PREFIX]
+    return sorted(str(path) for path in store.rglob(f"{prefix}*.parquet"))
+
+
+def _inputs(store: Path) -> int:
+    return len(read_manifest(store)[0].entries)
 
 
 @pytest.fixture
@@ -88,7 +100,8 @@ def test_a_store_file_changed_after_it_was_decoded_is_read_and_checked_again(
     os.utime(touched, ns=(touched.stat().st_atime_ns, touched.stat().st_mtime_ns + 10**9))
     file_reads.clear()
     assert load(source, cache_dir=tmp_path).problems == []
-    assert file_reads == [str(touched)]
+    assert sorted(file_reads) == _input_files(ours, touched)  # its input's files, no other
+    assert len(file_reads) == 3
     victim = _planted(
         ours,
         "values",
@@ -96,10 +109,10 @@ def test_a_store_file_changed_after_it_was_decoded_is_read_and_checked_again(
     )
     file_reads.clear()
     damaged = load(source, cache_dir=tmp_path)
-    assert file_reads == [str(victim)]
+    assert sorted(file_reads) == _input_files(ours, victim)
     (problem,) = damaged.problems
     assert problem.origin == str(victim) and "a value is infinite" in problem.message
-    assert len(list(decoded.rglob("*.arrow"))) == len(list(ours.rglob("*.parquet")))
+    assert len(list(decoded.rglob("*.arrow"))) == _inputs(ours)
 
 
 def test_a_damaged_kept_copy_is_decoded_anew(
@@ -117,16 +130,18 @@ def test_a_damaged_kept_copy_is_decoded_anew(
     assert len(file_reads) == len(list(ours.rglob("*.parquet")))
 
 
-def test_a_removed_store_file_takes_its_kept_copy_with_it(
+def test_an_input_gone_from_the_store_takes_its_kept_copy_with_it(
     ours: Path,
     tmp_path: Path,
 ) -> None:
     source = SourceSpec(paths=(str(ours),), format="parquet")
     load(source, cache_dir=tmp_path)
-    files = sorted(ours.rglob("*.parquet"))
-    files[0].unlink()
+    kept = tmp_path / "decoded"
+    assert len(list(kept.rglob("*.arrow"))) == _inputs(ours) == 6
+    for path in _input_files(ours, sorted(ours.rglob("*.parquet"))[0]):
+        Path(path).unlink()
     load(source, cache_dir=tmp_path)
-    assert len(list((tmp_path / "decoded").rglob("*.arrow"))) == len(files) - 1
+    assert len(list(kept.rglob("*.arrow"))) == 5
 
 
 @pytest.fixture
@@ -172,6 +187,4 @@ def test_a_build_s_own_store_file_damaged_after_it_was_decoded_is_found(
     assert again.builds == good.builds
     (problem,) = again.problems
     assert problem.origin == str(victim) and "changed since it was written" in problem.message
-    assert len(list((tmp_path / "decoded").rglob("*.arrow"))) == len(
-        list((tmp_path / "store").rglob("*.parquet"))
-    )
+    assert len(list((tmp_path / "decoded").rglob("*.arrow"))) == _inputs(tmp_path / "store")

@@ -419,28 +419,28 @@ def test_a_stored_statistic_that_is_not_its_values_skips_its_file(
 def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(
     ours: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two files per core are read ahead, no more: the whole store is never held as tables."""
+    """Two inputs per core are read ahead, no more: the whole store is never held as tables."""
     monkeypatch.setattr(ahead.os, "cpu_count", lambda: 1)
     reads: list[str] = []
     reads_before_builds: list[int] = []
-    read_file, builds_from_prepared = dataset._read_file, dataset.builds_from_prepared
+    read_file, builds_from_input = dataset._read_file, dataset.builds_from_input
 
     def counted_read(fs: object, path: str, query: Query) -> pa.Table:
         reads.append(path)
         return read_file(fs, path, query)
 
-    def counted_builds(tables: list[pa.Table], shared: SharedValues) -> list:
+    def counted_builds(rows: pa.Table, shared: SharedValues) -> list:
         reads_before_builds.append(len(reads))
-        return builds_from_prepared(tables, shared)
+        return builds_from_input(rows, shared)
 
     monkeypatch.setattr(dataset, "_read_file", counted_read)
-    monkeypatch.setattr(dataset, "builds_from_prepared", counted_builds)
+    monkeypatch.setattr(dataset, "builds_from_input", counted_builds)
     found = read_store(str(ours), OPTIONS)
     assert found.problems == [] and len(reads) >= 4
     # six inputs of three files each (one per result type): an input's builds are made
-    # once its three files are in, with at most two more read ahead
+    # once its three files are in, with at most two more inputs read ahead
     assert len(reads) == 18 and len(reads_before_builds) == 6
-    assert all(count <= 3 * (done + 1) + 2 for done, count in enumerate(reads_before_builds))
+    assert all(count <= 3 * (done + 2) for done, count in enumerate(reads_before_builds))
     assert (
         sorted(found.builds, key=lambda build: build.time)
         == load(SourceSpec(paths=(str(RF7_DAILY),))).builds

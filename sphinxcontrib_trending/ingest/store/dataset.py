@@ -56,7 +56,11 @@ from sphinxcontrib_trending.ingest.store.rows import (
     builds_from_reference,
     check_plausible,
 )
-from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_prepared, prepared_rows
+from sphinxcontrib_trending.ingest.store.stored_tests import (
+    builds_from_input,
+    input_rows,
+    prepared_rows,
+)
 
 if TYPE_CHECKING:
     from sphinxcontrib_trending.ingest.options import ReadOptions
@@ -121,7 +125,7 @@ def read_store(
     decoded = None
     if decoded_dir is not None:
         decoded = scoped(decoded_dir, location, query.passed_messages, query.metrics)
-        decoded.keep_only(listed)
+        decoded.keep_only(_copy_names(listed))
     if manifest is not None:
         _complain_about_unlisted(location, listed, manifest, found)
         listed = sorted(manifest.referenced())
@@ -139,20 +143,36 @@ def read_store(
 
 @dataclass(frozen=True)
 class _Kept:
-    """Where a read keeps our files' decoded rows (nowhere without a cache folder)."""
+    """Where a read keeps our inputs' decoded rows (nowhere without a cache folder)."""
 
     decoded: DecodedFiles | None
     states: dict[str, list[object]]
     """Each listed file's size and modification time or ETag, by relative path."""
 
-    def read(self, relative: str) -> pa.Table | None:
-        if self.decoded is None or relative not in self.states:
+    def read(self, relatives: list[str]) -> pa.Table | None:
+        if self.decoded is None or not all(relative in self.states for relative in relatives):
             return None
-        return self.decoded.read(relative, self.states[relative])
+        return self.decoded.read(_copy_name(relatives), self._identity(relatives))
 
-    def write(self, relative: str, table: pa.Table) -> None:
-        if self.decoded is not None and relative in self.states:
-            self.decoded.write(relative, self.states[relative], table)
+    def write(self, relatives: list[str], table: pa.Table) -> None:
+        if self.decoded is not None and all(relative in self.states for relative in relatives):
+            self.decoded.write(_copy_name(relatives), self._identity(relatives), table)
+
+    def _identity(self, relatives: list[str]) -> list[object]:
+        return [[relative, *self.states[relative]] for relative in relatives]
+
+
+def _copy_name(relatives: list[str]) -> str:
+    """What names an input's decoded copy: the paths of its files."""
+    return "\n".join(relatives)
+
+
+def _copy_names(listed: list[str]) -> list[str]:
+    """The copy names of every input among the ``listed`` files (see :func:`_read_wanted`)."""
+    by_input: dict[str, list[str]] = defaultdict(list)
+    for relative in listed:
+        by_input[_input_of(relative)].append(relative)
+    return [_copy_name(relatives) for relatives in by_input.values()]
 
 
 def _input_of(relative: str) -> str:
@@ -161,11 +181,25 @@ def _input_of(relative: str) -> str:
 
 @dataclass
 class _FileRead:
-    """What one file gave: a reference file's builds, or our rows kept for their input."""
+    """What one file gave: a reference file's builds, or the problem that skipped it."""
 
     where: str
     builds: list[Build] = field(default_factory=list)
     problem: Problem | None = None
+
+
+@dataclass
+class _InputRead:
+    """What an input's files gave on a reading thread.
+
+    ``files`` holds each file's table or error (a reference file's table,
+    or one of ours); ``rows``, our files' rows together (:func:`.input_rows`),
+    or why they could not be put together.  From a decoded copy, ``files``
+    is empty and the files count as read.
+    """
+
+    files: list[pa.Table | Exception]
+    rows: pa.Table | Exception | None
 
 
 def _read_wanted(
@@ -180,71 +214,71 @@ def _read_wanted(
 ) -> None:
     """Read the files an input at a time, turning each input's rows into builds at once.
 
-    pyarrow decodes and computes without the GIL, so files are read, and our
-    rows checked and prepared (:func:`.prepared_rows`), on a thread per core
-    while this one builds the model (:func:`.read_ahead`).  An input's files
-    lie in several partition folders; reading them together, a few files
-    ahead, and dropping its tables as soon as its builds exist, the read
-    never holds the whole store as tables.  What comes back is in the order
-    of the files, as merging expects: the reference's builds by file, then
-    ours by input, in the order of each input's first file.
+    pyarrow decodes and computes without the GIL, so an input's files are
+    read, our rows checked, prepared (:func:`.prepared_rows`) and put in
+    order (:func:`.input_rows`) on a thread per core, or its decoded copy
+    read (:mod:`.decoded`), while this one builds the model
+    (:func:`.read_ahead`).  An input's files lie in several partition
+    folders; reading them together, a few inputs ahead, and dropping its
+    tables as soon as its builds exist, the read never holds the whole store
+    as tables.  What comes back is in the order of the files, as merging
+    expects: the reference's builds by file, then ours by input, in the
+    order of each input's first file.
     """
     by_input: dict[str, list[int]] = defaultdict(list)
     for position, (relative, _) in enumerate(wanted):
         by_input[_input_of(relative)].append(position)
-    order = [position for positions in by_input.values() for position in positions]
-    last_files = {positions[-1] for positions in by_input.values()}
     reads: dict[int, _FileRead] = {}
-    ours: dict[str, list[pa.Table]] = defaultdict(list)
     builds: dict[str, list[Build]] = {}  # ours, by input
     problems: list[Problem] = []  # of whole inputs
     shared = SharedValues()
 
-    def read_one(position: int) -> pa.Table | Exception:
-        relative = wanted[position][0]
-        table = kept.read(relative)
-        if table is not None:
-            return table
+    def read_input(positions: list[int]) -> _InputRead:
+        relatives = [wanted[position][0] for position in positions]
+        copy = kept.read(relatives)
+        if copy is not None:
+            return _InputRead([], copy)
+        files = [_read_ours_or_theirs(fs, posixpath.join(root, name), query) for name in relatives]
+        ours = [table for table in files if isinstance(table, pa.Table) and _is_ours(table)]
+        if not ours:
+            return _InputRead(files, None)
         try:
-            table = _read_file(fs, posixpath.join(root, relative), query)
-            if STORE_MARKER not in (table.schema.metadata or {}):
-                return table
-            # ours were screened when parsed (check_rows checks that in one
-            # pass per column)
-            table = prepared_rows(table, passed_messages=query.passed_messages)
-            check_plausible(table)
-            kept.write(relative, table)
-            return table
+            rows = input_rows(ours)
         except READ_ERRORS as error:
-            return error
+            return _InputRead(files, error)
+        if len(ours) == len(files):
+            kept.write(relatives, rows)
+        return _InputRead(files, rows)
 
-    for position, table in zip(order, read_ahead(read_one, order), strict=True):
-        relative, values = wanted[position]
-        read = reads[position] = _FileRead(posixpath.join(location.rstrip("/"), relative))
-        prefix = _input_of(relative)
-        try:
-            if isinstance(table, Exception):
-                raise table
-            if STORE_MARKER not in (table.schema.metadata or {}):
-                # the reference's ETL screens nothing
-                read.builds = screen(
-                    builds_from_reference(
-                        table,
-                        read.where,
-                        values,
-                        options,
-                        query.metrics,
-                        passed_messages=query.passed_messages,
-                    ),
-                    problems,
-                )
-            else:
-                ours[prefix].append(table)
-        except READ_ERRORS as error:
-            read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
-        del table
-        if position in last_files and prefix in ours:
-            builds[prefix] = _our_builds(location, prefix, ours.pop(prefix), shared, problems)
+    inputs = list(by_input.values())
+    for positions, read_now in zip(inputs, read_ahead(read_input, inputs), strict=True):
+        for at, position in enumerate(positions):
+            relative, values = wanted[position]
+            read = reads[position] = _FileRead(posixpath.join(location.rstrip("/"), relative))
+            if not read_now.files:  # from the decoded copy
+                continue
+            table = read_now.files[at]
+            try:
+                if isinstance(table, Exception):
+                    raise table
+                if not _is_ours(table):  # the reference's ETL screens nothing
+                    read.builds = screen(
+                        builds_from_reference(
+                            table,
+                            read.where,
+                            values,
+                            options,
+                            query.metrics,
+                            passed_messages=query.passed_messages,
+                        ),
+                        problems,
+                    )
+            except READ_ERRORS as error:
+                read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
+        if read_now.rows is not None:
+            prefix = _input_of(wanted[positions[0]][0])
+            builds[prefix] = _our_builds(location, prefix, read_now.rows, shared, problems)
+        del read_now
     for position in range(len(wanted)):
         read = reads[position]
         found.builds.extend(read.builds)
@@ -257,16 +291,36 @@ def _read_wanted(
     found.problems.extend(problems)
 
 
+def _is_ours(table: pa.Table) -> bool:
+    return STORE_MARKER in (table.schema.metadata or {})
+
+
+def _read_ours_or_theirs(fs: Any, path: str, query: Query) -> pa.Table | Exception:
+    """A file's rows: ours checked and prepared, the reference's as read; or what was wrong."""
+    try:
+        table = _read_file(fs, path, query)
+        if not _is_ours(table):
+            return table
+        # ours were screened when parsed (check_rows checks that in one pass per column)
+        table = prepared_rows(table, passed_messages=query.passed_messages)
+        check_plausible(table)
+        return table
+    except READ_ERRORS as error:
+        return error
+
+
 def _our_builds(
     location: str,
     prefix: str,
-    tables: list[pa.Table],
+    rows: pa.Table | Exception,
     shared: SharedValues,
     problems: list[Problem],
 ) -> list[Build]:
-    """One input's files together: its builds come back whole, or not at all."""
+    """One input's rows together: its builds come back whole, or not at all."""
     try:
-        return builds_from_prepared(tables, shared)
+        if isinstance(rows, Exception):
+            raise rows
+        return builds_from_input(rows, shared)
     except READ_ERRORS as error:
         where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
         problems.append(Problem(where, f"corrupt rows, skipped: {error}"))

@@ -1,19 +1,22 @@
-"""Store files' checked rows kept decoded, so a build re-reads what it read last time cheaply.
+"""Store inputs' checked rows kept decoded, so a build re-reads what it read last time cheaply.
 
 A site re-reads the whole store on every build that finds a new input.  At
 CSIT's size that is 3,640 Parquet files: opening each (its footer carries
 the reference's hundred columns), decoding its columns and checking every
-value took about 11 s of CPU, while the same rows as LZ4-compressed Arrow
-IPC read back in 1.5 s and take half the space of the Parquet files.
+value took about 11 s of CPU, and putting each input's rows from its
+partition files into one table in order 2.5 s more; the same rows, kept
+as LZ4-compressed Arrow IPC, read back in a fraction of that and take half
+the space of the Parquet files.
 
-So a read with a cache folder keeps, per store file, the rows it handed on
-(after :func:`.prepared_rows` and the plausibility checks) as one Arrow IPC
-file named after the store file's path.  Each kept file records what the
-store file was when it was decoded (its size and modification time, and
-its digest where a manifest gives one) and this module's format version;
-any difference, or a kept file that cannot be read, means the store file is
-read and checked again and its kept copy replaced.  A store file rewritten
-in place changes its modification time, so damage to it is still found.
+So a read with a cache folder keeps, per input, the rows it handed on
+(after :func:`.prepared_rows`, the plausibility checks and
+:func:`.input_rows`) as one Arrow IPC file named after the input's files.
+Each kept file records what those files were when they were decoded (their
+sizes and modification times, and their digests where a manifest gives
+them) and this module's format version; any difference, or a kept file
+that cannot be read, means the files are read and checked again and the
+copy replaced.  A store file rewritten in place changes its modification
+time, so damage to it is still found.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import pyarrow.ipc as ipc
 
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 
-DECODED_VERSION = "1"
+DECODED_VERSION = "2"
 """Raise it when what a store read hands on changes (columns, checks, message handling)."""
 
 _IDENTITY_KEY = b"sphinxcontrib-trending.decoded"
@@ -36,7 +39,7 @@ _SUFFIX = ".arrow"
 
 
 class DecodedFiles:
-    """One folder of decoded store files, for one store and one way of reading it.
+    """One folder of decoded inputs, for one store and one way of reading it.
 
     A scope per store location and read settings (``passed_messages``,
     metrics): rows prepared for one way are not the rows another wants.
@@ -45,13 +48,13 @@ class DecodedFiles:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 
-    def _path(self, relative: str) -> Path:
-        return self.folder / f"{hashlib.sha256(relative.encode()).hexdigest()[:32]}{_SUFFIX}"
+    def _path(self, name: str) -> Path:
+        return self.folder / f"{hashlib.sha256(name.encode()).hexdigest()[:32]}{_SUFFIX}"
 
-    def read(self, relative: str, identity: object) -> pa.Table | None:
-        """The rows kept for the store file at ``relative`` if it still is ``identity``."""
+    def read(self, name: str, identity: object) -> pa.Table | None:
+        """The rows kept under ``name`` if their files still are ``identity``."""
         try:
-            with pa.OSFile(str(self._path(relative))) as source:
+            with pa.OSFile(str(self._path(name))) as source:
                 reader = ipc.open_file(source)
                 metadata = dict(reader.schema.metadata or {})
                 if metadata.pop(_IDENTITY_KEY, None) != _identity_bytes(identity):
@@ -61,8 +64,8 @@ class DecodedFiles:
             return None  # none kept yet, or a kept file unreadable: decoded anew
         return table.replace_schema_metadata(metadata)
 
-    def write(self, relative: str, identity: object, table: pa.Table) -> None:
-        """Keep ``table`` as the decoded rows of the store file now at ``identity``.
+    def write(self, name: str, identity: object, table: pa.Table) -> None:
+        """Keep ``table`` under ``name``, as the decoded rows of files now at ``identity``.
 
         A cache that cannot be written costs only speed: the next build
         decodes the store file again.
@@ -73,15 +76,15 @@ class DecodedFiles:
         with ipc.new_file(sink, table.schema.with_metadata(metadata), options=options) as writer:
             writer.write_table(table)
         try:
-            write_atomically(self._path(relative), [sink.getvalue().to_pybytes()])
+            write_atomically(self._path(name), [sink.getvalue().to_pybytes()])
         except OSError:
             return
 
-    def keep_only(self, relatives: Iterable[str]) -> None:
-        """Remove the kept files of store files not among ``relatives`` (gone from the store)."""
+    def keep_only(self, names: Iterable[str]) -> None:
+        """Remove the copies not named among ``names`` (their inputs left the store)."""
         if not self.folder.is_dir():
             return
-        wanted = {self._path(relative).name for relative in relatives}
+        wanted = {self._path(name).name for name in names}
         for kept in self.folder.glob(f"*{_SUFFIX}"):
             if kept.name not in wanted:
                 kept.unlink(missing_ok=True)

@@ -42,7 +42,11 @@ from sphinxcontrib_trending.ingest.store.rows import (
     check_plausible,
     tables_by_partition,
 )
-from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_prepared, prepared_rows
+from sphinxcontrib_trending.ingest.store.stored_tests import (
+    builds_from_input,
+    input_rows,
+    prepared_rows,
+)
 
 LOCK_NAME = "_lock"
 DOWNLOADS_NAME = "_downloads"
@@ -112,19 +116,20 @@ class LocalStore:
     ) -> list[tuple[list[Build] | None, Problem | None]]:
         """:meth:`read` of each entry, in order, its files verified on a thread per core.
 
-        Reading, hashing, decoding and checking a file release the GIL;
-        making the builds does not, so this thread makes them while the
-        others verify and prepare the next inputs' files (:func:`.read_ahead`).
+        Reading, hashing, decoding, checking and sorting an input's rows
+        release the GIL; making the builds does not, so this thread makes
+        them while the others verify and prepare the next inputs' rows
+        (:func:`.read_ahead`).
         """
         found: list[tuple[list[Build] | None, Problem | None]] = []
-        verified = read_ahead(
-            partial(self._verified_tables, passed_messages=passed_messages), entries
-        )
-        for entry, tables in zip(entries, verified, strict=True):
-            if isinstance(tables, Problem):
-                found.append((None, tables))
-                continue
-            found.append(self._builds(entry, tables))
+        verified = read_ahead(partial(self._input_rows, passed_messages=passed_messages), entries)
+        for entry, rows in zip(entries, verified, strict=True):
+            if isinstance(rows, Problem):
+                found.append((None, rows))
+            elif rows is None:  # an input that gave no builds
+                found.append(([], None))
+            else:
+                found.append(self._builds(entry, rows))
         return found
 
     def _decoded(self, passed_messages: bool) -> DecodedFiles | None:
@@ -132,39 +137,47 @@ class LocalStore:
             return None
         return scoped(self.decoded_dir, str(self.root), passed_messages)
 
-    def _verified_tables(self, entry: Entry, passed_messages: bool) -> list[pa.Table] | Problem:
-        """An entry's tables, each verified now or as it was when last decoded.
+    def _input_rows(self, entry: Entry, passed_messages: bool) -> pa.Table | Problem | None:
+        """An entry's rows in order (:func:`.input_rows`), verified now or when last decoded;
+        None for an entry without files.
 
-        A decoded copy stands for its file while the file keeps the size,
-        digest and modification time it had then: written in place, the
-        file is verified again.
+        A decoded copy stands for the entry's files while each keeps the
+        size, digest and modification time it had then: a file written in
+        place is verified again.
         """
-        tables = []
+        if not entry.files:
+            return None
         decoded = self._decoded(passed_messages)
+        tables = []
+        identity = []
         for data in entry.files:
             path = self.root / data.path
             try:
-                identity = [data.size, data.sha256, path.stat().st_mtime_ns]
-                table = decoded.read(data.path, identity) if decoded is not None else None
-                if table is None:
-                    table = _verified_table(path, data, passed_messages)
-                    if decoded is not None:
-                        decoded.write(data.path, identity, table)
-                tables.append(table)
+                identity.append([data.path, data.size, data.sha256, path.stat().st_mtime_ns])
+            except OSError as error:
+                return _unusable(path, error)
+        copy = decoded.read(_copy_name(entry), identity) if decoded is not None else None
+        if copy is not None:
+            return copy
+        for data in entry.files:
+            path = self.root / data.path
+            try:
+                tables.append(_verified_table(path, data, passed_messages))
             except READ_ERRORS as error:
-                message = f"corrupt or foreign store file, its input is parsed again: {error}"
-                return Problem(str(path), message, "cache")
-        return tables
-
-    def _builds(
-        self, entry: Entry, tables: list[pa.Table]
-    ) -> tuple[list[Build] | None, Problem | None]:
+                return _unusable(path, error)
         try:
-            builds = builds_from_prepared(tables, self.shared)
+            rows = input_rows(tables)
         except READ_ERRORS as error:
-            where = str(self.root / entry.files[0].path) if entry.files else str(self.root)
-            message = f"corrupt or foreign store file, its input is parsed again: {error}"
-            return None, Problem(where, message, "cache")
+            return _unusable(self.root / entry.files[0].path, error)
+        if decoded is not None:
+            decoded.write(_copy_name(entry), identity, rows)
+        return rows
+
+    def _builds(self, entry: Entry, rows: pa.Table) -> tuple[list[Build] | None, Problem | None]:
+        try:
+            builds = builds_from_input(rows, self.shared)
+        except READ_ERRORS as error:
+            return None, _unusable(self.root / entry.files[0].path, error)
         return builds, None
 
     def missing(self, entry: Entry) -> Problem | None:
@@ -208,7 +221,17 @@ class LocalStore:
                 (self.root / relative).unlink(missing_ok=True)
         for passed_messages in (False, True):
             if (decoded := self._decoded(passed_messages)) is not None:
-                decoded.keep_only(keep)
+                decoded.keep_only(_copy_name(entry) for entry in manifest.entries.values())
+
+
+def _copy_name(entry: Entry) -> str:
+    """What names an entry's decoded copy: the paths of its files."""
+    return "\n".join(data.path for data in entry.files)
+
+
+def _unusable(path: Path, error: Exception) -> Problem:
+    message = f"corrupt or foreign store file, its input is parsed again: {error}"
+    return Problem(str(path), message, "cache")
 
 
 def _verified_table(path: Path, data: DataFile, passed_messages: bool) -> pa.Table:

@@ -68,27 +68,19 @@ class StoredInput:
 
     Rows of a build's tests may lie in several partition files; a stable
     sort by build and test index puts each test's rows together in the
-    order they were written, which is its measurements' order.  The sort is
-    kept as a permutation (:attr:`order`), not applied to the columns: a
-    store keeps each input's other test types in a file of their own, so
-    almost every input needs it, and sorting every column into that order
-    was half of what the reading process's main thread did, though a
-    history takes only a few columns of a few rows.
+    order they were written, which is its measurements' order.  The rows
+    come sorted and in one chunk per column (:func:`input_rows`, done on a
+    store read's reading threads, where Arrow works without the GIL), so
+    what the model's thread does per input is find where builds and tests
+    start, and later slice.
     """
 
-    def __init__(self, tables: list[pa.Table], shared: SharedValues) -> None:
-        """``tables`` as :func:`prepared_rows` gives them.
-
-        Their columns are copied into one chunk each: the kept copy is tight,
-        where the files' own buffers held a fifth more memory.
-        """
-        table = pa.concat_tables(tables).combine_chunks()
-        self.order: npt.NDArray[np.intp] | None = None
-        """Row positions in sorted order; None when the rows already lie so."""
+    def __init__(self, table: pa.Table, shared: SharedValues) -> None:
+        """``table`` as :func:`input_rows` gives it; rows out of order are sorted first."""
         builds, tests = _sort_keys(table)
         if not _ordered(builds, tests):
-            self.order = np.lexsort((tests, builds))  # stable: a test's rows keep their order
-            builds, tests = builds[self.order], tests[self.order]
+            table = input_rows([table])
+            builds, tests = _sort_keys(table)
         self.shared = shared
         new_build = np.ones(len(builds), dtype=bool)
         new_build[1:] = builds[1:] != builds[:-1]
@@ -96,14 +88,10 @@ class StoredInput:
         new_test &= tests != NO_TEST
         heads = np.flatnonzero(new_build)
         self.starts = np.append(np.flatnonzero(new_test), len(builds))
-        """First sorted row of each test, then the row count (test g: starts[g]..starts[g+1])."""
+        """First row of each test, then the row count (test g: starts[g]..starts[g+1])."""
         self._first_test = np.searchsorted(self.starts[:-1], heads)
-        self._head_cells = row_columns(table.select(list(BUILD_COLUMNS)).take(self._at(heads)))
+        self._head_cells = row_columns(table.select(list(BUILD_COLUMNS)).take(pa.array(heads)))
         self.table = table.select(list(TEST_COLUMNS))
-
-    def _at(self, sorted_rows: npt.NDArray[np.int64]) -> pa.Array:
-        """Where rows of the sorted order lie in :attr:`table`."""
-        return pa.array(sorted_rows if self.order is None else self.order[sorted_rows])
 
     def builds(self) -> list[Build]:
         """The input's builds, in build index order, each with its tests unmade."""
@@ -130,9 +118,7 @@ class StoredInput:
     def _rows(self, first: int, stop: int) -> tuple[pa.Table, npt.NDArray[np.int64]]:
         """The rows of tests ``first..stop`` and where each test starts in them."""
         low, high, starts = self._span(first, stop)
-        if self.order is None:
-            return self.table.slice(low, high - low), starts
-        return self.table.take(pa.array(self.order[low:high])), starts
+        return self.table.slice(low, high - low), starts
 
     def tests(self, first: int, stop: int) -> tuple[TestResult, ...]:
         """Tests ``first..stop`` (indices into :attr:`starts`) made as the model's objects."""
@@ -167,12 +153,8 @@ class StoredInput:
         """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
         table = self.table
         low, high, starts = self._span(first, stop)
-        if self.order is None:
-            at = np.arange(low, high)
-            metrics = table.column("metric").slice(low, high - low)
-        else:  # only the columns and rows it needs are taken in order
-            at = self.order[low:high]
-            metrics = table.column("metric").take(pa.array(at))
+        at = np.arange(low, high)
+        metrics = table.column("metric").slice(low, high - low)
         heads = pa.array(at[starts[:-1]])
         count = len(heads)
         owner = np.repeat(np.arange(count), np.diff(starts))
@@ -331,11 +313,30 @@ def prepared_rows(table: pa.Table, *, passed_messages: bool = True) -> pa.Table:
     return table.select(list(MODEL_COLUMNS))
 
 
+def input_rows(tables: list[pa.Table]) -> pa.Table:
+    """One input's :func:`prepared_rows` (any partitions) as one table in build and test order.
+
+    One chunk per column: the kept copy is tight, where the files' own
+    buffers held a fifth more memory.  The sort is stable, so a test's rows
+    keep the order they were written in.
+    """
+    table = pa.concat_tables(tables)
+    builds, tests = _sort_keys(table)
+    if _ordered(builds, tests):
+        return table.combine_chunks()
+    return table.take(pa.array(np.lexsort((tests, builds))))
+
+
 def builds_from_prepared(tables: list[pa.Table], shared: SharedValues) -> list[Build]:
     """One input's :func:`prepared_rows` (any partitions) back into its builds."""
     if not tables:
         return []
-    return StoredInput(tables, shared).builds()
+    return StoredInput(input_rows(tables), shared).builds()
+
+
+def builds_from_input(table: pa.Table, shared: SharedValues) -> list[Build]:
+    """One input's rows as :func:`input_rows` gives them, back into its builds."""
+    return StoredInput(table, shared).builds()
 
 
 def builds_from_rows(
