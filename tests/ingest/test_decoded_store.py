@@ -88,6 +88,25 @@ def test_a_store_source_read_again_decodes_no_file(
     assert other.builds == read_store(str(ours), OPTIONS, other_way).builds
 
 
+def test_a_store_named_two_ways_shares_its_copies(
+    ours: Path,
+    tmp_path: Path,
+    file_reads: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A build run from another folder names the store otherwise, and decodes nothing again."""
+    decoded = tmp_path / "decoded"
+    monkeypatch.chdir(ours.parent)
+    first = read_store("store", OPTIONS, Query(), decoded)
+    opened = len(file_reads)
+    monkeypatch.chdir(ours)
+    again = read_store(f"../{ours.name}/", OPTIONS, Query(), decoded)
+    absolute = read_store(str(ours), OPTIONS, Query(), decoded)
+    assert opened > 0 and len(file_reads) == opened
+    assert first.builds == again.builds == absolute.builds
+    assert len(list(decoded.iterdir())) == 1
+
+
 def test_a_store_file_changed_after_it_was_decoded_is_read_and_checked_again(
     ours: Path,
     tmp_path: Path,

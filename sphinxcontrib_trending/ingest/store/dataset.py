@@ -124,7 +124,9 @@ def read_store(
     listed = sorted(states)
     decoded = None
     if decoded_dir is not None:
-        decoded = scoped(decoded_dir, location, query.passed_messages, query.metrics)
+        # the store as the file system names it: "store" and "/docs/store" are one store
+        where = fs.unstrip_protocol(posixpath.normpath(root))
+        decoded = scoped(decoded_dir, where, query.passed_messages, query.metrics)
         decoded.keep_only(_copy_names(listed))
     if manifest is not None:
         _complain_about_unlisted(location, listed, manifest, found)

@@ -135,7 +135,7 @@ class LocalStore:
     def _decoded(self, passed_messages: bool) -> DecodedFiles | None:
         if self.decoded_dir is None:
             return None
-        return scoped(self.decoded_dir, str(self.root), passed_messages)
+        return scoped(self.decoded_dir, str(self.root.absolute()), passed_messages)
 
     def _input_rows(self, entry: Entry, passed_messages: bool) -> pa.Table | Problem | None:
         """An entry's rows in order (:func:`.input_rows`), verified now or when last decoded;
