@@ -110,15 +110,10 @@ class StoredInput:
             for at, (first, stop) in enumerate(zip(self._first_test.tolist(), stops, strict=True))
         ]
 
-    def _span(self, first: int, stop: int) -> tuple[int, int, npt.NDArray[np.int64]]:
-        """Tests ``first..stop``'s sorted rows ``low..high``, and where each test starts in them."""
-        low, high = int(self.starts[first]), int(self.starts[stop])
-        return low, high, self.starts[first : stop + 1] - low
-
     def _rows(self, first: int, stop: int) -> tuple[pa.Table, npt.NDArray[np.int64]]:
         """The rows of tests ``first..stop`` and where each test starts in them."""
-        low, high, starts = self._span(first, stop)
-        return self.table.slice(low, high - low), starts
+        low, high = int(self.starts[first]), int(self.starts[stop])
+        return self.table.slice(low, high - low), self.starts[first : stop + 1] - low
 
     def tests(self, first: int, stop: int) -> tuple[TestResult, ...]:
         """Tests ``first..stop`` (indices into :attr:`starts`) made as the model's objects."""
@@ -151,11 +146,9 @@ class StoredInput:
 
     def metric_rows(self, metric: str, first: int, stop: int) -> MetricRows:
         """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
-        table = self.table
-        low, high, starts = self._span(first, stop)
-        at = np.arange(low, high)
-        metrics = table.column("metric").slice(low, high - low)
-        heads = pa.array(at[starts[:-1]])
+        table, starts = self._rows(first, stop)
+        heads = pa.array(starts[:-1])
+        metrics = table.column("metric")
         count = len(heads)
         owner = np.repeat(np.arange(count), np.diff(starts))
         measured = np.zeros(count, dtype=bool)
@@ -163,7 +156,7 @@ class StoredInput:
         # a test's first row of the metric, as TestResult.measurement finds it
         rows = np.flatnonzero(pc.fill_null(pc.equal(metrics, metric), False).to_numpy(False))
         tests_measured, first_rows = np.unique(owner[rows], return_index=True)
-        picked = table.select(["unit", *BY_ROW]).take(pa.array(at[rows[first_rows]]))
+        picked = table.select(["unit", *BY_ROW]).take(pa.array(rows[first_rows]))
         values = RowTrials(picked)
         found = (
             list(map(sys.intern, picked.column("unit").to_pylist())),
