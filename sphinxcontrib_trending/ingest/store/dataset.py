@@ -33,7 +33,7 @@ from sphinxcontrib_trending.ingest.store.columns import (
     REFERENCE_METRICS,
     STORE_MARKER,
 )
-from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles, scoped
+from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
     INPUT_PREFIX,
     in_days,
@@ -154,19 +154,14 @@ class _Kept:
     def read(self, relatives: list[str]) -> pa.Table | None:
         if self.decoded is None or not all(relative in self.states for relative in relatives):
             return None
-        return self.decoded.read(_copy_name(relatives), self._identity(relatives))
+        return self.decoded.read(copy_name(relatives), self._identity(relatives))
 
     def write(self, relatives: list[str], table: pa.Table) -> None:
         if self.decoded is not None and all(relative in self.states for relative in relatives):
-            self.decoded.write(_copy_name(relatives), self._identity(relatives), table)
+            self.decoded.write(copy_name(relatives), self._identity(relatives), table)
 
     def _identity(self, relatives: list[str]) -> list[object]:
         return [[relative, *self.states[relative]] for relative in relatives]
-
-
-def _copy_name(relatives: list[str]) -> str:
-    """What names an input's decoded copy: the paths of its files."""
-    return "\n".join(relatives)
 
 
 def _copy_names(listed: list[str]) -> list[str]:
@@ -174,7 +169,7 @@ def _copy_names(listed: list[str]) -> list[str]:
     by_input: dict[str, list[str]] = defaultdict(list)
     for relative in listed:
         by_input[_input_of(relative)].append(relative)
-    return [_copy_name(relatives) for relatives in by_input.values()]
+    return [copy_name(relatives) for relatives in by_input.values()]
 
 
 def _input_of(relative: str) -> str:

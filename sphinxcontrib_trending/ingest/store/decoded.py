@@ -90,6 +90,11 @@ class DecodedFiles:
                 kept.unlink(missing_ok=True)
 
 
+def copy_name(paths: Iterable[str]) -> str:
+    """What names an input's copy: the paths of its files, in order."""
+    return "\n".join(paths)
+
+
 def scoped(folder: Path, *scope: object) -> DecodedFiles:
     """The decoded files of one store and read settings (``scope``), below ``folder``."""
     name = hashlib.sha256(json.dumps(scope, default=str).encode()).hexdigest()[:16]

@@ -25,7 +25,7 @@ from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
-from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles, scoped
+from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
     file_name,
     is_our_file,
@@ -148,7 +148,7 @@ class LocalStore:
         if not entry.files:
             return None
         decoded = self._decoded(passed_messages)
-        tables = []
+        name = _copy_of(entry)
         identity = []
         for data in entry.files:
             path = self.root / data.path
@@ -156,9 +156,10 @@ class LocalStore:
                 identity.append([data.path, data.size, data.sha256, path.stat().st_mtime_ns])
             except OSError as error:
                 return _unusable(path, error)
-        copy = decoded.read(_copy_name(entry), identity) if decoded is not None else None
+        copy = decoded.read(name, identity) if decoded is not None else None
         if copy is not None:
             return copy
+        tables = []
         for data in entry.files:
             path = self.root / data.path
             try:
@@ -170,7 +171,7 @@ class LocalStore:
         except READ_ERRORS as error:
             return _unusable(self.root / entry.files[0].path, error)
         if decoded is not None:
-            decoded.write(_copy_name(entry), identity, rows)
+            decoded.write(name, identity, rows)
         return rows
 
     def _builds(self, entry: Entry, rows: pa.Table) -> tuple[list[Build] | None, Problem | None]:
@@ -221,12 +222,11 @@ class LocalStore:
                 (self.root / relative).unlink(missing_ok=True)
         for passed_messages in (False, True):
             if (decoded := self._decoded(passed_messages)) is not None:
-                decoded.keep_only(_copy_name(entry) for entry in manifest.entries.values())
+                decoded.keep_only(_copy_of(entry) for entry in manifest.entries.values())
 
 
-def _copy_name(entry: Entry) -> str:
-    """What names an entry's decoded copy: the paths of its files."""
-    return "\n".join(data.path for data in entry.files)
+def _copy_of(entry: Entry) -> str:
+    return copy_name(data.path for data in entry.files)
 
 
 def _unusable(path: Path, error: Exception) -> Problem:
