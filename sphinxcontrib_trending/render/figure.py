@@ -99,6 +99,25 @@ def plotly_time(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def _hover_lines(
+    unit: DisplayUnit, value: str, stdev: str, version: str, build: str, testbed: str
+) -> list[str]:
+    """A run's hover lines, each point's texts taken from where a trace keeps them.
+
+    One wording for the runs and for the points marked over them, whose
+    data lie in other places of their traces.
+    """
+    label = _escaped(unit.label)
+    return [
+        "date: %{x|%Y-%m-%d %H:%M} UTC",
+        f"value [{label}]: %{{{value}:.3f}}",
+        f"stdev [{label}]: %{{{stdev}:.3f}}",
+        f"DUT version: %{{{version}}}",
+        f"CI job build: {build}",
+        f"testbed: %{{{testbed}}}",
+    ]
+
+
 def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool = False) -> str:
     """One template per sparse trace (anomalies, outliers); each point's texts
     travel in ``customdata`` (see :func:`_point_data`).
@@ -106,16 +125,10 @@ def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool
     ``percentiles`` adds a latency's HDR percentiles, the last item of the
     point data (after the headline, when there is one).
     """
-    label = _escaped(unit.label)
     lines = ["%{customdata[5]}"] if headline else []
-    lines += [
-        "date: %{x|%Y-%m-%d %H:%M} UTC",
-        f"value [{label}]: %{{customdata[0]:.3f}}",
-        f"stdev [{label}]: %{{customdata[1]:.3f}}",
-        "DUT version: %{customdata[2]}",
-        "CI job build: %{customdata[3]}",
-        "testbed: %{customdata[4]}",
-    ]
+    lines += _hover_lines(
+        unit, "customdata[0]", "customdata[1]", "customdata[2]", "%{customdata[3]}", "customdata[4]"
+    )
     if percentiles:
         lines.append(f"%{{customdata[{6 if headline else 5}]}}")
     return "<br>".join(lines) + "<extra></extra>"
@@ -131,15 +144,9 @@ def _runs_template(unit: DisplayUnit, one_job: bool, one_testbed: bool, percenti
     keeps the stdev, the version, the build (or ``JOB/BUILD``), then the
     testbed where it varies and the percentiles where the metric has them.
     """
-    label = _escaped(unit.label)
-    lines = [
-        "date: %{x|%Y-%m-%d %H:%M} UTC",
-        f"value [{label}]: %{{y:.3f}}",
-        f"stdev [{label}]: %{{customdata[0]:.3f}}",
-        "DUT version: %{customdata[1]}",
-        f"CI job build: {'%{meta[0]}' + SEPARATOR if one_job else ''}%{{customdata[2]}}",
-        f"testbed: {'%{meta[1]}' if one_testbed else '%{customdata[3]}'}",
-    ]
+    build = f"{'%{meta[0]}' + SEPARATOR if one_job else ''}%{{customdata[2]}}"
+    testbed = "meta[1]" if one_testbed else "customdata[3]"
+    lines = _hover_lines(unit, "y", "customdata[0]", "customdata[1]", build, testbed)
     if percentiles:
         lines.append(f"%{{customdata[{3 if one_testbed else 4}]}}")
     return "<br>".join(lines) + "<extra></extra>"
