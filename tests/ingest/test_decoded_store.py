@@ -11,14 +11,14 @@ import pytest
 from sphinxcontrib_trending.ingest import SourceSpec, load
 from sphinxcontrib_trending.ingest.store import dataset, local
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
-from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles
+from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies
 from sphinxcontrib_trending.ingest.store.layout import INPUT_PREFIX
 from sphinxcontrib_trending.ingest.store.manifest import read_manifest
 from tests.ingest.test_store_source import OPTIONS, _planted
 
 
 def test_a_kept_table_reads_back_only_for_the_file_state_it_was_kept_for(tmp_path: Path) -> None:
-    kept = DecodedFiles(tmp_path / "decoded")
+    kept = DecodedCopies(tmp_path / "decoded")
     table = pa.table({"job": ["a", "b"], "values": [[1.0, 2.0], None]}).replace_schema_metadata(
         {b"marker": b"1"}
     )

@@ -33,7 +33,7 @@ from sphinxcontrib_trending.ingest.store.columns import (
     REFERENCE_METRICS,
     STORE_MARKER,
 )
-from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles, copy_name, scoped
+from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
     INPUT_PREFIX,
     in_days,
@@ -108,7 +108,7 @@ def read_store(
 ) -> Found:
     """Every build the store at ``location`` holds that ``query`` asks for.
 
-    With ``decoded_dir``, our files' rows are kept there decoded between
+    With ``decoded_dir``, our inputs' rows are kept there decoded between
     reads (:mod:`.decoded`).
     """
     found = Found([], [], [])
@@ -147,7 +147,7 @@ def read_store(
 class _Kept:
     """Where a read keeps our inputs' decoded rows (nowhere without a cache folder)."""
 
-    decoded: DecodedFiles | None
+    decoded: DecodedCopies | None
     states: dict[str, list[object]]
     """Each listed file's size and modification time or ETag, by relative path."""
 

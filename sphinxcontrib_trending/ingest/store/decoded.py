@@ -38,7 +38,7 @@ _IDENTITY_KEY = b"sphinxcontrib-trending.decoded"
 _SUFFIX = ".arrow"
 
 
-class DecodedFiles:
+class DecodedCopies:
     """One folder of decoded inputs, for one store and one way of reading it.
 
     A scope per store location and read settings (``passed_messages``,
@@ -68,7 +68,7 @@ class DecodedFiles:
         """Keep ``table`` under ``name``, as the decoded rows of files now at ``identity``.
 
         A cache that cannot be written costs only speed: the next build
-        decodes the store file again.
+        decodes the input's files again.
         """
         metadata = {**(table.schema.metadata or {}), _IDENTITY_KEY: _identity_bytes(identity)}
         sink = pa.BufferOutputStream()
@@ -95,10 +95,10 @@ def copy_name(paths: Iterable[str]) -> str:
     return "\n".join(paths)
 
 
-def scoped(folder: Path, *scope: object) -> DecodedFiles:
-    """The decoded files of one store and read settings (``scope``), below ``folder``."""
+def scoped(folder: Path, *scope: object) -> DecodedCopies:
+    """The decoded copies of one store and read settings (``scope``), below ``folder``."""
     name = hashlib.sha256(json.dumps(scope, default=str).encode()).hexdigest()[:16]
-    return DecodedFiles(folder / name)
+    return DecodedCopies(folder / name)
 
 
 def _identity_bytes(identity: object) -> bytes:

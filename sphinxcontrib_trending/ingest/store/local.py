@@ -5,7 +5,7 @@ new data files first, the manifest last, then the files nothing lists any
 more are removed.  Reading verifies each file against the manifest (size,
 SHA-256), then its schema marker, column types and values, before trusting
 a row of it; with a cache folder, the rows it verified are kept decoded
-(:mod:`.decoded`) and stand for the file until it changes.
+(:mod:`.decoded`) and stand for an input's files until one changes.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
-from sphinxcontrib_trending.ingest.store.decoded import DecodedFiles, copy_name, scoped
+from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
     file_name,
     is_our_file,
@@ -62,7 +62,7 @@ class CorruptFile(ValueError):
 
 class LocalStore:
     def __init__(self, root: Path, decoded_dir: Path | None = None) -> None:
-        """``decoded_dir`` keeps the files' checked rows decoded between reads
+        """``decoded_dir`` keeps each input's checked rows decoded between reads
         (:mod:`.decoded`); without it every read decodes and checks each file."""
         self.root = root
         self.decoded_dir = decoded_dir
@@ -132,7 +132,7 @@ class LocalStore:
                 found.append(self._builds(entry, rows))
         return found
 
-    def _decoded(self, passed_messages: bool) -> DecodedFiles | None:
+    def _decoded(self, passed_messages: bool) -> DecodedCopies | None:
         if self.decoded_dir is None:
             return None
         return scoped(self.decoded_dir, str(self.root.absolute()), passed_messages)
