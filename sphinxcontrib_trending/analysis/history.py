@@ -15,8 +15,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
-from itertools import compress, repeat
+from itertools import repeat
 from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.engine.collector import collector_paused
@@ -196,6 +199,22 @@ def _histories(
     return gathered.histories(keep_failing, rules)
 
 
+class _Batch(NamedTuple):
+    """One build's tests as the bookkeeping of a gathering keeps them: its
+    arrays are settled for every history at once when the gathering ends."""
+
+    histories: npt.NDArray[np.intp]
+    """The history each test's run went to."""
+    tests: StoredTests | list[TestResult]
+    """Where each test is made from, should its run be its history's newest."""
+    units: list[str | None]
+    with_metric: npt.NDArray[np.intp]
+    """The tests that measured the metric (their units are set)."""
+    measured: npt.NDArray[np.bool_]
+    """Whether each test measured any metric at all."""
+    failed: npt.NDArray[np.bool_]
+
+
 class _Gathered:
     """Runs of every test, gathered build by build.
 
@@ -203,40 +222,49 @@ class _Gathered:
     (:meth:`add_stored`), so its tests are never made; only the newest test
     of each history is, for its name and dimensions.  Other builds, and
     latency metrics (whose percentiles are other measurements), go test by
-    test (:meth:`add_made`).
+    test (:meth:`add_made`).  Which build is a history's newest, its unit
+    and whether it ever measured or failed are settled once, over every
+    build's :class:`_Batch`: build by build they cost a dictionary update
+    per test run, millions at CSIT's size.
     """
 
     def __init__(self, metric: str) -> None:
         self.metric = metric
         self.latency = latency_base(metric)
-        self.runs: defaultdict[str, list[Run]] = defaultdict(list)
-        self.latest: dict[str, TestResult | tuple[StoredTests, int]] = {}
-        self.testbeds: dict[str, str | None] = {}
-        self.units: dict[str, str | None] = {}
-        self.measured_any: set[str] = set()
-        self.failing: set[str] = set()
-        # a test's key and hosts are the same from build to build: made once
-        self._keys: dict[str | None, dict[str, str]] = {}
+        self.keys: list[str] = []
+        self.testbeds: list[str | None] = []
+        self.runs: list[list[Run]] = []
+        self.batches: list[_Batch] = []
+        # a test's history and hosts are the same from build to build: found once
+        self._numbers: dict[str | None, dict[str, int]] = {}
         self._hosts: dict[int, str] = {}  # by the id of a test's attributes, which runs share
 
-    def _key(self, testbed: str | None, test_id: str) -> str:
-        keys = self._keys.setdefault(testbed, {})
-        key = keys.get(test_id)
-        if key is None:
-            key = keys[test_id] = history_key(testbed, test_id)
-            self.testbeds[key] = testbed
-        return key
+    def _numbered(self, testbed: str | None, test_ids: list[str]) -> list[int]:
+        """The number of each test's history on ``testbed``, new ones numbered on."""
+        known = self._numbers.setdefault(testbed, {})
+        numbers = list(map(known.get, test_ids))
+        if None in numbers:
+            for at, test_id in enumerate(test_ids):
+                if numbers[at] is not None:
+                    continue
+                number = known.get(test_id)  # numbered already if twice in this build
+                if number is None:
+                    number = known[test_id] = len(self.keys)
+                    self.keys.append(history_key(testbed, test_id))
+                    self.testbeds.append(testbed)
+                    self.runs.append([])
+                numbers[at] = number
+        return numbers  # type: ignore[return-value]
 
     def add_stored(self, build: Build, tests: StoredTests) -> None:
         """The hot loop of a site (a run per test and build): per-run work is the run
         itself; the bookkeeping goes a build at a time."""
         testbed, runs = build.testbed, self.runs
-        known = self._keys.get(testbed, {})
         rows = tests.metric_rows(self.metric)
-        keys = [known.get(test_id) or self._key(testbed, test_id) for test_id in rows.test_ids]
-        count = len(keys)
+        numbers = self._numbered(testbed, rows.test_ids)
+        count = len(numbers)
         values = rows.trials
-        if None in rows.units:  # a test that did not measure it (its trials None too)
+        if len(rows.with_metric) < count:  # a test that did not measure it (its trials None too)
             values = [() if found is None else found for found in values]
         averages, stdevs = rows.averages, rows.stdevs
         if None in averages:  # a metric the store keeps no statistics for
@@ -262,66 +290,101 @@ class _Gathered:
                 strict=True,
             ),
         )
-        for key, run in zip(keys, made, strict=True):
-            runs[key].append(run)
-        self.latest.update(zip(keys, zip(repeat(tests), range(len(keys))), strict=True))
-        self.units.update(
-            (key, unit) for key, unit in zip(keys, rows.units, strict=True) if unit is not None
-        )
-        self.measured_any.update(compress(keys, rows.measured))
-        self.failing.update(
-            key for key, status in zip(keys, rows.statuses, strict=True) if status != "PASS"
+        for number, run in zip(numbers, made, strict=True):
+            runs[number].append(run)
+        self.batches.append(
+            _Batch(
+                np.array(numbers, dtype=np.intp),
+                tests,
+                rows.units,
+                rows.with_metric,
+                rows.measured,
+                rows.failed,
+            )
         )
 
     def add_made(self, build: Build, accept: Callable[[TestResult], bool] | None) -> None:
-        for test in build.tests:
-            if accept is not None and not accept(test):
-                continue
-            key = self._key(build.testbed, test.test_id)
+        tests = [test for test in build.tests if accept is None or accept(test)]
+        numbers = self._numbered(build.testbed, [test.test_id for test in tests])
+        units: list[str | None] = []
+        for number, test in zip(numbers, tests, strict=True):
             attributes = test.attributes
             host = self._hosts.get(id(attributes)) if attributes else ""
             if host is None:
                 host = self._hosts[id(attributes)] = test.attribute("hosts") or ""
             measurement = test.measurement(self.metric)
-            self.runs[key].append(_run(build, test, measurement, self.latency, host))
-            self.latest[key] = test
-            if measurement is not None:
-                self.units[key] = measurement.unit
-            if test.measurements:
-                self.measured_any.add(key)
-            if not test.passed:
-                self.failing.add(key)
+            self.runs[number].append(_run(build, test, measurement, self.latency, host))
+            units.append(None if measurement is None else measurement.unit)
+        self.batches.append(
+            _Batch(
+                np.array(numbers, dtype=np.intp),
+                tests,
+                units,
+                np.array([at for at, unit in enumerate(units) if unit is not None], dtype=np.intp),
+                np.array([bool(test.measurements) for test in tests], dtype=bool),
+                np.array([not test.passed for test in tests], dtype=bool),
+            )
+        )
 
-    def _newest(self, keys: list[str]) -> list[TestResult]:
-        """Each key's newest test; a store's are made a build at a time."""
-        found: dict[str, TestResult] = {}
-        wanted: dict[int, tuple[StoredTests, list[str], list[int]]] = {}
-        for key in keys:
-            newest = self.latest[key]
-            if isinstance(newest, tuple):
-                tests, index = newest
-                _, named, indices = wanted.setdefault(id(tests), (tests, [], []))
-                named.append(key)
-                indices.append(index)
+    def _settled(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], list[int]]:
+        """Per history, the batch of its newest run and of its newest run that
+        measured the metric (-1: none did); and the histories of tests that
+        failed without ever measuring any metric."""
+        count = len(self.keys)
+        newest = np.full(count, -1, dtype=np.intp)
+        with_unit = np.full(count, -1, dtype=np.intp)
+        measured = np.zeros(count, dtype=bool)
+        failed = np.zeros(count, dtype=bool)
+        for number, batch in enumerate(self.batches):
+            newest[batch.histories] = number  # a later build's number written over
+            with_unit[batch.histories[batch.with_metric]] = number
+            measured[batch.histories[batch.measured]] = True
+            failed[batch.histories[batch.failed]] = True
+        return newest, with_unit, np.flatnonzero(failed & ~measured).tolist()
+
+    def _units(self, with_unit: npt.NDArray[np.intp]) -> dict[int, str | None]:
+        """The unit of each history that measured the metric, from its newest run that did."""
+        units: dict[int, str | None] = {}
+        for number in np.unique(with_unit[with_unit >= 0]).tolist():
+            batch = self.batches[number]
+            histories = batch.histories[batch.with_metric]
+            own = with_unit[histories] == number
+            found = batch.units
+            tests = batch.with_metric[own].tolist()
+            units.update(zip(histories[own].tolist(), map(found.__getitem__, tests), strict=True))
+        return units
+
+    def _newest(self, numbers: list[int], batches: npt.NDArray[np.intp]) -> list[TestResult]:
+        """Each history's newest test; a store's are made a build at a time."""
+        wanted: defaultdict[int, list[int]] = defaultdict(list)
+        for number in numbers:
+            wanted[int(batches[number])].append(number)
+        found: dict[int, TestResult] = {}
+        for number, named in wanted.items():
+            batch = self.batches[number]
+            # a test twice in one build: its last run is the newest, as in the runs
+            position = {history: at for at, history in enumerate(batch.histories.tolist())}
+            indices = [position[history] for history in named]
+            tests = batch.tests
+            if isinstance(tests, StoredTests):
+                found.update(zip(named, tests.picked(indices), strict=True))
             else:
-                found[key] = newest
-        for tests, named, indices in wanted.values():
-            found.update(zip(named, tests.picked(indices), strict=True))
-        return [found[key] for key in keys]
+                found.update(zip(named, map(tests.__getitem__, indices), strict=True))
+        return [found[number] for number in numbers]
 
     def histories(self, keep_failing: bool, rules: DimensionRules) -> list[TestHistory]:
-        units = self.units
+        newest, with_unit, failing = self._settled()
+        units = self._units(with_unit)
         if keep_failing:
-            for key in self.failing - self.measured_any:
-                units[key] = None
-        keys = sorted(units)
-        newest = self._newest(keys)
+            units.update((number, None) for number in failing)
+        numbers = sorted(units, key=self.keys.__getitem__)
+        tests = self._newest(numbers, newest)
         result = []
-        for key, test in zip(keys, newest, strict=True):
-            testbed = self.testbeds[key]
+        for number, test in zip(numbers, tests, strict=True):
+            testbed = self.testbeds[number]
             result.append(
                 TestHistory(
-                    key=key,
+                    key=self.keys[number],
                     test_id=test.test_id,
                     name=test.name,
                     suite=test.suite,
@@ -329,8 +392,8 @@ class _Gathered:
                     testbed=testbed,
                     thread_core=test.thread_core,
                     metric=self.metric,
-                    unit=units[key],
-                    runs=tuple(self.runs[key]),
+                    unit=units[number],
+                    runs=tuple(self.runs[number]),
                     dimensions=rules.derive(test, testbed),
                 )
             )

@@ -8,13 +8,14 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.history import histories, history_key
 from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.store.rows import tables_by_partition
@@ -145,6 +146,53 @@ def test_histories_from_the_columns_equal_those_from_the_tests(
             assert histories(stored, metric, keep_failing=keep_failing) == expected
         if metric == "custom":  # a latency's percentiles are read from the tests
             assert all(_unmade(build) for build in stored if build.tests)
+
+
+def _expected_summaries(
+    builds: list[Build], metric: str, keep_failing: bool
+) -> dict[str, tuple[str, tuple[str, ...], str | None, int]]:
+    """Per history: its newest test's name and tags, its unit and run count, test by test.
+
+    The plain reading of :func:`histories`' promise: a test's newest run
+    names it, its newest measurement of ``metric`` gives the unit, and with
+    ``keep_failing`` a test that failed without ever measuring anything
+    gets a history too.
+    """
+    seen: dict[str, dict[str, Any]] = {}
+    for build in builds:
+        for test in build.tests:
+            key = history_key(build.testbed, test.test_id)
+            entry = seen.setdefault(key, {"unit": None, "metric": False, "any": False})
+            entry["newest"] = test
+            entry["runs"] = entry.get("runs", 0) + 1
+            measurement = test.measurement(metric)
+            if measurement is not None:
+                entry["unit"], entry["metric"] = measurement.unit, True
+            entry["any"] |= bool(test.measurements)
+            entry["failed"] = entry.get("failed", False) or not test.passed
+    return {
+        key: (entry["newest"].name, entry["newest"].tags, entry["unit"], entry["runs"])
+        for key, entry in sorted(seen.items())
+        if entry["metric"] or (keep_failing and entry["failed"] and not entry["any"])
+    }
+
+
+@settings(max_examples=80, deadline=None)
+@given(builds)
+def test_histories_are_named_by_their_newest_test_and_measurement(generated: list[Build]) -> None:
+    """Names, units, failed-only tests and run counts, against a test-by-test reading."""
+    generated.sort(key=lambda build: build.time)
+    stored = [build for one in generated for build in _stored([one])]
+    for metric in ("mrr", "ndr", "custom"):
+        for keep_failing in (False, True):
+            expected = _expected_summaries(generated, metric, keep_failing)
+            for read in (generated, stored):
+                found = histories(read, metric, keep_failing=keep_failing)
+                assert {
+                    history.key: (history.name, history.tags, history.unit, len(history.runs))
+                    for history in found
+                } == expected
+                assert [history.key for history in found] == list(expected)
 
 
 @settings(max_examples=60, deadline=None)

@@ -53,8 +53,12 @@ class MetricRows(NamedTuple):
     messages: list[str]
     hosts: list[str]
     """The ``hosts`` attribute, "" where a test has none."""
-    measured: list[bool]
+    measured: npt.NDArray[np.bool_]
     """Whether the test measured any metric at all."""
+    failed: npt.NDArray[np.bool_]
+    """Whether the test's status is other than ``PASS``."""
+    with_metric: npt.NDArray[np.intp]
+    """The tests that measured ``metric``, in order: the others' ``units`` are None."""
     units: list[str | None]
     """The metric's unit; None where the test did not measure it."""
     trials: list[Trials | None]
@@ -173,12 +177,16 @@ class StoredInput:
                     column[test] = cell
         statuses = pc.dictionary_encode(table.column("status").take(heads)).combine_chunks()
         names = [sys.intern(name) for name in statuses.dictionary.to_pylist()]
+        codes = statuses.indices.to_numpy(zero_copy_only=False)
+        passed = names.index("PASS") if "PASS" in names else -1
         return MetricRows(
             test_ids=table.column("test_id").take(heads).to_pylist(),
-            statuses=[names[index] for index in statuses.indices.to_pylist()],
+            statuses=[names[index] for index in codes.tolist()],
             messages=table.column("message").take(heads).to_pylist(),
             hosts=_hosts(table.column("attributes").take(heads)),
-            measured=measured.tolist(),
+            measured=measured,
+            failed=codes != passed,
+            with_metric=tests_measured,
             units=units,
             trials=trials,
             averages=averages,
