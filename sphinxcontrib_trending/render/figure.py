@@ -163,24 +163,24 @@ def _runs_hover(
     ``texts`` are each run's :func:`_run_texts`, ``percentiles`` each run's
     :func:`_percentile_text` if the metric has them.
     """
-    jobs = {job for _, job, _, _ in texts}
-    testbeds = {testbed for *_, testbed in texts}
-    one_job, one_testbed = len(jobs) == 1, len(testbeds) == 1
-    columns: list[list[Any]] = [
+    versions, jobs, builds, testbeds = zip(*texts, strict=True) if texts else ((), (), (), ())
+    one_job, one_testbed = len(set(jobs)) == 1, len(set(testbeds)) == 1
+    columns: list[Sequence[Any]] = [
         stdevs,
-        [version for version, *_ in texts],
-        [build if one_job else build_name(job, build) for _, job, build, _ in texts],
+        versions,
+        builds if one_job else list(map(build_name, jobs, builds)),
     ]
     if not one_testbed:
-        columns.append([testbed for *_, testbed in texts])
+        columns.append(testbeds)
     if percentiles is not None:
         columns.append(percentiles)
     hover: dict[str, Any] = {
-        "customdata": [list(point) for point in zip(*columns, strict=True)],
+        # a tuple per point: JSON writes it as the list Plotly reads
+        "customdata": list(zip(*columns, strict=True)),
         "hovertemplate": _runs_template(unit, one_job, one_testbed, percentiles is not None),
     }
     if one_job or one_testbed:
-        hover["meta"] = [jobs.pop() if one_job else "", testbeds.pop() if one_testbed else ""]
+        hover["meta"] = [jobs[0] if one_job else "", testbeds[0] if one_testbed else ""]
     return hover
 
 
