@@ -201,18 +201,50 @@ def _histories(
 
 class _Batch(NamedTuple):
     """One build's tests as the bookkeeping of a gathering keeps them: its
-    arrays are settled for every history at once when the gathering ends."""
+    arrays are settled for every history at once when the gathering ends.
 
-    histories: npt.NDArray[np.intp]
+    Kept for every build until then, so kept small: masks, not lists of
+    indices, and one unit where the tests that measured the metric share it.
+    """
+
+    histories: npt.NDArray[np.int32]
     """The history each test's run went to."""
     tests: StoredTests | list[TestResult]
     """Where each test is made from, should its run be its history's newest."""
-    units: list[str | None]
-    with_metric: npt.NDArray[np.intp]
-    """The tests that measured the metric (their units are set)."""
+    units: str | list[str | None]
+    """The unit of every test that measured the metric, or each test's (None: not measured)."""
+    with_metric: npt.NDArray[np.bool_]
+    """Whether each test measured the metric."""
     measured: npt.NDArray[np.bool_]
     """Whether each test measured any metric at all."""
     failed: npt.NDArray[np.bool_]
+
+    @classmethod
+    def of(
+        cls,
+        numbers: list[int],
+        tests: StoredTests | list[TestResult],
+        units: list[str | None],
+        with_metric: npt.NDArray[np.bool_],
+        measured: npt.NDArray[np.bool_],
+        failed: npt.NDArray[np.bool_],
+    ) -> _Batch:
+        shared = set(units)
+        shared.discard(None)
+        return cls(
+            np.array(numbers, dtype=np.int32),
+            tests,
+            shared.pop() if len(shared) == 1 else units,  # type: ignore[arg-type]
+            with_metric,
+            measured,
+            failed,
+        )
+
+    def units_of(self, tests: npt.NDArray[np.intp]) -> list[str | None]:
+        """The units of the tests at ``tests`` (positions in the build)."""
+        if isinstance(self.units, str):
+            return [self.units] * len(tests)
+        return list(map(self.units.__getitem__, tests.tolist()))
 
 
 class _Gathered:
@@ -264,7 +296,7 @@ class _Gathered:
         numbers = self._numbered(testbed, rows.test_ids)
         count = len(numbers)
         values = rows.trials
-        if len(rows.with_metric) < count:  # a test that did not measure it (its trials None too)
+        if not rows.with_metric.all():  # a test that did not measure it (its trials None too)
             values = [() if found is None else found for found in values]
         averages, stdevs = rows.averages, rows.stdevs
         if None in averages:  # a metric the store keeps no statistics for
@@ -293,14 +325,7 @@ class _Gathered:
         for number, run in zip(numbers, made, strict=True):
             runs[number].append(run)
         self.batches.append(
-            _Batch(
-                np.array(numbers, dtype=np.intp),
-                tests,
-                rows.units,
-                rows.with_metric,
-                rows.measured,
-                rows.failed,
-            )
+            _Batch.of(numbers, tests, rows.units, rows.with_metric, rows.measured, rows.failed)
         )
 
     def add_made(self, build: Build, accept: Callable[[TestResult], bool] | None) -> None:
@@ -316,11 +341,11 @@ class _Gathered:
             self.runs[number].append(_run(build, test, measurement, self.latency, host))
             units.append(None if measurement is None else measurement.unit)
         self.batches.append(
-            _Batch(
-                np.array(numbers, dtype=np.intp),
+            _Batch.of(
+                numbers,
                 tests,
                 units,
-                np.array([at for at, unit in enumerate(units) if unit is not None], dtype=np.intp),
+                np.array([unit is not None for unit in units], dtype=bool),
                 np.array([bool(test.measurements) for test in tests], dtype=bool),
                 np.array([not test.passed for test in tests], dtype=bool),
             )
@@ -347,11 +372,10 @@ class _Gathered:
         units: dict[int, str | None] = {}
         for number in np.unique(with_unit[with_unit >= 0]).tolist():
             batch = self.batches[number]
-            histories = batch.histories[batch.with_metric]
+            tests = np.flatnonzero(batch.with_metric)
+            histories = batch.histories[tests]
             own = with_unit[histories] == number
-            found = batch.units
-            tests = batch.with_metric[own].tolist()
-            units.update(zip(histories[own].tolist(), map(found.__getitem__, tests), strict=True))
+            units.update(zip(histories[own].tolist(), batch.units_of(tests[own]), strict=True))
         return units
 
     def _newest(self, numbers: list[int], batches: npt.NDArray[np.intp]) -> list[TestResult]:

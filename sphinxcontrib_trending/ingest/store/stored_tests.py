@@ -57,8 +57,8 @@ class MetricRows(NamedTuple):
     """Whether the test measured any metric at all."""
     failed: npt.NDArray[np.bool_]
     """Whether the test's status is other than ``PASS``."""
-    with_metric: npt.NDArray[np.intp]
-    """The tests that measured ``metric``, in order: the others' ``units`` are None."""
+    with_metric: npt.NDArray[np.bool_]
+    """Whether the test measured ``metric`` (else its ``units`` entry is None)."""
     units: list[str | None]
     """The metric's unit; None where the test did not measure it."""
     trials: list[Trials | None]
@@ -186,7 +186,7 @@ class StoredInput:
             hosts=_hosts(table.column("attributes").take(heads)),
             measured=measured,
             failed=codes != passed,
-            with_metric=tests_measured,
+            with_metric=np.isin(np.arange(count), tests_measured),
             units=units,
             trials=trials,
             averages=averages,
