@@ -49,6 +49,7 @@ from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
 from sphinxcontrib_trending.ingest.atomic import write_atomically
+from sphinxcontrib_trending.ingest.cache_scopes import use_scope
 
 CACHE_FORMAT = "sphinxcontrib-trending/classified-series"
 MIN_PARALLEL = 64
@@ -315,6 +316,8 @@ class SeriesCache:
     """
 
     def __init__(self, folder: Path | None, scope: str) -> None:
+        if folder is not None:  # the scope's files, whose names start with its digest
+            use_scope(folder, _digest(scope), lambda name: name.split(".", 1)[0])
         self.path = None if folder is None else folder / f"{_digest(scope)}.json"
         self.searches = SearchStore(folder, _digest(scope))
         self.scope = scope

@@ -30,6 +30,7 @@ import pyarrow as pa
 import pyarrow.ipc as ipc
 
 from sphinxcontrib_trending.ingest.atomic import write_atomically
+from sphinxcontrib_trending.ingest.cache_scopes import use_scope
 
 DECODED_VERSION = "2"
 """Raise it when what a store read hands on changes (columns, checks, message handling)."""
@@ -96,8 +97,13 @@ def copy_name(paths: Iterable[str]) -> str:
 
 
 def scoped(folder: Path, *scope: object) -> DecodedCopies:
-    """The decoded copies of one store and read settings (``scope``), below ``folder``."""
+    """The decoded copies of one store and read settings (``scope``), below ``folder``.
+
+    The scope is marked used; scopes of settings no build uses any more go
+    after a while (:func:`.use_scope`).
+    """
     name = hashlib.sha256(json.dumps(scope, default=str).encode()).hexdigest()[:16]
+    use_scope(folder, name)
     return DecodedCopies(folder / name)
 
 
