@@ -160,6 +160,8 @@ class StoredInput:
         # a test's first row of the metric, as TestResult.measurement finds it
         rows = np.flatnonzero(pc.fill_null(pc.equal(metrics, metric), False).to_numpy(False))
         tests_measured, first_rows = np.unique(owner[rows], return_index=True)
+        with_metric = np.zeros(count, dtype=bool)
+        with_metric[tests_measured] = True
         picked = table.select(["unit", *BY_ROW]).take(pa.array(rows[first_rows]))
         values = RowTrials(picked)
         found = (
@@ -186,7 +188,7 @@ class StoredInput:
             hosts=_hosts(table.column("attributes").take(heads)),
             measured=measured,
             failed=codes != passed,
-            with_metric=np.isin(np.arange(count), tests_measured),
+            with_metric=with_metric,
             units=units,
             trials=trials,
             averages=averages,
