@@ -122,7 +122,12 @@ class LocalStore:
         (:func:`.read_ahead`).
         """
         found: list[tuple[list[Build] | None, Problem | None]] = []
-        verified = read_ahead(partial(self._input_rows, passed_messages=passed_messages), entries)
+        rows_of = partial(
+            self._input_rows,
+            passed_messages=passed_messages,
+            decoded=self._decoded(passed_messages),  # once per read, not per input
+        )
+        verified = read_ahead(rows_of, entries)
         for entry, rows in zip(entries, verified, strict=True):
             if isinstance(rows, Problem):
                 found.append((None, rows))
@@ -137,7 +142,9 @@ class LocalStore:
             return None
         return scoped(self.decoded_dir, str(self.root.absolute()), passed_messages)
 
-    def _input_rows(self, entry: Entry, passed_messages: bool) -> pa.Table | Problem | None:
+    def _input_rows(
+        self, entry: Entry, passed_messages: bool, decoded: DecodedCopies | None
+    ) -> pa.Table | Problem | None:
         """An entry's rows in order (:func:`.input_rows`), verified now or when last decoded;
         None for an entry without files.
 
@@ -147,7 +154,6 @@ class LocalStore:
         """
         if not entry.files:
             return None
-        decoded = self._decoded(passed_messages)
         name = _copy_of(entry)
         identity = []
         for data in entry.files:
