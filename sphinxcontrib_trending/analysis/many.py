@@ -316,10 +316,11 @@ class SeriesCache:
     """
 
     def __init__(self, folder: Path | None, scope: str) -> None:
+        digest = _digest(scope)
         if folder is not None:  # the scope's files, whose names start with its digest
-            use_scope(folder, _digest(scope), lambda name: name.split(".", 1)[0])
-        self.path = None if folder is None else folder / f"{_digest(scope)}.json"
-        self.searches = SearchStore(folder, _digest(scope))
+            use_scope(folder, digest, lambda name: name.split(".", 1)[0])
+        self.path = None if folder is None else folder / f"{digest}.json"
+        self.searches = SearchStore(folder, digest)
         self.scope = scope
         self.entries: dict[str, tuple[str, Classification]] = {}
         self.dirty = False

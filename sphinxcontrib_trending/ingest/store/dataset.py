@@ -152,15 +152,18 @@ class _Kept:
     """Each listed file's size and modification time or ETag, by relative path."""
 
     def read(self, relatives: list[str]) -> pa.Table | None:
-        if self.decoded is None or not all(relative in self.states for relative in relatives):
+        if self.decoded is None or (identity := self._identity(relatives)) is None:
             return None
-        return self.decoded.read(copy_name(relatives), self._identity(relatives))
+        return self.decoded.read(copy_name(relatives), identity)
 
     def write(self, relatives: list[str], table: pa.Table) -> None:
-        if self.decoded is not None and all(relative in self.states for relative in relatives):
-            self.decoded.write(copy_name(relatives), self._identity(relatives), table)
+        if self.decoded is not None and (identity := self._identity(relatives)) is not None:
+            self.decoded.write(copy_name(relatives), identity, table)
 
-    def _identity(self, relatives: list[str]) -> list[object]:
+    def _identity(self, relatives: list[str]) -> list[object] | None:
+        """The files' listed states; None if one was not listed (a manifest's own)."""
+        if not all(relative in self.states for relative in relatives):
+            return None
         return [[relative, *self.states[relative]] for relative in relatives]
 
 

@@ -330,13 +330,6 @@ def input_rows(tables: list[pa.Table]) -> pa.Table:
     return table.take(pa.array(np.lexsort((tests, builds))))
 
 
-def builds_from_prepared(tables: list[pa.Table], shared: SharedValues) -> list[Build]:
-    """One input's :func:`prepared_rows` (any partitions) back into its builds."""
-    if not tables:
-        return []
-    return StoredInput(input_rows(tables), shared).builds()
-
-
 def builds_from_input(table: pa.Table, shared: SharedValues) -> list[Build]:
     """One input's rows as :func:`input_rows` gives them, back into its builds."""
     return StoredInput(table, shared).builds()
@@ -352,5 +345,7 @@ def builds_from_rows(
     passed tests' messages empty (:func:`.without_passed_messages`).  The
     builds' tests are :class:`StoredTests`.
     """
+    if not tables:
+        return []
     prepared = [prepared_rows(table, passed_messages=passed_messages) for table in tables]
-    return builds_from_prepared(prepared, shared or SharedValues())
+    return builds_from_input(input_rows(prepared), shared or SharedValues())
