@@ -33,6 +33,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     check_with_strategies,
 )
 from sphinxcontrib_trending.analysis.history import history_key
+from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 
 DEFAULT_DAYS = 7
@@ -166,7 +167,7 @@ class ComparisonRow:
     report per strategy rule that applies to the test.
     """
 
-    key: str
+    key: SeriesRef
     test_id: str
     name: str
     a: SideStats | None
@@ -289,7 +290,7 @@ def compare_periods(
         testbed, test = tests[key]
         rows.append(
             ComparisonRow(
-                key=key,
+                key=SeriesRef(metric, key),
                 test_id=test.test_id,
                 name=test.name,
                 a=stats_a,

@@ -9,7 +9,6 @@ the failed-tests table alike.
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
+from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.dimensions import (
     NO_DIMENSIONS,
@@ -108,6 +108,11 @@ class TestHistory:
         return display_name(self.name, self.dimensions)
 
     @property
+    def ref(self) -> SeriesRef:
+        """Which series of its source this is: the metric, the testbed and the test."""
+        return SeriesRef(self.metric, self.key)
+
+    @property
     def times(self) -> list[datetime]:
         return [run.time for run in self.runs]
 
@@ -115,12 +120,6 @@ class TestHistory:
 def history_key(testbed: str | None, test_id: str) -> str:
     """Stable identity of a series: the same test on two testbeds is two series."""
     return f"{testbed}/{test_id}" if testbed else test_id
-
-
-def anchor_for(source: str, key: str) -> str:
-    """An HTML id that survives any test name: lower-case, safe characters only."""
-    slug = re.sub(r"[^a-z0-9]+", "-", f"{source}-{key}".lower()).strip("-")
-    return f"trending-{slug}"
 
 
 def _run(

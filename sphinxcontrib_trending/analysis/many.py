@@ -36,6 +36,7 @@ from sphinxcontrib_trending.analysis.classification_json import (
 )
 from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
 from sphinxcontrib_trending.analysis.search_store import (
@@ -45,7 +46,7 @@ from sphinxcontrib_trending.analysis.search_store import (
     StateRef,
     write_states,
 )
-from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
+from sphinxcontrib_trending.analysis.summary import run_samples
 from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
 from sphinxcontrib_trending.ingest.atomic import write_atomically
@@ -74,33 +75,16 @@ def analysis_digest() -> str:
     return digest.hexdigest()
 
 
-@dataclass(frozen=True)
-class ClassifySettings:
-    """The options that change a grouping (windows and policies do not)."""
-
-    samples: str
-    search: str
-    direction: str
-    sbps: float | None
-    outlier_runs: int | None = None
-
-    @classmethod
-    def of(cls, options: TrendOptions) -> ClassifySettings:
-        return cls(
-            options.samples, options.search, options.direction, options.sbps, options.outlier_runs
-        )
-
-
 @dataclass(frozen=True, repr=False)
 class SeriesJob:
     """One series to classify: a picklable task item for the workers."""
 
     identity: str
     samples: tuple[Sample, ...]
-    settings: ClassifySettings
+    settings: GroupingSpec
 
     @classmethod
-    def of(cls, identity: str, history: TestHistory, settings: ClassifySettings) -> SeriesJob:
+    def of(cls, identity: str, history: TestHistory, settings: GroupingSpec) -> SeriesJob:
         samples = run_samples(history, settings.samples)
         if settings.samples == "trials":  # else the runs' averages: numbers or None
             samples = [None if sample is None else tuple(sample) for sample in samples]
@@ -133,7 +117,7 @@ class SeriesJob:
         return before, _content(self.settings, kinds, values)
 
 
-def _content(settings: ClassifySettings, kinds: bytes, values: bytes) -> str:
+def _content(settings: GroupingSpec, kinds: bytes, values: bytes) -> str:
     """The hash of the analysis code, the settings and the runs :func:`_runs_bytes` encoded."""
     digest = hashlib.sha256(_header(settings))
     for part in (struct.pack("<Q", len(kinds)), kinds, values):
@@ -142,9 +126,9 @@ def _content(settings: ClassifySettings, kinds: bytes, values: bytes) -> str:
 
 
 @functools.cache
-def _header(settings: ClassifySettings) -> bytes:
+def _header(settings: GroupingSpec) -> bytes:
     """What a content hash starts with: the analysis code and the settings."""
-    return json.dumps([analysis_digest(), settings.__dict__], sort_keys=True).encode()
+    return json.dumps([analysis_digest(), settings.fields()], sort_keys=True).encode()
 
 
 def _runs_bytes(samples: Sequence[Sample]) -> tuple[bytes, bytes, int]:
@@ -178,16 +162,19 @@ def _runs_bytes(samples: Sequence[Sample]) -> tuple[bytes, bytes, int]:
     return bytes([sample is not None for sample in samples]), values, newest
 
 
-def series_jobs(histories: Sequence[TestHistory], options: TrendOptions) -> list[SeriesJob]:
+def series_jobs(histories: Sequence[TestHistory], grouping: GroupingSpec) -> list[SeriesJob]:
     """One job per history, named by metric and history key (unique within a source)."""
-    settings = ClassifySettings.of(options)
-    return [SeriesJob.of(f"{h.metric}/{h.key}", h, settings) for h in histories]
+    return [SeriesJob.of(h.ref.identity, h, grouping) for h in histories]
 
 
-def series_cache(cache_dir: Path | None, source: str, options: TrendOptions) -> SeriesCache:
-    """The cache of one source's groupings under these settings, shared by the site and check."""
+def series_cache(cache_dir: Path | None, source: str, grouping: GroupingSpec) -> SeriesCache:
+    """The cache of one source's groupings under these settings, shared by the site and check.
+
+    The scope is derived from the whole :class:`~.identity.GroupingSpec`;
+    each series' entry is named by its :attr:`~.identity.SeriesRef.identity`.
+    """
     folder = None if cache_dir is None else cache_dir / "classified"
-    scope = json.dumps([source, ClassifySettings.of(options).__dict__], sort_keys=True)
+    scope = json.dumps([source, grouping.fields()], sort_keys=True)
     return SeriesCache(folder, scope)
 
 

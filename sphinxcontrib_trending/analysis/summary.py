@@ -30,6 +30,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
 from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, window_marks
 from sphinxcontrib_trending.analysis.grading import judge
 from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.windows import Windows
 
 Samples = Literal["runs", "trials"]
@@ -49,6 +50,11 @@ class TrendOptions:
     sbps: float | None = None
     outlier_runs: int | None = None
     """``K`` of the outlier rule; None for the search's default (see :func:`~.classify`)."""
+
+    @property
+    def grouping(self) -> GroupingSpec:
+        """The settings among these that change a grouping (windows and policy do not)."""
+        return GroupingSpec(self.samples, self.search, self.direction, self.sbps, self.outlier_runs)
 
 
 @dataclass(frozen=True)

@@ -268,9 +268,9 @@ Mode = Callable[[Loaded], Judged]
 def _judge_latest(engine: Engine, loaded: Loaded) -> Judged:
     """The newest builds' verdicts, from the histories' whole groupings (cached or parallel)."""
     name = loaded.source.name
-    cache = series_cache(engine.cache_dir, name, loaded.options)
+    cache = series_cache(engine.cache_dir, name, loaded.options.grouping)
     classified = classify_series(
-        series_jobs(loaded.histories, loaded.options),
+        series_jobs(loaded.histories, loaded.options.grouping),
         cache,
         workers=engine.workers,
         scheduler=engine.scheduler,

@@ -68,7 +68,7 @@ def _row(trend: TestTrend) -> Row:
             str(trend.progressions),
             str(trend.outliers_in_last_group),
         ),
-        link_key=trend.history.key,
+        link_key=trend.history.ref,
         classes=tuple(classes),
         raw=(
             history.display_name,

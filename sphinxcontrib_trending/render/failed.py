@@ -9,6 +9,7 @@ from datetime import datetime
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.compliance import in_window
 from sphinxcontrib_trending.analysis.history import history_key
+from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.ingest.dimensions import (
     DimensionRules,
     Dimensions,
@@ -79,10 +80,16 @@ def _collect(
 def failed_tables(
     builds: Iterable[Build],
     since: datetime,
+    *,
+    metric: str,
     accept: Accept | None = None,
     rules: DimensionRules | None = None,
 ) -> list[Table]:
-    """One table per testbed, most failures first, then the most recent."""
+    """One table per testbed, most failures first, then the most recent.
+
+    A failure has no metric, so each name links to the graph of ``metric``
+    (the source's own, unless the page names another).
+    """
     tables = []
     by_testbed = _collect(builds, since, accept, rules or rules_for())
     for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
@@ -99,7 +106,7 @@ def failed_tables(
                     f.last_version or "",
                     f.last_job_build,
                 ),
-                link_key=f.key,
+                link_key=SeriesRef(metric, f.key),
                 raw=(f.name, f.count, iso_time(f.last_time), f.last_version, f.last_job_build),
             )
             for f in ordered

@@ -36,7 +36,7 @@ def _row(item: NewsItem) -> Row:
             item.since.job_build,
             percent(item.relative_change),
         ),
-        link_key=item.history.key,
+        link_key=item.history.ref,
         classes=(f"trending-{item.kind}",),
         raw=(
             item.history.name,

@@ -41,7 +41,7 @@ def _row(noise: TestNoise) -> Row:
             percent(noise.outlier_share),
             _rate(noise.failures_per_30_days),
         ),
-        link_key=trend.history.key,
+        link_key=trend.history.ref,
     )
 
 

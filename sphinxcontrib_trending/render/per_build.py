@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from sphinxcontrib_trending.analysis.build_selection import build_name, newest_builds
 from sphinxcontrib_trending.analysis.failures import failure_groups
 from sphinxcontrib_trending.analysis.history import history_key
+from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.job_stats import build_stats
 from sphinxcontrib_trending.analysis.masking import mask
 from sphinxcontrib_trending.ingest.model import Build, TestResult
@@ -34,10 +35,14 @@ def _outcome(build: Build, accept: Callable[[TestResult], bool] | None) -> str:
 
 
 def per_build_failures(
-    builds: Sequence[Build], accept: Callable[[TestResult], bool] | None = None
+    builds: Sequence[Build],
+    *,
+    metric: str,
+    accept: Callable[[TestResult], bool] | None = None,
 ) -> list[Table]:
     """A table for the newest build of each job (by job name).
 
+    Each failed test links to its graph of ``metric``.
     The caption gives the build's outcome; the rows its failures with their
     masked messages, equal failures (:func:`.failures.failure_key`) together,
     the largest group first, each row counting its group.  With a filter, a
@@ -50,7 +55,7 @@ def per_build_failures(
         rows = tuple(
             Row(
                 cells=(test.name, str(len(group.tests)), mask(test.message.strip())),
-                link_key=history_key(build.testbed, test.test_id),
+                link_key=SeriesRef(metric, history_key(build.testbed, test.test_id)),
             )
             for group in failure_groups(build, accept)
             for test in group.tests

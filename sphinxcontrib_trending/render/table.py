@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sphinxcontrib_trending.analysis.identity import SeriesRef
+
 RawValue = str | int | float | None
 """A cell as the CSV download holds it: numbers unformatted, in the raw header's unit."""
 
@@ -18,7 +20,7 @@ class Row:
     """
 
     cells: tuple[str, ...]
-    link_key: str | None = None
+    link_key: SeriesRef | None = None
     classes: tuple[str, ...] = ()
     raw: tuple[RawValue, ...] = ()
 

@@ -18,6 +18,7 @@ from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.degradation import NO_CHANGE
 from sphinxcontrib_trending.analysis.degradation.builds import BuildComparison
 from sphinxcontrib_trending.analysis.history import history_key
+from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.reports.junit import Case, Suite
 from sphinxcontrib_trending.reports.text import columns
 
@@ -33,7 +34,7 @@ class DegradationRecord:
 
     test_id: str
     name: str
-    key: str
+    key: SeriesRef
     result: str
     subtype: str
     method: str
@@ -81,7 +82,7 @@ def target_records(comparison: BuildComparison) -> TargetRecords:
             DegradationRecord(
                 test_id=report.location,
                 name=comparison.names.get(report.location, report.location),
-                key=history_key(target.testbed, report.location),
+                key=SeriesRef(comparison.metric, history_key(target.testbed, report.location)),
                 result=report.result,
                 subtype=report.subtype,
                 method=report.method,

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
-from sphinxcontrib_trending.analysis.history import anchor_for
+from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Reason, Verdict
 from sphinxcontrib_trending.render.table import percent
 from sphinxcontrib_trending.render.units import display_unit
@@ -36,7 +36,7 @@ class GraphLinks:
     def url(self, verdict: Verdict) -> str | None:
         if not self.base_url:
             return None
-        anchor = anchor_for(verdict.source, verdict.history.key)
+        anchor = SeriesTarget(verdict.source, verdict.history.ref).anchor
         page = quote(self.page.strip("/"), safe="/")
         return f"{self.base_url.rstrip('/')}/{page}.html#{anchor}"
 

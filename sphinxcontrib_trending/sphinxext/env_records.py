@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
-ENV_VERSION = 3
+ENV_VERSION = 4
 
-Target = tuple[str, str]
-"""A test's graph anchor is named by its source and history key."""
+Target = SeriesTarget
+"""A series' graph anchor is named by its source, metric and history key."""
 
 
 @dataclass
@@ -56,7 +57,7 @@ def note_source_use(env: BuildEnvironment, docname: str, source: str, fingerprin
     data.fingerprints[source] = fingerprint
 
 
-def claim_anchor(env: BuildEnvironment, target: Target, anchor: str, line: int | None) -> bool:
+def claim_anchor(env: BuildEnvironment, target: Target, line: int | None) -> bool:
     """Record that this page graphs a test; True for its first graph on this page.
 
     Which page owns the anchor is settled only after every page is read
@@ -67,7 +68,7 @@ def claim_anchor(env: BuildEnvironment, target: Target, anchor: str, line: int |
     pages = data.claims.setdefault(target, {})
     if env.docname in pages:
         return False
-    pages[env.docname] = (anchor, line)
+    pages[env.docname] = (target.anchor, line)
     data.claimed.setdefault(env.docname, set()).add(target)
     return True
 
@@ -104,10 +105,11 @@ def settle_anchors(env: BuildEnvironment, read_now: Iterable[str]) -> list[str]:
     for target, pages in data.claims.items():
         owner = min(pages)
         for docname in set(pages) & read - {owner}:
-            second_homes.append((docname, pages[docname][1] or 0, target[1], owner))
-    for docname, line, key, owner in sorted(second_homes):
+            second_homes.append((docname, pages[docname][1] or 0, target.series, owner))
+    for docname, line, series, owner in sorted(second_homes):
         warn(
-            f"test {key!r} already has its graph anchor on page {owner!r}; links to it go there",
+            f"test {series.key!r} (metric {series.metric!r}) already has its graph anchor "
+            f"on page {owner!r}; links to it go there",
             "link",
             location=(docname, line or None),
         )

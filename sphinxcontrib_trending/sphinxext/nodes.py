@@ -30,6 +30,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.writers.html5 import HTML5Translator
 
+from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
 from sphinxcontrib_trending.sphinxext.figure_files import figure_name, figure_text, stash_figure
@@ -139,9 +140,9 @@ def _place_anchors(
 ) -> None:
     """Ids of the tests whose anchor this graph holds, on its heading (``before`` it) if any."""
     owned = [
-        anchor
-        for source, key, anchor in graph.get("claims", [])
-        if anchor_owner(env, (source, key)) == (docname, anchor)
+        target.anchor
+        for target in graph.get("claims", [])
+        if anchor_owner(env, target) == (docname, target.anchor)
     ]
     if not owned:
         return
@@ -194,7 +195,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         else:
             graph.replace_self(_placeholder(graph))
     for link in list(doctree.findall(trending_link)):
-        target = anchor_owner(app.env, (link["source"], link["key"]))
+        target = anchor_owner(app.env, SeriesTarget(link["source"], link["key"]))
         text = link.astext()
         if target is None or not is_html:
             link.replace_self(nodes.Text(text))
@@ -206,7 +207,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 
 def _record_links(app: Sphinx, doctree: nodes.document) -> None:
-    targets = {(link["source"], link["key"]) for link in doctree.findall(trending_link)}
+    targets = {SeriesTarget(link["source"], link["key"]) for link in doctree.findall(trending_link)}
     for table in doctree.findall(trending_table):
         targets |= link_targets(table)
     note_links(app.env, app.env.docname, targets)

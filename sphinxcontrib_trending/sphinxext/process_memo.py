@@ -30,8 +30,8 @@ from sphinx.util import logging
 
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
+from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.many import (
-    ClassifySettings,
     SeriesCache,
     classify_series,
     series_cache,
@@ -51,12 +51,39 @@ from sphinxcontrib_trending.sphinxext.warnings import warn
 logger = logging.getLogger("sphinxcontrib_trending")
 
 
+@dataclass(frozen=True)
+class SeriesSet:
+    """Every series of one metric of a source, as loaded with one fingerprint.
+
+    What histories are memoised by; analyses add their settings
+    (:class:`AnalysisScope`).  The metric is part of every key: two
+    directives over one source that name two metrics never share a result.
+    """
+
+    source: str
+    fingerprint: str
+    metric: str
+
+
+@dataclass(frozen=True)
+class AnalysisScope:
+    """Everything a series' analysis depends on besides its own runs."""
+
+    series: SeriesSet
+    options: TrendOptions
+    known: KnownChanges | None
+
+
 @dataclass
 class LoadedSource:
     source: Source
     fingerprint: str
     dataset: Dataset
     cache_dir: Path | None = None
+
+    def series(self, metric: str) -> SeriesSet:
+        """The identity of this source's series of ``metric``, as loaded now."""
+        return SeriesSet(self.source.name, self.fingerprint, metric)
 
     @property
     def end(self) -> datetime:
@@ -67,9 +94,11 @@ class LoadedSource:
 
 
 _loaded: dict[tuple[str, str], LoadedSource] = {}
-_histories: dict[tuple[str, str, str], list[TestHistory]] = {}
-_trends: dict[tuple[str, str, str, TrendOptions, KnownChanges | None], TestTrend] = {}
-_series: dict[tuple[Path | None, str, ClassifySettings], SeriesCache] = {}
+_histories: dict[SeriesSet, list[TestHistory]] = {}
+_trends: dict[tuple[AnalysisScope, str], TestTrend] = {}
+"""Per scope and history key (unique within the scope's metric)."""
+_series: dict[tuple[Path | None, str, GroupingSpec], SeriesCache] = {}
+"""Per cache folder, source and grouping: the on-disk cache's own scope."""
 _fingerprints: dict[str, str] = {}
 _page_workers: int | None = None
 """Processes a page's own grouping may fork (None: in this one); see :func:`plan_grouping`."""
@@ -175,7 +204,7 @@ def _normalised(name: str, dataset: Dataset, norm: FrequencyNorm) -> Dataset:
 
 
 def source_histories(loaded: LoadedSource, metric: str) -> list[TestHistory]:
-    key = (loaded.source.name, loaded.fingerprint, metric)
+    key = loaded.series(metric)
     if key not in _histories:
         rules = rules_for(loaded.source.spec.dimensions)
         with collector_paused():
@@ -195,29 +224,34 @@ def trends_for(
 ) -> list[TestTrend]:
     """Analyses of the selected histories, each computed once per process.
 
-    Groupings not in the per-series cache are computed on ``workers`` local
-    processes (by default what :func:`plan_grouping` chose for pages).
+    Every history must be of one metric: the scope of the memo is that
+    metric's, and a history of another would be filed under it.  Groupings
+    not in the per-series cache are computed on ``workers`` local processes
+    (by default what :func:`plan_grouping` chose for pages).
     """
-
-    def key(history: TestHistory) -> tuple[str, str, str, TrendOptions, KnownChanges | None]:
-        return (loaded.source.name, loaded.fingerprint, history.key, options, known)
-
-    missing = [history for history in selected if key(history) not in _trends]
+    metrics = {history.metric for history in selected}
+    if len(metrics) > 1:
+        raise ValueError(f"histories of several metrics analysed as one: {sorted(metrics)}")
+    if not metrics:
+        return []
+    scope = AnalysisScope(loaded.series(metrics.pop()), options, known)
+    missing = [history for history in selected if (scope, history.key) not in _trends]
     if missing:
-        cache = _series_cache(loaded, options)
+        cache = _series_cache(loaded, options.grouping)
         workers = workers or _page_workers
-        classified = classify_series(series_jobs(missing, options), cache, workers=workers)
+        jobs = series_jobs(missing, options.grouping)
+        classified = classify_series(jobs, cache, workers=workers)
         for history, result in zip(missing, classified, strict=True):
-            _trends[key(history)] = summarize(history, options, loaded.end, known, result)
-    return [_trends[key(history)] for history in selected]
+            _trends[scope, history.key] = summarize(history, options, loaded.end, known, result)
+    return [_trends[scope, history.key] for history in selected]
 
 
-def _series_cache(loaded: LoadedSource, options: TrendOptions) -> SeriesCache:
-    """One cache object per source and settings in this process, loaded from disk once."""
-    memo_key = (loaded.cache_dir, loaded.source.name, ClassifySettings.of(options))
+def _series_cache(loaded: LoadedSource, grouping: GroupingSpec) -> SeriesCache:
+    """One cache object per source and grouping in this process, loaded from disk once."""
+    memo_key = (loaded.cache_dir, loaded.source.name, grouping)
     cache = _series.get(memo_key)
     if cache is None:
-        cache = _series[memo_key] = series_cache(loaded.cache_dir, loaded.source.name, options)
+        cache = _series[memo_key] = series_cache(loaded.cache_dir, loaded.source.name, grouping)
     return cache
 
 

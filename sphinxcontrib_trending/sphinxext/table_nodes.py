@@ -24,6 +24,7 @@ from sphinx.application import Sphinx
 from sphinx.locale import _
 from sphinx.writers.html5 import HTML5Translator
 
+from sphinxcontrib_trending.analysis.identity import SeriesRef, SeriesTarget
 from sphinxcontrib_trending.render.table import Table
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner
@@ -74,8 +75,8 @@ def _name_captioned(app: Sphinx, doctree: nodes.document) -> None:
             doctree.set_id(node)
 
 
-def link_targets(node: trending_table) -> set[tuple[str, str]]:
-    return {(node["source"], key) for _cells, key, _classes in node["rows"] if key is not None}
+def link_targets(node: trending_table) -> set[SeriesTarget]:
+    return {SeriesTarget(node["source"], ref) for _cells, ref, _classes in node["rows"] if ref}
 
 
 def expanded(node: trending_table) -> nodes.table:
@@ -164,8 +165,8 @@ def _settle(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         node["hrefs"] = [_href(app, docname, node["source"], key) for _c, key, _l in node["rows"]]
 
 
-def _href(app: Sphinx, docname: str, source: str, key: str | None) -> str | None:
-    target = None if key is None else anchor_owner(app.env, (source, key))
+def _href(app: Sphinx, docname: str, source: str, ref: SeriesRef | None) -> str | None:
+    target = None if ref is None else anchor_owner(app.env, SeriesTarget(source, ref))
     if target is None:
         return None
     target_doc, anchor = target

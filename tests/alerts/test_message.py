@@ -12,7 +12,8 @@ import pytest
 from lxml import html
 
 from sphinxcontrib_trending.alerts.message import Addresses, compose
-from sphinxcontrib_trending.analysis.history import anchor_for, histories
+from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Verdict, judge_latest
 from sphinxcontrib_trending.ingest import SourceSpec, load
@@ -95,7 +96,8 @@ def test_links_point_at_each_tests_graph_anchor(verdicts: list[Verdict]) -> None
     hrefs = {anchor.text_content(): anchor.get("href") for anchor in document.xpath("//a")}
     hostile = next(v for v in verdicts if v.history.name == HOSTILE)
     assert hrefs[HOSTILE] == (
-        "https://d.example.org/trending/perf/graphs.html#" + anchor_for("mrr", hostile.history.key)
+        "https://d.example.org/trending/perf/graphs.html#"
+        + SeriesTarget("mrr", hostile.history.ref).anchor
     )
     assert len(hrefs) == 3
     _, plain = _parts(compose(verdicts, DEFAULT_FAIL_ON, ADDRESSES))

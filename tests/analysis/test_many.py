@@ -10,14 +10,14 @@ import pytest
 
 from sphinxcontrib_trending.analysis import many as series
 from sphinxcontrib_trending.analysis.classify import classify
+from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.many import (
-    ClassifySettings,
     SeriesCache,
     SeriesJob,
     classify_series,
 )
 
-SETTINGS = ClassifySettings(samples="runs", search="exact", direction="higher", sbps=None)
+SETTINGS = GroupingSpec(samples="runs", search="exact", direction="higher", sbps=None)
 
 
 def make_jobs(count: int, seed: int = 7) -> list[SeriesJob]:
@@ -234,7 +234,7 @@ def test_other_settings_or_scope_are_other_entries(
     jobs = make_jobs(4)
     classify_series(jobs, SeriesCache(tmp_path, "scope"))
     classified = count_classifications(monkeypatch)
-    lower = ClassifySettings(samples="runs", search="exact", direction="lower", sbps=None)
+    lower = GroupingSpec(samples="runs", search="exact", direction="lower", sbps=None)
     flipped = [SeriesJob(job.identity, job.samples, lower) for job in jobs]
     results = classify_series(flipped, SeriesCache(tmp_path, "scope"))
     assert len(classified) == 4

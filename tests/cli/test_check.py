@@ -183,7 +183,9 @@ def test_json_report(archive: Path, tmp_path: Path) -> None:
     assert regression["job_build"] == NEWEST and regression["result"] == "Fail"
     assert regression["change"] == pytest.approx(-0.25, abs=0.04)
     assert regression["previous_trend"] == pytest.approx(12.5e6, rel=0.02)
-    assert regression["graph"].startswith("https://x.org/perf/graphs.html#trending-results-2n-skx-")
+    assert regression["graph"].startswith(
+        "https://x.org/perf/graphs.html#trending-results-mrr-2n-skx-"
+    )
     assert by_name[L2_1C]["reason"] == "Failed" and "link down" in by_name[L2_1C]["message"]
     assert by_name[IP4_2C]["trend"] == pytest.approx(1.25 * 24e6, rel=0.02)
 

@@ -76,7 +76,7 @@ def test_dashboard_csv_holds_raw_rates_and_unrounded_changes() -> None:
 
 def test_failed_csv_has_iso_times_in_utc() -> None:
     builds = hand_built.builds({"broken": lambda n: None if n == 29 else 1e6}, range(1, 31))
-    (table,) = failed_tables(builds, END - timedelta(days=7))
+    (table,) = failed_tables(builds, END - timedelta(days=7), metric="mrr")
     header, row = _parsed(table_csv(table))
     assert header[2] == "Last Failure [UTC, ISO 8601]"
     assert row == ["broken", "1", "2026-01-29T06:00:00+00:00", "26.02-rc0~29", f"{JOB}/29"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sphinxcontrib_trending.analysis.comparison import ComparisonRow, Period, SideStats
 from sphinxcontrib_trending.analysis.degradation.report import Report, unknown
+from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.render.comparison import comparison_table
 
 
@@ -14,7 +15,7 @@ def _report(result: str, method: str) -> Report:
 def test_cells_units_blanks_and_row_colour() -> None:
     rows = [
         ComparisonRow(
-            key="2n/t",
+            key=SeriesRef("mrr", "2n/t"),
             test_id="t",
             name="t",
             a=SideStats(runs=2, trials=20, mean=10e6, stdev=0.5e6),
@@ -23,7 +24,16 @@ def test_cells_units_blanks_and_row_colour() -> None:
             interval=(-0.15, -0.05),
             reports=(_report("Maybe Degradation", "aat"), _report("Degradation", "welch_t_test")),
         ),
-        ComparisonRow("2n/u", "u", "u", None, None, None, None, (unknown("u", "", "x", "y"),)),
+        ComparisonRow(
+            SeriesRef("mrr", "2n/u"),
+            "u",
+            "u",
+            None,
+            None,
+            None,
+            None,
+            (unknown("u", "", "x", "y"),),
+        ),
     ]
     table = comparison_table(rows, Period("v1", ()), Period("v2", ()), "pps")
     assert table.header[1] == "A Mean [Mpps]"
@@ -42,7 +52,7 @@ def test_cells_units_blanks_and_row_colour() -> None:
         "Maybe Degradation (aat); Degradation (welch_t_test)",
     )
     assert first.classes == ("trending-regression",)
-    assert first.link_key == "2n/t"
+    assert first.link_key == SeriesRef("mrr", "2n/t")
     assert second.cells[1:9] == ("",) * 8 and second.cells[9] == "Unknown"
     assert second.classes == ()
 
@@ -51,7 +61,9 @@ def test_a_testbed_column_tells_apart_one_test_on_two_testbeds() -> None:
     """The same test on two testbeds must not show as two identical rows."""
     side = SideStats(runs=1, trials=1, mean=1.0, stdev=None)
     rows = [
-        ComparisonRow(f"{bed}/t", "t", "t", side, side, 0.0, None, (), testbed=bed)
+        ComparisonRow(
+            SeriesRef("mrr", f"{bed}/t"), "t", "t", side, side, 0.0, None, (), testbed=bed
+        )
         for bed in ("2n-skx", "3n-icx")
     ]
     table = comparison_table(rows, Period("v1", ()), Period("v2", ()), "pps")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.news import news
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
 from sphinxcontrib_trending.render.news import HEADER, news_tables
@@ -33,8 +34,8 @@ def test_one_table_per_testbed_with_linked_rows() -> None:
             ("drop", "Regression"),
         ]
         assert [row.link_key for row in table.rows] == [
-            f"{testbed}/tests.perf.broke",
-            f"{testbed}/tests.perf.drop",
+            SeriesRef("mrr", f"{testbed}/tests.perf.broke"),
+            SeriesRef("mrr", f"{testbed}/tests.perf.drop"),
         ]
         assert table.rows[0].classes == ("trending-failure",)
         assert table.rows[1].cells[2:] == (

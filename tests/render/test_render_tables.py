@@ -14,6 +14,7 @@ import pytest
 from sphinxcontrib_trending.analysis import history as history_model
 from sphinxcontrib_trending.analysis import summary
 from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
 from sphinxcontrib_trending.render.dashboard import dashboard_tables, header
 from sphinxcontrib_trending.render.failed import HEADER as FAILED_HEADER
@@ -137,7 +138,7 @@ def test_dashboard_rows_carry_links_classes_and_raw_names(trends: list[summary.T
     assert rows["regress"].classes == ("trending-regression",)
     assert rows["progress"].classes == ("trending-progression",)
     assert rows["stable"].classes == ()
-    assert rows["stable"].link_key == "2n-skx/tests.perf.stable"
+    assert rows["stable"].link_key == SeriesRef("mrr", "2n-skx/tests.perf.stable")
     # Escaping is the writer's job: a pre-escaped cell would show "&lt;" on the page.
     assert HOSTILE in rows and rows[HOSTILE].cells[1] == "2.00"
 
@@ -192,7 +193,7 @@ def _failed_builds():
 
 def test_failed_tables_count_within_the_window_most_failures_first() -> None:
     since = END - timedelta(days=7)
-    skx, icx, bare = failed_tables(_failed_builds(), since)
+    skx, icx, bare = failed_tables(_failed_builds(), since, metric="mrr")
     assert [t.caption for t in (skx, icx, bare)] == [
         "Testbed 2n-skx",
         "Testbed 3n-icx",
@@ -206,14 +207,16 @@ def test_failed_tables_count_within_the_window_most_failures_first() -> None:
         ("broken", "1", "2026-01-29 06:00 UTC", "26.02-rc0~29", f"{JOB}/29"),
         (HOSTILE, "1", "2026-01-26 06:00 UTC", "26.02-rc0~26", f"{JOB}/26"),
     ]
-    assert skx.rows[0].link_key == "2n-skx/tests.perf.flaky"
+    assert skx.rows[0].link_key == SeriesRef("mrr", "2n-skx/tests.perf.flaky")
     assert [row.cells[:2] for row in icx.rows] == [("icx", "1")]
-    assert bare.rows[0].link_key == "tests.perf.bare"
+    assert bare.rows[0].link_key == SeriesRef("mrr", "tests.perf.bare")
 
 
 def test_failed_tables_keep_only_accepted_tests() -> None:
     since = END - timedelta(days=7)
-    tables = failed_tables(_failed_builds(), since, accept=lambda test, _: test.name == "flaky")
+    tables = failed_tables(
+        _failed_builds(), since, metric="mrr", accept=lambda test, _: test.name == "flaky"
+    )
     assert [(t.caption, [row.cells[0] for row in t.rows]) for t in tables] == [
         ("Testbed 2n-skx", ["flaky"])
     ]

@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 from sphinxcontrib_trending.analysis.degradation import DEGRADATION, NO_CHANGE, Report
 from sphinxcontrib_trending.analysis.degradation.builds import BuildComparison
+from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.ingest.model import Build
 from sphinxcontrib_trending.render.degradation import degradation_table
 from sphinxcontrib_trending.reports.degradation import (
@@ -37,6 +38,7 @@ def _report(location: str, result: str, change: float) -> Report:
 
 COMPARISON = BuildComparison(
     target=TARGET,
+    metric="mrr",
     reports=[_report("t.slow", DEGRADATION, -0.2), _report("t.same", NO_CHANGE, 0.001)],
     baselines={"t.slow": BASELINE, "t.same": BASELINE},
     names={"t.slow": "slow", "t.same": "same"},
@@ -47,7 +49,11 @@ def test_record_names_builds_job_slash_build() -> None:
     target = target_records(COMPARISON)
     assert target.caption == "job-2n-skx/30 (2026-01-30 06:00 UTC)"
     slow = target.records[0]
-    assert (slow.name, slow.baseline, slow.key) == ("slow", "job-2n-skx/29", "2n-skx/t.slow")
+    assert (slow.name, slow.baseline, slow.key) == (
+        "slow",
+        "job-2n-skx/29",
+        SeriesRef("mrr", "2n-skx/t.slow"),
+    )
 
 
 def test_no_change_is_left_out_of_what_people_read_unless_asked() -> None:

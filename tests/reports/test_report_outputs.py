@@ -80,7 +80,9 @@ def test_records_describe_in_display_units() -> None:
 def test_graph_links_quote_the_page_and_use_the_directive_anchor() -> None:
     links = GraphLinks("https://ci.example.org/perf/", "trending graphs/")
     url = links.url(REGRESSION)
-    assert url == "https://ci.example.org/perf/trending%20graphs.html#trending-perf-2n-skx-s-ip4"
+    assert (
+        url == "https://ci.example.org/perf/trending%20graphs.html#trending-perf-mrr-2n-skx-s-ip4"
+    )
     assert GraphLinks().url(REGRESSION) is None
     assert record(REGRESSION, links=links)["graph"] == url
 
@@ -196,7 +198,7 @@ def test_junit_cases_fail_skip_or_pass_as_the_gate_does() -> None:
     assert failing.classname == "perf.2n-skx.s" and failing.name == "ip4"
     assert failing.failure_message == f"Regression: {describe(REGRESSION)}"
     assert f"build: {REGRESSION.job_build}" in failing.output
-    assert "graph: https://x.org/graphs.html#trending-perf-2n-skx-s-ip4" in failing.output
+    assert "graph: https://x.org/graphs.html#trending-perf-mrr-2n-skx-s-ip4" in failing.output
     failed = verdict_case(FAILED, DEFAULT_FAIL_ON, links)
     assert failed.details == "link down on port 0\nsecond line"
     skipped = verdict_case(MISSING, DEFAULT_FAIL_ON, links)

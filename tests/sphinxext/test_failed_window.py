@@ -18,6 +18,6 @@ def _failing(day: int) -> Build:
 def test_seven_days_hold_seven_daily_builds() -> None:
     """A build exactly at the window's start belongs to the week before."""
     builds = [_failing(day) for day in range(10, -1, -1)]
-    (table,) = failed_tables(builds, END - timedelta(days=7))
+    (table,) = failed_tables(builds, END - timedelta(days=7), metric="mrr")
     (row,) = table.rows
     assert row.cells[1] == "7"

@@ -102,7 +102,7 @@ def test_parallel_build_settles_duplicate_anchors_like_a_serial_build(
         assert _html(serial, page) == _html(parallel, page), page
     for app in (serial, parallel):
         everywhere = [_html(app, page) for page in ("graphs", *(f"page{i}" for i in range(6)))]
-        anchor = 'id="trending-perf-2n-skx-tests-perf-regress"'
+        anchor = 'id="trending-perf-mrr-2n-skx-tests-perf-regress"'
         assert sum(html.count(anchor) for html in everywhere) == 1
 
 
@@ -111,15 +111,19 @@ def test_anchor_moves_when_its_owner_drops_the_graph(site: SiteFactory) -> None:
     srcdir = Path(app.srcdir)
     _add_duplicate_graph_pages(srcdir)
     app.build()
-    assert 'href="graphs.html#trending-perf-2n-skx-tests-perf-regress"' in _html(app, "dashboard")
+    assert 'href="graphs.html#trending-perf-mrr-2n-skx-tests-perf-regress"' in _html(
+        app, "dashboard"
+    )
     (srcdir / "graphs.rst").write_text("Graphs\n======\n\nNone here any more.\n")
     app.warning.seek(0)
     app.warning.truncate()
     app.build()
     # page1 is now first by name: it owns the anchor, and the dashboard, not re-read, links there
-    assert 'href="page1.html#trending-perf-2n-skx-tests-perf-regress"' in _html(app, "dashboard")
-    assert 'id="trending-perf-2n-skx-tests-perf-regress"' in _html(app, "page1")
-    assert 'id="trending-perf-2n-skx-tests-perf-regress"' not in _html(app, "page3")
+    assert 'href="page1.html#trending-perf-mrr-2n-skx-tests-perf-regress"' in _html(
+        app, "dashboard"
+    )
+    assert 'id="trending-perf-mrr-2n-skx-tests-perf-regress"' in _html(app, "page1")
+    assert 'id="trending-perf-mrr-2n-skx-tests-perf-regress"' not in _html(app, "page3")
 
 
 def test_a_source_s_fingerprint_is_taken_once_per_build(

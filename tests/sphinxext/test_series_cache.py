@@ -55,7 +55,7 @@ def test_a_parallel_build_analyses_every_series_before_the_readers_fork(
     parallel = site(parallel=2, builddir=tmp_path / "parallel")
     parallel.build()
     (loaded,) = process_memo._loaded.values()
-    analysed = {key[2] for key in process_memo._trends}
+    analysed = {key for _scope, key in process_memo._trends}
     assert analysed == {h.key for h in process_memo.source_histories(loaded, loaded.source.metric)}
     for page in ("dashboard", "graphs", "failed"):
         assert (Path(parallel.outdir) / f"{page}.html").read_text() == (
@@ -96,7 +96,7 @@ def test_a_page_over_a_few_tests_groups_only_those(
     app.build()
     (loaded,) = process_memo._loaded.values()
     every = process_memo.source_histories(loaded, loaded.source.metric)
-    grouped = {key[2] for key in process_memo._trends}
+    grouped = {key for _scope, key in process_memo._trends}
     assert grouped == {history.key for history in every if history.name == "stable"}
     assert len(every) > len(grouped)
 

@@ -253,8 +253,9 @@ def test_each_anchor_exists_once_and_a_second_page_warns(site: SiteFactory) -> N
     ids = _page(app, "graphs").xpath("//@id")
     assert len(ids) == len(set(ids))
     warnings = app.warning.getvalue()
-    assert "test '2n-skx/tests.perf.progress' already has its graph anchor on page 'graphs'" in (
-        warnings
+    assert (
+        "test '2n-skx/tests.perf.progress' (metric 'mrr') already has its graph anchor "
+        "on page 'graphs'" in warnings
     )
     assert "[trending.link]" in warnings
     assert "regress" not in warnings

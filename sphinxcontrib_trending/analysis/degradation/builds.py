@@ -40,7 +40,10 @@ class BaselineChoice:
 
 @dataclass(frozen=True)
 class BuildComparison:
+    """``metric``'s reports for ``target``, one per (test, rule)."""
+
     target: Build
+    metric: str
     reports: list[Report]
     baselines: dict[str, Build | None] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
@@ -116,6 +119,7 @@ def compare_builds(
     reports.sort(key=lambda report: order.get(report.location, len(order)))
     return BuildComparison(
         target=target,
+        metric=metric,
         reports=reports,
         baselines=baselines,
         names={test.test_id: test.name for test in tests},

@@ -47,6 +47,7 @@ class FailedTestsDirective(TrendingDirective):
         tables = failed_tables(
             loaded.dataset.builds,
             since,
+            metric=self.metric(loaded),
             accept=(
                 (lambda test, dimensions: tag_filter(test.tags + dimensions.labels()))
                 if tag_filter

@@ -8,7 +8,8 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from sphinxcontrib_trending.analysis.history import TestHistory, anchor_for
+from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.figure import script_json, series_label, trend_figure
@@ -71,9 +72,9 @@ class GraphDirective(TrendingDirective):
         """An optional heading, then the graph; anchors are settled when all pages are read."""
         claims = []
         for trend in trends:
-            anchor = anchor_for(source, trend.history.key)
-            if claim_anchor(self.env, (source, trend.history.key), anchor, self.lineno):
-                claims.append((source, trend.history.key, anchor))
+            target = SeriesTarget(source, trend.history.ref)
+            if claim_anchor(self.env, target, self.lineno):
+                claims.append(target)
         graph = graph_node(
             self.env,
             script_json(

@@ -31,7 +31,11 @@ def per_build_nodes(directive: TrendingDirective) -> list[nodes.Node]:
     if "window" in directive.options:
         raise directive.unusable(":window: does not apply to :mode: per-build", "option")
     loaded = directive.loaded_source()
-    tables = per_build_failures(loaded.dataset.builds, accept=accepting(directive.tag_filter()))
+    tables = per_build_failures(
+        loaded.dataset.builds,
+        metric=directive.metric(loaded),
+        accept=accepting(directive.tag_filter()),
+    )
     output: list[nodes.Node] = []
     for table in tables:
         if not table.rows:

@@ -1,0 +1,70 @@
+"""The declared identities that every memo, cache key and link is derived from.
+
+A site shows several metrics of one source, with several grouping settings,
+and any number of pages ask for the same series.  A key assembled by hand at
+each use once forgot the metric, and every page after the first showed the
+first metric's numbers.  So the identities live here, as frozen types, and a
+key is only ever one of these (or derived from one by a method here):
+
+- :class:`GroupingSpec`: every setting that changes how a series is grouped;
+- :class:`SeriesRef`: one series within a source (metric, testbed and test);
+- :class:`SeriesTarget`: the same across the site, with the source's name,
+  which is what a graph's anchor and a table's link name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class GroupingSpec:
+    """Every setting that changes a series' grouping; windows and policies do not.
+
+    Passed whole from the configuration or the command line to the search and
+    to the grouping cache, whose scope and content hashes are derived from it
+    (:meth:`fields`): a setting added here cannot be left out of a key.
+    """
+
+    samples: str = "runs"
+    search: str = "exact"
+    direction: str = "higher"
+    sbps: float | None = None
+    outlier_runs: int | None = None
+
+    def fields(self) -> dict[str, object]:
+        """The settings by name: what cache scopes and content hashes serialise."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SeriesRef:
+    """One series of a source: a metric of one test on one testbed.
+
+    ``key`` is the history key (``testbed/test id``, see
+    :func:`~.history.history_key`); the same test and testbed measured as
+    two metrics are two series.
+    """
+
+    metric: str
+    key: str
+
+    @property
+    def identity(self) -> str:
+        """The series' name in the grouping cache, unique within a source."""
+        return f"{self.metric}/{self.key}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SeriesTarget:
+    """One series of the whole site: what a graph anchor and a table link name."""
+
+    source: str
+    series: SeriesRef
+
+    @property
+    def anchor(self) -> str:
+        """An HTML id that survives any test name: lower-case, safe characters only."""
+        text = f"{self.source}-{self.series.metric}-{self.series.key}".lower()
+        return "trending-" + re.sub(r"[^a-z0-9]+", "-", text).strip("-")
