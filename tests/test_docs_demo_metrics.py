@@ -55,6 +55,21 @@ def _rows(page: lxml.html.HtmlElement, css: str) -> list[str]:
     ]
 
 
+def _dashboards(page: lxml.html.HtmlElement, count: int) -> list[dict[str, float]]:
+    """Each of the page's ``count`` dashboards as its tests' trends (second column)."""
+    tables = page.xpath("//table[contains(@class, 'trending-dashboard')]")
+    per_dashboard = len(tables) // count
+    assert per_dashboard * count == len(tables)
+    return [
+        {
+            tr.xpath("./td")[0].text_content().strip(): float(tr.xpath("./td")[1].text_content())
+            for table in tables[first : first + per_dashboard]
+            for tr in table.xpath("./tbody/tr")
+        }
+        for first in range(0, len(tables), per_dashboard)
+    ]
+
+
 def test_ndrpdr_page_finds_the_throughput_regression_and_the_failure(built: Path) -> None:
     page = lxml.html.parse(str(built / "ndrpdr.html")).getroot()
     # NDR, PDR and NDR bandwidth dashboards: the one injected drop, in each.
@@ -64,7 +79,12 @@ def test_ndrpdr_page_finds_the_throughput_regression_and_the_failure(built: Path
     )
     assert _rows(page, "trending-progression") == []
     headers = [th.text_content().strip() for th in page.xpath("//table//thead//th[2]")]
-    assert headers[:2] == ["Trend [Mpps]", "Trend [Mpps]"]
+    assert headers[:6] == ["Trend [Mpps]"] * 4 + ["Trend [Mbps]"] * 2
+    # each dashboard (a table per core count) shows its own metric: PDR above NDR
+    ndr, pdr, bandwidth = _dashboards(page, 3)
+    assert ndr.keys() == pdr.keys() == bandwidth.keys() and len(ndr) == 4
+    assert all(pdr[test] > ndr[test] for test in ndr)
+    assert all(bandwidth[test] != ndr[test] for test in ndr)
     failed = page.xpath("//table[contains(@class, 'trending-failed')]//tbody/tr/td")
     cells = [td.text_content().strip() for td in failed]
     assert cells[0] == "2n-icx 25ge2p1xxv710 avf 64b 4t2c eth-l2bdbasemaclrn-ndrpdr"
@@ -81,6 +101,8 @@ def test_latency_page_trends_lower_is_better_with_percentiles_on_hover(built: Pa
     assert _rows(page, "trending-progression") == []
     headers = [th.text_content().strip() for th in page.xpath("//table//thead//th[2]")]
     assert set(headers) == {"Trend [us]"}
+    forward_average, reverse_p99 = _dashboards(page, 2)
+    assert all(reverse_p99[test] > forward_average[test] for test in forward_average)
     figures = list(built_html.figures(built, "latency").values())
     assert len(figures) == 2
     markers = figures[0]["data"][0]
