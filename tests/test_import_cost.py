@@ -16,14 +16,34 @@ import pytest
 HEAVY = ("scipy", "matplotlib", "distributed")
 
 
+def loaded_after(statement: str) -> set[str]:
+    """The modules a fresh interpreter has loaded once it ran ``statement``."""
+    probe = f"import sys\n{statement}\nprint(' '.join(sys.modules))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
 @pytest.mark.parametrize(
     "module", ["sphinxcontrib_trending.sphinxext", "sphinxcontrib_trending.cli"]
 )
 def test_starting_imports_no_heavy_library(module: str) -> None:
-    probe = (
-        f"import sys, {module}\nprint(' '.join(name for name in {HEAVY!r} if name in sys.modules))"
-    )
-    loaded = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout.split()
-    assert loaded == []
+    assert loaded_after(f"import {module}") & set(HEAVY) == set()
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "import sphinxcontrib_trending.ingest.options",
+        "from sphinxcontrib_trending.ingest import SourceSpec, SpecError, model",
+    ],
+)
+def test_a_source_spec_loads_no_format_and_no_store(statement: str) -> None:
+    """conf.py's checks and the command line's options need the names of formats only.
+
+    A format's module (``parquet`` brings pyarrow and fsspec) and the loader
+    are imported when a source of it is read.
+    """
+    loaded = loaded_after(statement)
+    formats = {name for name in loaded if name.startswith("sphinxcontrib_trending.ingest.formats.")}
+    assert formats == set()
+    assert loaded & {"pyarrow", "fsspec", "sphinxcontrib_trending.ingest.loader"} == set()
