@@ -41,6 +41,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    """The loader's public names, the loader imported on the first use of one."""
     if name in _FROM_LOADER:
         from sphinxcontrib_trending.ingest import loader
 
