@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sphinxcontrib_trending.version import __version__
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-__version__ = "0.1.0"
+__all__ = ["__version__", "setup"]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -1,10 +1,11 @@
 """The ``sphinx-trending`` command: one sub-command per module.
 
-Each sub-command module exposes ``register(subparsers)`` which adds its parser
-and sets ``handler`` (a callable taking the parsed namespace and returning an
-exit code).  Exit codes follow one convention: 0 success, 1 the work found
-failures (bad inputs, failing verdicts), 2 usage or configuration errors,
-70 an internal error (a bug: one line on stderr, the traceback in a file).
+Each sub-command module exposes ``register(subparsers, summary)`` which adds
+its parser and sets ``handler`` (a callable taking the parsed namespace and
+returning an exit code, one of those in ``exits``).  Only the module of the
+command being run is imported: ``init`` brings Sphinx, ``ingest`` and
+``check`` the results store, and ``check`` needs neither Sphinx nor the
+other commands' options.
 """
 
 from __future__ import annotations
@@ -15,20 +16,40 @@ import signal
 import sys
 import tempfile
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
+from typing import NamedTuple
 
-from sphinxcontrib_trending import __version__
-
-SUBCOMMAND_MODULES: tuple[str, ...] = ("init", "export", "ingest", "check")
-
-EXIT_FAILURES = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 70
-"""EX_SOFTWARE of sysexits.h: never 1, which means "the work found failures"."""
+from sphinxcontrib_trending.cli.exits import EXIT_INTERNAL
+from sphinxcontrib_trending.version import __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
+class Command(NamedTuple):
+    """A sub-command's module, imported when the command runs, and its one-line summary."""
+
+    module: str
+    summary: str
+
+
+COMMANDS: dict[str, Command] = {
+    "init": Command(
+        "sphinxcontrib_trending.cli.init", "create a Sphinx trending site from templates"
+    ),
+    "export": Command("sphinxcontrib_trending.cli.export", "write archived results as JSON Lines"),
+    "ingest": Command("sphinxcontrib_trending.cli.ingest", "parse inputs into a results store"),
+    "check": Command(
+        "sphinxcontrib_trending.cli.check",
+        "judge the newest results: CI gate, JSON, JUnit XML, alert e-mail",
+    ),
+}
+
+
+def build_parser(full: Collection[str] = tuple(COMMANDS)) -> argparse.ArgumentParser:
+    """The command line, with every option of the commands in ``full``.
+
+    Any other command is there by name and summary only, enough for the list
+    of commands in ``--help`` and for telling an unknown command apart.
+    """
     parser = argparse.ArgumentParser(
         prog="sphinx-trending",
         description="Performance trending from archived benchmark results.",
@@ -37,10 +58,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--version", action="version", version=f"%(prog)s {__version__}", help="show the version"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in SUBCOMMAND_MODULES:
-        module = importlib.import_module(f"sphinxcontrib_trending.cli.{name}")
-        module.register(subparsers)
+    for name, command in COMMANDS.items():
+        if name in full:
+            importlib.import_module(command.module).register(subparsers, command.summary)
+        else:
+            subparsers.add_parser(name, help=command.summary)
     return parser
+
+
+def command_named(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs: its first word that is not an option.
+
+    The options before a command (``--help``, ``--version``) take no value,
+    so the first other word is the command, whatever follows it.
+    """
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 @contextmanager
@@ -60,8 +92,9 @@ def exit_on_terminate() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     with exit_on_terminate():
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(full={command_named(words)} & COMMANDS.keys())
+        args = parser.parse_args(words)
         try:
             return int(args.handler(args))
         except KeyboardInterrupt:

@@ -42,7 +42,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     judge_latest,
     parse_reasons,
 )
-from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE, check_baseline, check_options
+from sphinxcontrib_trending.cli import check_baseline, check_options
 from sphinxcontrib_trending.cli.check_loading import (
     Loaded,
     LoadError,
@@ -57,6 +57,7 @@ from sphinxcontrib_trending.cli.check_options import (
     MailError,
     Outputs,
 )
+from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.sources import SourceError, settings_from_args
 from sphinxcontrib_trending.engine import EngineError
 from sphinxcontrib_trending.engine.progress import console_progress
@@ -81,10 +82,10 @@ class UsageError(Exception):
     """Bad options or configuration: reported, exit code 2."""
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Any, summary: str) -> None:
     parser = subparsers.add_parser(
         "check",
-        help="judge the newest results: CI gate, JSON, JUnit XML, alert e-mail",
+        help=summary,
         description="Regroup each test's history and judge its newest run (or a chosen "
         "build, or every build) as the methodology's Performance Analysis job does: "
         "Normal, Regression, Progression, Failed or Missing.  Exit status: 0 no failing "

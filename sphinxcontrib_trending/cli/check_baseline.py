@@ -29,8 +29,8 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     StrategyError,
     parse_strategies,
 )
-from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.check_loading import Loaded, Messages, print_lines
+from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.ingest.model import Build
 from sphinxcontrib_trending.judging import comparison_strategies
 from sphinxcontrib_trending.reports.degradation import (

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE
+from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.reading import add_reading_arguments, spec_from_args
 from sphinxcontrib_trending.ingest import Build, Dataset, SpecError, load
 from sphinxcontrib_trending.ingest.codec import result_fields
@@ -29,10 +29,10 @@ FAILING_SUBTYPES = frozenset({"source", "parse"})
 """Problems meaning an input (or part of it) could not be read: exit code 1."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     parser = subparsers.add_parser(
         "export",
-        help="write archived results as JSON Lines",
+        help=summary,
         description="Write archived results as JSON Lines on stdout: one object per build, "
         "test and metric, in build time order.  Exit status: 0 everything read, 1 an input "
         "could not be read or parsed (the rest is still written), 2 usage error.",

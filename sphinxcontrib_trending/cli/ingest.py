@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE
+from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.export import FAILING_SUBTYPES
 from sphinxcontrib_trending.cli.reading import add_reading_arguments, spec_from_args
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError
@@ -30,10 +30,10 @@ PROGRESS_EVERY_SECONDS = 5.0
 """How often a log (not a terminal) gets a progress line."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     parser = subparsers.add_parser(
         "ingest",
-        help="parse inputs into a results store",
+        help=summary,
         description="Parse new or changed inputs into a Parquet results store.  Exit status: "
         "0 everything read and stored, 1 an input could not be read, parsed or stored (the "
         "rest is still stored), 2 usage error.",

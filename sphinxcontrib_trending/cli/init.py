@@ -31,7 +31,7 @@ from docutils.utils import column_width
 from sphinx.cmd.quickstart import QuickstartRenderer
 
 from sphinxcontrib_trending.analysis.classify import DIRECTIONS
-from sphinxcontrib_trending.cli import EXIT_USAGE
+from sphinxcontrib_trending.cli.exits import EXIT_USAGE
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, load
 from sphinxcontrib_trending.ingest.download import is_url
 from sphinxcontrib_trending.ingest.metrics import metric_direction
@@ -53,10 +53,10 @@ class InitError(Exception):
     """A value ``init`` cannot write safely; the message says which and why."""
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Any, summary: str) -> None:
     parser = subparsers.add_parser(
         "init",
-        help="create a Sphinx trending site from templates",
+        help=summary,
         description="Create a ready-to-build Sphinx project with a dashboard, failed-tests "
         "table and trend graphs over the given archives.",
     )

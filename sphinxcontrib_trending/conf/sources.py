@@ -19,7 +19,7 @@ from sphinxcontrib_trending.conf.issues import Checker, Invalid
 from sphinxcontrib_trending.ingest.dimensions import overrides_from
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from sphinxcontrib_trending.ingest.metrics import Direction, metric_direction
-from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
+from sphinxcontrib_trending.ingest.options import SpecError, compile_options
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
     DEFAULT_VERSION_PATTERN,
@@ -131,7 +131,7 @@ class _EntryChecker:
             metrics=self.names(raw, "metrics"),
         )
         try:
-            ReadOptions.from_spec(spec)
+            compile_options(spec)
         except SpecError as error:
             self.reject(None, f"{error}; the source is left out")
             return None

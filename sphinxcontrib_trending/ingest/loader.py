@@ -35,8 +35,9 @@ from sphinxcontrib_trending.ingest.formats import Reading, StoreReader
 from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, enforce
 from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
-from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
+from sphinxcontrib_trending.ingest.options import SpecError, compile_options
 from sphinxcontrib_trending.ingest.plausible import screen
+from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
@@ -79,7 +80,7 @@ def resolve(spec: SourceSpec) -> list[str]:
 
     Raises :class:`SpecError` for an unusable spec, like :func:`load`.
     """
-    ReadOptions.from_spec(spec)
+    compile_options(spec)
     return resolve_entries(spec)[0]
 
 
@@ -94,7 +95,7 @@ def fingerprint(spec: SourceSpec, cache_dir: Path | None = None) -> str:
     listing request for a remote store).  Raises :class:`SpecError` for an
     unusable spec, like :func:`load`.
     """
-    options = ReadOptions.from_spec(spec)
+    options = compile_options(spec)
     downloads = Downloads(cache_dir / "downloads") if cache_dir is not None else None
     state: list[object] = [PARSER_VERSION, options.identity()]
     if input_format(options.format).store is not None:
@@ -194,7 +195,7 @@ def ingest(
     each input's rows as columns, as a warm one does, not every parsed
     build at once (at CSIT's size a cold build's peak went from 6.4 GB to 3.0).
     """
-    options = ReadOptions.from_spec(spec)
+    options = compile_options(spec)
     fmt = input_format(options.format)
     report = progress or (lambda _message: None)
     if fmt.store is not None:

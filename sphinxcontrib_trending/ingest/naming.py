@@ -14,10 +14,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from sphinxcontrib_trending.ingest.options import ReadOptions
+from sphinxcontrib_trending.ingest.read_options import ReadOptions
 
 DEFAULT_BUILD_PATTERN = r"(?P<job>[^/\\]+?)__(?P<build>[^/\\_]+)__[^/\\]*$"
 """CSIT archives are named ``{job}__{build}__output_info.xml.gz``."""

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
-from typing import Any
 
 from sphinxcontrib_trending.ingest.dimensions import compile_rule
-from sphinxcontrib_trending.ingest.limits import ReadLimits
+from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.registry import format_names, input_format
 from sphinxcontrib_trending.ingest.robot_values import VALUE_GROUP, keyword_key
 from sphinxcontrib_trending.ingest.spec import SourceSpec
@@ -30,75 +28,41 @@ def _compile(name: str, pattern: str) -> re.Pattern[str]:
         raise SpecError(f"{name} {pattern!r} is not a valid regular expression: {error}") from None
 
 
-@dataclass(frozen=True)
-class ReadOptions:
-    format: str
-    build_pattern: re.Pattern[str]
-    version_pattern: re.Pattern[str]
-    testbed_pattern: re.Pattern[str] | None
-    testbed_map: tuple[tuple[str, str], ...]
-    metric: str
-    unit: str | None
-    limits: ReadLimits
-    encoding: str | None
-    value_pattern: re.Pattern[str] | None = None
-    value_keyword: str | None = None
-    days: int | None = None
-    metrics: tuple[str, ...] | None = None
-
-    @classmethod
-    def from_spec(cls, spec: SourceSpec) -> ReadOptions:
-        if spec.format not in format_names():
-            raise SpecError(f"format {spec.format!r} is not one of {', '.join(format_names())}")
-        build_pattern = _compile("build pattern", spec.build_pattern)
-        if not {"job", "build"} & set(build_pattern.groupindex):
-            raise SpecError(
-                f"build pattern {spec.build_pattern!r} has neither a (?P<job>...) "
-                "nor a (?P<build>...) group"
-            )
-        if spec.encoding is not None:
-            try:
-                codecs.lookup(spec.encoding)
-            except LookupError:
-                message = f"encoding {spec.encoding!r} is not a known text encoding"
-                raise SpecError(message) from None
-        _check_own_options(spec)
-        _check_dimensions(spec)
-        return cls(
-            format=spec.format,
-            build_pattern=build_pattern,
-            version_pattern=_compile("version pattern", spec.version_pattern),
-            testbed_pattern=(
-                _compile("testbed pattern", spec.testbed_pattern) if spec.testbed_pattern else None
-            ),
-            testbed_map=tuple(sorted((str(k), str(v)) for k, v in spec.testbed_map.items())),
-            metric=spec.metric,
-            unit=spec.unit,
-            value_pattern=_value_pattern(spec),
-            value_keyword=keyword_key(spec.value_keyword) if spec.value_keyword else None,
-            limits=spec.limits,
-            encoding=spec.encoding,
-            days=_days(spec.days),
-            metrics=tuple(spec.metrics) if spec.metrics is not None else None,
+def compile_options(spec: SourceSpec) -> ReadOptions:
+    """The options every reader of ``spec`` gets; :class:`SpecError` if the spec is unusable."""
+    if spec.format not in format_names():
+        raise SpecError(f"format {spec.format!r} is not one of {', '.join(format_names())}")
+    build_pattern = _compile("build pattern", spec.build_pattern)
+    if not {"job", "build"} & set(build_pattern.groupindex):
+        raise SpecError(
+            f"build pattern {spec.build_pattern!r} has neither a (?P<job>...) "
+            "nor a (?P<build>...) group"
         )
-
-    def identity(self) -> dict[str, Any]:
-        """Everything that changes what a parse yields, for cache keys and fingerprints."""
-        return {
-            "format": self.format,
-            "build_pattern": self.build_pattern.pattern,
-            "version_pattern": self.version_pattern.pattern,
-            "testbed_pattern": self.testbed_pattern.pattern if self.testbed_pattern else None,
-            "testbed_map": [list(pair) for pair in self.testbed_map],
-            "metric": self.metric,
-            "unit": self.unit,
-            "value_pattern": self.value_pattern.pattern if self.value_pattern else None,
-            "value_keyword": self.value_keyword,
-            "limits": self.limits.identity(),
-            "encoding": self.encoding,
-            "days": self.days,
-            "metrics": list(self.metrics) if self.metrics is not None else None,
-        }
+    if spec.encoding is not None:
+        try:
+            codecs.lookup(spec.encoding)
+        except LookupError:
+            message = f"encoding {spec.encoding!r} is not a known text encoding"
+            raise SpecError(message) from None
+    _check_own_options(spec)
+    _check_dimensions(spec)
+    return ReadOptions(
+        format=spec.format,
+        build_pattern=build_pattern,
+        version_pattern=_compile("version pattern", spec.version_pattern),
+        testbed_pattern=(
+            _compile("testbed pattern", spec.testbed_pattern) if spec.testbed_pattern else None
+        ),
+        testbed_map=tuple(sorted((str(k), str(v)) for k, v in spec.testbed_map.items())),
+        metric=spec.metric,
+        unit=spec.unit,
+        value_pattern=_value_pattern(spec),
+        value_keyword=keyword_key(spec.value_keyword) if spec.value_keyword else None,
+        limits=spec.limits,
+        encoding=spec.encoding,
+        days=_days(spec.days),
+        metrics=tuple(spec.metrics) if spec.metrics is not None else None,
+    )
 
 
 _OWN_OPTIONS = ("value_pattern", "value_keyword", "days", "metrics")

@@ -16,11 +16,12 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sphinxcontrib_trending.ingest.formats import Reader, Reading
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.naming import stem
+from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.results import (
     make_test_id,
     parse_number_list,
@@ -29,9 +30,6 @@ from sphinxcontrib_trending.ingest.results import (
 )
 from sphinxcontrib_trending.ingest.textcodec import DecodedLines
 from sphinxcontrib_trending.ingest.timestamps import as_utc, parse_iso_or_epoch
-
-if TYPE_CHECKING:
-    from sphinxcontrib_trending.ingest.options import ReadOptions
 
 ALIASES = {"test_id": "test", "dut_version": "version"}
 REQUIRED = ("test", "build", "time")

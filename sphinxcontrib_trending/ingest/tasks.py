@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sphinxcontrib_trending.ingest.loader import Parsed, parse_input
-from sphinxcontrib_trending.ingest.options import ReadOptions
+from sphinxcontrib_trending.ingest.options import compile_options
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 
 
@@ -23,5 +23,5 @@ class ParseJob:
 
 def parse_file(job: ParseJob) -> Parsed:
     """Every build and problem in one input, parsed where the task runs."""
-    options = ReadOptions.from_spec(job.spec)
+    options = compile_options(job.spec)
     return parse_input(Path(job.path), job.path, job.path, options)

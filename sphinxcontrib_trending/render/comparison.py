@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.comparison import ComparisonRow, Period, SideStats
+from sphinxcontrib_trending.display import DisplayUnit, display_unit, percent
 from sphinxcontrib_trending.render.degradation import ROW_CLASSES
-from sphinxcontrib_trending.render.table import RawValue, Row, Table, percent, raw_percent
-from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
+from sphinxcontrib_trending.render.table import RawValue, Row, Table, raw_percent
 
 SEVERITY = tuple(ROW_CLASSES)
 """Verdicts that colour a row, the first listed winning when rules disagree."""

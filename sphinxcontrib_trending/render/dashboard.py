@@ -11,9 +11,9 @@ import math
 from collections.abc import Iterable, Sequence
 
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.display import display_unit, percent
 from sphinxcontrib_trending.render.grouping import split
-from sphinxcontrib_trending.render.table import Row, Table, percent, raw_percent
-from sphinxcontrib_trending.render.units import display_unit
+from sphinxcontrib_trending.render.table import Row, Table, raw_percent
 
 
 def header(unit_label: str) -> tuple[str, ...]:

@@ -8,8 +8,8 @@ from sphinxcontrib_trending.analysis.degradation import (
     MAYBE_OPTIMIZATION,
     OPTIMIZATION,
 )
-from sphinxcontrib_trending.render.table import Row, Table, percent, raw_percent
-from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
+from sphinxcontrib_trending.display import DisplayUnit, display_unit, percent
+from sphinxcontrib_trending.render.table import Row, Table, raw_percent
 from sphinxcontrib_trending.reports.degradation import TargetRecords
 
 ROW_CLASSES = {

@@ -26,7 +26,7 @@ from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
-from sphinxcontrib_trending.render.units import DisplayUnit, axis_label, display_unit
+from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
 from sphinxcontrib_trending.render.visible import visible
 
 REGRESSION_COLOR = "#d62728"

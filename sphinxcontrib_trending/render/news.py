@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.news import NewsItem
-from sphinxcontrib_trending.render.table import Row, Table, percent, raw_percent
+from sphinxcontrib_trending.display import percent
+from sphinxcontrib_trending.render.table import Row, Table, raw_percent
 from sphinxcontrib_trending.render.times import iso_time
 
 HEADER = (

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sphinxcontrib_trending.analysis.noise import NoiseOrder, TestNoise, worst_first
+from sphinxcontrib_trending.display import display_unit, percent
 from sphinxcontrib_trending.render.grouping import split
-from sphinxcontrib_trending.render.table import Row, Table, percent
-from sphinxcontrib_trending.render.units import display_unit
+from sphinxcontrib_trending.render.table import Row, Table
 
 OUTLIERS_LABEL = "Outliers [%]"
 SINGLE_RUN_LABEL = "Single-run groups [%]"

@@ -35,11 +35,6 @@ class Table:
     raw_header: tuple[str, ...] = ()
 
 
-def percent(change: float | None) -> str:
-    """A relative change as a percentage; blank when the window had no value."""
-    return "" if change is None else f"{change * 100:.2f}"
-
-
 def raw_percent(change: float | None) -> float | None:
     """A relative change in percent at full precision, for the CSV download."""
     return None if change is None else change * 100

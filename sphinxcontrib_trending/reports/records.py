@@ -15,8 +15,7 @@ from urllib.parse import quote
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Reason, Verdict
-from sphinxcontrib_trending.render.table import percent
-from sphinxcontrib_trending.render.units import display_unit
+from sphinxcontrib_trending.display import display_unit, percent
 
 DEFAULT_GRAPH_PAGE = "graphs"
 """The page ``sphinx-trending init`` puts the per-test graphs on."""

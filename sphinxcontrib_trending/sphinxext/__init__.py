@@ -15,7 +15,6 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from sphinxcontrib_trending import __version__
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.download import new_round
 from sphinxcontrib_trending.sphinxext import (
@@ -36,6 +35,7 @@ from sphinxcontrib_trending.sphinxext.process_memo import (
     preanalyse,
     preload,
 )
+from sphinxcontrib_trending.version import __version__
 
 
 def _outdated_by_data(

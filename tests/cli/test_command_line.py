@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_trending import __version__
-from sphinxcontrib_trending.cli import build_parser, main
+from sphinxcontrib_trending.cli import COMMANDS, build_parser, main
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -34,6 +34,26 @@ def test_version(capsys) -> None:
         main(["--version"])
     assert raised.value.code == 0
     assert capsys.readouterr().out.strip() == f"sphinx-trending {__version__}"
+
+
+def _help(argv: list[str], capsys) -> str:
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_the_command_list_reads_the_same_without_loading_the_commands(capsys) -> None:
+    """``--help`` lists every command with its summary from names alone."""
+    listing = _help(["--help"], capsys)
+    assert listing == build_parser().format_help()
+    words = " ".join(listing.split())
+    assert all(f"{name} {command.summary}" in words for name, command in COMMANDS.items())
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_command_loaded_alone_has_all_its_options(command: str, capsys) -> None:
+    assert _help([command, "--help"], capsys) == _subparsers()[command].format_help()
 
 
 @pytest.mark.parametrize("command", ["init", "export", "check"])

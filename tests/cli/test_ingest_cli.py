@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sphinxcontrib_trending.cli import EXIT_FAILURES, EXIT_USAGE, main
+from sphinxcontrib_trending.cli import main
+from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.ingest import run
 from sphinxcontrib_trending.ingest import SourceSpec, load, loader
 from sphinxcontrib_trending.ingest.store.manifest import read_manifest

@@ -14,7 +14,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
     rules_for,
 )
 from sphinxcontrib_trending.ingest.model import TestResult
-from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
+from sphinxcontrib_trending.ingest.options import SpecError, compile_options
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 
 
@@ -213,7 +213,7 @@ def test_bad_overrides_are_named(mapping: dict, complaint: str) -> None:
 def test_a_bad_override_in_a_spec_is_a_spec_error() -> None:
     spec = SourceSpec(paths=("x",), dimensions=(("nic", "[a-"),))
     with pytest.raises(SpecError, match="dimension 'nic'"):
-        ReadOptions.from_spec(spec)
+        compile_options(spec)
 
 
 def test_rules_are_compiled_once_per_option() -> None:

@@ -25,7 +25,8 @@ def _read_lines(reading: Reading) -> tuple[list[Build], list[Problem]]:
     return [Build("toy", reading.names[0], moment, None, None, reading.where, tuple(tests))], []
 
 
-TOY = InputFormat("toy", re.compile(r"\.toy$"), _read_lines)
+FORMAT = InputFormat("toy", re.compile(r"\.toy$"), _read_lines)
+"""This module declares the toy format, as a format module does: the registry imports it."""
 
 
 def test_the_known_formats_are_the_registry_s() -> None:
@@ -37,7 +38,7 @@ def test_the_known_formats_are_the_registry_s() -> None:
 def test_a_registered_format_is_resolved_loaded_and_validated(monkeypatch, tmp_path: Path) -> None:
     with pytest.raises(SpecError, match="format 'toy' is not one of robot, csv, jsonl"):
         resolve(SourceSpec(paths=(str(tmp_path),), format="toy"))
-    monkeypatch.setitem(registry._FORMATS, "toy", TOY)
+    monkeypatch.setitem(registry._FORMATS, "toy", __name__)
     (tmp_path / "a.toy").write_text("t1 1.5\nt2 2.5\n")
     (tmp_path / "notes.txt").write_text("not a result")
     spec = SourceSpec(paths=(str(tmp_path),), format="toy")

@@ -22,7 +22,7 @@ from sphinxcontrib_trending.analysis.history import trial_statistics
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.engine import read_ahead as ahead
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, fingerprint, load
-from sphinxcontrib_trending.ingest.options import ReadOptions
+from sphinxcontrib_trending.ingest.options import compile_options
 from sphinxcontrib_trending.ingest.store import dataset
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 from sphinxcontrib_trending.ingest.store.rows import SharedValues
@@ -151,7 +151,7 @@ def reference(tmp_path: Path) -> Path:
     return root
 
 
-OPTIONS = ReadOptions.from_spec(SourceSpec(paths=(), format="parquet"))
+OPTIONS = compile_options(SourceSpec(paths=(), format="parquet"))
 
 
 def test_the_reference_dataset_is_read_as_it_is(reference: Path) -> None:

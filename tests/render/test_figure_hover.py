@@ -9,8 +9,8 @@ import pytest
 from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
+from sphinxcontrib_trending.display import display_unit
 from sphinxcontrib_trending.render.figure import _hover_template, _point_data, trend_figure
-from sphinxcontrib_trending.render.units import display_unit
 from tests import hand_built
 from tests.hover import hover_lines, hover_text
 

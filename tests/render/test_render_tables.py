@@ -16,6 +16,7 @@ from sphinxcontrib_trending.analysis import summary
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
+from sphinxcontrib_trending.display import display_unit, percent
 from sphinxcontrib_trending.render.dashboard import dashboard_tables, header
 from sphinxcontrib_trending.render.failed import HEADER as FAILED_HEADER
 from sphinxcontrib_trending.render.failed import failed_tables
@@ -25,8 +26,6 @@ from sphinxcontrib_trending.render.grouping import (
     parse_group_by,
     split,
 )
-from sphinxcontrib_trending.render.table import percent
-from sphinxcontrib_trending.render.units import display_unit
 from tests import hand_built
 from tests.hand_built import JOB, build_time
 

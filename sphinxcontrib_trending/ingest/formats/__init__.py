@@ -7,9 +7,9 @@ documents, and how one document becomes builds.  It is listed once in
 resolution, the loader, settings, the command line) asks the registry, so a
 new format touches no other module.
 
-Format modules import only the parsing layer below them (never the
-registry, spec or options at run time), so the registry can import them
-while :mod:`~sphinxcontrib_trending.ingest.options` is still loading.
+Format modules import only the parsing layer below them, never the
+registry, spec or options; the options a reader gets are a
+:class:`~sphinxcontrib_trending.ingest.read_options.ReadOptions`.
 """
 
 from __future__ import annotations
@@ -18,14 +18,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
 from sphinxcontrib_trending.ingest.archives import COMPRESSION_SUFFIX
 from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.replay import Replay
-
-if TYPE_CHECKING:
-    from sphinxcontrib_trending.ingest.options import ReadOptions
 
 
 @dataclass(frozen=True)

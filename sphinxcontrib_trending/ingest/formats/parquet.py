@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING
 
 from sphinxcontrib_trending.ingest.formats import InputFormat
 from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from sphinxcontrib_trending.ingest.options import ReadOptions
 
 
 def read(

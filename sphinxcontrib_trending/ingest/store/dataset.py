@@ -18,7 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import fsspec
 import pyarrow as pa
@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.plausible import screen
+from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.store.columns import (
     MODEL_COLUMNS,
     REFERENCE_METRICS,
@@ -61,9 +62,6 @@ from sphinxcontrib_trending.ingest.store.stored_tests import (
     input_rows,
     prepared_rows,
 )
-
-if TYPE_CHECKING:
-    from sphinxcontrib_trending.ingest.options import ReadOptions
 
 REFERENCE_REQUIRED = ("job", "build", "test_id", "passed", "start_time")
 """Columns without which a file is not the reference's trending data."""

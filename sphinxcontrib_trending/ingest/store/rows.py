@@ -17,7 +17,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -27,6 +27,7 @@ from sphinxcontrib_trending.ingest.metrics import METRICS
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.ingest.naming import testbed_from_address, testbed_from_job
 from sphinxcontrib_trending.ingest.plausible import EARLIEST, LATEST, MAX_VALUE
+from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.results import strip_tc_prefix, thread_core
 from sphinxcontrib_trending.ingest.store.columns import (
     REFERENCE_METRICS,
@@ -35,9 +36,6 @@ from sphinxcontrib_trending.ingest.store.columns import (
 )
 from sphinxcontrib_trending.ingest.store.layout import Partition, partition_of
 from sphinxcontrib_trending.ingest.trials import Trials
-
-if TYPE_CHECKING:
-    from sphinxcontrib_trending.ingest.options import ReadOptions
 
 REFERENCE_ATTRIBUTES = ("dut_type", "tg_type", "tg_version", "version")
 """Test attributes the reference has a column for (``hosts`` too, as a list)."""

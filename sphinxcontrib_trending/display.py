@@ -1,4 +1,8 @@
-"""How raw metric values are shown: packet rates in Mpps, as the methodology asks."""
+"""How numbers are shown to people: packet rates in Mpps, as the methodology asks.
+
+Below both the reports (the command line's table, the alert e-mail) and the
+rendered pages, so that a value reads the same in each.
+"""
 
 from __future__ import annotations
 
@@ -34,3 +38,8 @@ def axis_label(metric: str, unit: str | None) -> str:
     """``MRR [Mpps]``, ``seconds [s]``, or the bare metric when the data has no unit."""
     label = metric_label(metric)
     return f"{label} [{display_unit(unit).label}]" if unit else label
+
+
+def percent(change: float | None) -> str:
+    """A relative change as a percentage; blank when the window had no value."""
+    return "" if change is None else f"{change * 100:.2f}"
