@@ -1,4 +1,4 @@
-"""The options that say how to read archives, shared by ``export`` and ``check``.
+"""The options that say how to read archives, shared by ``export``, ``ingest`` and ``check``.
 
 One definition keeps the two commands' names, meanings and defaults from
 drifting apart.  Every option defaults to None, so a command can tell what
@@ -18,6 +18,7 @@ from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
+    DEFAULT_METRIC,
     DEFAULT_VERSION_PATTERN,
     FORMATS,
 )
@@ -31,6 +32,8 @@ READING_OPTIONS = (
     "limit",
     "encoding",
     "dimension",
+    "value_pattern",
+    "value_keyword",
 )
 """Destinations of the options that describe how to read paths."""
 
@@ -87,10 +90,36 @@ def add_reading_arguments(parser: Any, *, cache_dir: bool = True) -> None:
         help="replace the built-in rule of a test dimension (nic, driver, frame_size, cores, "
         "test_type, testbed): a regex, 'tag:PREFIX' or empty to turn it off (repeatable)",
     )
+    add_value_arguments(parser)
     if cache_dir:
         parser.add_argument(
             "--cache-dir", type=Path, metavar="DIR", help="results store and downloads folder"
         )
+
+
+def add_value_arguments(parser: Any) -> None:
+    """Where a Robot Framework test that is not CSIT's keeps its values (also ``init``'s)."""
+    parser.add_argument(
+        "--value-pattern",
+        metavar="REGEX",
+        help="regex searched in each passed test's message; each named group is a metric, "
+        "the group 'value' the source's metric (robot only; replaces the CSIT wordings)",
+    )
+    parser.add_argument(
+        "--value-keyword",
+        metavar="NAME",
+        help="search --value-pattern in the messages logged inside this keyword instead",
+    )
+
+
+def add_metric_argument(parser: Any) -> None:
+    """``--metric`` for commands that read but do not judge (``export``, ``ingest``)."""
+    parser.add_argument(
+        "--metric",
+        metavar="METRIC",
+        help=f"the metric a --value-pattern's group 'value' and CSV/JSON Lines rows without a "
+        f"metric column stand for; 'elapsed' adds test durations (default: {DEFAULT_METRIC})",
+    )
 
 
 def parse_limits(pairs: list[str]) -> ReadLimits:
@@ -172,6 +201,11 @@ def _default_format(paths: list[str]) -> str:
     return "robot"
 
 
+def metric_of(args: argparse.Namespace) -> str:
+    """The ``--metric`` given, else the default one."""
+    return args.metric or DEFAULT_METRIC
+
+
 def spec_from_args(paths: list[str], args: argparse.Namespace, **analysis: Any) -> SourceSpec:
     """A SourceSpec from the reading options; ``analysis`` adds metric, unit, direction."""
     return SourceSpec(
@@ -184,5 +218,7 @@ def spec_from_args(paths: list[str], args: argparse.Namespace, **analysis: Any) 
         limits=parse_limits(args.limit),
         encoding=args.encoding,
         dimensions=parse_dimensions(args.dimension),
+        value_pattern=args.value_pattern,
+        value_keyword=args.value_keyword,
         **analysis,
     )
