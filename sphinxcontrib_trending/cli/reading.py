@@ -16,6 +16,7 @@ from sphinxcontrib_trending.ingest import SourceSpec, SpecError
 from sphinxcontrib_trending.ingest.dimensions import overrides_from
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.registry import input_format
+from sphinxcontrib_trending.ingest.sniffing import SNIFF_BYTES, not_robot_hint, sniffed_table
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
     DEFAULT_METRIC,
@@ -160,19 +161,13 @@ def parse_dimensions(pairs: list[str]) -> tuple[tuple[str, str], ...]:
         raise SpecError(f"--dimension: {error}") from None
 
 
-SNIFF_BYTES = 512
-
-
 def _sniffed(path: str) -> str | None:
-    """The format a plain file's first character suggests: ``<`` XML, ``{`` JSON, else CSV."""
+    """The table format a plain file's first bytes show, if any."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(SNIFF_BYTES).lstrip(b"\xef\xbb\xbf \t\r\n")
+            return sniffed_table(handle.read(SNIFF_BYTES))
     except OSError:
         return None
-    if not head or head.startswith(b"<") or head.startswith(b"\x1f\x8b"):
-        return None
-    return "jsonl" if head.startswith(b"{") else "csv"
 
 
 def _not_robot(path: str) -> str | None:
@@ -194,10 +189,7 @@ def _default_format(paths: list[str]) -> str:
     for path in paths:
         fmt = _not_robot(path)
         if fmt is not None:
-            raise SpecError(
-                f"{path} looks like {fmt.upper()}, not Robot Framework XML (the default); "
-                f"pass --format {fmt}"
-            )
+            raise SpecError(f"{path} {not_robot_hint(fmt)}")
     return "robot"
 
 
