@@ -39,9 +39,17 @@ def sniffed_table(head: bytes) -> str | None:
     return "csv" if printable and any(d in first_line for d in _DELIMITERS) else None
 
 
+def set_format_hint(fmt: str) -> str:
+    """How to choose format ``fmt``, wherever the source was given."""
+    return (
+        f'set format {fmt} ("format": "{fmt}" in the source in conf.py, '
+        f"--format {fmt} on the command line)"
+    )
+
+
 def not_robot_hint(fmt: str) -> str:
     """What to say about a document of format ``fmt`` read as Robot Framework XML."""
     return (
-        f"looks like {fmt.upper()}, not Robot Framework XML (the default format); set format "
-        f'{fmt} ("format": "{fmt}" in the source in conf.py, --format {fmt} on the command line)'
+        f"looks like {fmt.upper()}, not Robot Framework XML (the default format); "
+        + set_format_hint(fmt)
     )

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_trending.cli import main
-from sphinxcontrib_trending.ingest.sniffing import not_robot_hint, sniffed_table
+from sphinxcontrib_trending.ingest.sniffing import not_robot_hint, set_format_hint, sniffed_table
 from tests.ingest.conftest import RF7_DAILY, load_paths
 
 CSV_TEXT = "job,build,time,test,value\nj,1,2026-01-01T00:00:00Z,t,1\n"
@@ -102,3 +102,20 @@ def test_an_archive_without_format_is_read_not_taken_for_a_table(
     captured = capsys.readouterr()
     assert "set format" not in captured.err
     assert '"metric": "mrr"' in captured.out
+
+
+def test_a_folder_of_tables_read_as_robot_says_which_format_to_set(tmp_path: Path) -> None:
+    (tmp_path / "runs" / "2026").mkdir(parents=True)
+    (tmp_path / "runs" / "2026" / "results.csv").write_text(CSV_TEXT)
+    for entry in (tmp_path / "runs", tmp_path / "run*"):
+        (problem,) = load_paths(entry).problems
+        assert problem.origin == str(entry) and problem.subtype == "source"
+        assert problem.message == (
+            "matches no robot input files, but holds csv files: " + set_format_hint("csv")
+        )
+
+
+def test_a_folder_with_nothing_readable_says_only_that(tmp_path: Path) -> None:
+    (tmp_path / "log.html").write_text("<html/>")
+    (problem,) = load_paths(tmp_path, format="csv").problems
+    assert problem.message == "matches no csv input files"
