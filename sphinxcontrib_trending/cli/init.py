@@ -32,7 +32,7 @@ from sphinx.cmd.quickstart import QuickstartRenderer
 
 from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.cli import EXIT_USAGE
-from sphinxcontrib_trending.cli.reading import add_value_arguments
+from sphinxcontrib_trending.cli.reading import add_value_arguments, default_format
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, load
 from sphinxcontrib_trending.ingest.download import is_url
 from sphinxcontrib_trending.ingest.metrics import metric_direction
@@ -78,7 +78,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--author", default=None, help="author named in the copyright (default: your user name)"
     )
-    parser.add_argument("--format", choices=FORMATS, default="robot", help="input format")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="input format (default: robot; a .csv or .jsonl source needs --format)",
+    )
     parser.add_argument(
         "--metric",
         default=None,
@@ -166,17 +170,18 @@ def site_relative(entry: str, site: Path, cwd: Path) -> str:
     return Path(os.path.relpath(absolute, site.resolve())).as_posix()
 
 
-def _read_sources(paths: list[str], args: argparse.Namespace) -> Dataset:
-    spec = SourceSpec(
-        paths=tuple(paths),
-        format=args.format,
-        metric=args.metric or DEFAULT_METRIC,
-        direction=args.direction,
-        value_pattern=args.value_pattern,
-        value_keyword=args.value_keyword,
-    )
+def _read_sources(paths: list[str], args: argparse.Namespace) -> tuple[Dataset, str]:
+    """The data and its format: ``--format``, else robot unless a path plainly is a table."""
     try:
-        return load(spec)
+        spec = SourceSpec(
+            paths=tuple(paths),
+            format=args.format or default_format(paths),
+            metric=args.metric or DEFAULT_METRIC,
+            direction=args.direction,
+            value_pattern=args.value_pattern,
+            value_keyword=args.value_keyword,
+        )
+        return load(spec), spec.format
     except SpecError as error:
         raise InitError(str(error)) from None
 
@@ -268,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
     try:
         title, author = _checked_names(args)
-        dataset = _read_sources(
+        dataset, fmt = _read_sources(
             [entry if is_url(entry) else str(cwd / entry) for entry in args.source], args
         )
     except InitError as error:
@@ -281,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
         "copyright": f"{date.today().year}, {author}",
         "source_name": args.name,
         "paths": [site_relative(entry, directory, cwd) for entry in args.source],
-        "format": args.format,
+        "format": fmt,
         "metric": metric,
         "direction": metric_direction(metric, args.direction),
         "value_pattern": args.value_pattern,

@@ -184,7 +184,7 @@ def _not_robot(path: str) -> str | None:
     return None
 
 
-def _default_format(paths: list[str]) -> str:
+def default_format(paths: list[str]) -> str:
     """robot, unless a path is clearly in another format: then a message saying what to pass."""
     for path in paths:
         fmt = _not_robot(path)
@@ -202,7 +202,7 @@ def spec_from_args(paths: list[str], args: argparse.Namespace, **analysis: Any) 
     """A SourceSpec from the reading options; ``analysis`` adds metric, unit, direction."""
     return SourceSpec(
         paths=tuple(paths),
-        format=args.format or _default_format(paths),
+        format=args.format or default_format(paths),
         build_pattern=args.build_pattern or DEFAULT_BUILD_PATTERN,
         version_pattern=args.version_pattern or DEFAULT_VERSION_PATTERN,
         testbed_pattern=args.testbed,
