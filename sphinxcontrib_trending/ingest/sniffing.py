@@ -15,28 +15,33 @@ SNIFF_BYTES = 512
 _LEADING = b"\xef\xbb\xbf \t\r\n"
 """A UTF-8 byte-order mark and whitespace, which may precede either kind of text."""
 _COMPRESSED = (b"\x1f\x8b", b"\xfd7zXZ\x00", b"BZh", b"PK\x03\x04")
-_DELIMITERS = (b",", b";", b"\t")
+_DELIMITERS = (",", ";", "\t")
 
 
 def sniffed_table(head: bytes) -> str | None:
     """``jsonl`` or ``csv`` when ``head`` (a document's first bytes) is one; else None.
 
-    JSON Lines starts with ``{``; CSV is a first line of text with a
-    delimiter.  XML, compressed data, binary data and empty documents are
-    None: their own readers name what is wrong with them.
+    JSON Lines starts with ``{``; CSV with a header row: printable text
+    split by a delimiter into at least two column names, none with a space
+    inside (so a log's sentence with a comma is not a table).  XML,
+    compressed, binary and empty documents are None: their own readers name
+    what is wrong with them.
     """
     text = head.lstrip(_LEADING)
     if not text or text.startswith(b"<") or text.startswith(_COMPRESSED):
         return None
     if text.startswith(b"{"):
         return "jsonl"
-    first_line = text.split(b"\n", 1)[0]
     try:
-        decoded = first_line.decode("utf-8")
+        first_line = text.split(b"\n", 1)[0].decode("utf-8").rstrip("\r")
     except UnicodeDecodeError:
         return None
-    printable = decoded.rstrip("\r").replace("\t", " ").isprintable()
-    return "csv" if printable and any(d in first_line for d in _DELIMITERS) else None
+    return "csv" if any(_is_header(first_line, d) for d in _DELIMITERS) else None
+
+
+def _is_header(line: str, delimiter: str) -> bool:
+    names = [name.strip().strip('"') for name in line.split(delimiter)]
+    return len(names) > 1 and all(name.isprintable() and name.split() == [name] for name in names)
 
 
 def set_format_hint(fmt: str) -> str:

@@ -41,13 +41,15 @@ def _tar(member: bytes) -> bytes:
         (b"  \n" + JSONL_TEXT.encode(), "jsonl"),
         (b'<?xml version="1.0"?><robot/>', None),
         (b"\xef\xbb\xbf\n<robot/>", None),
-        (gzip.compress(CSV_TEXT.encode()), None),
+        (gzip.compress(CSV_TEXT.encode(), mtime=0), None),
         (b"PK\x03\x04\x14\x00", None),
         (b"\xfd7zXZ\x00\x00", None),
         (b"BZh91AY&SY", None),
         (_tar(b"<robot/>")[:512], None),
         (b"\x00\x01\x02,\x03", None),
         (b"just some words\n", None),
+        (b"this is a log file, not XML\n", None),
+        (b'"test","build","time"\n', "csv"),
         (b"", None),
     ],
 )
@@ -60,7 +62,7 @@ def test_only_text_tables_are_taken_for_tables(head: bytes, table: str | None) -
     [
         ("output.xml", CSV_TEXT.encode(), "csv"),
         ("results.csv", CSV_TEXT.encode(), "csv"),
-        ("output.xml.gz", gzip.compress(JSONL_TEXT.encode()), "jsonl"),
+        ("output.xml.gz", gzip.compress(JSONL_TEXT.encode(), mtime=0), "jsonl"),
     ],
 )
 def test_a_robot_source_over_a_table_says_which_format_to_set(
