@@ -1,6 +1,6 @@
 """The options that say how to read archives, shared by ``export``, ``ingest`` and ``check``.
 
-One definition keeps the two commands' names, meanings and defaults from
+One definition keeps the commands' names, meanings and defaults from
 drifting apart.  Every option defaults to None, so a command can tell what
 the user actually gave (``check --conf`` refuses reading options that would
 be ignored); :func:`spec_from_args` fills in the real defaults.
@@ -119,7 +119,8 @@ def add_metric_argument(parser: Any) -> None:
         "--metric",
         metavar="METRIC",
         help=f"the metric a --value-pattern's group 'value' and CSV/JSON Lines rows without a "
-        f"metric column stand for; 'elapsed' adds test durations (default: {DEFAULT_METRIC})",
+        f"metric column stand for; 'elapsed' adds Robot Framework test durations "
+        f"(default: {DEFAULT_METRIC})",
     )
 
 
