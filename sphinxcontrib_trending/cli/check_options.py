@@ -108,7 +108,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: trending_known_changes of --conf)",
     )
     analysis.add_argument(
-        "--metric", metavar="METRIC", help="metric to judge (default: the source's metric)"
+        "--metric",
+        metavar="METRIC",
+        help="metric to judge; with paths also the metric a --value-pattern's group 'value' "
+        "and CSV/JSON Lines rows without a metric column stand for (default: the source's "
+        "metric, else mrr)",
     )
     analysis.add_argument(
         "--filter",

@@ -18,7 +18,12 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
-from sphinxcontrib_trending.cli.reading import add_reading_arguments, spec_from_args
+from sphinxcontrib_trending.cli.reading import (
+    add_metric_argument,
+    add_reading_arguments,
+    metric_of,
+    spec_from_args,
+)
 from sphinxcontrib_trending.ingest import Build, Dataset, SpecError, load
 from sphinxcontrib_trending.ingest.codec import result_fields
 from sphinxcontrib_trending.ingest.dimensions import DimensionRules, display_name, rules_for
@@ -44,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
         help="file, directory, glob pattern or http(s) URL",
     )
     add_reading_arguments(parser)
+    add_metric_argument(parser)
     parser.add_argument(
         "--quiet", action="store_true", help="no progress messages on stderr (problems still)"
     )
@@ -92,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sphinx-trending export: {message}", file=sys.stderr, flush=True)
 
     try:
-        spec = spec_from_args(args.sources, args)
+        spec = spec_from_args(args.sources, args, metric=metric_of(args))
         dataset = load(spec, cache_dir=args.cache_dir, progress=None if args.quiet else progress)
     except SpecError as error:
         print(f"sphinx-trending export: error: {error}", file=sys.stderr)

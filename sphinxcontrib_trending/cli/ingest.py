@@ -19,7 +19,12 @@ from typing import TextIO
 
 from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.export import FAILING_SUBTYPES
-from sphinxcontrib_trending.cli.reading import add_reading_arguments, spec_from_args
+from sphinxcontrib_trending.cli.reading import (
+    add_metric_argument,
+    add_reading_arguments,
+    metric_of,
+    spec_from_args,
+)
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError
 from sphinxcontrib_trending.ingest.loader import ingest
 from sphinxcontrib_trending.ingest.store.local import DOWNLOADS_NAME
@@ -43,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
     )
     parser.add_argument("--store", type=Path, required=True, metavar="DIR", help="the store folder")
     add_reading_arguments(parser, cache_dir=False)
+    add_metric_argument(parser)
     parser.add_argument(
         "--workers", type=int, metavar="N", help="parse with N local worker processes"
     )
@@ -55,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
 
 def run_from_args(args: argparse.Namespace) -> int:
     try:
-        spec = spec_from_args(args.sources, args)
+        spec = spec_from_args(args.sources, args, metric=metric_of(args))
     except SpecError as error:
         print(f"sphinx-trending ingest: error: {error}", file=sys.stderr)
         return EXIT_USAGE

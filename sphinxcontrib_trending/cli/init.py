@@ -32,17 +32,17 @@ from sphinx.cmd.quickstart import QuickstartRenderer
 
 from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.cli.exits import EXIT_USAGE
+from sphinxcontrib_trending.cli.reading import add_value_arguments, default_format
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, load
 from sphinxcontrib_trending.ingest.download import is_url
 from sphinxcontrib_trending.ingest.metrics import metric_direction
 from sphinxcontrib_trending.ingest.model import Dataset, metrics_in, metrics_note
-from sphinxcontrib_trending.ingest.spec import FORMATS
+from sphinxcontrib_trending.ingest.spec import DEFAULT_METRIC, FORMATS
 
 TEMPLATES = ("conf.py", "index.rst", "dashboard.rst", "failed.rst", "graphs.rst")
 QUICKSTART_FILES = {"Makefile": "\n", "make.bat": "\r\n"}
 """sphinx-quickstart's build scripts, with the line endings it writes them with."""
 
-DEFAULT_METRIC = "mrr"
 SOURCE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 RST_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")
 """Every ASCII punctuation character: backslash-escaped, each is literal text in reST."""
@@ -78,7 +78,11 @@ def register(subparsers: Any, summary: str) -> None:
     parser.add_argument(
         "--author", default=None, help="author named in the copyright (default: your user name)"
     )
-    parser.add_argument("--format", choices=FORMATS, default="robot", help="input format")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="input format (default: robot; a .csv or .jsonl source needs --format)",
+    )
     parser.add_argument(
         "--metric",
         default=None,
@@ -90,6 +94,7 @@ def register(subparsers: Any, summary: str) -> None:
         default=None,
         help="which way is better for the metric (default: the metric table's, else higher)",
     )
+    add_value_arguments(parser)
     parser.add_argument("--force", action="store_true", help="overwrite existing files")
     parser.set_defaults(handler=run)
 
@@ -106,6 +111,18 @@ def python_literal(value: str | list[str]) -> str:
     if text.startswith("'") and '"' not in value:
         return '"' + text[1:-1] + '"'
     return text
+
+
+def regex_literal(pattern: str) -> str:
+    """A raw string literal of a regular expression, as people write them in conf.py.
+
+    Only when the raw form means the same text: printable, no double quote,
+    no trailing backslash (it would escape the closing quote); otherwise the
+    escaped :func:`python_literal`.
+    """
+    if pattern.isprintable() and '"' not in pattern and not pattern.endswith("\\"):
+        return f'r"{pattern}"'
+    return python_literal(pattern)
 
 
 def _one_line(text: str) -> str:
@@ -135,6 +152,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     environment.filters["pyliteral"] = python_literal
+    environment.filters["regexliteral"] = regex_literal
     environment.filters["rst"] = rst_text
     environment.filters["underline"] = rst_underline
     return environment
@@ -152,15 +170,18 @@ def site_relative(entry: str, site: Path, cwd: Path) -> str:
     return Path(os.path.relpath(absolute, site.resolve())).as_posix()
 
 
-def _read_sources(paths: list[str], args: argparse.Namespace) -> Dataset:
-    spec = SourceSpec(
-        paths=tuple(paths),
-        format=args.format,
-        metric=args.metric or DEFAULT_METRIC,
-        direction=args.direction,
-    )
+def _read_sources(paths: list[str], args: argparse.Namespace) -> tuple[Dataset, str]:
+    """The data and its format: ``--format``, else robot unless a path plainly is a table."""
     try:
-        return load(spec)
+        spec = SourceSpec(
+            paths=tuple(paths),
+            format=args.format or default_format(paths),
+            metric=args.metric or DEFAULT_METRIC,
+            direction=args.direction,
+            value_pattern=args.value_pattern,
+            value_keyword=args.value_keyword,
+        )
+        return load(spec), spec.format
     except SpecError as error:
         raise InitError(str(error)) from None
 
@@ -252,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
     try:
         title, author = _checked_names(args)
-        dataset = _read_sources(
+        dataset, fmt = _read_sources(
             [entry if is_url(entry) else str(cwd / entry) for entry in args.source], args
         )
     except InitError as error:
@@ -265,9 +286,11 @@ def run(args: argparse.Namespace) -> int:
         "copyright": f"{date.today().year}, {author}",
         "source_name": args.name,
         "paths": [site_relative(entry, directory, cwd) for entry in args.source],
-        "format": args.format,
+        "format": fmt,
         "metric": metric,
         "direction": metric_direction(metric, args.direction),
+        "value_pattern": args.value_pattern,
+        "value_keyword": args.value_keyword,
     }
     _report(dataset, args.source)
     texts = _rendered(context)

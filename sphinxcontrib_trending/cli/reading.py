@@ -1,6 +1,6 @@
-"""The options that say how to read archives, shared by ``export`` and ``check``.
+"""The options that say how to read archives, shared by ``export``, ``ingest`` and ``check``.
 
-One definition keeps the two commands' names, meanings and defaults from
+One definition keeps the commands' names, meanings and defaults from
 drifting apart.  Every option defaults to None, so a command can tell what
 the user actually gave (``check --conf`` refuses reading options that would
 be ignored); :func:`spec_from_args` fills in the real defaults.
@@ -16,8 +16,10 @@ from sphinxcontrib_trending.ingest import SourceSpec, SpecError
 from sphinxcontrib_trending.ingest.dimensions import overrides_from
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.registry import input_format
+from sphinxcontrib_trending.ingest.sniffing import SNIFF_BYTES, not_robot_hint, sniffed_table
 from sphinxcontrib_trending.ingest.spec import (
     DEFAULT_BUILD_PATTERN,
+    DEFAULT_METRIC,
     DEFAULT_VERSION_PATTERN,
     FORMATS,
 )
@@ -31,6 +33,8 @@ READING_OPTIONS = (
     "limit",
     "encoding",
     "dimension",
+    "value_pattern",
+    "value_keyword",
 )
 """Destinations of the options that describe how to read paths."""
 
@@ -87,10 +91,37 @@ def add_reading_arguments(parser: Any, *, cache_dir: bool = True) -> None:
         help="replace the built-in rule of a test dimension (nic, driver, frame_size, cores, "
         "test_type, testbed): a regex, 'tag:PREFIX' or empty to turn it off (repeatable)",
     )
+    add_value_arguments(parser)
     if cache_dir:
         parser.add_argument(
             "--cache-dir", type=Path, metavar="DIR", help="results store and downloads folder"
         )
+
+
+def add_value_arguments(parser: Any) -> None:
+    """Where a Robot Framework test that is not CSIT's keeps its values (also ``init``'s)."""
+    parser.add_argument(
+        "--value-pattern",
+        metavar="REGEX",
+        help="regex searched in each passed test's message; each named group is a metric, "
+        "the group 'value' the source's metric (robot only; replaces the CSIT wordings)",
+    )
+    parser.add_argument(
+        "--value-keyword",
+        metavar="NAME",
+        help="search --value-pattern in the messages logged inside this keyword instead",
+    )
+
+
+def add_metric_argument(parser: Any) -> None:
+    """``--metric`` for commands that read but do not judge (``export``, ``ingest``)."""
+    parser.add_argument(
+        "--metric",
+        metavar="METRIC",
+        help=f"the metric a --value-pattern's group 'value' and CSV/JSON Lines rows without a "
+        f"metric column stand for; 'elapsed' adds Robot Framework test durations "
+        f"(default: {DEFAULT_METRIC})",
+    )
 
 
 def parse_limits(pairs: list[str]) -> ReadLimits:
@@ -131,19 +162,13 @@ def parse_dimensions(pairs: list[str]) -> tuple[tuple[str, str], ...]:
         raise SpecError(f"--dimension: {error}") from None
 
 
-SNIFF_BYTES = 512
-
-
 def _sniffed(path: str) -> str | None:
-    """The format a plain file's first character suggests: ``<`` XML, ``{`` JSON, else CSV."""
+    """The table format a plain file's first bytes show, if any."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(SNIFF_BYTES).lstrip(b"\xef\xbb\xbf \t\r\n")
+            return sniffed_table(handle.read(SNIFF_BYTES))
     except OSError:
         return None
-    if not head or head.startswith(b"<") or head.startswith(b"\x1f\x8b"):
-        return None
-    return "jsonl" if head.startswith(b"{") else "csv"
 
 
 def _not_robot(path: str) -> str | None:
@@ -160,23 +185,25 @@ def _not_robot(path: str) -> str | None:
     return None
 
 
-def _default_format(paths: list[str]) -> str:
+def default_format(paths: list[str]) -> str:
     """robot, unless a path is clearly in another format: then a message saying what to pass."""
     for path in paths:
         fmt = _not_robot(path)
         if fmt is not None:
-            raise SpecError(
-                f"{path} looks like {fmt.upper()}, not Robot Framework XML (the default); "
-                f"pass --format {fmt}"
-            )
+            raise SpecError(f"{path} {not_robot_hint(fmt)}")
     return "robot"
+
+
+def metric_of(args: argparse.Namespace) -> str:
+    """The ``--metric`` given, else the default one."""
+    return args.metric or DEFAULT_METRIC
 
 
 def spec_from_args(paths: list[str], args: argparse.Namespace, **analysis: Any) -> SourceSpec:
     """A SourceSpec from the reading options; ``analysis`` adds metric, unit, direction."""
     return SourceSpec(
         paths=tuple(paths),
-        format=args.format or _default_format(paths),
+        format=args.format or default_format(paths),
         build_pattern=args.build_pattern or DEFAULT_BUILD_PATTERN,
         version_pattern=args.version_pattern or DEFAULT_VERSION_PATTERN,
         testbed_pattern=args.testbed,
@@ -184,5 +211,7 @@ def spec_from_args(paths: list[str], args: argparse.Namespace, **analysis: Any) 
         limits=parse_limits(args.limit),
         encoding=args.encoding,
         dimensions=parse_dimensions(args.dimension),
+        value_pattern=args.value_pattern,
+        value_keyword=args.value_keyword,
         **analysis,
     )

@@ -17,6 +17,7 @@ from pathlib import Path
 from sphinxcontrib_trending.cli.reading import (
     READING_OPTIONS,
     add_reading_arguments,
+    metric_of,
     spec_from_args,
 )
 from sphinxcontrib_trending.settings import (
@@ -103,7 +104,7 @@ def settings_from_args(args: argparse.Namespace, warn: Callable[[str], None]) ->
         args.paths,
         args,
         # The judged metric also names CSV/JSONL rows that have no metric column.
-        metric=getattr(args, "metric", None) or "mrr",
+        metric=metric_of(args),
         unit=args.unit,
         direction=args.direction,
     )

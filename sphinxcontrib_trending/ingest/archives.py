@@ -1,11 +1,12 @@
 """Transparent reading of compressed and packed inputs, as streams.
 
 A file is recognised by its magic bytes (the suffix only helps to spot a tar
-without the POSIX header), so ``output.xml.gz`` renamed to ``.xml`` still
-reads.  Archive members are never extracted to disk: each is parsed straight
-from its stream, which makes ``..`` and absolute member paths harmless by
-construction.  Members may themselves be gzip, xz or bzip2 compressed;
-archives inside archives are not opened.
+without the POSIX header, and a ``.zip`` whose first bytes are damaged), so
+``output.xml.gz`` renamed to ``.xml`` still reads.  Archive members are never
+extracted to disk: each is parsed straight from its stream, which makes
+``..`` and absolute member paths harmless by construction.  Members may
+themselves be gzip, xz or bzip2 compressed; archives inside archives are not
+opened.
 
 Every decompressed byte is charged to the input's :class:`Budget`, so a
 bomb is refused at the cap.  A member that cannot be opened (encrypted,
@@ -116,6 +117,22 @@ def _decompressed(raw: Readable, budget: Budget, label: str) -> Replay:
     return sniffed
 
 
+def _is_zip(raw: IO[bytes], name: str) -> bool:
+    """A zip by its first bytes, or a ``.zip`` whose directory at the end is intact.
+
+    A zip is read from its central directory, so damage at the start (the
+    first member's header) spares the other members; only the name makes
+    the end worth a look, as any file might end in bytes that look like one.
+    """
+    magic = raw.read(4)
+    raw.seek(0)
+    if magic in _ZIP_MAGIC:
+        return True
+    found = name.lower().endswith(".zip") and zipfile.is_zipfile(raw)
+    raw.seek(0)
+    return found
+
+
 def _is_tar(sniffed: Replay, name: str) -> bool:
     return sniffed.head[257:262] == b"ustar" or name.lower().endswith(_TAR_SUFFIXES)
 
@@ -129,9 +146,7 @@ def iter_documents(path: Path, wanted: Callable[[str], bool], budget: Budget) ->
     """
     with ExitStack() as stack:
         raw = stack.enter_context(path.open("rb"))
-        magic = raw.read(4)
-        raw.seek(0)
-        if magic in _ZIP_MAGIC:
+        if _is_zip(raw, path.name):
             archive = stack.enter_context(zipfile.ZipFile(raw))
             yield from _zip_documents(archive, wanted, budget)
             return

@@ -118,6 +118,21 @@ class Dataset:
     files: list[str] = field(default_factory=list)
     parsed: list[str] = field(default_factory=list)
 
+    def reading_note(self) -> str:
+        """How the inputs were read: all parsed now, all from the results store, or some of each.
+
+        A cold build (or one without a cache) parses everything; saying "the
+        rest from the store" then would send a user looking for a store.
+        """
+        parsed, files = len(self.parsed), len(self.files)
+        if files == 0 and parsed == 0:
+            return "nothing read"
+        if parsed >= files:
+            return "all parsed"
+        if parsed == 0:
+            return "all from the store"
+        return f"{parsed} parsed, the rest from the store"
+
 
 def metrics_in(builds: Iterable[Build]) -> list[str]:
     """Every metric some test of ``builds`` measured, sorted.

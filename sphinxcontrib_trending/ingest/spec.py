@@ -15,6 +15,7 @@ from sphinxcontrib_trending.ingest.naming import DEFAULT_BUILD_PATTERN
 from sphinxcontrib_trending.ingest.registry import DEFAULT_FORMAT, format_names
 
 DEFAULT_VERSION_PATTERN = r"VPP [Vv]ersion:\s*(?P<version>\S+)"
+DEFAULT_METRIC = "mrr"
 
 FORMATS = format_names()
 """Known input format names, the default first (from the format registry)."""
@@ -41,7 +42,7 @@ class SourceSpec:
     version_pattern: str = DEFAULT_VERSION_PATTERN
     testbed_pattern: str | None = None
     testbed_map: Mapping[str, str] = field(default_factory=dict)
-    metric: str = "mrr"
+    metric: str = DEFAULT_METRIC
     unit: str | None = None
     direction: str | None = None
     """``higher`` or ``lower`` is better; None takes each metric's from the metric table."""

@@ -169,11 +169,11 @@ def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
         source.spec, settings.cache_dir, progress=progress, passed_messages=False, forked=forked
     )
     logger.info(
-        "[trending] source %r: %d build(s) from %d file(s), %d parsed, the rest from the store",
+        "[trending] source %r: %d build(s) from %d file(s), %s",
         name,
         len(dataset.builds),
         len(dataset.files),
-        len(dataset.parsed),
+        dataset.reading_note(),
     )
     for problem in dataset.problems:
         warn(f"source {name!r}: {problem}", problem.subtype)

@@ -118,17 +118,17 @@ def test_export_without_format_names_the_format_to_pass(
     path.write_text(content)
     assert main(["export", str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"pass --format {fmt}" in err
+    assert f"set format {fmt}" in err and f"--format {fmt} on the command line" in err
     assert "malformed XML" not in err
     assert main(["check", str(path)]) == 2
-    assert f"pass --format {fmt}" in capsys.readouterr().err
+    assert f"set format {fmt}" in capsys.readouterr().err
 
 
 def test_xml_without_format_is_read_as_robot(tmp_path: Path, capsys) -> None:
     path = tmp_path / "run.xml"
     path.write_text("<robot/>")
     main(["export", "--quiet", str(path)])
-    assert "pass --format" not in capsys.readouterr().err
+    assert "set format" not in capsys.readouterr().err
 
 
 def test_install_page_lists_every_runtime_dependency() -> None:

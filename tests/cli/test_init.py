@@ -188,3 +188,17 @@ def test_init_site_from_relative_source_builds_a_dashboard(tmp_path: Path, monke
     assert names == set(datasets.TESTS)
     footer = lxml.html.parse(str(site / "_build" / "html" / "index.html")).getroot()
     assert "©." not in footer.text_content()
+
+
+def test_init_without_format_refuses_a_table_naming_the_format(tmp_path: Path, capsys) -> None:
+    _latency_rows(tmp_path / "r.log")
+    assert main(["init", str(tmp_path / "s"), "--source", str(tmp_path / "r.log")]) == 2
+    assert "looks like JSONL" in capsys.readouterr().err
+    assert not (tmp_path / "s").exists()
+    assert (
+        main(
+            ["init", str(tmp_path / "s"), "--source", str(tmp_path / "r.log"), "--format", "jsonl"]
+        )
+        == 0
+    )
+    assert _conf(tmp_path / "s")["trending_sources"]["results"]["format"] == "jsonl"

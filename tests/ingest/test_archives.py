@@ -175,3 +175,43 @@ def test_many_members_of_one_job(tmp_path: Path) -> None:
         },
     )
     assert [b.build for b in load_paths(path).builds] == ["101", "102", "103", "104", "105", "106"]
+
+
+def _daily_zip(path: Path) -> list[zipfile.ZipInfo]:
+    members = {
+        p.name.removesuffix(".gz"): gzip.decompress(p.read_bytes())
+        for p in sorted(RF7_DAILY.glob("*.xml.gz"))[:3]
+    }
+    _zip(path, members)
+    with zipfile.ZipFile(path) as archive:
+        return archive.infolist()
+
+
+@pytest.mark.parametrize("damage", ["header", "data"])
+def test_a_zip_whose_first_member_is_corrupt_keeps_the_others(tmp_path: Path, damage: str) -> None:
+    """A zip is read from its directory at the end: damage at its start spares the rest."""
+    path = tmp_path / "daily.zip"
+    first, *_ = _daily_zip(path)
+    data = bytearray(path.read_bytes())
+    if damage == "header":
+        data[0:4] = b"\x00\x00\x00\x00"  # the first member's signature: no zip magic left
+    else:
+        start = first.header_offset + 30 + len(first.filename)
+        data[start + 100 : start + 400] = b"\xff" * 300
+    path.write_bytes(bytes(data))
+    dataset = load_paths(path)
+    assert [b.build for b in dataset.builds] == ["102", "103"]
+    (problem,) = dataset.problems
+    assert problem.origin == f"{path}!{first.filename}"
+    assert problem.subtype == "parse"
+
+
+def test_only_a_zip_s_name_makes_its_end_worth_a_look(tmp_path: Path) -> None:
+    path = tmp_path / "daily.bin"
+    _daily_zip(path)
+    data = bytearray(path.read_bytes())
+    data[0:4] = b"\x00\x00\x00\x00"
+    path.write_bytes(bytes(data))
+    dataset = load_paths(path)
+    assert dataset.builds == []
+    assert [p.origin for p in dataset.problems] == [str(path)]

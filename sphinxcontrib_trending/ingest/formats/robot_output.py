@@ -1,7 +1,8 @@
 """Robot Framework ``output.xml``: one document is one build.
 
 The XML is read by :mod:`~sphinxcontrib_trending.ingest.robot`; here the run
-gets its job, build, time and testbed.
+gets its job, build, time and testbed.  A document that is plainly a CSV or
+JSON Lines table is not parsed: its problem says which format to set.
 """
 
 from __future__ import annotations
@@ -18,9 +19,13 @@ from sphinxcontrib_trending.ingest.naming import (
 )
 from sphinxcontrib_trending.ingest.robot import read_robot
 from sphinxcontrib_trending.ingest.robot_values import ValueRule
+from sphinxcontrib_trending.ingest.sniffing import not_robot_hint, sniffed_table
 
 
 def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
+    table = sniffed_table(reading.stream.head)
+    if table is not None:
+        return [], [Problem(reading.where, not_robot_hint(table), "parse")]
     options = reading.options
     run = read_robot(
         reading.stream,

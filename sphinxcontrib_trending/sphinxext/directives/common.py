@@ -37,6 +37,36 @@ class Unusable(Exception):
     """Raised after a warning when a directive cannot render anything sensible."""
 
 
+class NoBuilds(Exception):
+    """The source holds no build: the page says so instead of showing empty tables.
+
+    Windows end at the newest build, so without one a table would say "up
+    to 1970-01-01"; the source's loading already warned once, and the page
+    reader learns why the section is empty.
+    """
+
+    def __init__(self, loaded: LoadedSource) -> None:
+        super().__init__(loaded.source.name)
+        self.loaded = loaded
+
+    def note(self) -> nodes.paragraph:
+        """Names in literals, so SmartQuotes leaves them as conf.py spells them."""
+        name = self.loaded.source.name
+        dataset = self.loaded.dataset
+        if dataset.files or dataset.parsed:
+            why = "its inputs hold no usable build"
+        else:
+            why = "its paths match no input file"
+        key = f"trending_sources[{name!r}]"
+        note = nodes.paragraph(classes=["trending-no-data"])
+        note += nodes.Text("No data to show: source ")
+        note += nodes.literal(name, name)
+        note += nodes.Text(f" has no build, as {why} (see ")
+        note += nodes.literal(key, key)
+        note += nodes.Text(" in conf.py and the warnings of the build).")
+        return note
+
+
 def samples_option(argument: str) -> str:
     return directives.choice(argument, SAMPLE_MODES)
 
@@ -61,6 +91,8 @@ class TrendingDirective(SphinxDirective):
             return self.render()
         except Unusable:
             return []
+        except NoBuilds as empty:
+            return [empty.note()]
 
     def render(self) -> list[nodes.Node]:
         raise NotImplementedError
@@ -71,6 +103,9 @@ class TrendingDirective(SphinxDirective):
 
     def loaded_source(self) -> LoadedSource:
         """The source this directive reads, recorded as used by the page.
+
+        A source without builds raises :class:`NoBuilds`, after it is
+        recorded: the page is read again once the data appears.
 
         A page is read again when its sources' fingerprint changes (see
         ``_outdated_by_data``), which covers every input's size and time and
@@ -96,6 +131,8 @@ class TrendingDirective(SphinxDirective):
         known_changes_path = settings_of(self.config).known_changes_path
         if known_changes_path is not None:
             self.env.note_dependency(str(known_changes_path))
+        if not loaded.dataset.builds:
+            raise NoBuilds(loaded)
         return loaded
 
     def tag_filter(self) -> Callable[[tuple[str, ...]], bool] | None:
