@@ -27,6 +27,7 @@ from sphinxcontrib_trending.sphinxext import (
     latex,
     mathml,
     nodes,
+    search,
 )
 from sphinxcontrib_trending.sphinxext.process_memo import (
     current_fingerprint,
@@ -108,6 +109,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     nodes.register(app)
     figure_files.register(app)
     directives.register(app)
+    search.register(app)
     downloads.register(app)
     assets.register(app)
     app.connect("builder-inited", _new_download_round)

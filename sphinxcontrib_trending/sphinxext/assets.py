@@ -21,6 +21,7 @@ from sphinx.config import Config
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.nodes import trending_graph
 from sphinxcontrib_trending.sphinxext.page_files import interactive
+from sphinxcontrib_trending.sphinxext.search import trending_search
 from sphinxcontrib_trending.sphinxext.table_nodes import is_trending_table
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -54,7 +55,9 @@ def _page_assets(
         return
     if next(doctree.findall(trending_graph), None) is not None:
         app.add_js_file(_plotly_url(settings_of(app.config).plotlyjs), priority=400)
-    elif next(doctree.findall(is_trending_table), None) is None:
+    elif next(doctree.findall(is_trending_table), None) is None and not any(
+        doctree.findall(trending_search)
+    ):
         return
     app.add_js_file("trending.js", priority=500)
 

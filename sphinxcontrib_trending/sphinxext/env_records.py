@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -28,12 +29,33 @@ Target = SeriesTarget
 """A series' graph anchor is named by its source, metric and history key."""
 
 
+class Claim(NamedTuple):
+    """A page's first graph of a series: where it is and what it shows."""
+
+    anchor: str
+    line: int | None
+    title: str
+    """The test's display name, what the site's search box matches and lists."""
+    detail: str
+    """Its testbed and dimensions (``testbed=2n-icx nic=...``), matched too."""
+
+
+class IndexEntry(NamedTuple):
+    """A graphed series of the site, at its anchor's owner."""
+
+    target: Target
+    title: str
+    detail: str
+    docname: str
+    anchor: str
+
+
 @dataclass
 class TrendingEnvData:
     doc_sources: dict[str, set[str]] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)
-    claims: dict[Target, dict[str, tuple[str, int | None]]] = field(default_factory=dict)
-    """Per test, every page that graphs it: anchor and line of its first graph there."""
+    claims: dict[Target, dict[str, Claim]] = field(default_factory=dict)
+    """Per series, every page that graphs it: its first graph there."""
     claimed: dict[str, set[Target]] = field(default_factory=dict)
     """Per page, the tests it graphs (``claims`` turned round): a page read again
     drops its claims without a walk over every test's."""
@@ -41,6 +63,8 @@ class TrendingEnvData:
     """Per page, the tests its tables link to."""
     owners: dict[Target, str] = field(default_factory=dict)
     """The anchor owners of the last build, to find pages to rewrite when one moves."""
+    search_pages: set[str] = field(default_factory=set)
+    """Pages with a search box: the site's graph index is written only for them."""
 
 
 def env_data(env: BuildEnvironment) -> TrendingEnvData:
@@ -57,7 +81,9 @@ def note_source_use(env: BuildEnvironment, docname: str, source: str, fingerprin
     data.fingerprints[source] = fingerprint
 
 
-def claim_anchor(env: BuildEnvironment, target: Target, line: int | None) -> bool:
+def claim_anchor(
+    env: BuildEnvironment, target: Target, line: int | None, title: str, detail: str
+) -> bool:
     """Record that this page graphs a test; True for its first graph on this page.
 
     Which page owns the anchor is settled only after every page is read
@@ -68,7 +94,7 @@ def claim_anchor(env: BuildEnvironment, target: Target, line: int | None) -> boo
     pages = data.claims.setdefault(target, {})
     if env.docname in pages:
         return False
-    pages[env.docname] = (target.anchor, line)
+    pages[env.docname] = Claim(target.anchor, line, title, detail)
     data.claimed.setdefault(env.docname, set()).add(target)
     return True
 
@@ -88,7 +114,26 @@ def anchor_owner(env: BuildEnvironment, target: Target) -> tuple[str, str] | Non
     if not pages:
         return None
     owner = min(pages)
-    return owner, pages[owner][0]
+    return owner, pages[owner].anchor
+
+
+def graph_index(env: BuildEnvironment) -> list[IndexEntry]:
+    """Every graphed series of the site at its anchor's owner, by title."""
+    entries = []
+    for target, pages in env_data(env).claims.items():
+        if pages:
+            owner = min(pages)
+            claim = pages[owner]
+            entries.append(IndexEntry(target, claim.title, claim.detail, owner, claim.anchor))
+    return sorted(entries, key=lambda entry: (entry.title, entry.target))
+
+
+def note_search_page(env: BuildEnvironment) -> None:
+    env_data(env).search_pages.add(env.docname)
+
+
+def has_search_pages(env: BuildEnvironment) -> bool:
+    return bool(env_data(env).search_pages)
 
 
 def settle_anchors(env: BuildEnvironment, read_now: Iterable[str]) -> list[str]:
@@ -105,7 +150,7 @@ def settle_anchors(env: BuildEnvironment, read_now: Iterable[str]) -> list[str]:
     for target, pages in data.claims.items():
         owner = min(pages)
         for docname in set(pages) & read - {owner}:
-            second_homes.append((docname, pages[docname][1] or 0, target.series, owner))
+            second_homes.append((docname, pages[docname].line or 0, target.series, owner))
     for docname, line, series, owner in sorted(second_homes):
         warn(
             f"test {series.key!r} (metric {series.metric!r}) already has its graph anchor "
@@ -131,6 +176,7 @@ def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     data = env_data(env)
     data.doc_sources.pop(docname, None)
     data.links.pop(docname, None)
+    data.search_pages.discard(docname)
     for target in data.claimed.pop(docname, ()):
         pages = data.claims.get(target, {})
         pages.pop(docname, None)
@@ -152,6 +198,7 @@ def merge_info(
         if docname in theirs.claimed:
             data.claimed[docname] = theirs.claimed[docname]
     data.fingerprints.update(theirs.fingerprints)
+    data.search_pages |= theirs.search_pages & merged
     for target, pages in theirs.claims.items():
         for docname in merged & pages.keys():
             data.claims.setdefault(target, {})[docname] = pages[docname]

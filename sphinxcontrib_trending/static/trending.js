@@ -145,7 +145,68 @@
     apply();
   }
 
+  /* The site's search boxes (trending-search): the index file calls
+   * trendingSearchIndex with [title, detail, metric, source, href from the
+   * root] entries; every word typed must occur in an entry's title, detail
+   * (testbed and dimensions), metric or source.  Results are DOM text, never markup.  ?q= fills the box. */
+  var searchBoxes = [];
+  var MAX_RESULTS = 50;
+
+  function showResults(box, entries) {
+    var words = box.input.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    var list = box.element.querySelector(".trending-search-results");
+    var count = box.element.querySelector(".trending-search-count");
+    list.textContent = "";
+    if (!words.length) { count.textContent = ""; return; }
+    var found = entries.filter(function (entry) {
+      var text = entry.slice(0, 4).join(" ").toLowerCase();
+      return words.every(function (word) { return text.indexOf(word) >= 0; });
+    });
+    found.slice(0, MAX_RESULTS).forEach(function (entry) {
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = box.root + entry[4];
+      link.textContent = entry[0];
+      var what = document.createElement("span");
+      what.className = "trending-search-metric";
+      what.textContent = " " + [entry[1], entry[2], entry[3]].filter(Boolean).join(" · ");
+      item.appendChild(link);
+      item.appendChild(what);
+      list.appendChild(item);
+    });
+    count.textContent = found.length > MAX_RESULTS
+      ? found.length + " tests, the first " + MAX_RESULTS + " shown"
+      : found.length + (found.length === 1 ? " test" : " tests");
+  }
+
+  window.trendingSearchIndex = function (entries) {
+    searchBoxes.forEach(function (box) {
+      box.input.addEventListener("input", function () {
+        showResults(box, entries);
+        saveState("q", box.input.value.trim());
+      });
+      box.input.addEventListener("keydown", function (event) {
+        var first = box.element.querySelector(".trending-search-results a");
+        if (event.key === "Enter" && first) { window.location.href = first.href; }
+      });
+      showResults(box, entries);
+    });
+  };
+
+  function addSearch(element) {
+    var input = element.querySelector("input.trending-search-input");
+    input.value = params.get("q") || "";
+    searchBoxes.push({ element: element, input: input, root: element.dataset.root });
+  }
+
   function start() {
+    var searches = document.querySelectorAll("div.trending-search");
+    searches.forEach(addSearch);
+    if (searches.length) {
+      var index = document.createElement("script");
+      index.src = searches[0].dataset.index;
+      document.head.appendChild(index);
+    }
     document.querySelectorAll("table.trending-table").forEach(function (table, index) {
       addFilter(table, index + 1);
       addSorting(table, index + 1);

@@ -179,3 +179,17 @@ def test_plotly_fills_a_runs_hover_from_its_meta_and_customdata(browser: str, ou
     assert "meta" in figure["data"][0]
     assert shown.split("\n") == [html.unescape(line) for line in hover_lines(figure["data"][0], 0)]
     assert "CI job build: csit-vpp-perf-mrr-daily-master-2n-skx/1" in shown.split("\n")
+
+
+def test_the_search_box_lists_matching_tests_as_text_linked_to_their_graphs(
+    browser: str, outdir: Path
+) -> None:
+    dom = _dom(browser, (outdir / "find.html").as_uri() + "?q=2n-skx%20regress")
+    links = dom.xpath("//ul[@class='trending-search-results']/li/a")
+    assert [link.text_content() for link in links] == ["regress"]
+    assert links[0].get("href") == "./graphs.html#trending-perf-mrr-2n-skx-tests-perf-regress"
+    assert dom.xpath("//p[@class='trending-search-count']")[0].text_content() == "1 test"
+    dom = _dom(browser, (outdir / "find.html").as_uri() + "?q=script")
+    (link,) = dom.xpath("//ul[@class='trending-search-results']/li/a")
+    assert link.text_content() == datasets.EVIL_NAME
+    assert not dom.xpath("//ul[@class='trending-search-results']//script")

@@ -73,7 +73,7 @@ class GraphDirective(TrendingDirective):
         claims = []
         for trend in trends:
             target = SeriesTarget(source, trend.history.ref)
-            if claim_anchor(self.env, target, self.lineno):
+            if claim_anchor(self.env, target, self.lineno, *_search_text(trend.history)):
                 claims.append(target)
         graph = graph_node(
             self.env,
@@ -96,3 +96,11 @@ class GraphDirective(TrendingDirective):
             heading, heading, classes=["trending-graph-heading"], support_smartquotes=False
         )
         return [rubric, graph]
+
+
+def _search_text(history: TestHistory) -> tuple[str, str]:
+    """What the site's search box lists and matches: the name, then where it ran."""
+    labels = history.dimensions.labels()
+    if history.testbed and history.dimensions.testbed is None:
+        labels = (f"testbed={history.testbed}", *labels)
+    return history.display_name, " ".join(labels)
