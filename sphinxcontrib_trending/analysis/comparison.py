@@ -176,6 +176,9 @@ class ComparisonRow:
     interval: tuple[float, float] | None
     reports: tuple[Report, ...]
     testbed: str | None = None
+    samples_a: tuple[float, ...] = ()
+    samples_b: tuple[float, ...] = ()
+    """Each side's observations before any trimming (the raw-samples download)."""
 
 
 def relative_change_interval(
@@ -222,13 +225,23 @@ def observations(runs: Sequence[list[float]], samples: str) -> list[float]:
     return [math.fsum(run) / len(run) for run in runs]
 
 
+KeyOf = Callable[[Build, TestResult], "tuple[str, str] | None"]
+"""Which row a test's run belongs to, and the row's name; None leaves the run out."""
+
+
+def by_series(build: Build, test: TestResult) -> tuple[str, str]:
+    """A row per test and testbed (:func:`.history_key`), named by the test."""
+    return history_key(build.testbed, test.test_id), test.name
+
+
 def _runs(
     period: Period,
     metric: str,
     accept: Callable[[TestResult], bool] | None,
-    tests: dict[str, tuple[str | None, TestResult]],
+    key_of: KeyOf,
+    tests: dict[str, tuple[str, str | None, TestResult]],
 ) -> dict[str, list[list[float]]]:
-    """The finite trials of each passed run of ``metric`` in the period, per test key."""
+    """The finite trials of each passed run of ``metric`` in the period, per row key."""
     runs: dict[str, list[list[float]]] = {}
     for build in period.builds:
         for test in build.tests:
@@ -238,10 +251,23 @@ def _runs(
             values = [v for v in measurement.values if math.isfinite(v)] if measurement else []
             if not values:
                 continue
-            key = history_key(build.testbed, test.test_id)
-            tests[key] = (build.testbed, test)
+            row = key_of(build, test)
+            if row is None:
+                continue
+            key, name = row
+            tests.setdefault(key, (name, build.testbed, test))
             runs.setdefault(key, []).append(values)
     return runs
+
+
+def within_fences(values: Sequence[float], reach: float = 3.0) -> list[float]:
+    """The values inside ``Q1 - reach * IQR`` .. ``Q3 + reach * IQR``, as csit-dash trims
+    each side of a comparison: one broken run must not move a mean or a verdict."""
+    if len(values) < 4:
+        return list(values)
+    first, third = np.percentile(values, [25, 75])
+    spread = reach * (third - first)
+    return [value for value in values if first - spread <= value <= third + spread]
 
 
 def compare_periods(
@@ -260,15 +286,48 @@ def compare_periods(
     ``samples`` is ``"runs"`` or ``"trials"``: what a side's observations are
     (see the module).
     """
+    return compare_sides(
+        (a, by_series),
+        (b, by_series),
+        metric=metric,
+        source=source,
+        direction=direction,
+        strategies=strategies,
+        accept=accept,
+        samples=samples,
+    )
+
+
+def compare_sides(
+    a: tuple[Period, KeyOf],
+    b: tuple[Period, KeyOf],
+    *,
+    metric: str,
+    source: str,
+    direction: str,
+    strategies: Strategies | None = None,
+    accept: Callable[[TestResult], bool] | None = None,
+    samples: str = "runs",
+    trim: bool = False,
+) -> list[ComparisonRow]:
+    """One row per key of either side; each side's runs are its period's, keyed its way.
+
+    Two periods key both sides by test (:func:`compare_periods`); two values
+    of a dimension key each side's tests by what they share
+    (:mod:`.dimension_comparison`).  ``trim`` drops observations outside
+    :func:`within_fences` before the statistics and the verdict.
+    """
     if samples not in ("runs", "trials"):
         raise ValueError(f"samples must be 'runs' or 'trials', got {samples!r}")
-    tests: dict[str, tuple[str | None, TestResult]] = {}
-    runs_a = _runs(a, metric, accept, tests)
-    runs_b = _runs(b, metric, accept, tests)
-    before = {key: observations(runs, samples) for key, runs in runs_a.items()}
-    after = {key: observations(runs, samples) for key, runs in runs_b.items()}
+    tests: dict[str, tuple[str, str | None, TestResult]] = {}
+    runs_a = _runs(a[0], metric, accept, a[1], tests)
+    runs_b = _runs(b[0], metric, accept, b[1], tests)
+    raw_a = {key: observations(runs, samples) for key, runs in runs_a.items()}
+    raw_b = {key: observations(runs, samples) for key, runs in runs_b.items()}
+    before = {key: within_fences(o) if trim else o for key, o in raw_a.items()}
+    after = {key: within_fences(o) if trim else o for key, o in raw_b.items()}
     keys = sorted(tests)
-    subjects = {key: Subject(tests[key][1].tags, metric, source) for key in keys}
+    subjects = {key: Subject(tests[key][2].tags, metric, source) for key in keys}
     reports = check_with_strategies(
         with_direction(strategies or single_method(), direction),
         subjects,
@@ -287,18 +346,20 @@ def compare_periods(
         change = None
         if stats_a is not None and stats_b is not None and stats_a.mean != 0:
             change = stats_b.mean / stats_a.mean - 1.0
-        testbed, test = tests[key]
+        name, testbed, test = tests[key]
         rows.append(
             ComparisonRow(
-                key=SeriesRef(metric, key),
+                key=SeriesRef(metric, history_key(testbed, test.test_id)),
                 test_id=test.test_id,
-                name=test.name,
+                name=name,
                 a=stats_a,
                 b=stats_b,
                 change=change,
                 interval=relative_change_interval(side_a, side_b) if side_a and side_b else None,
                 reports=tuple(by_key.get(key, ())),
                 testbed=testbed,
+                samples_a=tuple(raw_a.get(key, ())),
+                samples_b=tuple(raw_b.get(key, ())),
             )
         )
     return rows

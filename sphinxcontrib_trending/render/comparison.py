@@ -108,3 +108,20 @@ def comparison_table(
             for row in rows
         ),
     )
+
+
+def samples_table(rows: Sequence[ComparisonRow], unit: str | None) -> Table:
+    """Every observation of every row, side by side with its row, untrimmed and
+    unformatted: what the comparison's statistics were computed from."""
+    label = f"Value [{unit}]" if unit else "Value"
+    return Table(
+        caption="",
+        header=("Test Case", "Testbed", "Side", label),
+        rows=tuple(
+            Row(cells=(), raw=(row.name, row.testbed, side, value))
+            for row in rows
+            for side, values in (("A", row.samples_a), ("B", row.samples_b))
+            for value in values
+        ),
+        raw_header=("Test Case", "Testbed", "Side", label),
+    )
