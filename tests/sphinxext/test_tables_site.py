@@ -22,7 +22,8 @@ def _downloads(outdir: Path, page: str, html_name: str) -> list[tuple[list[str],
     result = []
     for box in tree.xpath("//div[contains(@class, 'trending-table-box')]"):
         (table,) = box.xpath("./table")
-        (link,) = box.xpath("following-sibling::p[1][@class='trending-downloads']/a/@href")
+        # the table's own CSV first; a comparison adds its raw samples after it
+        link, *_ = box.xpath("following-sibling::p[1][@class='trending-downloads']/a/@href")
         rows = list(csv.reader(io.StringIO((html_path.parent / link).read_text())))
         assert {len(row) for row in rows} == {len(rows[0])}, link  # raw row fits its header
         result.append(([row[0] for row in built_html.cells(table)], rows))
