@@ -49,10 +49,10 @@ def test_docs_build_without_warnings_and_render_the_demo(tmp_path: Path) -> None
         [td.text_content().strip() for td in tr.xpath("./td")] for tr in changes.xpath(".//tr")
     ]
     assert [(row[0], row[9]) for row in cells if row] == [
-        ("64b-1t1c-ethip4-ip4base-mrr", "Degradation (welch_t_test)"),
+        ("64b-1t1c-ethip4-ip4base-mrr", "Degradation, Welch's t-test"),
         # four runs at the old level, three at the new: the weekly mean's change
         # is not significant over seven run averages
-        ("64b-2t1c-eth-l2bdbasemaclrn-mrr", "No Change (welch_t_test)"),
+        ("64b-2t1c-eth-l2bdbasemaclrn-mrr", "No Change, Welch's t-test"),
     ]
     assert float(cells[1][7]) < -10 and 4 < float(cells[2][7]) < 5
     news = lxml.html.parse(str(out / "demo" / "news.html")).getroot()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.comparison import ComparisonRow, Period, SideStats
+from sphinxcontrib_trending.analysis.degradation.registry import verdict_words
 from sphinxcontrib_trending.render.degradation import ROW_CLASSES
 from sphinxcontrib_trending.render.table import RawValue, Row, Table, percent, raw_percent
 from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
@@ -32,10 +33,7 @@ def _raw_interval(interval: tuple[float, float] | None) -> tuple[RawValue, RawVa
 
 
 def _verdicts(row: ComparisonRow) -> str:
-    return "; ".join(
-        f"{report.result} ({report.method})" if report.method else report.result
-        for report in row.reports
-    )
+    return "; ".join(verdict_words(report.result, report.method) for report in row.reports)
 
 
 def _header(unit: str, testbeds: bool, interval: tuple[str, ...]) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ from sphinxcontrib_trending.analysis.degradation import (
     MAYBE_OPTIMIZATION,
     OPTIMIZATION,
 )
+from sphinxcontrib_trending.analysis.degradation.registry import method_title
 from sphinxcontrib_trending.render.table import Row, Table, percent, raw_percent
 from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
 from sphinxcontrib_trending.reports.degradation import TargetRecords
@@ -41,7 +42,7 @@ def degradation_table(target: TargetRecords, unit: str | None, no_change: bool =
                 record.name,
                 record.result,
                 record.subtype,
-                record.method,
+                method_title(record.method) if record.method else "",
                 record.baseline or "",
                 _value(record.from_value, display),
                 _value(record.to_value, display),

@@ -219,7 +219,7 @@ def test_degradation_tables_compare_the_newest_build(built) -> None:
     assert nearest["regress"][1:5] == [
         "No Change",
         "mean",
-        "welch_t_test",
+        "Welch's t-test",
         "csit-vpp-perf-mrr-daily-master-2n-skx/29",
     ]
     assert nearest["flaky"][1:3] == ["Unknown", "missing target"]
@@ -230,7 +230,7 @@ def test_degradation_tables_compare_the_newest_build(built) -> None:
     assert cells[1:5] == [
         "No Change",
         "ratio",
-        "average_amount_threshold",
+        "Average Amount Threshold",
         "csit-vpp-perf-mrr-daily-master-2n-skx/24",
     ]
     assert cells[5:8] == ["10.000", "8.000", "-20.00"]
