@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from sphinxcontrib_trending.analysis.job_stats import BuildStats, JobStats
-from sphinxcontrib_trending.render.figure import RANGE_BUTTONS, _escaped, plotly_time
+from sphinxcontrib_trending.render.figure import _escaped, date_axis, plotly_time
 from sphinxcontrib_trending.render.table import Row, Table
 
 HEADER = (
@@ -125,12 +125,7 @@ def job_figure(stats: JobStats) -> dict[str, Any]:
             "showlegend": True,
             "legend": {"orientation": "h", "y": -0.3},
             "margin": {"l": 60, "r": 60, "t": 50, "b": 40},
-            "xaxis": {
-                "type": "date",
-                "tickformat": "%m%d",
-                "title": {"text": "Date [MMDD, UTC]"},
-                "rangeselector": {"buttons": list(RANGE_BUTTONS)},
-            },
+            "xaxis": date_axis(),
             "yaxis": {"title": {"text": "Tests [#]"}, "rangemode": "tozero"},
             "yaxis2": {
                 "title": {"text": "Duration [min]"},
