@@ -7,7 +7,16 @@ from collections.abc import Sequence
 from sphinxcontrib_trending.analysis.comparison import ComparisonRow, Period, SideStats
 from sphinxcontrib_trending.analysis.degradation.registry import verdict_words
 from sphinxcontrib_trending.render.degradation import ROW_CLASSES
-from sphinxcontrib_trending.render.table import RawValue, Row, Table, percent, raw_percent
+from sphinxcontrib_trending.render.table import (
+    LABEL,
+    NUMBER,
+    TEXT,
+    RawValue,
+    Row,
+    Table,
+    percent,
+    raw_percent,
+)
 from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
 
 SEVERITY = tuple(ROW_CLASSES)
@@ -80,6 +89,7 @@ def comparison_table(
         caption=f"A: {a.label} ({len(a.builds)} builds) vs B: {b.label} ({len(b.builds)} builds)",
         header=_header(display.label, testbeds, ("95 % CI [%]",)),
         raw_header=_header(unit or "value", testbeds, ("95 % CI Low [%]", "95 % CI High [%]")),
+        kinds=(LABEL, *((LABEL,) if testbeds else ()), *(NUMBER,) * 8, TEXT),
         rows=tuple(
             Row(
                 cells=(

@@ -9,7 +9,15 @@ from sphinxcontrib_trending.analysis.degradation import (
     OPTIMIZATION,
 )
 from sphinxcontrib_trending.analysis.degradation.registry import method_title
-from sphinxcontrib_trending.render.table import Row, Table, percent, raw_percent
+from sphinxcontrib_trending.render.table import (
+    LABEL,
+    NUMBER,
+    TEXT,
+    Row,
+    Table,
+    percent,
+    raw_percent,
+)
 from sphinxcontrib_trending.render.units import DisplayUnit, display_unit
 from sphinxcontrib_trending.reports.degradation import TargetRecords
 
@@ -71,6 +79,7 @@ def degradation_table(target: TargetRecords, unit: str | None, no_change: bool =
         header=(*_header(display.label), "Confidence"),
         rows=rows,
         raw_header=(*_header(unit or "value"), "Confidence", "Confidence Type"),
+        kinds=(LABEL, TEXT, TEXT, TEXT, LABEL, NUMBER, NUMBER, NUMBER, NUMBER),
     )
 
 

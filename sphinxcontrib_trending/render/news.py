@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.news import NewsItem
-from sphinxcontrib_trending.render.table import Row, Table, percent, raw_percent
+from sphinxcontrib_trending.render.table import (
+    LABEL,
+    NUMBER,
+    TEXT,
+    Row,
+    Table,
+    percent,
+    raw_percent,
+)
 from sphinxcontrib_trending.render.times import iso_time
 
 HEADER = (
@@ -17,6 +25,7 @@ HEADER = (
     "Change [%]",
 )
 RAW_HEADER = (*HEADER[:2], "Since [UTC, ISO 8601]", *HEADER[3:])
+KINDS = (LABEL, TEXT, LABEL, LABEL, LABEL, NUMBER)
 
 _LABELS = {"failure": "Failure", "regression": "Regression", "progression": "Progression"}
 
@@ -59,5 +68,7 @@ def news_tables(items: Sequence[NewsItem], days: int) -> list[Table]:
     for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
         caption = f"{label}, testbed {testbed}" if testbed else label
         rows = tuple(_row(item) for item in by_testbed[testbed])
-        tables.append(Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER))
+        tables.append(
+            Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER, kinds=KINDS)
+        )
     return tables

@@ -217,3 +217,14 @@ def test_failed_tables_keep_only_accepted_tests() -> None:
     assert [(t.caption, [row.cells[0] for row in t.rows]) for t in tables] == [
         ("Testbed 2n-skx", ["flaky"])
     ]
+
+
+def test_columns_have_a_kind_that_sets_alignment_and_wrapping() -> None:
+    from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Table
+
+    plain = Table("", ("Test Case", "Runs [#]", "Change [%]"), ())
+    assert plain.column_kinds() == (LABEL, NUMBER, NUMBER)
+    worded = Table("", ("Test Case", "Result"), (), kinds=(LABEL, TEXT))
+    assert worded.column_kinds() == (LABEL, TEXT)
+    with pytest.raises(ValueError, match="1 column kinds for 2 columns"):
+        Table("", ("Test Case", "Result"), (), kinds=(LABEL,))
