@@ -29,6 +29,9 @@ class Row:
     link_key: str | None = None
     classes: tuple[str, ...] = ()
     raw: tuple[RawValue, ...] = ()
+    reasons: tuple[str, ...] = ()
+    """Per cell, why it holds no value ("" where it has one, or none at all):
+    the page shows such a cell's words as an abbreviation the reason explains."""
 
 
 @dataclass(frozen=True)

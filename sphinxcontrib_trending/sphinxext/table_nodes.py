@@ -42,8 +42,10 @@ class trending_table(nodes.General, nodes.Element):
     """Attributes: ``header`` (cells), ``rows`` (:data:`Row`), ``caption``, ``source``
     (whose series the rows link to), ``kinds`` (each column's
     :data:`~sphinxcontrib_trending.render.table.NUMBER`, ``LABEL`` or ``TEXT``),
-    ``fold`` (the column whose long cells fold, or None) and, once resolved for
-    an interactive builder, ``hrefs`` (each row's link, or None)."""
+    ``reasons`` (per row, why its cells hold no value, see
+    :attr:`~sphinxcontrib_trending.render.table.Row.reasons`), ``fold`` (the
+    column whose long cells fold, or None) and, once resolved for an
+    interactive builder, ``hrefs`` (each row's link, or None)."""
 
 
 def table_data_node(table: Table, source: str, classes: list[str]) -> trending_table:
@@ -57,6 +59,7 @@ def table_data_node(table: Table, source: str, classes: list[str]) -> trending_t
         caption=visible(table.caption) if table.caption else "",
         source=source,
         kinds=table.column_kinds(),
+        reasons=[row.reasons for row in table.rows],
         fold=None,
         classes=classes,
     )
@@ -99,11 +102,11 @@ def expanded(node: trending_table) -> nodes.table:
     head += _row(node["header"])
     body = nodes.tbody()
     group += body
-    for cells, key, classes in node["rows"]:
+    for (cells, key, classes), reasons in zip(node["rows"], node["reasons"], strict=True):
         first: nodes.Node = nodes.Text(cells[0])
         if key is not None:
             first = trending_link(cells[0], cells[0], source=node["source"], key=key)
-        body += _row(cells, first, list(classes), node["kinds"])
+        body += _row(cells, first, list(classes), node["kinds"], reasons)
     return table
 
 
@@ -112,13 +115,20 @@ def _row(
     first_cell: nodes.Node | None = None,
     classes: list[str] | None = None,
     kinds: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
 ) -> nodes.row:
     """A row; ``kinds`` given (body rows), each entry gets its column's class."""
     row = nodes.row(classes=classes or [])
     for index, text in enumerate(cells):
         entry = nodes.entry(classes=cell_classes(kinds[index]) if kinds else [])
         paragraph = nodes.paragraph()
-        paragraph += first_cell if index == 0 and first_cell is not None else nodes.Text(text)
+        reason = reasons[index] if reasons else ""
+        if index == 0 and first_cell is not None:
+            paragraph += first_cell
+        elif reason:
+            paragraph += nodes.abbreviation(text, text, explanation=reason)
+        else:
+            paragraph += nodes.Text(text)
         entry += paragraph
         row += entry
     return row
@@ -145,11 +155,13 @@ def visit_table_html(translator: HTML5Translator, node: trending_table) -> None:
         f'<td class="{" ".join(cell_classes(kind))}">' if cell_classes(kind) else "<td>"
         for kind in node["kinds"]
     ]
-    for number, ((cells, _key, classes), href) in enumerate(zip(node["rows"], hrefs, strict=True)):
+    rows = zip(node["rows"], hrefs, node["reasons"], strict=True)
+    for number, ((cells, _key, classes), href, reasons) in enumerate(rows):
         parity = "row-even" if number % 2 == 0 else "row-odd"
         out.append(f'<tr class="{translator.attval(" ".join([*classes, parity]))}">')
         for column, cell in enumerate(cells):
             td = opening[column]
+            reason = reasons[column] if reasons else ""
             if column == fold and needs_folding(cell):
                 out.append(
                     f'{td}<details class="trending-message"><summary>'
@@ -160,6 +172,9 @@ def visit_table_html(translator: HTML5Translator, node: trending_table) -> None:
                     f'{td}<p><a class="reference internal" href="{translator.attval(href)}">'
                     f"{encode(cell)}</a></p></td>\n"
                 )
+            elif reason:
+                title = translator.attval(reason)
+                out.append(f'{td}<p><abbr title="{title}">{encode(cell)}</abbr></p></td>\n')
             else:
                 out.append(f"{td}<p>{encode(cell)}</p></td>\n")
         out.append("</tr>\n")

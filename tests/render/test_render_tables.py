@@ -171,7 +171,36 @@ def test_dashboard_sorts_anomalies_first_then_the_worst_long_term_change(
         "up",
         "unknown",
     ]
-    assert _cells(table)["unknown"][4] == ""
+    assert _cells(table)["unknown"][4] == "too new"
+
+
+def test_a_change_without_value_says_why(trends: list[summary.TestTrend]) -> None:
+    from sphinxcontrib_trending.analysis.compliance import Compliance
+    from sphinxcontrib_trending.render.dashboard import FROM_ZERO, NO_VALUE, TOO_NEW
+
+    stable = next(t for t in trends if t.history.name == "stable")
+    found = {
+        "new": Compliance(None, None, 5.0, None, None),
+        "failing": Compliance(None, None, None, None, None),
+        "zero": Compliance(None, 0.1, 5.0, 0.0, 4.5),
+    }
+    shown = [
+        replace(
+            stable,
+            history=replace(stable.history, name=name, key=f"k/{name}"),
+            compliance=compliance,
+        )
+        for name, compliance in found.items()
+    ]
+    (table,) = dashboard_tables([stable, *shown], ("testbed",))
+    rows = {row.cells[0]: row for row in table.rows}
+    assert rows["new"].cells[3:5] == (TOO_NEW[0], TOO_NEW[0])
+    assert rows["new"].reasons[3:5] == (TOO_NEW[1], TOO_NEW[1])
+    assert rows["failing"].cells[3:5] == (NO_VALUE[0], NO_VALUE[0])
+    assert rows["zero"].cells[3:5] == (FROM_ZERO[0], "10.00")
+    assert rows["zero"].reasons[3:5] == (FROM_ZERO[1], "")
+    assert rows["stable"].reasons == ()  # every value there
+    assert rows["new"].raw[3:5] == (None, None)  # the CSV download keeps them empty
 
 
 def _failed_builds():
