@@ -11,7 +11,8 @@ and measures in the page (a script added to a copy of it):
 * numbers are right-aligned, names and words left-aligned, names unbroken;
 * every body cell's text contrasts with the background behind it (WCAG AA,
   4.5:1), also in furo's and pydata's dark mode, where coloured rows are
-  most at risk;
+  most at risk; links, in the theme's own colour (Read the Docs' is 4.3:1 on
+  white), at least 3:1 on our row tints;
 * a graph is drawn at a real size inside the content column.
 
 Screenshots go to ``tmp_path``; with TRENDING_SCREENSHOTS=DIR they are also
@@ -38,6 +39,7 @@ DARK = ("--force-dark-mode", "--blink-settings=preferredColorScheme=0")
 SIZE = (1100, 900)
 KEEP = "TRENDING_SCREENSHOTS"
 WCAG_AA = 4.5
+LINKS = 3.0
 
 PROBE = """<script>
 (function () {
@@ -92,10 +94,12 @@ PROBE = """<script>
     result.tables = Array.prototype.map.call(
       document.querySelectorAll("div.trending-table-box"), function (wrapper) {
         var cells = wrapper.querySelectorAll("tbody td");
+        var links = wrapper.querySelectorAll("tbody td a");
         return {
           box: box(wrapper), content: content(wrapper),
           overflow: getComputedStyle(wrapper).overflowX,
           worst: Math.min.apply(null, Array.prototype.map.call(cells, contrast)),
+          worstLink: Math.min.apply(null, Array.prototype.map.call(links, contrast)),
           cells: Array.prototype.map.call(wrapper.querySelector("tbody tr").cells, function (td) {
             var style = getComputedStyle(td);
             return {kind: td.className || "number", align: style.textAlign, wrap: style.whiteSpace};
@@ -168,6 +172,7 @@ def _assert_tables_fit_and_read(measures: dict, where: str) -> None:
         assert table["box"]["right"] <= table["content"]["right"] + 1, f"{where}: {table}"
         assert table["overflow"] == "auto", f"{where}: a wide table must scroll in its box"
         assert table["worst"] >= WCAG_AA, f"{where}: cell contrast {table['worst']:.2f}"
+        assert table["worstLink"] >= LINKS, f"{where}: link contrast {table['worstLink']:.2f}"
 
 
 def _alignments(table: dict) -> dict[str, set[tuple[str, str]]]:
