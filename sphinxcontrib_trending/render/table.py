@@ -30,8 +30,9 @@ class Row:
     classes: tuple[str, ...] = ()
     raw: tuple[RawValue, ...] = ()
     reasons: tuple[str, ...] = ()
-    """Per cell, why it holds no value ("" where it has one, or none at all):
-    the page shows such a cell's words as an abbreviation the reason explains."""
+    """Per cell, why it holds no value ("" for a cell that has one); empty when
+    every cell has its value.  The page shows a cell with a reason as an
+    abbreviation whose title is the reason."""
 
 
 @dataclass(frozen=True)
