@@ -11,6 +11,8 @@ tests skip with the reason named, unless TRENDING_REQUIRE_BROWSER=1 (as in CI).
 from __future__ import annotations
 
 import html
+import json
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import lxml.html
@@ -141,3 +143,40 @@ def test_plotly_fills_a_runs_hover_from_its_meta_and_customdata(browser: str, ou
     assert "meta" in figure["data"][0]
     assert shown.split("\n") == [html.unescape(line) for line in hover_lines(figure["data"][0], 0)]
     assert "CI job build: csit-vpp-perf-mrr-daily-master-2n-skx/1" in shown.split("\n")
+
+
+def test_ticks_tell_apart_builds_of_one_day(browser: str, site: SiteFactory) -> None:
+    """Eight builds three hours apart, all on one day: each tick names its hour."""
+    app = site()
+    data = Path(app.srcdir) / "data"
+    for old in data.glob("*.jsonl"):
+        old.unlink()
+    start = datetime(2026, 1, 5, 0, 0, tzinfo=timezone.utc)
+    rows = [
+        {
+            "job": datasets.JOB,
+            "build": str(number),
+            "time": (start + timedelta(hours=3 * number)).isoformat(),
+            "test": "tests.perf.hourly",
+            "name": "hourly",
+            "tags": ["MRR"],
+            "status": "PASS",
+            "message": "",
+            "metric": "mrr",
+            "unit": "pps",
+            "values": [1e6, 1.1e6],
+            "testbed": datasets.TESTBED,
+        }
+        for number in range(8)
+    ]
+    (data / "hourly.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    app.build()
+    page = (Path(app.outdir) / "graphs.html").as_uri()
+    for _attempt in range(3):  # the data file loads in real time (see above)
+        dom = dump_dom(browser, page)
+        ticks = [text.text_content() for text in dom.xpath("//g[contains(@class, 'xtick')]/text")]
+        if ticks:
+            break
+    assert len(ticks) >= 2, ticks
+    assert len(set(ticks)) == len(ticks), ticks  # a day format would repeat "Jan 05"
+    assert all(":" in tick for tick in ticks), ticks
