@@ -49,10 +49,10 @@ def test_docs_build_without_warnings_and_render_the_demo(tmp_path: Path) -> None
         [td.text_content().strip() for td in tr.xpath("./td")] for tr in changes.xpath(".//tr")
     ]
     assert [(row[0], row[9]) for row in cells if row] == [
-        ("64b-1t1c-ethip4-ip4base-mrr", "Degradation (welch_t_test)"),
+        ("64b-1t1c-ethip4-ip4base-mrr", "Degradation, Welch's t-test"),
         # four runs at the old level, three at the new: the weekly mean's change
         # is not significant over seven run averages
-        ("64b-2t1c-eth-l2bdbasemaclrn-mrr", "No Change (welch_t_test)"),
+        ("64b-2t1c-eth-l2bdbasemaclrn-mrr", "No Change, Welch's t-test"),
     ]
     assert float(cells[1][7]) < -10 and 4 < float(cells[2][7]) < 5
     news = lxml.html.parse(str(out / "demo" / "news.html")).getroot()
@@ -86,6 +86,10 @@ def test_docs_build_without_warnings_and_render_the_demo(tmp_path: Path) -> None
         f"csit-vpp-perf-mrr-daily-master-2n-skx/{n}" for n in (480, 479, 477, 475, 421)
     ]
     assert len(stats.xpath("//div[@class='trending-graph']")) == 2
+    # the demo's builds last as a CI's do: hours and minutes, never 0:00
+    durations = [tr.xpath("string(./td[7])").strip() for tr in daily.xpath("./tbody/tr")]
+    hours = [int(text.split(":")[0]) + int(text.split(":")[1]) / 60 for text in durations]
+    assert all(1.0 < hour < 2.5 for hour in hours), durations
     noise = lxml.html.parse(str(out / "demo" / "noise.html")).getroot()
     rows = {
         tr.xpath("string(./td[1])").strip(): [td.text_content().strip() for td in tr.xpath("./td")]

@@ -299,6 +299,38 @@ def top_suite_end(root: etree._Element) -> datetime:
     return start + timedelta(seconds=float(status.get("elapsed", "0")))
 
 
+def _top_suite_start(root: etree._Element) -> datetime:
+    status = root.find("suite/status")
+    if status is None:
+        raise ValueError("no top suite status")
+    return _read_time(status.get("starttime") or status.get("start", ""))[0]
+
+
+def stretch_times(root: etree._Element, duration: timedelta) -> None:
+    """Scale every time about the top suite's start so the run lasts ``duration``.
+
+    The generated keywords finish in milliseconds, where a real CSIT build
+    runs for hours: stretched, the tests keep their order and relative
+    lengths and the build gets a duration worth showing.  RF 7 ``elapsed``
+    (seconds) scales by the same factor.  Stretched times are whole seconds:
+    sub-second digits blown up from robot's milliseconds would be noise that
+    only makes the demo archive larger.
+    """
+    origin = _top_suite_start(root)
+    measured = (top_suite_end(root) - origin).total_seconds()
+    factor = duration.total_seconds() / max(measured, 1e-3)
+    for element in root.iter():
+        for attribute in ("start", "starttime", "endtime"):
+            value = element.get(attribute)
+            if value and value != "N/A":
+                moment, style = _read_time(value)
+                offset = timedelta(seconds=round((moment - origin).total_seconds() * factor))
+                element.set(attribute, _write_time(origin + offset, style))
+        elapsed = element.get("elapsed")
+        if elapsed is not None:
+            element.set("elapsed", f"{round(float(elapsed) * factor)}.000000")
+
+
 def shift_times(root: etree._Element, build_time: datetime) -> None:
     """Move every timestamp so the top suite ends exactly at ``build_time``.
 
@@ -354,8 +386,13 @@ def generate_build(
     version: str,
     testbed: str | None = "2n-skx",
     tg_address: str | None = "10.30.51.49",
+    duration: timedelta | None = None,
 ) -> GeneratedBuild:
-    """One robot run producing one archive with exactly these outcomes."""
+    """One robot run producing one archive with exactly these outcomes.
+
+    ``duration``, when given, is how long the run appears to take (see
+    :func:`stretch_times`); otherwise it keeps robot's own milliseconds.
+    """
     with tempfile.TemporaryDirectory(prefix="robot-archive-") as scratch:
         workdir = Path(scratch)
         by_suite: dict[str, list[TestPlan]] = {}
@@ -369,6 +406,8 @@ def generate_build(
         _run_robot(workdir, output)
         root = etree.parse(str(output)).getroot()
     _check_statuses(root, tests, outcomes)
+    if duration is not None:
+        stretch_times(root, duration)
     shift_times(root, time)
     _stable_sources(root, workdir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -448,12 +487,14 @@ def generate_archive(
     testbed: str | None = "2n-skx",
     tg_address: str | None = "10.30.51.49",
     seed: int = 1,
+    duration_fn: Callable[[int], timedelta] | None = None,
 ) -> list[GeneratedBuild]:
     """``builds`` consecutive builds of ``job``; build ``i`` ends at ``start + i * interval``.
 
     ``changes`` inject regressions (factor < 1) and progressions (factor > 1);
     ``failures`` holds (test name or id, build index) pairs that fail.  The
-    same seed gives the same numbers.
+    same seed gives the same numbers.  ``duration_fn`` gives build ``i``'s
+    run time (robot's own milliseconds without it).
     """
     rng = random.Random(seed)
     generated = []
@@ -472,6 +513,7 @@ def generate_archive(
                 version=version_fn(index),
                 testbed=testbed,
                 tg_address=tg_address,
+                duration=None if duration_fn is None else duration_fn(index),
             )
         )
     return generated

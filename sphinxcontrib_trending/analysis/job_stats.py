@@ -9,7 +9,10 @@ is a performance problem.
 Archives carry no build duration, only per-test start times (and, for the
 ``elapsed`` metric, per-test run times), so a build's duration is measured
 from its first test's start to its last test's end, the last test's start
-when its run time is unknown.  A build without start times has no duration.
+when its run time is unknown.  A build without start times has no duration,
+and neither has one whose times span nothing (a single test, or tests all
+stamped at one instant, without run times): that is a duration not measured,
+which a table must not show as ``0:00``.
 """
 
 from __future__ import annotations
@@ -74,12 +77,13 @@ def _end(test: TestResult) -> datetime | None:
 
 
 def build_duration(tests: Sequence[TestResult]) -> timedelta | None:
-    """First test's start to last test's end; None when no test has a start time."""
+    """First test's start to last test's end; None when the times span nothing."""
     starts = [test.start for test in tests if test.start is not None]
     ends = [end for end in (_end(test) for test in tests) if end is not None]
     if not starts:
         return None
-    return max(ends) - min(starts)
+    span = max(ends) - min(starts)
+    return span if span > timedelta(0) else None
 
 
 def build_stats(build: Build, accept: Callable[[TestResult], bool] | None = None) -> BuildStats:

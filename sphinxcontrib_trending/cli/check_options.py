@@ -212,7 +212,9 @@ def _add_mail_arguments(parser: argparse.ArgumentParser) -> None:
         help="give up on the server after this many seconds (default: 30)",
     )
     mail.add_argument(
-        "--mail-from", metavar="ADDRESS", help=f"sender address (default: {DEFAULT_SENDER})"
+        "--mail-from",
+        metavar="ADDRESS",
+        help=f"sender address; required with --send (a message only written: {DEFAULT_SENDER})",
     )
     mail.add_argument(
         "--mail-to", action="append", default=[], metavar="ADDRESS", help="recipient (repeatable)"

@@ -5,9 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.comparison import ComparisonRow, Period, SideStats
+from sphinxcontrib_trending.analysis.degradation.registry import verdict_words
 from sphinxcontrib_trending.display import DisplayUnit, display_unit, percent
 from sphinxcontrib_trending.render.degradation import ROW_CLASSES
-from sphinxcontrib_trending.render.table import RawValue, Row, Table, raw_percent
+from sphinxcontrib_trending.render.table import (
+    LABEL,
+    NUMBER,
+    TEXT,
+    RawValue,
+    Row,
+    Table,
+    raw_percent,
+)
 
 SEVERITY = tuple(ROW_CLASSES)
 """Verdicts that colour a row, the first listed winning when rules disagree."""
@@ -32,10 +41,7 @@ def _raw_interval(interval: tuple[float, float] | None) -> tuple[RawValue, RawVa
 
 
 def _verdicts(row: ComparisonRow) -> str:
-    return "; ".join(
-        f"{report.result} ({report.method})" if report.method else report.result
-        for report in row.reports
-    )
+    return "; ".join(verdict_words(report.result, report.method) for report in row.reports)
 
 
 def _header(unit: str, testbeds: bool, interval: tuple[str, ...]) -> tuple[str, ...]:
@@ -82,6 +88,7 @@ def comparison_table(
         caption=f"A: {a.label} ({len(a.builds)} builds) vs B: {b.label} ({len(b.builds)} builds)",
         header=_header(display.label, testbeds, ("95 % CI [%]",)),
         raw_header=_header(unit or "value", testbeds, ("95 % CI Low [%]", "95 % CI High [%]")),
+        kinds=(LABEL, *((LABEL,) if testbeds else ()), *(NUMBER,) * 8, TEXT),
         rows=tuple(
             Row(
                 cells=(

@@ -3,6 +3,9 @@
 "Outliers" counts the outlier runs of the current level (the last group):
 runs that left it and came straight back, which the grouping does not count
 as changes (see :mod:`~sphinxcontrib_trending.analysis.outliers`).
+
+A short- or long-term change that cannot be had is not left blank: its cell
+says why in a word or two, and in a sentence on hover.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+from sphinxcontrib_trending.analysis.compliance import Compliance
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.display import display_unit, percent
 from sphinxcontrib_trending.render.grouping import split
@@ -27,6 +31,26 @@ def header(unit_label: str) -> tuple[str, ...]:
         "Progressions [#]",
         "Outliers [#]",
     )
+
+
+NO_VALUE = ("no value", "No run of this test has a value: every run failed.")
+TOO_NEW = (
+    "too new",
+    "No measured run is older than the short-term window: the history is shorter "
+    "than the window, so there is no earlier trend to compare with.",
+)
+FROM_ZERO = ("from 0", "The earlier trend is 0, from which no relative change can be computed.")
+
+
+def _change(
+    change: float | None, reference: float | None, compliance: Compliance
+) -> tuple[str, str]:
+    """A change's cell and, when it has no value, the reason why."""
+    if change is not None:
+        return percent(change), ""
+    if compliance.trend is None:
+        return NO_VALUE
+    return FROM_ZERO if reference == 0.0 else TOO_NEW
 
 
 def _sort_key(trend: TestTrend) -> tuple[int, int, float, str]:
@@ -57,13 +81,16 @@ def _row(trend: TestTrend) -> Row:
     elif counts.acknowledged:
         classes.append("trending-acknowledged")
     history = trend.history
+    found = trend.compliance
+    short, short_reason = _change(found.short_change, found.short_reference, found)
+    long, long_reason = _change(found.long_change, found.long_reference, found)
     return Row(
         cells=(
             trend.history.display_name,
             unit.format(trend.trend),
             str(trend.runs_in_last_group),
-            percent(trend.compliance.short_change),
-            percent(trend.compliance.long_change),
+            short,
+            long,
             str(trend.regressions),
             str(trend.progressions),
             str(trend.outliers_in_last_group),
@@ -80,6 +107,9 @@ def _row(trend: TestTrend) -> Row:
             trend.progressions,
             trend.outliers_in_last_group,
         ),
+        reasons=("", "", "", short_reason, long_reason, "", "", "")
+        if short_reason or long_reason
+        else (),
     )
 
 

@@ -8,8 +8,9 @@ from sphinxcontrib_trending.analysis.degradation import (
     MAYBE_OPTIMIZATION,
     OPTIMIZATION,
 )
+from sphinxcontrib_trending.analysis.degradation.registry import method_title
 from sphinxcontrib_trending.display import DisplayUnit, display_unit, percent
-from sphinxcontrib_trending.render.table import Row, Table, raw_percent
+from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Row, Table, raw_percent
 from sphinxcontrib_trending.reports.degradation import TargetRecords
 
 ROW_CLASSES = {
@@ -41,7 +42,7 @@ def degradation_table(target: TargetRecords, unit: str | None, no_change: bool =
                 record.name,
                 record.result,
                 record.subtype,
-                record.method,
+                method_title(record.method) if record.method else "",
                 record.baseline or "",
                 _value(record.from_value, display),
                 _value(record.to_value, display),
@@ -70,6 +71,7 @@ def degradation_table(target: TargetRecords, unit: str | None, no_change: bool =
         header=(*_header(display.label), "Confidence"),
         rows=rows,
         raw_header=(*_header(unit or "value"), "Confidence", "Confidence Type"),
+        kinds=(LABEL, TEXT, TEXT, TEXT, LABEL, NUMBER, NUMBER, NUMBER, NUMBER),
     )
 
 

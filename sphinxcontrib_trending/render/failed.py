@@ -17,7 +17,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
     rules_for,
 )
 from sphinxcontrib_trending.ingest.model import Build, TestResult
-from sphinxcontrib_trending.render.table import Row, Table
+from sphinxcontrib_trending.render.table import LABEL, NUMBER, Row, Table
 from sphinxcontrib_trending.render.times import iso_time
 
 HEADER = (
@@ -28,6 +28,7 @@ HEADER = (
     "Last Failure [CI job build]",
 )
 RAW_HEADER = (*HEADER[:2], "Last Failure [UTC, ISO 8601]", *HEADER[3:])
+KINDS = (LABEL, NUMBER, LABEL, LABEL, LABEL)
 
 
 @dataclass
@@ -114,5 +115,7 @@ def failed_tables(
         # Generic data has no testbeds at all: then there is nothing to name.
         unnamed = "No testbed" if len(by_testbed) > 1 else ""
         caption = f"Testbed {testbed}" if testbed else unnamed
-        tables.append(Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER))
+        tables.append(
+            Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER, kinds=KINDS)
+        )
     return tables

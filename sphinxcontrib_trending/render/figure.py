@@ -48,6 +48,31 @@ RANGE_BUTTONS = (
     {"label": "all", "step": "all"},
 )
 
+_HOUR_MS = 3_600_000
+_DAY_MS = 24 * _HOUR_MS
+DATE_TICK_FORMATS = (
+    {"dtickrange": [None, _DAY_MS], "value": "%b %d %H:%M"},
+    {"dtickrange": [_DAY_MS, "M1"], "value": "%b %d"},
+    {"dtickrange": ["M1", "M12"], "value": "%b %Y"},
+    {"dtickrange": ["M12", None], "value": "%Y"},
+)
+"""Tick labels by the spacing Plotly picks (milliseconds, or months as ``M<n>``).
+
+A fixed day format (``MMDD``) labelled every tick of a zoom into one day
+alike, so two builds of a day could not be told apart: under a day apart
+ticks show the hour, a year's view shows months.
+"""
+
+
+def date_axis() -> dict[str, Any]:
+    """The time axis every trending graph shares: UTC dates, adaptive ticks, range buttons."""
+    return {
+        "type": "date",
+        "tickformatstops": [dict(stop) for stop in DATE_TICK_FORMATS],
+        "title": {"text": "Date [UTC]"},
+        "rangeselector": {"buttons": list(RANGE_BUTTONS)},
+    }
+
 
 TESTBED_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "star", "hexagon")
 TESTBED_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
@@ -533,12 +558,7 @@ def trend_figure(
             "showlegend": True,
             "legend": {"orientation": "h", "y": -0.25},
             "margin": {"l": 60, "r": 20, "t": 60 if title else 30, "b": 40},
-            "xaxis": {
-                "type": "date",
-                "tickformat": "%m%d",
-                "title": {"text": "Date [MMDD, UTC]"},
-                "rangeselector": {"buttons": list(RANGE_BUTTONS)},
-            },
+            "xaxis": date_axis(),
             "yaxis": {"title": {"text": _escaped(y_label)}},
         },
         "config": {"displaylogo": False, "responsive": True},

@@ -11,8 +11,8 @@ from datetime import timedelta
 from typing import Any
 
 from sphinxcontrib_trending.analysis.job_stats import BuildStats, JobStats
-from sphinxcontrib_trending.render.figure import RANGE_BUTTONS, _escaped, plotly_time
-from sphinxcontrib_trending.render.table import Row, Table
+from sphinxcontrib_trending.render.figure import _escaped, date_axis, plotly_time
+from sphinxcontrib_trending.render.table import LABEL, NUMBER, Row, Table
 
 HEADER = (
     "CI job build",
@@ -23,6 +23,7 @@ HEADER = (
     "Skipped [#]",
     "Duration [h:mm]",
 )
+KINDS = (LABEL, LABEL, LABEL, NUMBER, NUMBER, NUMBER, NUMBER)
 
 PASSED_COLOR = "#2ca02c"
 FAILED_COLOR = "#d62728"
@@ -66,7 +67,7 @@ def _row(build: BuildStats) -> Row:
 def job_table(stats: JobStats) -> Table:
     """The job's builds, newest first: the one a reader checks is on top."""
     rows = tuple(_row(build) for build in reversed(stats.builds))
-    return Table(caption=f"{stats.job}: {summary(stats)}", header=HEADER, rows=rows)
+    return Table(caption=f"{stats.job}: {summary(stats)}", header=HEADER, rows=rows, kinds=KINDS)
 
 
 def _hover(build: BuildStats) -> str:
@@ -125,12 +126,7 @@ def job_figure(stats: JobStats) -> dict[str, Any]:
             "showlegend": True,
             "legend": {"orientation": "h", "y": -0.3},
             "margin": {"l": 60, "r": 60, "t": 50, "b": 40},
-            "xaxis": {
-                "type": "date",
-                "tickformat": "%m%d",
-                "title": {"text": "Date [MMDD, UTC]"},
-                "rangeselector": {"buttons": list(RANGE_BUTTONS)},
-            },
+            "xaxis": date_axis(),
             "yaxis": {"title": {"text": "Tests [#]"}, "rangemode": "tozero"},
             "yaxis2": {
                 "title": {"text": "Duration [min]"},

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.news import NewsItem
 from sphinxcontrib_trending.display import percent
-from sphinxcontrib_trending.render.table import Row, Table, raw_percent
+from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Row, Table, raw_percent
 from sphinxcontrib_trending.render.times import iso_time
 
 HEADER = (
@@ -18,6 +18,7 @@ HEADER = (
     "Change [%]",
 )
 RAW_HEADER = (*HEADER[:2], "Since [UTC, ISO 8601]", *HEADER[3:])
+KINDS = (LABEL, TEXT, LABEL, LABEL, LABEL, NUMBER)
 
 _LABELS = {"failure": "Failure", "regression": "Regression", "progression": "Progression"}
 
@@ -60,5 +61,7 @@ def news_tables(items: Sequence[NewsItem], days: int) -> list[Table]:
     for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
         caption = f"{label}, testbed {testbed}" if testbed else label
         rows = tuple(_row(item) for item in by_testbed[testbed])
-        tables.append(Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER))
+        tables.append(
+            Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER, kinds=KINDS)
+        )
     return tables

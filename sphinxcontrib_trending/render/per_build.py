@@ -12,7 +12,7 @@ from sphinxcontrib_trending.analysis.job_stats import build_stats
 from sphinxcontrib_trending.analysis.masking import mask
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 from sphinxcontrib_trending.render.job_stats import format_duration
-from sphinxcontrib_trending.render.table import Row, Table
+from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Row, Table
 
 PER_BUILD_HEADER = ("Test Case", "Same failure [#]", "Message")
 MESSAGE_COLUMN = PER_BUILD_HEADER.index("Message")
@@ -60,5 +60,12 @@ def per_build_failures(
             for group in failure_groups(build, accept)
             for test in group.tests
         )
-        result.append(Table(caption=_outcome(build, accept), header=PER_BUILD_HEADER, rows=rows))
+        result.append(
+            Table(
+                caption=_outcome(build, accept),
+                header=PER_BUILD_HEADER,
+                rows=rows,
+                kinds=(LABEL, NUMBER, TEXT),
+            )
+        )
     return result

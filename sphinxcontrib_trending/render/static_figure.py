@@ -92,6 +92,16 @@ def _draw(axes: Any, trace: dict[str, Any], number: int) -> None:
     artist.set_gid(f"trending-series-{number}")
 
 
+def date_ticks(axes: Any) -> None:
+    """Tick labels that adapt to the span, as the interactive graph's do: the hour
+    when builds are under a day apart, so two builds of one day are told apart."""
+    import matplotlib.dates as mdates
+
+    locator = mdates.AutoDateLocator()
+    axes.xaxis.set_major_locator(locator)
+    axes.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+
+
 def write_static_figure(figure: dict[str, Any], path: Path) -> int:
     """Draw ``figure`` (a Plotly figure dict) into ``path``; return the traces drawn.
 
@@ -99,7 +109,6 @@ def write_static_figure(figure: dict[str, Any], path: Path) -> int:
     """
     # Imported here: HTML builds never pay for matplotlib.
     import matplotlib
-    import matplotlib.dates as mdates
     from matplotlib.figure import Figure
 
     layout = figure.get("layout", {})
@@ -111,8 +120,8 @@ def write_static_figure(figure: dict[str, Any], path: Path) -> int:
     if title:
         axes.set_title(_text(title))
     axes.set_ylabel(_text(layout.get("yaxis", {}).get("title", {}).get("text", "")))
-    axes.set_xlabel("Date [MMDD, UTC]")
-    axes.xaxis.set_major_formatter(mdates.DateFormatter("%m%d"))
+    axes.set_xlabel("Date [UTC]")
+    date_ticks(axes)
     axes.grid(True, color="#e5e5e5")
     if any(trace.get("showlegend", True) for trace in figure["data"]):
         axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3, fontsize="small")

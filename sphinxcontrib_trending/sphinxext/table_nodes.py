@@ -25,7 +25,7 @@ from sphinx.locale import _
 from sphinx.writers.html5 import HTML5Translator
 
 from sphinxcontrib_trending.analysis.identity import SeriesRef, SeriesTarget
-from sphinxcontrib_trending.render.table import Table
+from sphinxcontrib_trending.render.table import NUMBER, Table
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner
 from sphinxcontrib_trending.sphinxext.folded import needs_folding, summary_of
@@ -41,9 +41,12 @@ class trending_link(nodes.Inline, nodes.TextElement):
 
 class trending_table(nodes.General, nodes.Element):
     """Attributes: ``header`` (cells), ``rows`` (:data:`Row`), ``caption``, ``source``
-    (whose series the rows link to), ``fold`` (the column whose long cells
-    fold, or None) and, once resolved for an interactive builder, ``hrefs``
-    (each row's link, or None)."""
+    (whose series the rows link to), ``kinds`` (each column's
+    :data:`~sphinxcontrib_trending.render.table.NUMBER`, ``LABEL`` or ``TEXT``),
+    ``reasons`` (per row, why its cells hold no value, see
+    :attr:`~sphinxcontrib_trending.render.table.Row.reasons`), ``fold`` (the
+    column whose long cells fold, or None) and, once resolved for an
+    interactive builder, ``hrefs`` (each row's link, or None)."""
 
 
 def table_data_node(table: Table, source: str, classes: list[str]) -> trending_table:
@@ -56,6 +59,8 @@ def table_data_node(table: Table, source: str, classes: list[str]) -> trending_t
         ],
         caption=visible(table.caption) if table.caption else "",
         source=source,
+        kinds=table.column_kinds(),
+        reasons=[row.reasons for row in table.rows],
         fold=None,
         classes=classes,
     )
@@ -73,6 +78,11 @@ def _name_captioned(app: Sphinx, doctree: nodes.document) -> None:
     for node in doctree.findall(trending_table):
         if node["caption"] and not node["ids"]:
             doctree.set_id(node)
+
+
+def cell_classes(kind: str) -> list[str]:
+    """The class of a column's cells: numbers, the common case, go without one."""
+    return [] if kind == NUMBER else [f"trending-{kind}"]
 
 
 def link_targets(node: trending_table) -> set[SeriesTarget]:
@@ -93,22 +103,33 @@ def expanded(node: trending_table) -> nodes.table:
     head += _row(node["header"])
     body = nodes.tbody()
     group += body
-    for cells, key, classes in node["rows"]:
+    for (cells, key, classes), reasons in zip(node["rows"], node["reasons"], strict=True):
         first: nodes.Node = nodes.Text(cells[0])
         if key is not None:
             first = trending_link(cells[0], cells[0], source=node["source"], key=key)
-        body += _row(cells, first, list(classes))
+        body += _row(cells, first, list(classes), node["kinds"], reasons)
     return table
 
 
 def _row(
-    cells: tuple[str, ...], first_cell: nodes.Node | None = None, classes: list[str] | None = None
+    cells: tuple[str, ...],
+    first_cell: nodes.Node | None = None,
+    classes: list[str] | None = None,
+    kinds: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
 ) -> nodes.row:
+    """A row; ``kinds`` given (body rows), each entry gets its column's class."""
     row = nodes.row(classes=classes or [])
     for index, text in enumerate(cells):
-        entry = nodes.entry()
+        entry = nodes.entry(classes=cell_classes(kinds[index]) if kinds else [])
         paragraph = nodes.paragraph()
-        paragraph += first_cell if index == 0 and first_cell is not None else nodes.Text(text)
+        reason = reasons[index] if reasons else ""
+        if index == 0 and first_cell is not None:
+            paragraph += first_cell
+        elif reason:
+            paragraph += nodes.abbreviation(text, text, explanation=reason)
+        else:
+            paragraph += nodes.Text(text)
         entry += paragraph
         row += entry
     return row
@@ -131,22 +152,32 @@ def visit_table_html(translator: HTML5Translator, node: trending_table) -> None:
     out.append(f'<thead>\n<tr class="row-odd">{head}</tr>\n</thead>\n<tbody>\n')
     hrefs = node.get("hrefs") or [None] * len(node["rows"])
     fold = node["fold"]
-    for number, ((cells, _key, classes), href) in enumerate(zip(node["rows"], hrefs, strict=True)):
+    opening = [
+        f'<td class="{" ".join(cell_classes(kind))}">' if cell_classes(kind) else "<td>"
+        for kind in node["kinds"]
+    ]
+    rows = zip(node["rows"], hrefs, node["reasons"], strict=True)
+    for number, ((cells, _key, classes), href, reasons) in enumerate(rows):
         parity = "row-even" if number % 2 == 0 else "row-odd"
         out.append(f'<tr class="{translator.attval(" ".join([*classes, parity]))}">')
         for column, cell in enumerate(cells):
+            td = opening[column]
+            reason = reasons[column] if reasons else ""
             if column == fold and needs_folding(cell):
                 out.append(
-                    f'<td><details class="trending-message"><summary>'
+                    f'{td}<details class="trending-message"><summary>'
                     f"{encode(summary_of(cell))}</summary><pre>{encode(cell)}</pre></details></td>\n"
                 )
             elif column == 0 and href is not None:
                 out.append(
-                    f'<td><p><a class="reference internal" href="{translator.attval(href)}">'
+                    f'{td}<p><a class="reference internal" href="{translator.attval(href)}">'
                     f"{encode(cell)}</a></p></td>\n"
                 )
+            elif reason:
+                title = translator.attval(reason)
+                out.append(f'{td}<p><abbr title="{title}">{encode(cell)}</abbr></p></td>\n')
             else:
-                out.append(f"<td><p>{encode(cell)}</p></td>\n")
+                out.append(f"{td}<p>{encode(cell)}</p></td>\n")
         out.append("</tr>\n")
     out.append("</tbody>\n</table>\n")
     translator.body.append("".join(out))

@@ -48,10 +48,11 @@
     }
   }
 
-  /* Numbers compare as numbers ("10.5" after "9"); blanks sort last either way. */
+  /* Numbers compare as numbers ("10.5" after "9"); blanks, and cells that say
+     why they hold no value (an <abbr>), sort last either way. */
   function sortValue(cell) {
     var text = cell ? cell.textContent.trim() : "";
-    if (text === "") { return null; }
+    if (text === "" || cell.querySelector("abbr")) { return null; }
     var number = Number(text);
     return isNaN(number) ? text.toLowerCase() : number;
   }

@@ -47,3 +47,11 @@ def test_duration_from_first_start_to_last_end() -> None:
     timed = replace(last, measurements=(Measurement("elapsed", "s", (600.0,)),))
     assert build_duration([first, timed]) == timedelta(hours=1)
     assert build_duration([result("a", 5e6)]) is None  # no start times
+
+
+def test_times_that_span_nothing_are_no_duration() -> None:
+    """One test, or tests stamped at one instant, without run times: not measured, not 0:00."""
+    alone = replace(result("a", 5e6), start=build_time(1))
+    assert build_duration([alone]) is None
+    assert build_duration([alone, replace(alone, name="b")]) is None
+    assert build_stats(replace(builds(LEVELS, [1])[0], tests=(alone,))).duration is None

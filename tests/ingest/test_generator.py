@@ -121,3 +121,23 @@ def test_cli_writes_archives_and_expectations(tmp_path: Path) -> None:
     builds = load_paths(tmp_path).builds
     failing = [t.status for b in builds for t in b.tests if t.name == "64b-1t1c-ethip4-ip4base-mrr"]
     assert failing == ["PASS", "FAIL"]
+
+
+def test_a_stretched_run_lasts_the_duration_asked_for(tmp_path: Path) -> None:
+    from sphinxcontrib_trending.analysis.job_stats import build_stats
+
+    end = datetime(2024, 2, 1, 6, 30, tzinfo=UTC)
+    generate_archive(
+        tmp_path,
+        builds=1,
+        tests=DEFAULT_TESTS[:3],
+        start=end,
+        duration_fn=lambda index: timedelta(hours=2),
+    )
+    (build,) = load_paths(tmp_path).builds
+    assert build.time == end
+    starts = sorted(test.start for test in build.tests)
+    assert end - timedelta(hours=2) <= starts[0] < starts[-1] < end
+    duration = build_stats(build).duration
+    # first test's start to the last one's (the last test's own run time is not in the data)
+    assert duration is not None and timedelta(minutes=20) < duration < timedelta(hours=2)

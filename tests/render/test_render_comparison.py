@@ -49,7 +49,7 @@ def test_cells_units_blanks_and_row_colour() -> None:
         "3",
         "-10.00",
         "-15.00 .. -5.00",
-        "Maybe Degradation (aat); Degradation (welch_t_test)",
+        "Maybe Degradation, Average Amount Threshold; Degradation, Welch's t-test",
     )
     assert first.classes == ("trending-regression",)
     assert first.link_key == SeriesRef("mrr", "2n/t")

@@ -171,7 +171,36 @@ def test_dashboard_sorts_anomalies_first_then_the_worst_long_term_change(
         "up",
         "unknown",
     ]
-    assert _cells(table)["unknown"][4] == ""
+    assert _cells(table)["unknown"][4] == "too new"
+
+
+def test_a_change_without_value_says_why(trends: list[summary.TestTrend]) -> None:
+    from sphinxcontrib_trending.analysis.compliance import Compliance
+    from sphinxcontrib_trending.render.dashboard import FROM_ZERO, NO_VALUE, TOO_NEW
+
+    stable = next(t for t in trends if t.history.name == "stable")
+    found = {
+        "new": Compliance(None, None, 5.0, None, None),
+        "failing": Compliance(None, None, None, None, None),
+        "zero": Compliance(None, 0.1, 5.0, 0.0, 4.5),
+    }
+    shown = [
+        replace(
+            stable,
+            history=replace(stable.history, name=name, key=f"k/{name}"),
+            compliance=compliance,
+        )
+        for name, compliance in found.items()
+    ]
+    (table,) = dashboard_tables([stable, *shown], ("testbed",))
+    rows = {row.cells[0]: row for row in table.rows}
+    assert rows["new"].cells[3:5] == (TOO_NEW[0], TOO_NEW[0])
+    assert rows["new"].reasons[3:5] == (TOO_NEW[1], TOO_NEW[1])
+    assert rows["failing"].cells[3:5] == (NO_VALUE[0], NO_VALUE[0])
+    assert rows["zero"].cells[3:5] == (FROM_ZERO[0], "10.00")
+    assert rows["zero"].reasons[3:5] == (FROM_ZERO[1], "")
+    assert rows["stable"].reasons == ()  # every value there
+    assert rows["new"].raw[3:5] == (None, None)  # the CSV download keeps them empty
 
 
 def _failed_builds():
@@ -219,3 +248,14 @@ def test_failed_tables_keep_only_accepted_tests() -> None:
     assert [(t.caption, [row.cells[0] for row in t.rows]) for t in tables] == [
         ("Testbed 2n-skx", ["flaky"])
     ]
+
+
+def test_columns_have_a_kind_that_sets_alignment_and_wrapping() -> None:
+    from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Table
+
+    plain = Table("", ("Test Case", "Runs [#]", "Change [%]"), ())
+    assert plain.column_kinds() == (LABEL, NUMBER, NUMBER)
+    worded = Table("", ("Test Case", "Result"), (), kinds=(LABEL, TEXT))
+    assert worded.column_kinds() == (LABEL, TEXT)
+    with pytest.raises(ValueError, match="1 column kinds for 2 columns"):
+        Table("", ("Test Case", "Result"), (), kinds=(LABEL,))

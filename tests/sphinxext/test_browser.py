@@ -4,18 +4,15 @@ What a parser cannot prove: the URL restores a filtered, sorted view; a click
 on a header sorts numbers as numbers and writes the state into the URL; a
 graph's data file loads by ``<script src>`` from ``file://`` and Plotly draws it.
 
-Chromium is found on PATH (``chromium``, ``chromium-browser``, ``google-chrome``).
-Without it these tests skip with the reason named, unless
-TRENDING_REQUIRE_BROWSER=1 (CI sets it, after installing Chromium), which
-makes them fail instead.
+Chromium is found as :mod:`tests.sphinxext.chromium` says: without it these
+tests skip with the reason named, unless TRENDING_REQUIRE_BROWSER=1 (as in CI).
 """
 
 from __future__ import annotations
 
 import html
-import os
-import shutil
-import subprocess
+import json
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import lxml.html
@@ -23,10 +20,8 @@ import pytest
 
 from tests.hover import hover_lines
 from tests.sphinxext import built_html, datasets
+from tests.sphinxext.chromium import chromium, dump_dom
 from tests.sphinxext.conftest import SiteFactory
-
-BROWSERS = ("chromium", "chromium-browser", "google-chrome")
-REQUIRE = "TRENDING_REQUIRE_BROWSER"
 
 HARNESS = """<!DOCTYPE html><html><body><pre id="result"></pre>
 <iframe id="page" src="dashboard.html" width="1200" height="800"></iframe>
@@ -48,40 +43,9 @@ document.getElementById("page").addEventListener("load", function () {
 """
 
 
-def _browser() -> str:
-    found = next((path for name in BROWSERS if (path := shutil.which(name))), None)
-    if found is None:
-        message = f"no Chromium on PATH (looked for {', '.join(BROWSERS)})"
-        if os.environ.get(REQUIRE) == "1":
-            pytest.fail(f"{message}, and {REQUIRE}=1")
-        pytest.skip(message)
-    return found
-
-
-def _dom(browser: str, url: str) -> lxml.html.HtmlElement:
-    """The page's DOM once its scripts have run (virtual time lets timers finish)."""
-    completed = subprocess.run(
-        [
-            browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--allow-file-access-from-files",
-            "--virtual-time-budget=10000",
-            "--dump-dom",
-            url,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return lxml.html.fromstring(completed.stdout)
-
-
 @pytest.fixture(scope="module")
 def browser() -> str:
-    return _browser()
+    return chromium()
 
 
 @pytest.fixture
@@ -101,17 +65,17 @@ def _shown_names(dom: lxml.html.HtmlElement) -> list[str]:
 
 def test_the_url_restores_filter_and_a_numeric_sort(browser: str, outdir: Path) -> None:
     # Runs descending: 30, 30, 28, 6, 4; as text it would be 6, 4, 30, 30, 28.
-    dom = _dom(browser, (outdir / "dashboard.html").as_uri() + "?s1=-3")
+    dom = dump_dom(browser, (outdir / "dashboard.html").as_uri() + "?s1=-3")
     assert _shown_names(dom) == [datasets.EVIL_NAME, "stable", "flaky", "regress", "progress"]
     assert dom.xpath("//thead//th")[2].get("aria-sort") == "descending"
-    dom = _dom(browser, (outdir / "dashboard.html").as_uri() + "?f1=S&c1=1")
+    dom = dump_dom(browser, (outdir / "dashboard.html").as_uri() + "?f1=S&c1=1")
     # "stable" and the script name hold an "s" too, but did not change
     assert _shown_names(dom) == ["regress", "progress"]
 
 
 def test_clicks_and_typing_sort_filter_and_write_the_url(browser: str, outdir: Path) -> None:
     (outdir / "harness.html").write_text(HARNESS)
-    dom = _dom(browser, (outdir / "harness.html").as_uri())
+    dom = dump_dom(browser, (outdir / "harness.html").as_uri())
     search, sort_state, shown = dom.xpath("//pre[@id='result']")[0].text.split("\n")
     assert search == "?s1=-3&f1=s"
     assert sort_state == "descending"
@@ -123,7 +87,7 @@ def test_a_graph_loads_its_data_file_from_file_url_and_is_drawn(browser: str, ou
     # machine busy with the rest of the suite one dump can end before it arrives
     # (seen once in a CI run); a graph must be drawn within three dumps.
     for _attempt in range(3):
-        dom = _dom(browser, (outdir / "graphs.html").as_uri())
+        dom = dump_dom(browser, (outdir / "graphs.html").as_uri())
         plots = dom.xpath("//div[contains(@class, 'trending-graph-plot')]")
         assert len(plots) == len(datasets.TESTS)
         drawn = [plot for plot in plots if plot.xpath(".//svg[contains(@class, 'main-svg')]")]
@@ -167,7 +131,7 @@ def test_plotly_fills_a_runs_hover_from_its_meta_and_customdata(browser: str, ou
     """The texts every run shares travel once in the trace's ``meta``: Plotly puts them back."""
     (outdir / "hover.html").write_text(HOVER_HARNESS)
     for _attempt in range(3):  # the data file loads in real time (see the test above)
-        dom = _dom(browser, (outdir / "hover.html").as_uri())
+        dom = dump_dom(browser, (outdir / "hover.html").as_uri())
         shown = dom.xpath("//pre[@id='result']")[0].text or ""
         if shown != "no graph":
             break
@@ -184,12 +148,49 @@ def test_plotly_fills_a_runs_hover_from_its_meta_and_customdata(browser: str, ou
 def test_the_search_box_lists_matching_tests_as_text_linked_to_their_graphs(
     browser: str, outdir: Path
 ) -> None:
-    dom = _dom(browser, (outdir / "find.html").as_uri() + "?q=2n-skx%20regress")
+    dom = dump_dom(browser, (outdir / "find.html").as_uri() + "?q=2n-skx%20regress")
     links = dom.xpath("//ul[@class='trending-search-results']/li/a")
     assert [link.text_content() for link in links] == ["regress"]
     assert links[0].get("href") == "./graphs.html#trending-perf-mrr-2n-skx-tests-perf-regress"
     assert dom.xpath("//p[@class='trending-search-count']")[0].text_content() == "1 test"
-    dom = _dom(browser, (outdir / "find.html").as_uri() + "?q=script")
+    dom = dump_dom(browser, (outdir / "find.html").as_uri() + "?q=script")
     (link,) = dom.xpath("//ul[@class='trending-search-results']/li/a")
     assert link.text_content() == datasets.EVIL_NAME
     assert not dom.xpath("//ul[@class='trending-search-results']//script")
+
+
+def test_ticks_tell_apart_builds_of_one_day(browser: str, site: SiteFactory) -> None:
+    """Eight builds three hours apart, all on one day: each tick names its hour."""
+    app = site()
+    data = Path(app.srcdir) / "data"
+    for old in data.glob("*.jsonl"):
+        old.unlink()
+    start = datetime(2026, 1, 5, 0, 0, tzinfo=timezone.utc)
+    rows = [
+        {
+            "job": datasets.JOB,
+            "build": str(number),
+            "time": (start + timedelta(hours=3 * number)).isoformat(),
+            "test": "tests.perf.hourly",
+            "name": "hourly",
+            "tags": ["MRR"],
+            "status": "PASS",
+            "message": "",
+            "metric": "mrr",
+            "unit": "pps",
+            "values": [1e6, 1.1e6],
+            "testbed": datasets.TESTBED,
+        }
+        for number in range(8)
+    ]
+    (data / "hourly.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    app.build()
+    page = (Path(app.outdir) / "graphs.html").as_uri()
+    for _attempt in range(3):  # the data file loads in real time (see above)
+        dom = dump_dom(browser, page)
+        ticks = [text.text_content() for text in dom.xpath("//g[contains(@class, 'xtick')]/text")]
+        if ticks:
+            break
+    assert len(ticks) >= 2, ticks
+    assert len(set(ticks)) == len(ticks), ticks  # a day format would repeat "Jan 05"
+    assert all(":" in tick for tick in ticks), ticks

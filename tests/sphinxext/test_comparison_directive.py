@@ -49,13 +49,13 @@ def test_default_weeks_worst_first_with_the_values(site: SiteFactory) -> None:
     assert regress[7] == f"{(58 / 7 / 10 - 1) * 100:.2f}" == "-17.14"
     low, high = (float(x) for x in regress[8].split(" .. "))
     assert low < -17.14 < high
-    assert regress[9] == "Degradation (welch_t_test)"
+    assert regress[9] == "Degradation, Welch's t-test"
     flaky = rows[2]
     assert flaky[6] == "5"  # builds 28 and 30 failed: no value, not counted
-    assert flaky[7] == "0.00" and flaky[9] == "No Change (welch_t_test)"
+    assert flaky[7] == "0.00" and flaky[9] == "No Change, Welch's t-test"
     progress = rows[-1]
     assert progress[7] == f"{(39 / 7 / 5 - 1) * 100:.2f}" == "11.43"
-    assert progress[9] == "Optimization (welch_t_test)"
+    assert progress[9] == "Optimization, Welch's t-test"
     classes = [tr.get("class") or "" for tr in default.xpath("./tbody/tr")]
     assert "trending-regression" in classes[0] and "trending-progression" in classes[-1]
     assert "trending-changes" in default.get("class")

@@ -51,6 +51,8 @@ def test_html_is_what_sphinx_writes_for_the_docutils_table(
     assert (
         "trending-table" in written
         and "&quot;uote &amp; &lt;b&gt;bold" in written.replace("q&quot;", "&quot;")
+        # the hostile test's one build is too new for a change: its cells say why
+        and '<abbr title="No measured run is older than the short-term window' in written
     ) or page == "failed"
     monkeypatch.setattr(table_nodes, "_settle", _always_expanded)
     again = site()  # registers the extension anew, with docutils tables for HTML too

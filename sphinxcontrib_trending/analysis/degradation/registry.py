@@ -23,13 +23,15 @@ Check = Callable[[str, np.ndarray, np.ndarray, Any], Report]
 
 @dataclass(frozen=True)
 class Method:
-    """A degradation method: its name, its options type and its check.
+    """A degradation method: its name, its title, its options type and its check.
 
-    ``pairs`` says the samples are ``(workload, value)`` pairs rather than
-    plain numbers.
+    ``name`` is the id that conf.py, the CLI and the JSON and CSV outputs
+    use; ``title`` is what a reader of a table sees.  ``pairs`` says the
+    samples are ``(workload, value)`` pairs rather than plain numbers.
     """
 
     name: str
+    title: str
     options_type: type
     check: Check
     pairs: bool = False
@@ -69,11 +71,25 @@ class Method:
 
 
 METHODS = (
-    Method(aat.NAME, aat.AverageAmountThresholdOptions, aat.check),
-    Method(bmoe.NAME, bmoe.BestModelOrderEqualityOptions, bmoe.check, pairs=True),
-    Method(significance.WELCH, significance.SignificanceOptions, significance.check_welch),
+    Method(aat.NAME, "Average Amount Threshold", aat.AverageAmountThresholdOptions, aat.check),
     Method(
-        significance.MANN_WHITNEY, significance.SignificanceOptions, significance.check_mann_whitney
+        bmoe.NAME,
+        "Best Model Order Equality",
+        bmoe.BestModelOrderEqualityOptions,
+        bmoe.check,
+        pairs=True,
+    ),
+    Method(
+        significance.WELCH,
+        "Welch's t-test",
+        significance.SignificanceOptions,
+        significance.check_welch,
+    ),
+    Method(
+        significance.MANN_WHITNEY,
+        "Mann-Whitney U test",
+        significance.SignificanceOptions,
+        significance.check_mann_whitney,
     ),
 )
 
@@ -86,3 +102,17 @@ def resolve_method(name: str) -> Method:
             return method
     known = ", ".join(f"{method.name} ({method.initials})" for method in METHODS)
     raise ValueError(f"unknown degradation method {name!r}; known methods: {known}")
+
+
+def method_title(name: str) -> str:
+    """The words a table shows for the method ``name``; an id no method has is shown as it is."""
+    try:
+        return resolve_method(name).title
+    except ValueError:
+        return name
+
+
+def verdict_words(result: str, method: str) -> str:
+    """A result and the method that reached it, as a reader says it:
+    ``Degradation, Welch's t-test``; the result alone when no method ran."""
+    return f"{result}, {method_title(method)}" if method else result
