@@ -33,6 +33,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     check_with_strategies,
 )
 from sphinxcontrib_trending.analysis.history import history_key
+from sphinxcontrib_trending.ingest.dimensions import DimensionRules, rules_for
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 
 DEFAULT_DAYS = 7
@@ -253,12 +254,15 @@ def compare_periods(
     strategies: Strategies | None = None,
     accept: Callable[[TestResult], bool] | None = None,
     samples: str = "runs",
+    rules: DimensionRules | None = None,
 ) -> list[ComparisonRow]:
     """One row per test measured in A or B, by key; A is the baseline, B the target.
 
     ``samples`` is ``"runs"`` or ``"trials"``: what a side's observations are
-    (see the module).
+    (see the module).  A row is named as every view names its test, by the
+    source's dimension ``rules`` (the built-in ones when None).
     """
+    naming = rules or rules_for()
     if samples not in ("runs", "trials"):
         raise ValueError(f"samples must be 'runs' or 'trials', got {samples!r}")
     tests: dict[str, tuple[str | None, TestResult]] = {}
@@ -291,7 +295,7 @@ def compare_periods(
             ComparisonRow(
                 key=key,
                 test_id=test.test_id,
-                name=test.name,
+                name=naming.display_name(test, testbed),
                 a=stats_a,
                 b=stats_b,
                 change=change,

@@ -29,7 +29,7 @@ def _row(item: NewsItem) -> Row:
     label = _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
     return Row(
         cells=(
-            item.history.name,
+            item.history.display_name,
             label,
             item.since.time.strftime("%Y-%m-%d %H:%M %Z").strip(),
             item.since.dut_version or "",
@@ -39,7 +39,7 @@ def _row(item: NewsItem) -> Row:
         link_key=item.history.key,
         classes=(f"trending-{item.kind}",),
         raw=(
-            item.history.name,
+            item.history.display_name,
             label,
             iso_time(item.since.time),
             item.since.dut_version,

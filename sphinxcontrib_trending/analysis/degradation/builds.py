@@ -24,6 +24,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     Subject,
     check_with_strategies,
 )
+from sphinxcontrib_trending.ingest.dimensions import DimensionRules, rules_for
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 
 DEFAULT_METHOD = "welch_t_test"
@@ -71,8 +72,10 @@ def compare_builds(
     choice: BaselineChoice = BaselineChoice(),
     accept: Callable[[TestResult], bool] | None = None,
     deprecated: Callable[[str], None] | None = None,
+    rules: DimensionRules | None = None,
 ) -> BuildComparison:
-    """One report per (test, rule) of ``target``.
+    """One report per (test, rule) of ``target``, each test named as every view
+    names it, by the source's dimension ``rules`` (the built-in ones when None).
 
     A pinned baseline is looked up among the builds of the target's job
     (:func:`.find_build`, which raises UnknownBuild and tells ``deprecated``
@@ -118,7 +121,10 @@ def compare_builds(
         target=target,
         reports=reports,
         baselines=baselines,
-        names={test.test_id: test.name for test in tests},
+        names={
+            test.test_id: (rules or rules_for()).display_name(test, target.testbed)
+            for test in tests
+        },
     )
 
 

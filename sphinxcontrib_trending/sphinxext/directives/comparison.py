@@ -17,6 +17,7 @@ from sphinxcontrib_trending.analysis.comparison import (
     parse_period,
     worst_first,
 )
+from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.render.comparison import comparison_table
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
 from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource
@@ -74,6 +75,7 @@ class ComparisonDirective(TrendingDirective):
             strategies=strategies,
             accept=(lambda test: tag_filter(test.tags)) if tag_filter else None,
             samples=self.trend_options(loaded).samples,
+            rules=rules_for(loaded.source.spec.dimensions),
         )
         if "min-change" in self.options:
             rows = larger_than(rows, self.options["min-change"] / 100)

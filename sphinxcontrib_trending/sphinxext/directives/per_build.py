@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from docutils import nodes
 
+from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import TestResult
 from sphinxcontrib_trending.render.per_build import MESSAGE_COLUMN, per_build_failures
 from sphinxcontrib_trending.render.visible import visible
@@ -31,7 +32,11 @@ def per_build_nodes(directive: TrendingDirective) -> list[nodes.Node]:
     if "window" in directive.options:
         raise directive.unusable(":window: does not apply to :mode: per-build", "option")
     loaded = directive.loaded_source()
-    tables = per_build_failures(loaded.dataset.builds, accept=accepting(directive.tag_filter()))
+    tables = per_build_failures(
+        loaded.dataset.builds,
+        rules_for(loaded.source.spec.dimensions),
+        accept=accepting(directive.tag_filter()),
+    )
     output: list[nodes.Node] = []
     for table in tables:
         if not table.rows:
