@@ -50,7 +50,7 @@ from sphinxcontrib_trending.ingest.store.manifest import (
     input_key,
 )
 
-PARSER_VERSION = "8"
+PARSER_VERSION = "9"
 """Bump whenever the same input would parse differently: it invalidates stored parses."""
 
 Progress = Callable[[str], None]
