@@ -94,8 +94,8 @@ def build_testbed(options: ReadOptions, job: str, addresses: Iterable[str | None
     """A build's testbed when its data names none: the source's ``testbed``
     pattern on the job name, else its address map on the hosts' ``addresses``;
     with neither set, :func:`csit_testbed`, as csit-dash names it."""
-    found = testbed_from_job(options, job) or next(
-        (named for address in addresses if (named := testbed_from_address(options, address))),
+    found = _testbed_from_job(options, job) or next(
+        (named for address in addresses if (named := _testbed_from_address(options, address))),
         None,
     )
     if found or options.testbed_pattern is not None or options.testbed_map:
@@ -103,7 +103,7 @@ def build_testbed(options: ReadOptions, job: str, addresses: Iterable[str | None
     return csit_testbed(job)
 
 
-def testbed_from_job(options: ReadOptions, job: str) -> str | None:
+def _testbed_from_job(options: ReadOptions, job: str) -> str | None:
     if options.testbed_pattern is None:
         return None
     found = options.testbed_pattern.search(job)
@@ -114,7 +114,7 @@ def testbed_from_job(options: ReadOptions, job: str) -> str | None:
     return found.group(0)
 
 
-def testbed_from_address(options: ReadOptions, address: str | None) -> str | None:
+def _testbed_from_address(options: ReadOptions, address: str | None) -> str | None:
     if address is None:
         return None
     return dict(options.testbed_map).get(address)

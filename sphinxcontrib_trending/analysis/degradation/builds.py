@@ -81,6 +81,7 @@ def compare_builds(
     (:func:`.find_build`, which raises UnknownBuild and tells ``deprecated``
     about an old-style name).
     """
+    naming = rules or rules_for()
     own_job = [build for build in builds if build.job == target.job]
     pinned = None if choice.build is None else find_build(own_job, choice.build, deprecated)
     strategies = with_direction(strategies or single_method(), direction)
@@ -121,10 +122,7 @@ def compare_builds(
         target=target,
         reports=reports,
         baselines=baselines,
-        names={
-            test.test_id: (rules or rules_for()).display_name(test, target.testbed)
-            for test in tests
-        },
+        names={test.test_id: naming.display_name(test, target.testbed) for test in tests},
     )
 
 
