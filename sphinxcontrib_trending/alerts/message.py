@@ -114,7 +114,7 @@ _text_environment = jinja2.Environment(keep_trailing_newline=True, undefined=jin
 
 def _item(verdict: Verdict, links: GraphLinks) -> Item:
     return Item(
-        test=verdict.history.name,
+        test=verdict.history.display_name,
         testbed=verdict.history.testbed or "",
         build=verdict.job_build,
         before=format_value(verdict, verdict.previous_trend),

@@ -34,6 +34,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
 )
 from sphinxcontrib_trending.analysis.history import history_key
 from sphinxcontrib_trending.analysis.identity import SeriesRef
+from sphinxcontrib_trending.ingest.dimensions import DimensionRules, rules_for
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 
 DEFAULT_DAYS = 7
@@ -229,9 +230,13 @@ KeyOf = Callable[[Build, TestResult], "tuple[str, str] | None"]
 """Which row a test's run belongs to, and the row's name; None leaves the run out."""
 
 
-def by_series(build: Build, test: TestResult) -> tuple[str, str]:
-    """A row per test and testbed (:func:`.history_key`), named by the test."""
-    return history_key(build.testbed, test.test_id), test.name
+def by_series(rules: DimensionRules) -> KeyOf:
+    """A row per test and testbed (:func:`.history_key`), named as every view names it."""
+
+    def key_of(build: Build, test: TestResult) -> tuple[str, str]:
+        return history_key(build.testbed, test.test_id), rules.display_name(test, build.testbed)
+
+    return key_of
 
 
 def _runs(
@@ -280,15 +285,17 @@ def compare_periods(
     strategies: Strategies | None = None,
     accept: Callable[[TestResult], bool] | None = None,
     samples: str = "runs",
+    rules: DimensionRules | None = None,
 ) -> list[ComparisonRow]:
     """One row per test measured in A or B, by key; A is the baseline, B the target.
 
     ``samples`` is ``"runs"`` or ``"trials"``: what a side's observations are
-    (see the module).
+    (see the module).  A row is named as every view names its test, by the
+    source's dimension ``rules`` (the built-in ones when None).
     """
     return compare_sides(
-        (a, by_series),
-        (b, by_series),
+        (a, by_series(rules or rules_for())),
+        (b, by_series(rules or rules_for())),
         metric=metric,
         source=source,
         direction=direction,

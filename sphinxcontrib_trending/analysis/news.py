@@ -92,5 +92,5 @@ def news(trends: Iterable[TestTrend], end: datetime, days: int) -> list[NewsItem
             items.append(NewsItem("failure", trend.history, runs[streak]))
         items.extend(_anomalies(trend, since))
     return sorted(
-        items, key=lambda item: (-item.since.time.timestamp(), item.history.name, item.kind)
+        items, key=lambda item: (-item.since.time.timestamp(), item.history.display_name, item.kind)
     )

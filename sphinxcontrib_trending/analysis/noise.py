@@ -133,6 +133,6 @@ def worst_first(noises: Iterable[TestNoise], order: NoiseOrder = "noise") -> lis
         noises,
         key=lambda noise: (
             *(-_value(noise, measure_name) for measure_name in ranking),
-            noise.trend.history.name,
+            noise.trend.history.display_name,
         ),
     )

@@ -451,7 +451,7 @@ def worst_first(verdicts: Iterable[Verdict]) -> list[Verdict]:
     def key(verdict: Verdict) -> tuple[int, float, str]:
         change = verdict.change
         magnitude = -abs(change) if change is not None and not math.isnan(change) else 0.0
-        return (order[verdict.reason], magnitude, verdict.history.name)
+        return (order[verdict.reason], magnitude, verdict.history.display_name)
 
     return sorted(verdicts, key=key)
 

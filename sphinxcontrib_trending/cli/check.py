@@ -294,7 +294,7 @@ def _judge_every(engine: Engine, messages: Messages, loaded: Loaded) -> Judged:
     def progress(history: TestHistory) -> None:
         nonlocal done
         done += 1
-        messages.progress(f"{name}: judged every build of {done}/{total}: {history.name}")
+        messages.progress(f"{name}: judged every build of {done}/{total}: {history.display_name}")
 
     history = judge_every_build(name, loaded.histories, loaded.builds, loaded.options, progress)
     return Judged(_judge_latest(engine, loaded).verdicts, history)

@@ -31,6 +31,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
 )
 from sphinxcontrib_trending.cli.check_loading import Loaded, Messages, print_lines
 from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
+from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import Build
 from sphinxcontrib_trending.judging import comparison_strategies
 from sphinxcontrib_trending.reports.degradation import (
@@ -226,6 +227,7 @@ def compare_sources(
                         choice=choice,
                         accept=item.accept,
                         deprecated=messages.deprecated,
+                        rules=rules_for(item.source.spec.dimensions),
                     )
                 )
                 for build in compared

@@ -26,7 +26,7 @@ from sphinxcontrib_trending.cli.reading import (
 )
 from sphinxcontrib_trending.ingest import Build, Dataset, SpecError, load
 from sphinxcontrib_trending.ingest.codec import result_fields
-from sphinxcontrib_trending.ingest.dimensions import DimensionRules, display_name, rules_for
+from sphinxcontrib_trending.ingest.dimensions import DimensionRules, rules_for
 from sphinxcontrib_trending.ingest.timestamps import format_time
 from sphinxcontrib_trending.reports.text import visible
 
@@ -73,7 +73,7 @@ def records(build: Build, rules: DimensionRules | None = None) -> Iterator[dict[
     }
     for test in build.tests:
         body = result_fields(test)
-        body["name"] = display_name(test.name, rules.derive(test, build.testbed))
+        body["name"] = rules.display_name(test, build.testbed)
         body["hosts"] = test.attribute("hosts")
         if not test.measurements:
             yield {**head, **body, "metric": None, "unit": None, "values": []}

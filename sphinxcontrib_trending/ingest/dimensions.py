@@ -7,11 +7,14 @@ CSIT names a test by what it measured on which hardware
 share a case name, so tables, graphs and exports need these dimensions to tell
 them apart, and directives need them to group and filter by.
 
-The built-in rules follow the reference's own (its ``REGEX_NIC``, its driver
-list with ``dpdk`` as the default for a NIC test, frame sizes and cores from
-the case name and tags); a source may replace any of them with a regular
-expression or a tag prefix (:class:`DimensionRules`).  Everything here is
-pure: no Sphinx, no settings.
+The built-in rules give what csit-dash, the reference's dashboard, derives
+from a CSIT test (its ``trending/layout.py`` and ``utils.get_drv_name``): the
+NIC is the suite's first part, the driver the one the case names, else the
+vfio-pci plugin (``octeon`` on an Octeon testbed, ``dpdk`` elsewhere), the
+frame size and cores the case name's first two parts.  Tags and generic
+tokens stand in where a name is not CSIT's.  A source may replace any rule
+with a regular expression or a tag prefix (:class:`DimensionRules`).
+Everything here is pure: no Sphinx, no settings.
 """
 
 from __future__ import annotations
@@ -73,9 +76,17 @@ _DRIVER_TAGS = {
     "drv_mlx5_core": "mlx5",
     "drv_vfio_pci": "dpdk",
 }
-_FRAME = _bounded(r"\d+b|imix")
-_FRAME_TAG = re.compile(r"\d+b|imix(?:_.*)?", re.IGNORECASE)
+_FRAME = _bounded(r"\d+k?b|imix")
+"""``64b``, ``9000b``, ``imix``, and GSO's ``128kb`` (a TCP segment, not a frame)."""
+_FRAME_TAG = re.compile(r"\d+k?b|imix(?:_.*)?", re.IGNORECASE)
 _CORES = _bounded(r"\d+t\d+c|\d+c")
+_CSIT_CASE = re.compile(
+    r"(?<![a-z0-9])(?:\d+k?b|imix)[-\s](?P<cores>\d+t\d+c|\d+c|)[-\s]", re.IGNORECASE
+)
+"""A CSIT case name's frame size and cores slots: ``64b-2c-``, TRex's empty ``64b--``,
+and the same in a display name (``64b 2c``), so naming one again changes nothing."""
+_TG_CORES = "8C"
+"""What csit-dash lists as the cores of a case whose cores slot is empty (TRex's)."""
 _TEST_TYPE_TAGS = ("mrr", "ndrpdr", "soak", "reconf", "hoststack", "device", "gso")
 _TEST_TYPE_SUFFIXES = {
     **{kind: kind for kind in _TEST_TYPE_TAGS},
@@ -100,6 +111,12 @@ def _nic(test: TestResult, testbed: str | None) -> str | None:
     return next((tag[4:].lower() for tag in test.tags if tag.lower().startswith("nic_")), None)
 
 
+def _vfio_plugin(testbed: str | None) -> str:
+    """The driver a vfio-pci test is shown with: the Octeon plugin on an Octeon
+    testbed (architecture ``oct``, as csit-dash's ``3n-oct``), DPDK elsewhere."""
+    return "octeon" if testbed and testbed.rpartition("-")[2].lower() == "oct" else "dpdk"
+
+
 def _driver(test: TestResult, testbed: str | None) -> str | None:
     found = _first(_DRIVER, test.test_id) or _first(_DRIVER, test.name)
     if found:
@@ -107,8 +124,8 @@ def _driver(test: TestResult, testbed: str | None) -> str | None:
     for tag in test.tags:
         named = _DRIVER_TAGS.get(tag.lower())
         if named:
-            return named
-    return "dpdk" if _nic(test, testbed) else None
+            return _vfio_plugin(testbed) if named == "dpdk" else named
+    return _vfio_plugin(testbed) if _nic(test, testbed) else None
 
 
 def _frame_size(test: TestResult, testbed: str | None) -> str | None:
@@ -122,7 +139,11 @@ def _frame_size(test: TestResult, testbed: str | None) -> str | None:
 
 
 def _cores(test: TestResult, testbed: str | None) -> str | None:
-    """As CSIT's tags write them (``2T1C``), the case name's ``1c`` when untagged."""
+    """A CSIT case name's cores slot, as csit-dash reads it (``64b-1c-``: ``1C``,
+    though the run also tags itself ``2T1C``); else the tags, else a token."""
+    case = _CSIT_CASE.search(test.name)
+    if case:
+        return case["cores"].upper() or _TG_CORES
     tagged = thread_core(test.tags)
     if tagged:
         return tagged
@@ -202,6 +223,11 @@ class DimensionRules:
 
     def derive(self, test: TestResult, testbed: str | None) -> Dimensions:
         return Dimensions(*(rule(test, testbed) for rule in self.rules))
+
+    def display_name(self, test: TestResult, testbed: str | None) -> str:
+        """The one name every view, table, export, e-mail and ``check`` gives
+        ``test`` of a build on ``testbed`` (see :func:`display_name`)."""
+        return display_name(test.name, self.derive(test, testbed))
 
 
 def compile_rule(dimension: str, text: str) -> Rule:

@@ -12,6 +12,7 @@ its time) and nothing is wrong.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import PurePosixPath
 
@@ -66,7 +67,41 @@ def _time_label(time: datetime) -> str:
     return time.strftime("%Y%m%dT%H%M%S") + fraction + "Z"
 
 
-def testbed_from_job(options: ReadOptions, job: str) -> str | None:
+_TOPOLOGY = re.compile(r"\d+n[a-z]*", re.IGNORECASE)
+"""A CSIT topology: ``2n``, ``3n``, and the ``3na``/``3nb`` of two testbeds of one kind."""
+
+
+def csit_testbed(job: str) -> str | None:
+    """The testbed csit-dash reads from a CSIT job name, or None for any other name.
+
+    csit-dash takes the job name's last two dash-separated parts, topology
+    and architecture (``csit-vpp-perf-mrr-daily-master-3na-spr``: ``3na-spr``);
+    an external lab's job names them after an ``x`` part
+    (``...-x-2n-foo-...``: all that follows).  The first of them must look
+    like a topology, so a job that is not CSIT's (``nightly-build``) has no
+    testbed rather than a made-up one.
+    """
+    parts = job.split("-")
+    named = parts[parts.index("x", 1) + 1 :] if "x" in parts[1:-1] else parts[-2:]
+    if len(named) < 2 or not _TOPOLOGY.fullmatch(named[0]) or not all(named):
+        return None
+    return "-".join(named)
+
+
+def build_testbed(options: ReadOptions, job: str, addresses: Iterable[str | None]) -> str | None:
+    """A build's testbed when its data names none: the source's ``testbed``
+    pattern on the job name, else its address map on the hosts' ``addresses``;
+    with neither set, :func:`csit_testbed`, as csit-dash names it."""
+    found = _testbed_from_job(options, job) or next(
+        (named for address in addresses if (named := _testbed_from_address(options, address))),
+        None,
+    )
+    if found or options.testbed_pattern is not None or options.testbed_map:
+        return found
+    return csit_testbed(job)
+
+
+def _testbed_from_job(options: ReadOptions, job: str) -> str | None:
     if options.testbed_pattern is None:
         return None
     found = options.testbed_pattern.search(job)
@@ -77,7 +112,7 @@ def testbed_from_job(options: ReadOptions, job: str) -> str | None:
     return found.group(0)
 
 
-def testbed_from_address(options: ReadOptions, address: str | None) -> str | None:
+def _testbed_from_address(options: ReadOptions, address: str | None) -> str | None:
     if address is None:
         return None
     return dict(options.testbed_map).get(address)

@@ -31,7 +31,7 @@ def _row(item: NewsItem) -> Row:
     label = _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
     return Row(
         cells=(
-            item.history.name,
+            item.history.display_name,
             label,
             item.since.time.strftime("%Y-%m-%d %H:%M %Z").strip(),
             item.since.dut_version or "",
@@ -41,7 +41,7 @@ def _row(item: NewsItem) -> Row:
         link_key=item.history.ref,
         classes=(f"trending-{item.kind}",),
         raw=(
-            item.history.name,
+            item.history.display_name,
             label,
             iso_time(item.since.time),
             item.since.dut_version,

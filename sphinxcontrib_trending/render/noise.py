@@ -34,7 +34,7 @@ def _row(noise: TestNoise) -> Row:
     unit = display_unit(trend.history.unit)
     return Row(
         cells=(
-            trend.history.name,
+            trend.history.display_name,
             unit.format(trend.trend),
             percent(noise.relative_noise),
             _rate(noise.anomalies_per_30_days),

@@ -10,6 +10,7 @@ from sphinxcontrib_trending.analysis.history import history_key
 from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.job_stats import build_stats
 from sphinxcontrib_trending.analysis.masking import mask
+from sphinxcontrib_trending.ingest.dimensions import DimensionRules
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 from sphinxcontrib_trending.render.job_stats import format_duration
 from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Row, Table
@@ -36,6 +37,7 @@ def _outcome(build: Build, accept: Callable[[TestResult], bool] | None) -> str:
 
 def per_build_failures(
     builds: Sequence[Build],
+    rules: DimensionRules,
     *,
     metric: str,
     accept: Callable[[TestResult], bool] | None = None,
@@ -54,7 +56,11 @@ def per_build_failures(
             continue  # says nothing about the tests the page is about
         rows = tuple(
             Row(
-                cells=(test.name, str(len(group.tests)), mask(test.message.strip())),
+                cells=(
+                    rules.display_name(test, build.testbed),
+                    str(len(group.tests)),
+                    mask(test.message.strip()),
+                ),
                 link_key=SeriesRef(metric, history_key(build.testbed, test.test_id)),
             )
             for group in failure_groups(build, accept)

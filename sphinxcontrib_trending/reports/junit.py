@@ -126,11 +126,11 @@ def verdict_case(verdict: Verdict, fail_on: frozenset[Reason], links: GraphLinks
     if verdict.fails(fail_on):
         return Case(
             classname=classname,
-            name=history.name,
+            name=history.display_name,
             failure_type=verdict.reason.value,
             failure_message=first_line(summary),
             details=verdict.message.strip() or summary,
             output=output,
         )
     skipped = summary if verdict.reason is Reason.MISSING else None
-    return Case(classname=classname, name=history.name, skipped=skipped, output=output)
+    return Case(classname=classname, name=history.display_name, skipped=skipped, output=output)

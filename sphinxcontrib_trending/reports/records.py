@@ -91,7 +91,7 @@ def record(
         "source": verdict.source,
         "key": history.key,
         "test_id": history.test_id,
-        "name": history.name,
+        "name": history.display_name,
         "suite": history.suite,
         "testbed": history.testbed,
         "metric": history.metric,

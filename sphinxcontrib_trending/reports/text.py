@@ -101,4 +101,4 @@ def _test_label(verdict: Verdict, show_source: bool) -> str:
     history = verdict.history
     prefix = f"{verdict.source}: " if show_source else ""
     where = f" [{history.testbed}]" if history.testbed else ""
-    return f"{prefix}{history.name}{where}"
+    return f"{prefix}{history.display_name}{where}"

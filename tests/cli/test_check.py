@@ -9,6 +9,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,21 @@ from sphinxcontrib_trending.settings import Settings, Source
 from tests.archives import ArchiveCache
 from tools.make_robot_archive import DEFAULT_JOB, Change
 
-IP4_1C = "64b-1t1c-ethip4-ip4base-mrr"
-IP4_2C = "64b-2t1c-ethip4-ip4base-mrr"
-L2_1C = "64b-1t1c-eth-l2bdbasemaclrn-mrr"
-L2_2C = "64b-2t1c-eth-l2bdbasemaclrn-mrr"
+IP4_1C_CASE = "64b-1t1c-ethip4-ip4base-mrr"
+IP4_2C_CASE = "64b-2t1c-ethip4-ip4base-mrr"
+L2_1C_CASE = "64b-1t1c-eth-l2bdbasemaclrn-mrr"
+
+
+def _shown(case: str) -> str:
+    """How every report names a case of the archive: testbed, NIC, driver, then the case."""
+    frame_size, cores, rest = case.split("-", 2)
+    return f"2n-skx 10ge2p1x710 dpdk {frame_size} {cores} {rest}"
+
+
+IP4_1C = _shown(IP4_1C_CASE)
+IP4_2C = _shown(IP4_2C_CASE)
+L2_1C = _shown(L2_1C_CASE)
+L2_2C = _shown("64b-2t1c-eth-l2bdbasemaclrn-mrr")
 NEWEST = f"{DEFAULT_JOB}/12"
 
 JUNIT_XSD = b"""<?xml version="1.0"?>
@@ -92,19 +104,23 @@ JUNIT_XSD = b"""<?xml version="1.0"?>
 def archive(robot_archive: ArchiveCache) -> Path:
     return robot_archive(
         builds=12,
-        changes=[Change(f"tc02-{IP4_2C}", 4, 1.25), Change(f"tc01-{IP4_1C}", 11, 0.75)],
-        failures=[(f"tc01-{L2_1C}", 11)],
+        changes=[
+            Change(f"tc02-{IP4_2C_CASE}", 4, 1.25),
+            Change(f"tc01-{IP4_1C_CASE}", 11, 0.75),
+        ],
+        failures=[(f"tc01-{L2_1C_CASE}", 11)],
         seed=11,
     )
 
 
 def _rows(stdout: str) -> dict[str, list[str]]:
-    """Table rows split at whitespace, keyed by test name (the third cell, then the testbed)."""
+    """Table rows split at the columns' gaps, keyed by test name (the third cell, less
+    its ``[testbed]``)."""
     rows = {}
     for line in stdout.splitlines():
-        cells = line.split()
+        cells = re.split(r"\s{2,}", line.strip())
         if len(cells) > 3 and cells[0] in ("Pass", "Fail", "Skip"):
-            rows[cells[2]] = cells
+            rows[re.sub(r" \[[^]]*\]$", "", cells[2])] = cells
     return rows
 
 
@@ -113,7 +129,8 @@ def test_newest_build_fails_on_regression_and_failure(archive: Path, capsys) -> 
     out = capsys.readouterr().out
     rows = _rows(out)
     assert set(rows) == {IP4_1C, L2_1C}
-    assert rows[IP4_1C][:2] == ["Fail", "Regression"] and rows[IP4_1C][3:5] == ["[2n-skx]", NEWEST]
+    assert rows[IP4_1C][:2] == ["Fail", "Regression"] and rows[IP4_1C][3] == NEWEST
+    assert rows[IP4_1C][2] == f"{IP4_1C} [2n-skx]"
     assert rows[L2_1C][:2] == ["Fail", "Failed"]
     assert "link down" in out
     assert "4 tests: 2 Normal, 1 Regression, 1 Failed -> FAIL" in out

@@ -21,7 +21,8 @@ from sphinxcontrib_trending.ingest import SourceSpec
 from sphinxcontrib_trending.settings import Settings, Source
 from tests.fixtures.generate import DAILY, DAILY_JOB
 
-REGRESSED = "64b-1t1c-ethip4-ip4base-mrr"
+REGRESSED = "2n-skx 10ge2p1x710 dpdk 64b 1t1c ethip4-ip4base-mrr"
+"""As every report names the test: testbed, NIC, driver, frame size, cores, the rest."""
 SETTINGS = Settings(sources={"results": Source("results", SourceSpec(paths=(str(DAILY),)))})
 
 

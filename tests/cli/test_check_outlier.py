@@ -16,14 +16,19 @@ from sphinxcontrib_trending.cli import main
 from tests.archives import ArchiveCache
 from tools.make_robot_archive import DEFAULT_JOB, Change
 
-IP4_1C = "64b-1t1c-ethip4-ip4base-mrr"
+IP4_1C_CASE = "64b-1t1c-ethip4-ip4base-mrr"
+IP4_1C = f"2n-skx 10ge2p1x710 dpdk {IP4_1C_CASE.replace('-', ' ', 2)}"
+"""As every report names the test: testbed, NIC, driver, frame size, cores, the rest."""
 
 
 @pytest.fixture(scope="module")
 def archive(robot_archive: ArchiveCache) -> Path:
     return robot_archive(
         builds=12,
-        changes=[Change(f"tc01-{IP4_1C}", 10, 0.6), Change(f"tc01-{IP4_1C}", 11, 1 / 0.6)],
+        changes=[
+            Change(f"tc01-{IP4_1C_CASE}", 10, 0.6),
+            Change(f"tc01-{IP4_1C_CASE}", 11, 1 / 0.6),
+        ],
         seed=11,
     )
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_trending.cli import main
-from tests.cli.test_check import IP4_1C, NEWEST
+from tests.cli.test_check import IP4_1C, IP4_1C_CASE, NEWEST
 from tests.cli.test_check import archive as archive
 
 
@@ -23,7 +23,7 @@ def _verdict(report_path: Path) -> dict:
 def test_an_acknowledged_regression_does_not_fail_the_job(archive: Path, tmp_path: Path) -> None:
     known = tmp_path / "known.toml"
     known.write_text(
-        f'[[change]]\ntest = "*{IP4_1C}"\nbuild = "{NEWEST.rsplit("/", 1)[1]}"\n'
+        f'[[change]]\ntest = "*{IP4_1C_CASE}"\nbuild = "{NEWEST.rsplit("/", 1)[1]}"\n'
         'reason = "new NIC firmware"\n'
     )
     base = ["check", str(archive), "--fail-on", "Regression", "--json", str(tmp_path / "r.json")]

@@ -96,16 +96,21 @@ def test_real_csit_ids_give_nic_driver_frame_cores_and_type(
     assert found.testbed == "2n-icx"
 
 
-def test_robot_names_use_the_tags_where_the_name_says_less() -> None:
-    # An output.xml case is "64B-1c-...": the run's thread/core tag wins over the name.
+def test_a_csit_case_names_its_cores_as_csit_dash_reads_them() -> None:
+    # A run tags itself "2T1C" besides the suite's "1C"; csit-dash reads "1c" from the name.
     test = _test(
         "tests.vpp.perf.ip4.2n1l-10ge2p1x710-ethip4-ip4base-ndrpdr.64b-1c-ethip4-ip4base-ndrpdr",
         tags=("NDRPDR", "NIC_Intel-X710", "DRV_VFIO_PCI", "64B", "1C", "2T1C"),
         name="64B-1c-ethip4-ip4base-ndrpdr",
     )
     found = rules_for().derive(test, None)
-    assert found == Dimensions(None, "10ge2p1x710", "dpdk", "64b", "2T1C", "ndrpdr")
-    assert display_name(test.name, found) == "10ge2p1x710 dpdk 64b 2t1c ethip4-ip4base-ndrpdr"
+    assert found == Dimensions(None, "10ge2p1x710", "dpdk", "64b", "1C", "ndrpdr")
+    assert display_name(test.name, found) == "10ge2p1x710 dpdk 64b 1c ethip4-ip4base-ndrpdr"
+
+
+def test_a_name_without_the_csit_slots_takes_its_cores_from_the_tags() -> None:
+    test = _test("suite.ethip4-ip4base-1c-ndrpdr", tags=("NDRPDR", "2T1C"))
+    assert rules_for().derive(test, None).cores == "2T1C"
 
 
 def test_tags_alone_name_nic_driver_frame_and_type() -> None:
@@ -240,3 +245,53 @@ def test_a_source_declares_its_rules_once_and_a_bad_one_is_a_config_issue() -> N
     (issue,) = issues
     assert "trending_sources['bad']['dimensions']" in str(issue)
     assert "unknown dimension 'nics'" in str(issue) and "built-in rules are used" in str(issue)
+
+
+# Real ids from CSIT's suite generator, with what csit-dash derives from them.
+CSIT_DASH = [
+    (  # an Octeon testbed's vfio-pci test runs the octeon plugin
+        "tests.vpp.perf.ip4.100ge2p1a063-ethip4-ip4base-mrr.64b-1c-ethip4-ip4base-mrr",
+        ("NIC_Cavium-A063-100G", "DRV_VFIO_PCI", "64B", "1C", "MRR"),
+        "3n-oct",
+        ("100ge2p1a063", "octeon", "64b", "1C"),
+    ),
+    (  # the same on any other testbed is DPDK's
+        "tests.vpp.perf.ip4.2n1l-100ge2p1e810cq-ethip4-ip4base-mrr.64b-1c-ethip4-ip4base-mrr",
+        ("NIC_Intel-E810CQ", "DRV_VFIO_PCI", "64B", "1C", "MRR"),
+        "3na-spr",
+        ("100ge2p1e810cq", "dpdk", "64b", "1C"),
+    ),
+    (  # GSO sends 128 kB TCP segments
+        "tests.vpp.perf.gso.2n1l-100ge2p1e810cq-ethip4-ip4base-2tap-gso-iperf3-mrr."
+        "128kb-1c-ethip4-ip4base-2tap-gso-iperf3-mrr",
+        ("NIC_Intel-E810CQ", "DRV_TAP", "GSO_TRUE", "128KB", "1C", "MRR"),
+        "2n-icx",
+        ("100ge2p1e810cq", "dpdk", "128kb", "1C"),
+    ),
+    (  # TRex's case leaves the cores slot empty: csit-dash lists it as 8C
+        "tests.trex.perf.ip4.1n1l-100ge2p1e810cq-ethip4-ip4base-tg-ndrpdr."
+        "64b--ethip4-ip4base-tg-ndrpdr",
+        ("NIC_Intel-E810CQ", "TG_DRV_IGB_UIO", "64B", "NDRPDR"),
+        "2n-spr",
+        ("100ge2p1e810cq", "dpdk", "64b", "8C"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("test_id", "tags", "testbed", "expected"), CSIT_DASH)
+def test_real_ids_get_csit_dashs_nic_driver_frame_size_and_cores(
+    test_id: str, tags: tuple[str, ...], testbed: str, expected: tuple[str, ...]
+) -> None:
+    found = rules_for().derive(_test(test_id, tags=tags), testbed)
+    assert (found.nic, found.driver, found.frame_size, found.cores) == expected
+
+
+def test_a_gso_frame_size_tag_is_read_when_the_name_has_none() -> None:
+    assert rules_for().derive(_test("suite.case", tags=("128KB",)), None).frame_size == "128kb"
+
+
+def test_the_rules_name_a_test_as_every_view_shows_it() -> None:
+    test = _test(CSIT_DASH[0][0], tags=CSIT_DASH[0][1])
+    assert rules_for().display_name(test, "3n-oct") == (
+        "3n-oct 100ge2p1a063 octeon 64b 1c ethip4-ip4base-mrr"
+    )

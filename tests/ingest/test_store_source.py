@@ -22,6 +22,7 @@ from sphinxcontrib_trending.analysis.history import trial_statistics
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.engine import read_ahead as ahead
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, fingerprint, load
+from sphinxcontrib_trending.ingest.dimensions import Dimensions, rules_for
 from sphinxcontrib_trending.ingest.options import compile_options
 from sphinxcontrib_trending.ingest.store import dataset
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
@@ -444,4 +445,30 @@ def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(
     assert (
         sorted(found.builds, key=lambda build: build.time)
         == load(SourceSpec(paths=(str(RF7_DAILY),))).builds
+    )
+
+
+def test_the_reference_dataset_gets_csit_dashs_testbed_and_dimensions(tmp_path: Path) -> None:
+    # no tags in the reference's Parquet: the job, the test id and test_type say it all
+    octeon = "tests.vpp.perf.ip4.100ge2p1a063-ethip4-ip4base-mrr.64b-1c-ethip4-ip4base-mrr"
+    row = {
+        **_common("5", 1, True, octeon, job="csit-vpp-perf-mrr-daily-master-3n-oct"),
+        "result_receive_rate_rate_values": [1.0e7],
+        "result_receive_rate_rate_avg": 1.0e7,
+        "result_receive_rate_rate_unit": "pps",
+        "test_type": "mrr",
+    }
+    root = tmp_path / "trending"
+    pq.write_to_dataset(
+        pa.Table.from_pylist([row], schema=MRR_SCHEMA),
+        root,
+        partition_cols=["test_type", "year", "month", "day"],
+    )
+    dataset = load(SourceSpec(paths=(str(root),), format="parquet"))
+    assert dataset.problems == []
+    (build,) = dataset.builds
+    assert build.testbed == "3n-oct"
+    (test,) = build.tests
+    assert rules_for().derive(test, build.testbed) == Dimensions(
+        "3n-oct", "100ge2p1a063", "octeon", "64b", "1C", "mrr"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sphinxcontrib_trending.analysis.identity import SeriesRef
+from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.render.per_build import PER_BUILD_HEADER, per_build_failures
 from tests.hand_built import JOB, builds, result
 
@@ -18,7 +19,7 @@ def test_rows_show_each_tests_own_masked_message_grouped_by_root_cause() -> None
     )
     newest = replace(newest, tests=(*newest.tests, *failed))
     other = builds({"ok": lambda n: 5e6}, [3], job="other-job")
-    (table, quiet) = per_build_failures([older, newest, *other], metric="mrr")
+    (table, quiet) = per_build_failures([older, newest, *other], rules_for(), metric="mrr")
     assert table.header == PER_BUILD_HEADER
     assert table.caption == (
         f"{JOB}/2 (testbed 2n-skx, DUT build 26.02-rc0~2, 2026-01-02 06:00 UTC): 1 passed, 3 failed"

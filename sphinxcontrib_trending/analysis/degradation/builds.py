@@ -24,6 +24,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     Subject,
     check_with_strategies,
 )
+from sphinxcontrib_trending.ingest.dimensions import DimensionRules, rules_for
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 
 DEFAULT_METHOD = "welch_t_test"
@@ -74,13 +75,16 @@ def compare_builds(
     choice: BaselineChoice = BaselineChoice(),
     accept: Callable[[TestResult], bool] | None = None,
     deprecated: Callable[[str], None] | None = None,
+    rules: DimensionRules | None = None,
 ) -> BuildComparison:
-    """One report per (test, rule) of ``target``.
+    """One report per (test, rule) of ``target``, each test named as every view
+    names it, by the source's dimension ``rules`` (the built-in ones when None).
 
     A pinned baseline is looked up among the builds of the target's job
     (:func:`.find_build`, which raises UnknownBuild and tells ``deprecated``
     about an old-style name).
     """
+    naming = rules or rules_for()
     own_job = [build for build in builds if build.job == target.job]
     pinned = None if choice.build is None else find_build(own_job, choice.build, deprecated)
     strategies = with_direction(strategies or single_method(), direction)
@@ -122,7 +126,7 @@ def compare_builds(
         metric=metric,
         reports=reports,
         baselines=baselines,
-        names={test.test_id: test.name for test in tests},
+        names={test.test_id: naming.display_name(test, target.testbed) for test in tests},
     )
 
 

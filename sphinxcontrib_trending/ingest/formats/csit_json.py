@@ -34,10 +34,9 @@ from sphinxcontrib_trending.ingest.metrics import (
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.naming import (
     DEFAULT_BUILD_PATTERN,
+    build_testbed,
     identify,
     stem,
-    testbed_from_address,
-    testbed_from_job,
 )
 from sphinxcontrib_trending.ingest.results import strip_tc_prefix, thread_core
 from sphinxcontrib_trending.ingest.timestamps import parse_iso_or_epoch
@@ -114,11 +113,7 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
     problems.extend(
         Problem(reading.where, f"test {test.test_id}: {error}", "data") for error in errors
     )
-    hosts = document["hosts"]
-    options = reading.options
-    testbed = testbed_from_job(options, job) or next(
-        (found for host in hosts if (found := testbed_from_address(options, host))), None
-    )
+    testbed = build_testbed(reading.options, job, document["hosts"])
     return [Build(job, build, start, document["dut_version"], testbed, reading.where, (test,))], (
         problems
     )

@@ -12,11 +12,7 @@ from dataclasses import replace
 
 from sphinxcontrib_trending.ingest.formats import InputFormat, Reading
 from sphinxcontrib_trending.ingest.model import Build, Problem
-from sphinxcontrib_trending.ingest.naming import (
-    identify,
-    testbed_from_address,
-    testbed_from_job,
-)
+from sphinxcontrib_trending.ingest.naming import build_testbed, identify
 from sphinxcontrib_trending.ingest.robot import read_robot
 from sphinxcontrib_trending.ingest.robot_values import ValueRule
 from sphinxcontrib_trending.ingest.sniffing import not_robot_hint, sniffed_table
@@ -53,11 +49,7 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
     job, build, complaint = identify(options.build_pattern, list(reading.names), time, run.name)
     if complaint is not None:
         problems.append(Problem(reading.where, complaint, "data"))
-    testbed = (
-        run.testbed
-        or testbed_from_job(options, job)
-        or testbed_from_address(options, run.tg_address)
-    )
+    testbed = run.testbed or build_testbed(options, job, (run.tg_address,))
     tests = tuple(run.tests)
     if run.hosts:
         hosts = ("hosts", " ".join(run.hosts))

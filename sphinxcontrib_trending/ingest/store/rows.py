@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from sphinxcontrib_trending.ingest.metrics import METRICS
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
-from sphinxcontrib_trending.ingest.naming import testbed_from_address, testbed_from_job
+from sphinxcontrib_trending.ingest.naming import build_testbed
 from sphinxcontrib_trending.ingest.plausible import EARLIEST, LATEST, MAX_VALUE
 from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.results import strip_tc_prefix, thread_core
@@ -380,9 +380,7 @@ def _reference_build(
         thread_core=thread_core(tuple(name.upper().split("-"))),
         attributes=tuple(sorted((k, str(v)) for k, v in attributes.items() if v is not None)),
     )
-    testbed = testbed_from_job(options, job) or next(
-        (found for host in hosts if (found := testbed_from_address(options, host))), None
-    )
+    testbed = build_testbed(options, job, hosts)
     return Build(job, build, start, row.get("dut_version"), testbed, where, (test,))
 
 

@@ -89,7 +89,9 @@ class ComparisonDirective(TrendingDirective):
             if not period.builds:
                 self.warn(f"period {name.upper()} ({period.label or 'empty'}) has no build", "data")
         direction = loaded.source.direction_for(self.metric(loaded))
-        rows = compare_periods(a, b, **self._judging(loaded, direction))
+        rows = compare_periods(
+            a, b, rules=rules_for(loaded.source.spec.dimensions), **self._judging(loaded, direction)
+        )
         return self._table(loaded, rows, a, b, direction)
 
     def _along(self, loaded: LoadedSource, dimension: str) -> list[nodes.Node]:

@@ -9,6 +9,7 @@ from docutils.parsers.rst import directives
 
 from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build, newest_builds
 from sphinxcontrib_trending.analysis.degradation.builds import BaselineChoice, compare_builds
+from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import Build
 from sphinxcontrib_trending.render.degradation import degradation_table
 from sphinxcontrib_trending.reports.degradation import target_records
@@ -61,6 +62,7 @@ class DegradationDirective(TrendingDirective):
                     choice=choice,
                     accept=(lambda test: tag_filter(test.tags)) if tag_filter else None,
                     deprecated=self._deprecated,
+                    rules=rules_for(loaded.source.spec.dimensions),
                 )
             except UnknownBuild as error:
                 raise self.unusable(f":baseline: {error}", "option") from None

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from docutils import nodes
 
+from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import TestResult
 from sphinxcontrib_trending.render.per_build import MESSAGE_COLUMN, per_build_failures
 from sphinxcontrib_trending.render.visible import visible
@@ -33,6 +34,7 @@ def per_build_nodes(directive: TrendingDirective) -> list[nodes.Node]:
     loaded = directive.loaded_source()
     tables = per_build_failures(
         loaded.dataset.builds,
+        rules_for(loaded.source.spec.dimensions),
         metric=directive.metric(loaded),
         accept=accepting(directive.tag_filter()),
     )
