@@ -77,8 +77,8 @@ def test_a_broken_run_is_trimmed_from_the_statistics_but_kept_in_the_samples() -
     assert len(row.samples_b) == 8 and min(row.samples_b) == pytest.approx(0.1e6)
 
 
-def test_cores_pair_when_the_case_name_writes_them_another_way() -> None:
-    """An ndrpdr case says ``1c`` where its tag says ``2T1C``: still the same test."""
+def test_cores_pair_by_the_case_names_slot_as_csit_dash_reads_it() -> None:
+    """An ndrpdr case says ``1c`` where its tag says ``2T1C``: the slot counts."""
     builds = hand_built.builds({}, [1, 2, 3])
     builds = [
         replace(
@@ -90,7 +90,7 @@ def test_cores_pair_when_the_case_name_writes_them_another_way() -> None:
         )
         for build in builds
     ]
-    (row,) = _compare(builds, "cores", "2t1c", "4T2C")
+    (row,) = _compare(builds, "cores", "1c", "2C")
     assert row.name == f"2n-skx {XXV} avf 64b ethip4-ip4base-mrr"
     assert row.change == pytest.approx(0.9)
 
