@@ -78,7 +78,7 @@ def test_trend_views_name_each_test_with_its_dimensions() -> None:
 def test_build_views_name_each_test_with_its_dimensions() -> None:
     data = _data()
     rules = rules_for()
-    (per_build,) = per_build_failures(data, rules)
+    (per_build,) = per_build_failures(data, rules, metric="mrr")
     assert {row.cells[0] for row in per_build.rows} == NAMES
     (failed,) = failed_tables(data, build_time(1), rules=rules)
     assert {row.cells[0] for row in failed.rows} == NAMES
