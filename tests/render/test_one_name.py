@@ -80,7 +80,7 @@ def test_build_views_name_each_test_with_its_dimensions() -> None:
     rules = rules_for()
     (per_build,) = per_build_failures(data, rules, metric="mrr")
     assert {row.cells[0] for row in per_build.rows} == NAMES
-    (failed,) = failed_tables(data, build_time(1), rules=rules)
+    (failed,) = failed_tables(data, build_time(1), metric="mrr", rules=rules)
     assert {row.cells[0] for row in failed.rows} == NAMES
     a, b = default_periods(data, days=10)
     rows = compare_periods(a, b, metric="mrr", source="perf", direction="higher", rules=rules)
