@@ -126,27 +126,40 @@ class GroupPass:
 
 
 class _Column:
-    """A growable 1-D array of floats: :meth:`view` gives the filled part."""
+    """A growable 1-D array (of floats unless told): :meth:`view` gives the filled part.
 
-    def __init__(self) -> None:
-        self.data = np.zeros(64)
+    Eight bytes a value: the backtrack's per-start lists of a 20,000-run
+    history took 3.4 MiB as Python lists and take 0.8 MiB so.
+    """
+
+    def __init__(self, dtype: type[np.generic] = np.float64) -> None:
+        self.data = np.zeros(64, dtype=dtype)
         self.used = 0
 
-    def extend(self, values: FloatArray) -> None:
+    def extend(self, values: npt.NDArray[Any]) -> None:
         need = self.used + len(values)
-        if need > len(self.data):
-            grown = np.zeros(max(need, 2 * len(self.data)))
-            grown[: self.used] = self.data[: self.used]
-            self.data = grown
+        self.reserve(need)
         self.data[self.used : need] = values
         self.used = need
 
-    def view(self) -> FloatArray:
+    def reserve(self, size: int) -> None:
+        """Make room for ``size`` values in all (half as many again at least, so a
+        column grown value by value is copied a bounded number of times per value)."""
+        if size > len(self.data):
+            grown = np.zeros(max(size, len(self.data) * 3 // 2), dtype=self.data.dtype)
+            grown[: self.used] = self.data[: self.used]
+            self.data = grown
+
+    def view(self) -> npt.NDArray[Any]:
         return self.data[: self.used]
 
 
 # runs advanced together (see ExactSearch._advance_block)
 MIN_BLOCK, MAX_BLOCK = 4, 48
+# survivors x runs of a block's 2-D arrays, at most (but one run at least): a
+# history that keeps thousands of starts (no change) advances in fewer runs
+# at a time, so its arrays stay a few hundred KiB instead of growing with it
+BLOCK_AREA = 1 << 13
 # rounds of the fixed-point iteration of a block's predecessor sets
 ROUNDS = 8
 
@@ -295,13 +308,10 @@ class ExactSearch:
             [0.0],
         )
         # every start's predecessors as it opened, for the backtrack
-        self._history_begin: list[int] = []
-        self._history_from: list[int] = []
-        self._history_key: list[float] = []
-        self._history_prev: list[float] = []
-        # the history as resumed (begin, from, key, prev): the lists only ever grow
-        # after it, so save() converts what was added, not the whole history again
-        self._resumed_history: tuple[npt.NDArray[Any], ...] | None = None
+        self._history_begin = _Column(np.int64)
+        self._history_from = _Column(np.int64)
+        self._history_key = _Column()
+        self._history_prev = _Column()
 
     def _tables(self, model: BitModel) -> None:
         self._size_bits = size_costs(model)
@@ -354,21 +364,11 @@ class ExactSearch:
             pending_from=np.array(pending_from, dtype=np.int64),
             pending_key=np.array(pending_key, dtype=np.float64),
             pending_prev=np.array(pending_prev, dtype=np.float64),
-            history_begin=self._history_array(0, self._history_begin, np.int64),
-            history_from=self._history_array(1, self._history_from, np.int64),
-            history_key=self._history_array(2, self._history_key, np.float64),
-            history_prev=self._history_array(3, self._history_prev, np.float64),
+            history_begin=self._history_begin.view().copy(),
+            history_from=self._history_from.view().copy(),
+            history_key=self._history_key.view().copy(),
+            history_prev=self._history_prev.view().copy(),
         )
-
-    def _history_array(
-        self, field: int, values: list[int] | list[float], dtype: type[np.generic]
-    ) -> npt.NDArray[Any]:
-        """``values`` as an array: the resumed one, followed by what was added since."""
-        if self._resumed_history is None:
-            return np.array(values, dtype=dtype)
-        resumed = self._resumed_history[field]
-        added = np.array(values[len(resumed) :], dtype=dtype)
-        return np.concatenate((resumed, added)) if len(added) else resumed.astype(dtype)
 
     @classmethod
     def resume(cls, saved: SavedSearch, runs: PreparedRuns) -> ExactSearch:
@@ -405,16 +405,10 @@ class ExactSearch:
             saved.pending_key.tolist(),
             saved.pending_prev.tolist(),
         )
-        search._history_begin = saved.history_begin.tolist()
-        search._history_from = saved.history_from.tolist()
-        search._history_key = saved.history_key.tolist()
-        search._history_prev = saved.history_prev.tolist()
-        search._resumed_history = (
-            saved.history_begin,
-            saved.history_from,
-            saved.history_key,
-            saved.history_prev,
-        )
+        search._history_begin.extend(saved.history_begin)
+        search._history_from.extend(saved.history_from)
+        search._history_key.extend(saved.history_key)
+        search._history_prev.extend(saved.history_prev)
         return search
 
     @property
@@ -451,15 +445,20 @@ class ExactSearch:
         self._run_stdevs.extend(runs.stdevs)
         self._trials = total
         first = self.count - runs.count
+        self._history_begin.reserve(self.count)  # one entry per start
         unit = self.model.unit
-        sizes = runs.sizes.astype(np.int64)
-        avgs = runs.avgs / unit
-        stdevs = runs.stdevs / unit
+        sizes = np.asarray(runs.sizes, dtype=np.int64)
         done = 0
         while done < runs.count:
-            stop = min(done + self._block, runs.count)
+            width = min(self._block, max(1, BLOCK_AREA // max(self._count, 1)))
+            stop = min(done + width, runs.count)
+            # in units block by block: no copy of the whole history in units
             block = self._advance_block(
-                first + done, sizes[done:stop], avgs[done:stop], stdevs[done:stop], each
+                first + done,
+                sizes[done:stop],
+                runs.avgs[done:stop] / unit,
+                runs.stdevs[done:stop] / unit,
+                each,
             )
             if block.ends is not None:
                 for end, (best, means, starts) in enumerate(block.ends):
@@ -705,7 +704,9 @@ class ExactSearch:
         survivors = count + taken
         pair_count = self._pair_count + pair_total
         if survivors > len(self._begin) or pair_count > len(self._owner):
-            self._grow(2 * survivors, 2 * pair_count)
+            # half as much again, but never past one survivor per run seen: a history
+            # that keeps every start (no change) would otherwise hold room it cannot use
+            self._grow(min(survivors * 3 // 2, max(survivors, self.count)), pair_count * 3 // 2)
         groups = self._groups
         best = new_best[end, :taken]
         keys = new_keys[end, :taken]
@@ -725,11 +726,10 @@ class ExactSearch:
         self._pairs[KEY, self._pair_count : pair_count] = pairs.keys[:pair_total]
         self._pairs[PREV, self._pair_count : pair_count] = pairs.prevs[:pair_total]
         self._owner[self._pair_count : pair_count] = count + pairs.owner[:pair_total]
-        history = len(self._history_from)
-        self._history_begin.extend((history + pairs.begins[:taken]).tolist())
-        self._history_from.extend(pairs.froms[:pair_total].tolist())
-        self._history_key.extend(pairs.keys[:pair_total].tolist())
-        self._history_prev.extend(pairs.prevs[:pair_total].tolist())
+        self._history_begin.extend(self._history_from.used + pairs.begins[:taken])
+        self._history_from.extend(pairs.froms[:pair_total])
+        self._history_key.extend(pairs.keys[:pair_total])
+        self._history_prev.extend(pairs.prevs[:pair_total])
         self._count, self._pair_count = survivors, pair_count
         self._best = best
         lowest = int(best.argmin())
@@ -835,15 +835,19 @@ class ExactSearch:
 
     def _backtrack(self, start: int, avg: float) -> tuple[int, ...]:
         """Group starts of the best partition whose last group is ``start``'s, average ``avg``."""
-        begins, froms = self._history_begin, self._history_from
-        keys, prevs = self._history_key, self._history_prev
+        begins, froms = self._history_begin.view(), self._history_from.view()
+        keys, prevs = self._history_key.view(), self._history_prev.view()
         starts = [start]
         while start:
-            low = begins[start]
-            high = begins[start + 1] if start + 1 < len(begins) else len(froms)
-            costs = [keys[i] - math.log2(abs(avg - prevs[i]) + 1.0) for i in range(low, high)]
+            low = int(begins[start])
+            high = int(begins[start + 1]) if start + 1 < len(begins) else len(froms)
+            # Python floats and math.log2: the same ranking, to the last bit, as the lists had
+            costs = [
+                key - math.log2(abs(avg - prev) + 1.0)
+                for key, prev in zip(keys[low:high].tolist(), prevs[low:high].tolist(), strict=True)
+            ]
             chosen = low + costs.index(min(costs))
-            start, avg = froms[chosen], prevs[chosen]
+            start, avg = int(froms[chosen]), float(prevs[chosen])
             starts.append(start)
         return tuple(reversed(starts))
 
