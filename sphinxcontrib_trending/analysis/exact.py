@@ -160,6 +160,10 @@ MIN_BLOCK, MAX_BLOCK = 4, 48
 # history that keeps thousands of starts (no change) advances in fewer runs
 # at a time, so its arrays stay a few hundred KiB instead of growing with it
 BLOCK_AREA = 1 << 13
+# survivors from which a block computes the far ones at its last run only (see
+# ExactSearch._near), and the relative margin that test leaves for rounding
+NEAR_MIN_SURVIVORS = 64
+NEAR_MARGIN = 1e-6
 # rounds of the fixed-point iteration of a block's predecessor sets
 ROUNDS = 8
 
@@ -208,7 +212,10 @@ class _Inside:
 
 @dataclass
 class _Extended:
-    """The survivors' groups extended by each prefix of a block: arrays [survivor, end]."""
+    """Survivors' groups extended by prefixes of a block: arrays [survivor, end].
+
+    ``which`` are the survivors' indices (None: all of them, in order).
+    """
 
     trials: FloatArray
     counts: npt.NDArray[np.int64]
@@ -216,6 +223,7 @@ class _Extended:
     spread: FloatArray
     best: FloatArray
     keys: FloatArray  # U = best + L(mean)
+    which: npt.NDArray[np.intp] | None = None
 
 
 class _Block(NamedTuple):
@@ -297,6 +305,7 @@ class ExactSearch:
         self._passes: dict[int, GroupPass] = {}  # by group start, for price
         self._count = 0  # surviving starts
         self._block = MAX_BLOCK  # runs the next block tries to take
+        self._near_count = 0  # survivors the last block extended over all its runs
         self._pair_count = 0
         self._allocate(64, 64)
         self._best = np.zeros(0)  # best[j, e] of the survivors at the last run e
@@ -317,6 +326,8 @@ class ExactSearch:
         self._size_bits = size_costs(model)
         sizes = np.arange(len(self._size_bits), dtype=np.float64)
         self._size_theta = self._size_bits - sizes * GAUSS_BITS_PER_TRIAL
+        # c(n + k) - c(n) >= k * this, for n >= 1 (see _near)
+        self._least_step = float(np.diff(self._size_bits[1:]).min())
 
     def _allocate(self, groups: int, pairs: int) -> None:
         """(Re)allocate the survivors' arrays for at least this many entries."""
@@ -450,7 +461,7 @@ class ExactSearch:
         sizes = np.asarray(runs.sizes, dtype=np.int64)
         done = 0
         while done < runs.count:
-            width = min(self._block, max(1, BLOCK_AREA // max(self._count, 1)))
+            width = min(self._block, max(1, BLOCK_AREA // max(self._near_count, 1)))
             stop = min(done + width, runs.count)
             # in units block by block: no copy of the whole history in units
             block = self._advance_block(
@@ -502,7 +513,9 @@ class ExactSearch:
             sizes, avgs, stdevs = sizes[:1], avgs[:1], stdevs[:1]
         length = len(sizes)
         inside = _Inside(sizes, avgs, stdevs)  # groups within the block: [end, start]
-        old = self._old_groups(inside) if self._count else None
+        near = self._near(inside) if self._count and length > 1 else None
+        old = self._extended(inside, near, slice(None)) if self._count else None
+        self._near_count = self._count if near is None else len(near)
         inside_norm = self._norm_bits(inside.mean)
         inside_bits = self._base_bits(inside.trials, inside.spread, inside.counts)
         states = self._states(first, inside, old) if old is not None and length > 1 else None
@@ -523,9 +536,10 @@ class ExactSearch:
             pairs, changed = again, taken
         ends = None
         if each:
-            # every state at each run taken: the survivors', then the block's
-            count = self._count
-            old_starts = self._groups[START, :count].astype(np.int64)
+            # every state at each run taken: the (near) survivors', then the block's;
+            # a far survivor is more than log2(M + 1) above the cheapest state, so
+            # never the cheapest partition of a prefix (see _near)
+            old_starts = self._survivor_starts(near)
             ends = [
                 (
                     np.concatenate((old.best[:, end], new_best[end, : end + 1]))
@@ -538,7 +552,10 @@ class ExactSearch:
                 )
                 for end in range(taken)
             ]
-        self._close_block(first, taken, inside, old, new_best, new_keys, pairs)
+        last = old
+        if near is not None:  # every survivor at the run the block ends with
+            last = self._extended(inside, None, slice(taken - 1, taken))
+        self._close_block(first, taken, inside, last, new_best, new_keys, pairs)
         return _Block(taken, ends)
 
     def _base_bits(
@@ -567,15 +584,22 @@ class ExactSearch:
         centred += self._norm_floor
         return np.log2(centred, out=centred)
 
-    def _old_groups(self, inside: _Inside) -> _Extended:
-        """The survivors' groups extended by each prefix of the block: arrays [survivor, end]."""
+    def _extended(
+        self, inside: _Inside, which: npt.NDArray[np.intp] | None, ends: slice
+    ) -> _Extended:
+        """Survivors ``which`` (None: all) extended by the block's prefixes ``ends``.
+
+        Arrays [survivor, end]; each entry is computed alone, so a survivor's
+        values do not depend on which others are computed with it.
+        """
         count = self._count
         groups = self._groups
-        trials, mean, spread = (row[:count, None] for row in groups[TRIALS:START])
-        counts = self._trial_counts[:count, None] + inside.counts[None, :, 0]
-        block_trials = inside.trials[None, :, 0]
+        rows = slice(0, count) if which is None else which
+        trials, mean, spread = (row[rows, None] for row in groups[TRIALS:START])
+        counts = self._trial_counts[rows, None] + inside.counts[ends, 0][None, :]
+        block_trials = inside.trials[ends, 0][None, :]
         new_trials = counts.astype(np.float64)
-        delta = inside.mean[None, :, 0] - mean
+        delta = inside.mean[ends, 0][None, :] - mean
         share = block_trials / new_trials
         new_mean = delta * share
         new_mean += mean
@@ -583,26 +607,128 @@ class ExactSearch:
         new_spread *= share
         new_spread *= trials
         new_spread += spread
-        new_spread += inside.spread[None, :, 0]
+        new_spread += inside.spread[ends, 0][None, :]
         best = self._base_bits(new_trials, new_spread, counts)
-        pair_count = self._pair_count
-        owner, prev = self._owner[:pair_count], self._pairs[PREV, :pair_count]
-        jumps = new_mean[owner] if pair_count != count else new_mean.copy()
-        jumps -= prev[:, None]
+        owner, keys, prevs, begins = self._pairs_of(which)
+        jumps = new_mean[owner] if len(owner) != len(begins) else new_mean.copy()
+        jumps -= prevs[:, None]
         np.abs(jumps, out=jumps)
         jumps += 1.0
         np.log2(jumps, out=jumps)
-        if groups[START, 0] == 0.0:
+        if len(begins) and groups[START, rows][0] == 0.0:
             jumps[0] = 0.0  # the first group has no previous average
-        np.subtract(self._pairs[KEY, :pair_count, None], jumps, out=jumps)
-        if pair_count != count:
-            jumps = np.minimum.reduceat(jumps, self._begin[:count], axis=0)
+        np.subtract(keys[:, None], jumps, out=jumps)
+        if len(owner) != len(begins):
+            jumps = np.minimum.reduceat(jumps, begins, axis=0)
         best += jumps
         keys = self._norm_bits(new_mean)
         keys += best
         return _Extended(
-            trials=new_trials, counts=counts, mean=new_mean, spread=new_spread, best=best, keys=keys
+            trials=new_trials,
+            counts=counts,
+            mean=new_mean,
+            spread=new_spread,
+            best=best,
+            keys=keys,
+            which=which,
         )
+
+    def _pairs_of(
+        self, which: npt.NDArray[np.intp] | None
+    ) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray, npt.NDArray[np.int64]]:
+        """Predecessors of survivors ``which`` (None: all): owner (0 for ``which[0]``...), key,
+        previous average, and where each survivor's begin."""
+        pair_count = self._pair_count
+        if which is None:
+            return (
+                self._owner[:pair_count],
+                self._pairs[KEY, :pair_count],
+                self._pairs[PREV, :pair_count],
+                self._begin[: self._count],
+            )
+        bounds = np.append(self._begin[: self._count], pair_count)
+        lows = bounds[which]
+        sizes = bounds[which + 1] - lows
+        begins = np.cumsum(sizes) - sizes
+        taken = np.arange(int(sizes.sum())) - np.repeat(begins - lows, sizes)
+        owner = np.repeat(np.arange(len(which)), sizes)
+        return owner, self._pairs[KEY, taken], self._pairs[PREV, taken], begins
+
+    def _survivor_starts(self, which: npt.NDArray[np.intp] | None) -> npt.NDArray[np.int64]:
+        starts = self._groups[START, : self._count] if which is None else self._groups[START, which]
+        return starts.astype(np.int64)
+
+    def _near(self, inside: _Inside) -> npt.NDArray[np.intp] | None:
+        """The survivors a group opened inside the block may follow (None: all).
+
+        Inside a block, a survivor's states serve only as predecessors of the
+        groups opened there, and :meth:`_choose` takes no state more than
+        ``log2(M + 1)`` above the cheapest.  A survivor whose every state in the
+        block is sure to lie further up is *far*: it is extended to the block's
+        last run only.  A lower bound on its states: with ``A`` its group,
+        ``E`` the block's runs up to ``e`` (``k`` trials) and ``a`` the
+        average of ``AE``,
+
+        * ``base(AE) >= c(n) + n log2(s + 1) + k * dc + k log2(s_E + 1)``
+          (``n``, ``s``: ``A``'s): the steps of ``c`` are at least ``dc``
+          (their least, from the table), ``n log2(s+1)`` is superadditive
+          (``log2(sqrt(v) + 1)`` is concave: F3's argument, the spread between
+          ``A`` and ``E`` dropped), and ``r(s) > 0``;
+        * ``a`` lies between ``A``'s average and the block's run averages, so
+          each predecessor's jump is at most ``log2(1 + d)``, ``d`` its distance
+          to the farther end of that range;
+        * ``L(a) >= L_min`` (F2).
+
+        The cheapest state at ``e`` costs at most the exact state of the
+        cheapest survivor and of the newest one; a survivor whose bound is
+        more than ``log2(M + 1)`` above theirs at every run of the block (with
+        a margin for rounding) is far.  It is an optimisation only: a far
+        survivor computed anyway would be chosen nowhere.
+        """
+        count = self._count
+        if count < NEAR_MIN_SURVIVORS:
+            return None
+        lower, added = self._key_floor(inside)
+        # the cheapest state at e, at most: the cheapest survivor's and the newest's
+        references = np.unique(np.array([int(self._best.argmin()), count - 1]))
+        ceiling = self._extended(inside, references, slice(None)).keys.min(axis=0)
+        worst = float(np.max(ceiling - added))
+        margin = self._widest_jump + NEAR_MARGIN * (abs(float(ceiling.max())) + 1.0)
+        near = np.flatnonzero(lower <= worst + margin)
+        return None if len(near) == count else near
+
+    def _key_floor(self, inside: _Inside) -> tuple[FloatArray, FloatArray]:
+        """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see _near)."""
+        count = self._count
+        groups = self._groups
+        trials, mean, spread = groups[TRIALS, :count], groups[MEAN, :count], groups[SPREAD, :count]
+        # base(A) - r(s_A) = c(n) + n log2(s + 1)
+        lower = np.sqrt(spread / trials)
+        lower += 1.0
+        np.log2(lower, out=lower)
+        lower *= trials
+        lower += self._size_bits[self._trial_counts[:count]]
+        # the cheapest predecessor term any average in the block's range can get
+        block_means = inside.mean[:, 0]
+        low = np.minimum(mean, block_means.min())
+        high = np.maximum(mean, block_means.max())
+        owner, keys, prevs, begins = self._pairs_of(None)
+        reach = np.maximum(np.abs(low[owner] - prevs), np.abs(high[owner] - prevs))
+        reach += 1.0
+        np.log2(reach, out=reach)
+        if groups[START, 0] == 0.0:
+            reach[0] = 0.0  # the first group has no previous average
+        cheapest = np.minimum.reduceat(keys - reach, begins) if len(owner) else keys
+        lower += cheapest
+        lower += math.log2(self._norm_floor)
+        # per run e of the block: what every survivor's state adds at least
+        block_trials = inside.trials[:, 0]
+        added = np.sqrt(inside.spread[:, 0] / block_trials)
+        added += 1.0
+        np.log2(added, out=added)
+        added += self._least_step
+        added *= block_trials
+        return lower, added
 
     def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
         """The states a block's groups may follow, survivors first: what no round changes.
@@ -610,14 +736,14 @@ class ExactSearch:
         The block's own keys change from round to round; :meth:`_choose`
         writes them into ``keys`` after the survivors'.
         """
-        count = self._count
+        count = len(old.keys)
         keys = np.empty((len(inside.mean) - 1, count + len(inside.mean)))
         keys[:, :count] = old.keys[:, :-1].T
         return _States(
             means=np.concatenate((old.mean[:, :-1].T, inside.mean[:-1]), axis=1),
             starts=np.concatenate(
                 (
-                    self._groups[START, :count].astype(np.int64),
+                    self._survivor_starts(old.which),
                     first + np.arange(len(inside.mean)),
                 )
             ),
@@ -692,7 +818,7 @@ class ExactSearch:
         first: int,
         taken: int,
         inside: _Inside,
-        old: _Extended | None,
+        last: _Extended | None,
         new_best: FloatArray,
         new_keys: FloatArray,
         pairs: _Pairs,
@@ -710,13 +836,15 @@ class ExactSearch:
         groups = self._groups
         best = new_best[end, :taken]
         keys = new_keys[end, :taken]
-        if old is not None:
-            groups[TRIALS, :count] = old.trials[:, end]
-            groups[MEAN, :count] = old.mean[:, end]
-            groups[SPREAD, :count] = old.spread[:, end]
-            self._trial_counts[:count] = old.counts[:, end]
-            best = np.concatenate((old.best[:, end], best))
-            keys = np.concatenate((old.keys[:, end], keys))
+        if last is not None:
+            # the block's last run taken: last holds it alone, or all the block's runs
+            column = 0 if last.counts.shape[1] == 1 else end
+            groups[TRIALS, :count] = last.trials[:, column]
+            groups[MEAN, :count] = last.mean[:, column]
+            groups[SPREAD, :count] = last.spread[:, column]
+            self._trial_counts[:count] = last.counts[:, column]
+            best = np.concatenate((last.best[:, column], best))
+            keys = np.concatenate((last.keys[:, column], keys))
         groups[TRIALS, count:survivors] = inside.trials[end, :taken]
         groups[MEAN, count:survivors] = inside.mean[end, :taken]
         groups[SPREAD, count:survivors] = inside.spread[end, :taken]

@@ -13,6 +13,7 @@ import random
 import tracemalloc
 
 import jumpavg
+import numpy as np
 import pytest
 from analysis_series import make_series, series_cases
 from hypothesis import HealthCheck, example, given, settings
@@ -105,6 +106,72 @@ def test_same_groups_as_the_quadratic_search_on_stable_histories(spikes) -> None
         assert found.bits == pytest.approx(expected.bits, rel=RELATIVE)
         if not spikes:
             assert search.survivors > length / 2  # what makes these histories slow
+
+
+def saved_arrays(prepared: PreparedRuns, model: BitModel) -> list:
+    search = ExactSearch(model)
+    search.extend(prepared)
+    saved = search.save()
+    return [search.partition(), *(getattr(saved, name) for name in vars(saved))]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=120))
+def test_the_bound_on_a_survivors_keys_in_a_block_holds(case) -> None:
+    """What ExactSearch._near skips survivors by: no state of a survivor in a block
+    costs less than its floor (checked on every block, with the skip always on)."""
+    runs, unit, sbps = case
+    prepared = prepare_runs(runs)
+    if prepared.max_value <= 0.0:
+        return
+    original = ExactSearch._near
+
+    def checking(self, inside):
+        keys = self._extended(inside, None, slice(None)).keys
+        lower, added = self._key_floor(inside)
+        floor = lower[:, None] + added[None, :]
+        assert (keys >= floor - 1e-9 * (np.abs(keys) + 1.0)).all()
+        return original(self, inside)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ExactSearch, "_near", checking)
+        patch.setattr(exact, "NEAR_MIN_SURVIVORS", 1)
+        ExactSearch(model_for(prepared, unit, sbps)).extend(prepared)
+
+
+@pytest.mark.parametrize("kind", ["no change", "spikes", "levels", "series"])
+def test_skipping_far_survivors_inside_blocks_changes_no_state(monkeypatch, kind) -> None:
+    """In blocks of the same runs, the search keeps bit for bit the same state whether it
+    extends every survivor over a block or the near ones only."""
+    monkeypatch.setattr(exact, "BLOCK_AREA", 1 << 40)  # the same blocks either way
+    skipped = []
+    original = ExactSearch._near
+
+    def recording(self, inside):
+        near = original(self, inside)
+        skipped.append(0 if near is None else self.survivors - len(near))
+        return near
+
+    monkeypatch.setattr(ExactSearch, "_near", recording)
+    rng = random.Random(4141)
+    for length in (150, 700):
+        if kind == "series":
+            runs = make_series(rng, length, 1e3, "mixed")
+        elif kind == "levels":
+            runs = levels(length, length)[0]
+        else:
+            runs = stable(length, rng, 0.02 if kind == "spikes" else 0.0)
+        prepared = prepare_runs(runs)
+        for sbps in (None, 4.0, 20.0):
+            model = model_for(prepared, None, sbps)
+            monkeypatch.setattr(exact, "NEAR_MIN_SURVIVORS", 1)
+            skipping = saved_arrays(prepared, model)
+            monkeypatch.setattr(exact, "NEAR_MIN_SURVIVORS", 10**9)
+            extending = saved_arrays(prepared, model)
+            assert skipping[0] == extending[0]
+            for one, other in zip(skipping[1:], extending[1:], strict=True):
+                assert np.array_equal(one, other)
+    assert sum(skipped) > 0
 
 
 def peak_traced(values: list[float]) -> int:
