@@ -156,9 +156,9 @@ class _Column:
 
 # runs advanced together (see ExactSearch._advance_block)
 MIN_BLOCK, MAX_BLOCK = 4, 48
-# survivors x runs of a block's 2-D arrays, at most (but one run at least): a
-# history that keeps thousands of starts (no change) advances in fewer runs
-# at a time, so its arrays stay a few hundred KiB instead of growing with it
+# near survivors x runs of a block's 2-D arrays, at most (but two runs at least):
+# a history that keeps thousands of starts near the cheapest advances in fewer
+# runs at a time, so its arrays stay a few hundred KiB instead of growing with it
 BLOCK_AREA = 1 << 13
 # survivors from which a block computes the far ones at its last run only (see
 # ExactSearch._near), and the relative margin that test leaves for rounding
@@ -461,7 +461,8 @@ class ExactSearch:
         sizes = np.asarray(runs.sizes, dtype=np.int64)
         done = 0
         while done < runs.count:
-            width = min(self._block, max(1, BLOCK_AREA // max(self._near_count, 1)))
+            # two runs at least: a block of one run never learns that fewer are near again
+            width = min(self._block, max(2, BLOCK_AREA // max(self._near_count, 1)))
             stop = min(done + width, runs.count)
             # in units block by block: no copy of the whole history in units
             block = self._advance_block(
@@ -514,8 +515,15 @@ class ExactSearch:
         length = len(sizes)
         inside = _Inside(sizes, avgs, stdevs)  # groups within the block: [end, start]
         near = self._near(inside) if self._count and length > 1 else None
+        fit = max(2, BLOCK_AREA // max(self._count if near is None else len(near), 1))
+        if length > fit:
+            # more near than the last block had: fewer runs (far ones stay far in a prefix)
+            sizes, avgs, stdevs = sizes[:fit], avgs[:fit], stdevs[:fit]
+            length = fit
+            inside = _Inside(sizes, avgs, stdevs)
         old = self._extended(inside, near, slice(None)) if self._count else None
-        self._near_count = self._count if near is None else len(near)
+        if length > 1:  # a block of one run tells nothing of how many are near
+            self._near_count = self._count if near is None else len(near)
         inside_norm = self._norm_bits(inside.mean)
         inside_bits = self._base_bits(inside.trials, inside.spread, inside.counts)
         states = self._states(first, inside, old) if old is not None and length > 1 else None
