@@ -156,6 +156,7 @@ class _Column:
 
 # runs advanced together (see ExactSearch._advance_block)
 MIN_BLOCK, MAX_BLOCK = 4, 48
+LONGEST_BLOCK = 192  # with thousands of survivors, most of them far (see ExactSearch._longest)
 # near survivors x runs of a block's 2-D arrays, at most (but two runs at least):
 # a history that keeps thousands of starts near the cheapest advances in fewer
 # runs at a time, so its arrays stay a few hundred KiB instead of growing with it
@@ -403,7 +404,7 @@ class ExactSearch:
         count, pair_count = len(saved.best), len(saved.owner)
         search._grow(max(64, 2 * count), max(64, 2 * pair_count))
         search._count, search._pair_count = count, pair_count
-        search._block = min(max(saved.block, MIN_BLOCK), MAX_BLOCK)
+        search._block = min(max(saved.block, MIN_BLOCK), LONGEST_BLOCK)
         search._groups[:, :count] = saved.groups
         search._trial_counts[:count] = saved.trial_counts
         search._pairs[:, :pair_count] = saved.pairs
@@ -481,7 +482,18 @@ class ExactSearch:
             done += taken
             # a block cut short by a change: start smaller, grow while it is quiet
             cut = taken < stop - done + taken
-            self._block = max(MIN_BLOCK, 2 * taken) if cut else min(MAX_BLOCK, 2 * self._block)
+            grown = min(self._longest(), 2 * self._block)
+            self._block = max(MIN_BLOCK, 2 * taken) if cut else grown
+
+    def _longest(self) -> int:
+        """The most runs a block may take: longer where many survivors are far.
+
+        A block costs about one step per survivor (their last column, their
+        bounds), plus one per near survivor and run, plus the block's own
+        groups, runs squared.  Per run that is least near the square root
+        of the survivors.
+        """
+        return min(LONGEST_BLOCK, max(MAX_BLOCK, math.isqrt(self._count)))
 
     def _advance_block(
         self,

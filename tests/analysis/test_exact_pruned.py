@@ -90,10 +90,14 @@ def stable(length: int, rng: random.Random, spikes: float) -> list[float]:
     return values
 
 
-@pytest.mark.parametrize("spikes", [0.0, 0.02])
-def test_same_groups_as_the_quadratic_search_on_stable_histories(spikes) -> None:
+@pytest.mark.parametrize(("spikes", "longest"), [(0.0, 48), (0.02, 48), (0.0, 4)])
+def test_same_groups_as_the_quadratic_search_on_stable_histories(
+    monkeypatch, spikes, longest
+) -> None:
     """Where the pruning keeps nearly every start (no change, or only single-run spikes)
-    the search still finds the quadratic search's optimum, in the narrow blocks those use."""
+    the search still finds the quadratic search's optimum, in the blocks those use (with
+    a longest block of 4, the square root of the survivors sets their length)."""
+    monkeypatch.setattr(exact, "MAX_BLOCK", longest)
     rng = random.Random(2929)
     for length in (300, 600):
         prepared = prepare_runs(stable(length, rng, spikes))
