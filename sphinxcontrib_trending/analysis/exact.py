@@ -21,13 +21,17 @@ state and transition that no optimal partition uses:
   ``theta(n, q)`` (:meth:`ExactSearch.split_bound`): splitting at ``e`` and
   taking the best prefix is then strictly cheaper, whatever follows.
 
-The search advances a block of up to :data:`MAX_BLOCK` runs at a time
-(:meth:`ExactSearch._advance_block`): a few 2-D numpy operations extend every
-surviving start over the whole block, and the groups opened inside it get
-their predecessors by a short fixed-point iteration.  It is near-linear in
-the length of a history with changes, and its state is small, picklable and
-can be extended with later runs (:meth:`ExactSearch.extend`) for the same
-optimum as a fresh search.
+The search advances a block of up to :data:`MAX_BLOCK` runs at a time (more
+with thousands of survivors, :meth:`ExactSearch._longest`;
+:meth:`ExactSearch._advance_block`): a few 2-D numpy operations extend the
+surviving starts over the whole block, and the groups opened inside it get
+their predecessors by a short fixed-point iteration.  A survivor that no
+group opened in the block can take as predecessor (a lower bound on its
+states, :meth:`ExactSearch._near`) is extended to the block's last run only:
+on a stable level that is most of them.  It is near-linear in the length of
+a history with changes, and its state is small, picklable and can be
+extended with later runs (:meth:`ExactSearch.extend`) for the same optimum
+as a fresh search.
 
 Candidates are ranked with numpy's fast logarithm; the partition found is then
 priced with the reference's exact formula and statistics (:class:`GroupPass`),
