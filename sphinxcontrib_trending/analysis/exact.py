@@ -21,13 +21,17 @@ state and transition that no optimal partition uses:
   ``theta(n, q)`` (:meth:`ExactSearch.split_bound`): splitting at ``e`` and
   taking the best prefix is then strictly cheaper, whatever follows.
 
-The search advances a block of up to :data:`MAX_BLOCK` runs at a time
-(:meth:`ExactSearch._advance_block`): a few 2-D numpy operations extend every
-surviving start over the whole block, and the groups opened inside it get
-their predecessors by a short fixed-point iteration.  It is near-linear in
-the length of a history with changes, and its state is small, picklable and
-can be extended with later runs (:meth:`ExactSearch.extend`) for the same
-optimum as a fresh search.
+The search advances a block of up to :data:`MAX_BLOCK` runs at a time (more
+with thousands of survivors, :meth:`ExactSearch._longest`;
+:meth:`ExactSearch._advance_block`): a few 2-D numpy operations extend the
+surviving starts over the whole block, and the groups opened inside it get
+their predecessors by a short fixed-point iteration.  A survivor that no
+group opened in the block can take as predecessor (a lower bound on its
+states, :meth:`ExactSearch._near`) is extended to the block's last run only:
+on a stable level that is most of them.  It is near-linear in the length of
+a history with changes, and its state is small, picklable and can be
+extended with later runs (:meth:`ExactSearch.extend`) for the same optimum
+as a fresh search.
 
 Candidates are ranked with numpy's fast logarithm; the partition found is then
 priced with the reference's exact formula and statistics (:class:`GroupPass`),
@@ -126,27 +130,45 @@ class GroupPass:
 
 
 class _Column:
-    """A growable 1-D array of floats: :meth:`view` gives the filled part."""
+    """A growable 1-D array (of floats unless told): :meth:`view` gives the filled part.
 
-    def __init__(self) -> None:
-        self.data = np.zeros(64)
+    Eight bytes a value: the backtrack's per-start lists of a 20,000-run
+    history took 3.4 MiB as Python lists and take 0.8 MiB so.
+    """
+
+    def __init__(self, dtype: type[np.generic] = np.float64) -> None:
+        self.data = np.zeros(64, dtype=dtype)
         self.used = 0
 
-    def extend(self, values: FloatArray) -> None:
+    def extend(self, values: npt.NDArray[Any]) -> None:
         need = self.used + len(values)
-        if need > len(self.data):
-            grown = np.zeros(max(need, 2 * len(self.data)))
-            grown[: self.used] = self.data[: self.used]
-            self.data = grown
+        self.reserve(need)
         self.data[self.used : need] = values
         self.used = need
 
-    def view(self) -> FloatArray:
+    def reserve(self, size: int) -> None:
+        """Make room for ``size`` values in all (half as many again at least, so a
+        column grown value by value is copied a bounded number of times per value)."""
+        if size > len(self.data):
+            grown = np.zeros(max(size, len(self.data) * 3 // 2), dtype=self.data.dtype)
+            grown[: self.used] = self.data[: self.used]
+            self.data = grown
+
+    def view(self) -> npt.NDArray[Any]:
         return self.data[: self.used]
 
 
 # runs advanced together (see ExactSearch._advance_block)
 MIN_BLOCK, MAX_BLOCK = 4, 48
+LONGEST_BLOCK = 192  # with thousands of survivors, most of them far (see ExactSearch._longest)
+# near survivors x runs of a block's 2-D arrays, at most (but two runs at least):
+# a history that keeps thousands of starts near the cheapest advances in fewer
+# runs at a time, so its arrays stay a few hundred KiB instead of growing with it
+BLOCK_AREA = 1 << 13
+# survivors from which a block computes the far ones at its last run only (see
+# ExactSearch._near), and the relative margin that test leaves for rounding
+NEAR_MIN_SURVIVORS = 64
+NEAR_MARGIN = 1e-6
 # rounds of the fixed-point iteration of a block's predecessor sets
 ROUNDS = 8
 
@@ -195,7 +217,10 @@ class _Inside:
 
 @dataclass
 class _Extended:
-    """The survivors' groups extended by each prefix of a block: arrays [survivor, end]."""
+    """Survivors' groups extended by prefixes of a block: arrays [survivor, end].
+
+    ``which`` are the survivors' indices (None: all of them, in order).
+    """
 
     trials: FloatArray
     counts: npt.NDArray[np.int64]
@@ -203,6 +228,7 @@ class _Extended:
     spread: FloatArray
     best: FloatArray
     keys: FloatArray  # U = best + L(mean)
+    which: npt.NDArray[np.intp] | None = None
 
 
 class _Block(NamedTuple):
@@ -284,6 +310,7 @@ class ExactSearch:
         self._passes: dict[int, GroupPass] = {}  # by group start, for price
         self._count = 0  # surviving starts
         self._block = MAX_BLOCK  # runs the next block tries to take
+        self._near_count = 0  # survivors the last block extended over all its runs
         self._pair_count = 0
         self._allocate(64, 64)
         self._best = np.zeros(0)  # best[j, e] of the survivors at the last run e
@@ -295,18 +322,17 @@ class ExactSearch:
             [0.0],
         )
         # every start's predecessors as it opened, for the backtrack
-        self._history_begin: list[int] = []
-        self._history_from: list[int] = []
-        self._history_key: list[float] = []
-        self._history_prev: list[float] = []
-        # the history as resumed (begin, from, key, prev): the lists only ever grow
-        # after it, so save() converts what was added, not the whole history again
-        self._resumed_history: tuple[npt.NDArray[Any], ...] | None = None
+        self._history_begin = _Column(np.int64)
+        self._history_from = _Column(np.int64)
+        self._history_key = _Column()
+        self._history_prev = _Column()
 
     def _tables(self, model: BitModel) -> None:
         self._size_bits = size_costs(model)
         sizes = np.arange(len(self._size_bits), dtype=np.float64)
         self._size_theta = self._size_bits - sizes * GAUSS_BITS_PER_TRIAL
+        # c(n + k) - c(n) >= k * this, for n >= 1 (see _near)
+        self._least_step = float(np.diff(self._size_bits[1:]).min())
 
     def _allocate(self, groups: int, pairs: int) -> None:
         """(Re)allocate the survivors' arrays for at least this many entries."""
@@ -354,21 +380,11 @@ class ExactSearch:
             pending_from=np.array(pending_from, dtype=np.int64),
             pending_key=np.array(pending_key, dtype=np.float64),
             pending_prev=np.array(pending_prev, dtype=np.float64),
-            history_begin=self._history_array(0, self._history_begin, np.int64),
-            history_from=self._history_array(1, self._history_from, np.int64),
-            history_key=self._history_array(2, self._history_key, np.float64),
-            history_prev=self._history_array(3, self._history_prev, np.float64),
+            history_begin=self._history_begin.view().copy(),
+            history_from=self._history_from.view().copy(),
+            history_key=self._history_key.view().copy(),
+            history_prev=self._history_prev.view().copy(),
         )
-
-    def _history_array(
-        self, field: int, values: list[int] | list[float], dtype: type[np.generic]
-    ) -> npt.NDArray[Any]:
-        """``values`` as an array: the resumed one, followed by what was added since."""
-        if self._resumed_history is None:
-            return np.array(values, dtype=dtype)
-        resumed = self._resumed_history[field]
-        added = np.array(values[len(resumed) :], dtype=dtype)
-        return np.concatenate((resumed, added)) if len(added) else resumed.astype(dtype)
 
     @classmethod
     def resume(cls, saved: SavedSearch, runs: PreparedRuns) -> ExactSearch:
@@ -392,7 +408,7 @@ class ExactSearch:
         count, pair_count = len(saved.best), len(saved.owner)
         search._grow(max(64, 2 * count), max(64, 2 * pair_count))
         search._count, search._pair_count = count, pair_count
-        search._block = min(max(saved.block, MIN_BLOCK), MAX_BLOCK)
+        search._block = min(max(saved.block, MIN_BLOCK), LONGEST_BLOCK)
         search._groups[:, :count] = saved.groups
         search._trial_counts[:count] = saved.trial_counts
         search._pairs[:, :pair_count] = saved.pairs
@@ -405,16 +421,10 @@ class ExactSearch:
             saved.pending_key.tolist(),
             saved.pending_prev.tolist(),
         )
-        search._history_begin = saved.history_begin.tolist()
-        search._history_from = saved.history_from.tolist()
-        search._history_key = saved.history_key.tolist()
-        search._history_prev = saved.history_prev.tolist()
-        search._resumed_history = (
-            saved.history_begin,
-            saved.history_from,
-            saved.history_key,
-            saved.history_prev,
-        )
+        search._history_begin.extend(saved.history_begin)
+        search._history_from.extend(saved.history_from)
+        search._history_key.extend(saved.history_key)
+        search._history_prev.extend(saved.history_prev)
         return search
 
     @property
@@ -451,15 +461,21 @@ class ExactSearch:
         self._run_stdevs.extend(runs.stdevs)
         self._trials = total
         first = self.count - runs.count
+        self._history_begin.reserve(self.count)  # one entry per start
         unit = self.model.unit
-        sizes = runs.sizes.astype(np.int64)
-        avgs = runs.avgs / unit
-        stdevs = runs.stdevs / unit
+        sizes = np.asarray(runs.sizes, dtype=np.int64)
         done = 0
         while done < runs.count:
-            stop = min(done + self._block, runs.count)
+            # two runs at least: a block of one run never learns that fewer are near again
+            width = min(self._block, max(2, BLOCK_AREA // max(self._near_count, 1)))
+            stop = min(done + width, runs.count)
+            # in units block by block: no copy of the whole history in units
             block = self._advance_block(
-                first + done, sizes[done:stop], avgs[done:stop], stdevs[done:stop], each
+                first + done,
+                sizes[done:stop],
+                runs.avgs[done:stop] / unit,
+                runs.stdevs[done:stop] / unit,
+                each,
             )
             if block.ends is not None:
                 for end, (best, means, starts) in enumerate(block.ends):
@@ -470,7 +486,18 @@ class ExactSearch:
             done += taken
             # a block cut short by a change: start smaller, grow while it is quiet
             cut = taken < stop - done + taken
-            self._block = max(MIN_BLOCK, 2 * taken) if cut else min(MAX_BLOCK, 2 * self._block)
+            grown = min(self._longest(), 2 * self._block)
+            self._block = max(MIN_BLOCK, 2 * taken) if cut else grown
+
+    def _longest(self) -> int:
+        """The most runs a block may take: longer where many survivors are far.
+
+        A block costs about one step per survivor (their last column, their
+        bounds), plus one per near survivor and run, plus the block's own
+        groups, runs squared.  Per run that is least near the square root
+        of the survivors.
+        """
+        return min(LONGEST_BLOCK, max(MAX_BLOCK, math.isqrt(self._count)))
 
     def _advance_block(
         self,
@@ -503,7 +530,16 @@ class ExactSearch:
             sizes, avgs, stdevs = sizes[:1], avgs[:1], stdevs[:1]
         length = len(sizes)
         inside = _Inside(sizes, avgs, stdevs)  # groups within the block: [end, start]
-        old = self._old_groups(inside) if self._count else None
+        near = self._near(inside) if self._count and length > 1 else None
+        fit = max(2, BLOCK_AREA // max(self._count if near is None else len(near), 1))
+        if length > fit:
+            # more near than the last block had: fewer runs (far ones stay far in a prefix)
+            sizes, avgs, stdevs = sizes[:fit], avgs[:fit], stdevs[:fit]
+            length = fit
+            inside = _Inside(sizes, avgs, stdevs)
+        old = self._extended(inside, near, slice(None)) if self._count else None
+        if length > 1:  # a block of one run tells nothing of how many are near
+            self._near_count = self._count if near is None else len(near)
         inside_norm = self._norm_bits(inside.mean)
         inside_bits = self._base_bits(inside.trials, inside.spread, inside.counts)
         states = self._states(first, inside, old) if old is not None and length > 1 else None
@@ -524,9 +560,10 @@ class ExactSearch:
             pairs, changed = again, taken
         ends = None
         if each:
-            # every state at each run taken: the survivors', then the block's
-            count = self._count
-            old_starts = self._groups[START, :count].astype(np.int64)
+            # every state at each run taken: the (near) survivors', then the block's;
+            # a far survivor is more than log2(M + 1) above the cheapest state, so
+            # never the cheapest partition of a prefix (see _near)
+            old_starts = self._survivor_starts(near)
             ends = [
                 (
                     np.concatenate((old.best[:, end], new_best[end, : end + 1]))
@@ -539,7 +576,10 @@ class ExactSearch:
                 )
                 for end in range(taken)
             ]
-        self._close_block(first, taken, inside, old, new_best, new_keys, pairs)
+        last = old
+        if near is not None:  # every survivor at the run the block ends with
+            last = self._extended(inside, None, slice(taken - 1, taken))
+        self._close_block(first, taken, inside, last, new_best, new_keys, pairs)
         return _Block(taken, ends)
 
     def _base_bits(
@@ -568,15 +608,22 @@ class ExactSearch:
         centred += self._norm_floor
         return np.log2(centred, out=centred)
 
-    def _old_groups(self, inside: _Inside) -> _Extended:
-        """The survivors' groups extended by each prefix of the block: arrays [survivor, end]."""
+    def _extended(
+        self, inside: _Inside, which: npt.NDArray[np.intp] | None, ends: slice
+    ) -> _Extended:
+        """Survivors ``which`` (None: all) extended by the block's prefixes ``ends``.
+
+        Arrays [survivor, end]; each entry is computed alone, so a survivor's
+        values do not depend on which others are computed with it.
+        """
         count = self._count
         groups = self._groups
-        trials, mean, spread = (row[:count, None] for row in groups[TRIALS:START])
-        counts = self._trial_counts[:count, None] + inside.counts[None, :, 0]
-        block_trials = inside.trials[None, :, 0]
+        rows = slice(0, count) if which is None else which
+        trials, mean, spread = (row[rows, None] for row in groups[TRIALS:START])
+        counts = self._trial_counts[rows, None] + inside.counts[ends, 0][None, :]
+        block_trials = inside.trials[ends, 0][None, :]
         new_trials = counts.astype(np.float64)
-        delta = inside.mean[None, :, 0] - mean
+        delta = inside.mean[ends, 0][None, :] - mean
         share = block_trials / new_trials
         new_mean = delta * share
         new_mean += mean
@@ -584,26 +631,128 @@ class ExactSearch:
         new_spread *= share
         new_spread *= trials
         new_spread += spread
-        new_spread += inside.spread[None, :, 0]
+        new_spread += inside.spread[ends, 0][None, :]
         best = self._base_bits(new_trials, new_spread, counts)
-        pair_count = self._pair_count
-        owner, prev = self._owner[:pair_count], self._pairs[PREV, :pair_count]
-        jumps = new_mean[owner] if pair_count != count else new_mean.copy()
-        jumps -= prev[:, None]
+        owner, keys, prevs, begins = self._pairs_of(which)
+        jumps = new_mean[owner] if len(owner) != len(begins) else new_mean.copy()
+        jumps -= prevs[:, None]
         np.abs(jumps, out=jumps)
         jumps += 1.0
         np.log2(jumps, out=jumps)
-        if groups[START, 0] == 0.0:
+        if len(begins) and groups[START, rows][0] == 0.0:
             jumps[0] = 0.0  # the first group has no previous average
-        np.subtract(self._pairs[KEY, :pair_count, None], jumps, out=jumps)
-        if pair_count != count:
-            jumps = np.minimum.reduceat(jumps, self._begin[:count], axis=0)
+        np.subtract(keys[:, None], jumps, out=jumps)
+        if len(owner) != len(begins):
+            jumps = np.minimum.reduceat(jumps, begins, axis=0)
         best += jumps
         keys = self._norm_bits(new_mean)
         keys += best
         return _Extended(
-            trials=new_trials, counts=counts, mean=new_mean, spread=new_spread, best=best, keys=keys
+            trials=new_trials,
+            counts=counts,
+            mean=new_mean,
+            spread=new_spread,
+            best=best,
+            keys=keys,
+            which=which,
         )
+
+    def _pairs_of(
+        self, which: npt.NDArray[np.intp] | None
+    ) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray, npt.NDArray[np.int64]]:
+        """Predecessors of survivors ``which`` (None: all): owner (0 for ``which[0]``...), key,
+        previous average, and where each survivor's begin."""
+        pair_count = self._pair_count
+        if which is None:
+            return (
+                self._owner[:pair_count],
+                self._pairs[KEY, :pair_count],
+                self._pairs[PREV, :pair_count],
+                self._begin[: self._count],
+            )
+        bounds = np.append(self._begin[: self._count], pair_count)
+        lows = bounds[which]
+        sizes = bounds[which + 1] - lows
+        begins = np.cumsum(sizes) - sizes
+        taken = np.arange(int(sizes.sum())) - np.repeat(begins - lows, sizes)
+        owner = np.repeat(np.arange(len(which)), sizes)
+        return owner, self._pairs[KEY, taken], self._pairs[PREV, taken], begins
+
+    def _survivor_starts(self, which: npt.NDArray[np.intp] | None) -> npt.NDArray[np.int64]:
+        starts = self._groups[START, : self._count] if which is None else self._groups[START, which]
+        return starts.astype(np.int64)
+
+    def _near(self, inside: _Inside) -> npt.NDArray[np.intp] | None:
+        """The survivors a group opened inside the block may follow (None: all).
+
+        Inside a block, a survivor's states serve only as predecessors of the
+        groups opened there, and :meth:`_choose` takes no state more than
+        ``log2(M + 1)`` above the cheapest.  A survivor whose every state in the
+        block is sure to lie further up is *far*: it is extended to the block's
+        last run only.  A lower bound on its states: with ``A`` its group,
+        ``E`` the block's runs up to ``e`` (``k`` trials) and ``a`` the
+        average of ``AE``,
+
+        * ``base(AE) >= c(n) + n log2(s + 1) + k * dc + k log2(s_E + 1)``
+          (``n``, ``s``: ``A``'s): the steps of ``c`` are at least ``dc``
+          (their least, from the table), ``n log2(s+1)`` is superadditive
+          (``log2(sqrt(v) + 1)`` is concave: F3's argument, the spread between
+          ``A`` and ``E`` dropped), and ``r(s) > 0``;
+        * ``a`` lies between ``A``'s average and the block's run averages, so
+          each predecessor's jump is at most ``log2(1 + d)``, ``d`` its distance
+          to the farther end of that range;
+        * ``L(a) >= L_min`` (F2).
+
+        The cheapest state at ``e`` costs at most the exact state of the
+        cheapest survivor and of the newest one; a survivor whose bound is
+        more than ``log2(M + 1)`` above theirs at every run of the block (with
+        a margin for rounding) is far.  It is an optimisation only: a far
+        survivor computed anyway would be chosen nowhere.
+        """
+        count = self._count
+        if count < NEAR_MIN_SURVIVORS:
+            return None
+        lower, added = self._key_floor(inside)
+        # the cheapest state at e, at most: the cheapest survivor's and the newest's
+        references = np.unique(np.array([int(self._best.argmin()), count - 1]))
+        ceiling = self._extended(inside, references, slice(None)).keys.min(axis=0)
+        worst = float(np.max(ceiling - added))
+        margin = self._widest_jump + NEAR_MARGIN * (abs(float(ceiling.max())) + 1.0)
+        near = np.flatnonzero(lower <= worst + margin)
+        return None if len(near) == count else near
+
+    def _key_floor(self, inside: _Inside) -> tuple[FloatArray, FloatArray]:
+        """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see _near)."""
+        count = self._count
+        groups = self._groups
+        trials, mean, spread = groups[TRIALS, :count], groups[MEAN, :count], groups[SPREAD, :count]
+        # base(A) - r(s_A) = c(n) + n log2(s + 1)
+        lower = np.sqrt(spread / trials)
+        lower += 1.0
+        np.log2(lower, out=lower)
+        lower *= trials
+        lower += self._size_bits[self._trial_counts[:count]]
+        # the cheapest predecessor term any average in the block's range can get
+        block_means = inside.mean[:, 0]
+        low = np.minimum(mean, block_means.min())
+        high = np.maximum(mean, block_means.max())
+        owner, keys, prevs, begins = self._pairs_of(None)
+        reach = np.maximum(np.abs(low[owner] - prevs), np.abs(high[owner] - prevs))
+        reach += 1.0
+        np.log2(reach, out=reach)
+        if groups[START, 0] == 0.0:
+            reach[0] = 0.0  # the first group has no previous average
+        cheapest = np.minimum.reduceat(keys - reach, begins) if len(owner) else keys
+        lower += cheapest
+        lower += math.log2(self._norm_floor)
+        # per run e of the block: what every survivor's state adds at least
+        block_trials = inside.trials[:, 0]
+        added = np.sqrt(inside.spread[:, 0] / block_trials)
+        added += 1.0
+        np.log2(added, out=added)
+        added += self._least_step
+        added *= block_trials
+        return lower, added
 
     def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
         """The states a block's groups may follow, survivors first: what no round changes.
@@ -611,14 +760,14 @@ class ExactSearch:
         The block's own keys change from round to round; :meth:`_choose`
         writes them into ``keys`` after the survivors'.
         """
-        count = self._count
+        count = len(old.keys)
         keys = np.empty((len(inside.mean) - 1, count + len(inside.mean)))
         keys[:, :count] = old.keys[:, :-1].T
         return _States(
             means=np.concatenate((old.mean[:, :-1].T, inside.mean[:-1]), axis=1),
             starts=np.concatenate(
                 (
-                    self._groups[START, :count].astype(np.int64),
+                    self._survivor_starts(old.which),
                     first + np.arange(len(inside.mean)),
                 )
             ),
@@ -693,7 +842,7 @@ class ExactSearch:
         first: int,
         taken: int,
         inside: _Inside,
-        old: _Extended | None,
+        last: _Extended | None,
         new_best: FloatArray,
         new_keys: FloatArray,
         pairs: _Pairs,
@@ -705,17 +854,21 @@ class ExactSearch:
         survivors = count + taken
         pair_count = self._pair_count + pair_total
         if survivors > len(self._begin) or pair_count > len(self._owner):
-            self._grow(2 * survivors, 2 * pair_count)
+            # half as much again, but never past one survivor per run seen: a history
+            # that keeps every start (no change) would otherwise hold room it cannot use
+            self._grow(min(survivors * 3 // 2, max(survivors, self.count)), pair_count * 3 // 2)
         groups = self._groups
         best = new_best[end, :taken]
         keys = new_keys[end, :taken]
-        if old is not None:
-            groups[TRIALS, :count] = old.trials[:, end]
-            groups[MEAN, :count] = old.mean[:, end]
-            groups[SPREAD, :count] = old.spread[:, end]
-            self._trial_counts[:count] = old.counts[:, end]
-            best = np.concatenate((old.best[:, end], best))
-            keys = np.concatenate((old.keys[:, end], keys))
+        if last is not None:
+            # the block's last run taken: last holds it alone, or all the block's runs
+            column = 0 if last.counts.shape[1] == 1 else end
+            groups[TRIALS, :count] = last.trials[:, column]
+            groups[MEAN, :count] = last.mean[:, column]
+            groups[SPREAD, :count] = last.spread[:, column]
+            self._trial_counts[:count] = last.counts[:, column]
+            best = np.concatenate((last.best[:, column], best))
+            keys = np.concatenate((last.keys[:, column], keys))
         groups[TRIALS, count:survivors] = inside.trials[end, :taken]
         groups[MEAN, count:survivors] = inside.mean[end, :taken]
         groups[SPREAD, count:survivors] = inside.spread[end, :taken]
@@ -725,11 +878,10 @@ class ExactSearch:
         self._pairs[KEY, self._pair_count : pair_count] = pairs.keys[:pair_total]
         self._pairs[PREV, self._pair_count : pair_count] = pairs.prevs[:pair_total]
         self._owner[self._pair_count : pair_count] = count + pairs.owner[:pair_total]
-        history = len(self._history_from)
-        self._history_begin.extend((history + pairs.begins[:taken]).tolist())
-        self._history_from.extend(pairs.froms[:pair_total].tolist())
-        self._history_key.extend(pairs.keys[:pair_total].tolist())
-        self._history_prev.extend(pairs.prevs[:pair_total].tolist())
+        self._history_begin.extend(self._history_from.used + pairs.begins[:taken])
+        self._history_from.extend(pairs.froms[:pair_total])
+        self._history_key.extend(pairs.keys[:pair_total])
+        self._history_prev.extend(pairs.prevs[:pair_total])
         self._count, self._pair_count = survivors, pair_count
         self._best = best
         lowest = int(best.argmin())
@@ -835,15 +987,19 @@ class ExactSearch:
 
     def _backtrack(self, start: int, avg: float) -> tuple[int, ...]:
         """Group starts of the best partition whose last group is ``start``'s, average ``avg``."""
-        begins, froms = self._history_begin, self._history_from
-        keys, prevs = self._history_key, self._history_prev
+        begins, froms = self._history_begin.view(), self._history_from.view()
+        keys, prevs = self._history_key.view(), self._history_prev.view()
         starts = [start]
         while start:
-            low = begins[start]
-            high = begins[start + 1] if start + 1 < len(begins) else len(froms)
-            costs = [keys[i] - math.log2(abs(avg - prevs[i]) + 1.0) for i in range(low, high)]
+            low = int(begins[start])
+            high = int(begins[start + 1]) if start + 1 < len(begins) else len(froms)
+            # Python floats and math.log2: the same ranking, to the last bit, as the lists had
+            costs = [
+                key - math.log2(abs(avg - prev) + 1.0)
+                for key, prev in zip(keys[low:high].tolist(), prevs[low:high].tolist(), strict=True)
+            ]
             chosen = low + costs.index(min(costs))
-            start, avg = froms[chosen], prevs[chosen]
+            start, avg = int(froms[chosen]), float(prevs[chosen])
             starts.append(start)
         return tuple(reversed(starts))
 

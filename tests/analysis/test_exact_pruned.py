@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 import pickle
 import random
+import tracemalloc
 
 import jumpavg
+import numpy as np
 import pytest
 from analysis_series import make_series, series_cases
 from hypothesis import HealthCheck, example, given, settings
@@ -75,6 +77,137 @@ def test_same_groups_as_the_quadratic_search_on_long_histories() -> None:
         expected = quadratic_exact_search(prepared, model)
         assert found.starts == expected.starts
         assert found.bits == pytest.approx(expected.bits, rel=RELATIVE)
+
+
+def stable(length: int, rng: random.Random, spikes: float) -> list[float]:
+    """One level with 1.5 % noise; a share ``spikes`` of single runs 10 to 50 % below it."""
+    values = []
+    for _ in range(length):
+        value = rng.gauss(1.2e7, 0.015 * 1.2e7)
+        if spikes and rng.random() < spikes:
+            value *= rng.uniform(0.5, 0.9)
+        values.append(value)
+    return values
+
+
+@pytest.mark.parametrize(("spikes", "longest"), [(0.0, 48), (0.02, 48), (0.0, 4)])
+def test_same_groups_as_the_quadratic_search_on_stable_histories(
+    monkeypatch, spikes, longest
+) -> None:
+    """Where the pruning keeps nearly every start (no change, or only single-run spikes)
+    the search still finds the quadratic search's optimum, in the blocks those use (with
+    a longest block of 4, the square root of the survivors sets their length)."""
+    monkeypatch.setattr(exact, "MAX_BLOCK", longest)
+    rng = random.Random(2929)
+    for length in (300, 600):
+        prepared = prepare_runs(stable(length, rng, spikes))
+        model = model_for(prepared, None, None)
+        search = ExactSearch(model)
+        search.extend(prepared)
+        found = search.partition()
+        expected = quadratic_exact_search(prepared, model)
+        assert found.starts == expected.starts
+        assert found.bits == pytest.approx(expected.bits, rel=RELATIVE)
+        if not spikes:
+            assert search.survivors > length / 2  # what makes these histories slow
+
+
+def saved_arrays(prepared: PreparedRuns, model: BitModel) -> list:
+    search = ExactSearch(model)
+    search.extend(prepared)
+    saved = search.save()
+    return [search.partition(), *(getattr(saved, name) for name in vars(saved))]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=120))
+def test_the_bound_on_a_survivors_keys_in_a_block_holds(case) -> None:
+    """What ExactSearch._near skips survivors by: no state of a survivor in a block
+    costs less than its floor (checked on every block, with the skip always on)."""
+    runs, unit, sbps = case
+    prepared = prepare_runs(runs)
+    if prepared.max_value <= 0.0:
+        return
+    original = ExactSearch._near
+
+    def checking(self, inside):
+        keys = self._extended(inside, None, slice(None)).keys
+        lower, added = self._key_floor(inside)
+        floor = lower[:, None] + added[None, :]
+        assert (keys >= floor - 1e-9 * (np.abs(keys) + 1.0)).all()
+        return original(self, inside)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ExactSearch, "_near", checking)
+        patch.setattr(exact, "NEAR_MIN_SURVIVORS", 1)
+        ExactSearch(model_for(prepared, unit, sbps)).extend(prepared)
+
+
+@pytest.mark.parametrize("kind", ["no change", "spikes", "levels", "series"])
+def test_skipping_far_survivors_inside_blocks_changes_no_state(monkeypatch, kind) -> None:
+    """In blocks of the same runs, the search keeps bit for bit the same state whether it
+    extends every survivor over a block or the near ones only."""
+    monkeypatch.setattr(exact, "BLOCK_AREA", 1 << 40)  # the same blocks either way
+    skipped = []
+    original = ExactSearch._near
+
+    def recording(self, inside):
+        near = original(self, inside)
+        skipped.append(0 if near is None else self.survivors - len(near))
+        return near
+
+    monkeypatch.setattr(ExactSearch, "_near", recording)
+    rng = random.Random(4141)
+    for length in (150, 700):
+        if kind == "series":
+            runs = make_series(rng, length, 1e3, "mixed")
+        elif kind == "levels":
+            runs = levels(length, length)[0]
+        else:
+            runs = stable(length, rng, 0.02 if kind == "spikes" else 0.0)
+        prepared = prepare_runs(runs)
+        for sbps in (None, 4.0, 20.0):
+            model = model_for(prepared, None, sbps)
+            monkeypatch.setattr(exact, "NEAR_MIN_SURVIVORS", 1)
+            skipping = saved_arrays(prepared, model)
+            monkeypatch.setattr(exact, "NEAR_MIN_SURVIVORS", 10**9)
+            extending = saved_arrays(prepared, model)
+            assert skipping[0] == extending[0]
+            for one, other in zip(skipping[1:], extending[1:], strict=True):
+                assert np.array_equal(one, other)
+    assert sum(skipped) > 0
+
+
+def peak_traced(values: list[float]) -> int:
+    classify(values)  # the per-size tables every later series shares
+    tracemalloc.start()
+    try:
+        classify(values)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_memory_stays_small_where_every_start_survives_and_on_long_histories(
+    monkeypatch,
+) -> None:
+    """A block's arrays are bounded whatever the survivors, and the backtrack's lists
+    are plain arrays: a 3,000-run history with no change took 12 MiB, 20,000 runs 79 MiB
+    (the survivors' own state is most of what is left), 20,000 runs with changes
+    5.7 MiB.  Blocks stay long where few survivors are near the cheapest."""
+    assert peak_traced(stable(3000, random.Random(3), 0.0)) < 2 * 2**20
+    assert peak_traced(levels(20_000, 4)[0]) < 4 * 2**20
+    blocks = []
+    original = ExactSearch._advance_block
+
+    def counted(self, *arguments, **keywords):
+        blocks.append(1)
+        return original(self, *arguments, **keywords)
+
+    monkeypatch.setattr(ExactSearch, "_advance_block", counted)
+    # bench_mdl's series: one block there finds every survivor near
+    assert peak_traced(stable(20_000, random.Random(20_260_501), 0.0)) < 8 * 2**20
+    assert len(blocks) < 2 * 20_000 / 8  # two classify calls
 
 
 finite = st.floats(0.0, 1.0, allow_nan=False)
@@ -256,12 +389,17 @@ def test_a_history_of_100000_runs_with_changes() -> None:
     assert len(found.starts) == pytest.approx(len(changes), rel=0.1)
 
 
-@pytest.mark.parametrize(("largest_block", "rounds"), [(1, 8), (5, 2), (48, 2), (200, 3)])
-def test_block_size_and_rounds_change_nothing(monkeypatch, largest_block, rounds) -> None:
-    """Blocks cut short when the fixed-point iteration runs out of rounds: same optimum."""
+@pytest.mark.parametrize(
+    ("largest_block", "rounds", "area"),
+    [(1, 8, 1 << 13), (5, 2, 1 << 13), (48, 2, 1 << 13), (200, 3, 1 << 20), (48, 8, 64)],
+)
+def test_block_size_and_rounds_change_nothing(monkeypatch, largest_block, rounds, area) -> None:
+    """Blocks cut short when the fixed-point iteration runs out of rounds, or narrowed
+    to few runs (one, at an area of 64) because many starts survive: same optimum."""
     monkeypatch.setattr(exact, "MAX_BLOCK", largest_block)
     monkeypatch.setattr(exact, "MIN_BLOCK", min(exact.MIN_BLOCK, largest_block))
     monkeypatch.setattr(exact, "ROUNDS", rounds)
+    monkeypatch.setattr(exact, "BLOCK_AREA", area)
     rng = random.Random(77)
     for _ in range(25):
         runs = make_series(rng, rng.randint(50, 250), 1e3, rng.choice(("floats", "mixed")))
