@@ -38,8 +38,10 @@ class ReadLimits:
     """Characters of one test's telemetry (CSIT JSON model) that are stored; the rest is cut."""
     max_download_bytes: int = 2048 * MiB
     """Bytes one URL download may hold, after any Content-Encoding is undone."""
-    download_seconds: float = 600.0
+    download_seconds: float = 120.0
     """Total time one URL download may take, however slowly the server sends."""
+    download_idle_seconds: float = 30.0
+    """Longest wait for a connection, or for the next bytes of an answer, from a server."""
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> ReadLimits:
@@ -49,7 +51,7 @@ class ReadLimits:
         for name, value in raw.items():
             if name not in known:
                 raise ValueError(f"unknown limit {name!r}; known: {', '.join(known)}")
-            values[name] = _number(name, value, integer=name != "download_seconds")
+            values[name] = _number(name, value, integer=not name.endswith("_seconds"))
         return replace(cls(), **values)
 
     def identity(self) -> dict[str, float]:
