@@ -10,7 +10,9 @@ over-long message keeps its head and tail and says how much was cut.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -29,7 +31,7 @@ class ReadLimits:
     """The caps of one source; ``trending_sources[...]['limits']`` overrides any of them."""
 
     max_expanded_bytes: int = 1024 * MiB
-    """Bytes one input (file, URL or whole archive) may expand to when decompressed."""
+    """Bytes one input (file, URL or whole archive) may expand to, its HDR histograms too."""
     max_tests: int = 100_000
     """Test results one build may hold (one output.xml, or one build of a table)."""
     max_message_chars: int = 65_536
@@ -90,6 +92,29 @@ class Budget:
                 f"expands beyond max_expanded_bytes ({self.limit:,} bytes): refused; "
                 "raise the source's limit to read it"
             )
+
+
+_CHARGED: ContextVar[Budget | None] = ContextVar("charged_budget", default=None)
+
+
+@contextlib.contextmanager
+def charging(budget: Budget) -> Iterator[None]:
+    """Makes ``budget`` the one :func:`charged_budget` returns while an input is parsed.
+
+    Expansion can happen deep inside a parser (an HDR histogram in a test
+    message is compressed too); this way it is charged to the input it came
+    from without every parsing layer passing the budget along.
+    """
+    token = _CHARGED.set(budget)
+    try:
+        yield
+    finally:
+        _CHARGED.reset(token)
+
+
+def charged_budget() -> Budget:
+    """The budget of the input being parsed; outside :func:`charging`, a fresh default one."""
+    return _CHARGED.get() or Budget(DEFAULT_LIMITS.max_expanded_bytes)
 
 
 class Counted:

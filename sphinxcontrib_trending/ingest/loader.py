@@ -32,7 +32,7 @@ from sphinxcontrib_trending.ingest.download import (
     url_path,
 )
 from sphinxcontrib_trending.ingest.formats import Reading, StoreReader
-from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, enforce
+from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, charging, enforce
 from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
 from sphinxcontrib_trending.ingest.options import ReadOptions, SpecError
@@ -572,7 +572,8 @@ def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> 
             documents += 1
             reading = _reading(document, origin, naming, options)
             try:
-                found, complaints = fmt.read(reading)
+                with charging(budget):  # histograms in messages expand too
+                    found, complaints = fmt.read(reading)
             except MEMBER_ERRORS as error:
                 problems.append(Problem(reading.where, f"cannot read, skipped: {error}", "parse"))
                 continue
