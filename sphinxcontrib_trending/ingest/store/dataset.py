@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.plausible import screen
+from sphinxcontrib_trending.ingest.store.bounded import MANIFEST_MAX_BYTES, read_listed
 from sphinxcontrib_trending.ingest.store.columns import (
     MODEL_COLUMNS,
     REFERENCE_METRICS,
@@ -365,7 +366,7 @@ def _manifest(fs: Any, root: str) -> Manifest | None:
     if not fs.exists(path):
         return None
     try:
-        return parse_manifest(fs.cat_file(path))
+        return parse_manifest(read_listed(fs, path, MANIFEST_MAX_BYTES))
     except MANIFEST_ERRORS as error:
         raise ValueError(f"corrupt store manifest {MANIFEST_NAME}: {error}") from None
 

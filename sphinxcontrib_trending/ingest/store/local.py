@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.store.bounded import read_regular
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
 from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
@@ -242,7 +243,7 @@ def _unusable(path: Path, error: Exception) -> Problem:
 
 def _verified_table(path: Path, data: DataFile, passed_messages: bool) -> pa.Table:
     """The file's rows, checked against the manifest and prepared (:func:`.prepared_rows`)."""
-    raw = path.read_bytes()
+    raw = read_regular(path, data.size)  # never more than the manifest says it holds
     if len(raw) != data.size:
         raise CorruptFile(f"{len(raw)} bytes, the manifest says {data.size}")
     if hashlib.sha256(raw).hexdigest() != data.sha256:
