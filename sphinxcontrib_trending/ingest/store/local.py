@@ -241,13 +241,21 @@ def _unusable(path: Path, error: Exception) -> Problem:
     return Problem(str(path), message, "cache")
 
 
-def _verified_table(path: Path, data: DataFile, passed_messages: bool) -> pa.Table:
-    """The file's rows, checked against the manifest and prepared (:func:`.prepared_rows`)."""
-    raw = read_regular(path, data.size)  # never more than the manifest says it holds
+def check_listed(raw: bytes, data: DataFile) -> bytes:
+    """``raw`` if it is the file the manifest lists (size and SHA-256), else CorruptFile.
+
+    Read it with the manifest's size as the cap (:func:`.read_regular`): a longer one is refused.
+    """
     if len(raw) != data.size:
         raise CorruptFile(f"{len(raw)} bytes, the manifest says {data.size}")
     if hashlib.sha256(raw).hexdigest() != data.sha256:
         raise CorruptFile("its content changed since it was written")
+    return raw
+
+
+def _verified_table(path: Path, data: DataFile, passed_messages: bool) -> pa.Table:
+    """The file's rows, checked against the manifest and prepared (:func:`.prepared_rows`)."""
+    raw = check_listed(read_regular(path, data.size), data)
     table = pq.read_table(pa.BufferReader(raw), columns=list(MODEL_COLUMNS))
     if (table.schema.metadata or {}).get(STORE_MARKER) != STORE_VERSION:
         raise CorruptFile("not a file of this store's layout")

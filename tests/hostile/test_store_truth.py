@@ -1,0 +1,61 @@
+"""A store never passes off what it does not hold: swapped, damaged or half-written files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sphinxcontrib_trending.cli import main
+from sphinxcontrib_trending.ingest import SourceSpec, load
+from tests.hostile.documents import load_here, rf7, rf7_test, write
+
+
+def _two_inputs(folder: Path) -> tuple[Path, Path]:
+    return (
+        write(folder, "job__1__output.xml", rf7(rf7_test("t1"))),
+        write(folder, "job__2__output.xml", rf7(rf7_test("t2"))),
+    )
+
+
+def _swap(first: Path, second: Path) -> None:
+    """Exchange two files' contents by renaming, as a careless sync might."""
+    aside = first.with_name(".aside")
+    os.rename(first, aside)
+    os.rename(second, first)
+    os.rename(aside, second)
+
+
+def _read_store(store: Path, cache: Path | None = None) -> object:
+    return load(SourceSpec(paths=(str(store),), format="parquet"), cache_dir=cache)
+
+
+@pytest.mark.parametrize("with_cache", [False, True], ids=["no-cache", "cache"])
+def test_a_parquet_source_refuses_swapped_files(tmp_path: Path, with_cache: bool) -> None:
+    _two_inputs(tmp_path / "data")
+    store = tmp_path / "store"
+    assert main(["ingest", str(tmp_path / "data"), "--store", str(store), "--quiet"]) == 0
+    cache = tmp_path / "cache" if with_cache else None
+    assert len(_read_store(store, cache).builds) == 2
+    first, second = sorted(store.rglob("*.parquet"))
+    _swap(first, second)
+    dataset = _read_store(store, cache)
+    assert dataset.builds == []
+    assert sorted(problem.origin for problem in dataset.problems) == [str(first), str(second)]
+    assert all(
+        "its content changed since it was written" in problem.message
+        for problem in dataset.problems
+    )
+
+
+def test_a_build_store_parses_the_inputs_of_swapped_files_again(tmp_path: Path) -> None:
+    one, two = _two_inputs(tmp_path / "data")
+    cache = tmp_path / "cache"
+    before = load_here(one, two, cache_dir=cache)
+    first, second = sorted((cache / "store").rglob("*.parquet"))
+    _swap(first, second)
+    again = load_here(one, two, cache_dir=cache)
+    assert again.builds == before.builds
+    assert sorted(again.parsed) == sorted([str(one), str(two)])
+    assert {problem.subtype for problem in again.problems} == {"cache"}
