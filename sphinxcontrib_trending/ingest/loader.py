@@ -178,9 +178,9 @@ def ingest(
     (``workers`` and ``scheduler`` go straight to it) and written to the
     store in one commit.  Without ``store_dir`` everything is parsed and
     nothing is written.  ``read_back=False`` (``sphinx-trending ingest``)
-    leaves the inputs the store already holds unread (a missing or resized
-    file still has its input parsed again): the dataset then has only what
-    was parsed now, and a file damaged in place is found by the next load.
+    leaves the inputs the store already holds unread, once their files are
+    checked against the manifest (a missing or damaged file has its input
+    parsed again): the dataset then has only what was parsed now.
     ``passed_messages`` as for :func:`load`.  ``forked`` (without ``workers``
     or ``scheduler``) parses on that many processes forked from this one
     (:func:`~sphinxcontrib_trending.engine.map_forked`): a Sphinx build's
@@ -306,7 +306,7 @@ def _slot(
     if read_back:
         slot.unread = previous
         return slot
-    complaint = store.missing(previous)
+    complaint = store.damaged(previous)
     if complaint is not None:
         dataset.problems.append(complaint)
         slot.changed = True

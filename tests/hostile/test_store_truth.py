@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,35 @@ def test_a_build_store_parses_the_inputs_of_swapped_files_again(tmp_path: Path) 
     assert again.builds == before.builds
     assert sorted(again.parsed) == sorted([str(one), str(two)])
     assert {problem.subtype for problem in again.problems} == {"cache"}
+
+
+def _flip_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # same size, other content
+    path.write_bytes(bytes(data))
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(b"PAR1")
+
+
+@pytest.mark.parametrize("damage", [_flip_a_byte, _truncate])
+def test_ingest_repairs_a_damaged_data_file_from_its_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: Callable[[Path], None]
+) -> None:
+    _two_inputs(tmp_path / "data")
+    store = tmp_path / "store"
+    command = ["ingest", str(tmp_path / "data"), "--store", str(store)]
+    assert main(command) == 0
+    victim = sorted(store.rglob("*.parquet"))[0]
+    damage(victim)
+    capsys.readouterr()
+    assert main(command) == 0
+    err = capsys.readouterr().err
+    assert f"{victim}: corrupt or foreign store file, its input is parsed again: " in err
+    assert "2 input(s), 1 parsed, 1 unchanged" in err
+    healed = _read_store(store)
+    assert healed.problems == [] and len(healed.builds) == 2
+    capsys.readouterr()
+    assert main(command) == 0
+    assert "2 input(s), 0 parsed, 2 unchanged" in capsys.readouterr().err

@@ -188,19 +188,22 @@ class LocalStore:
             return None, _unusable(self.root / entry.files[0].path, error)
         return builds, None
 
-    def missing(self, entry: Entry) -> Problem | None:
-        """Why an entry's files cannot be what the manifest says, by their sizes alone."""
+    def damaged(self, entry: Entry) -> Problem | None:
+        """Why an entry's files are not what the manifest says (size, SHA-256), if they are not.
+
+        ``ingest`` reads no rows of the inputs it keeps; this is its check
+        that their files still hold them, so a damaged one is written anew.
+        """
         for data in entry.files:
             path = self.root / data.path
             try:
-                size = path.stat().st_size
-            except OSError as error:
+                check_listed(read_regular(path, data.size), data)
+            except FileNotFoundError as error:
                 return Problem(
                     str(path), f"missing store file, its input is parsed again: {error}", "cache"
                 )
-            if size != data.size:
-                message = f"store file of {size} bytes, the manifest says {data.size}"
-                return Problem(str(path), f"{message}; its input is parsed again", "cache")
+            except (OSError, ValueError) as error:
+                return _unusable(path, error)
         return None
 
     def write(self, key: str, builds: list[Build]) -> tuple[DataFile, ...]:
