@@ -10,6 +10,7 @@ import pytest
 
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest import SourceSpec, load
+from sphinxcontrib_trending.ingest.store.manifest import MANIFEST_NAME
 from tests.hostile.documents import load_here, rf7, rf7_test, write
 
 
@@ -92,3 +93,20 @@ def test_ingest_repairs_a_damaged_data_file_from_its_input(
     capsys.readouterr()
     assert main(command) == 0
     assert "2 input(s), 0 parsed, 2 unchanged" in capsys.readouterr().err
+
+
+def test_data_files_of_an_ingest_killed_before_its_first_commit_are_not_a_dataset(
+    tmp_path: Path,
+) -> None:
+    """kill -9 before the first manifest: files of ours, no manifest; never partial rows."""
+    _two_inputs(tmp_path / "data")
+    store = tmp_path / "store"
+    assert main(["ingest", str(tmp_path / "data"), "--store", str(store), "--quiet"]) == 0
+    (store / MANIFEST_NAME).unlink()
+    sorted(store.rglob("*.parquet"))[0].unlink()  # the run died between two files
+    dataset = _read_store(store)
+    assert dataset.builds == []
+    (problem,) = dataset.problems
+    assert problem.origin == str(store) and problem.subtype == "source"
+    assert "1 data file(s) named as sphinx-trending ingest names them but no" in problem.message
+    assert "an ingest that never finished" in problem.message

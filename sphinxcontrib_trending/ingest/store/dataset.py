@@ -135,6 +135,8 @@ def read_store(
         _complain_about_unlisted(location, listed, manifest, found)
         listed = sorted(manifest.referenced())
         vouched = {data.path: data for entry in manifest.entries.values() for data in entry.files}
+    else:
+        listed = _without_orphans(location, listed, found)
     if query.recent_days is not None:
         query = replace(query, days=_recent(listed, query.recent_days))
     wanted = [
@@ -400,6 +402,27 @@ def _complain_about_unlisted(
         if relative not in referenced and not is_our_file(relative):
             where = posixpath.join(location.rstrip("/"), relative)
             found.problems.append(Problem(where, "foreign file in the store, skipped", "source"))
+
+
+def _without_orphans(location: str, listed: list[str], found: Found) -> list[str]:
+    """The files of a folder without our manifest, less those named as ours.
+
+    Ours without a manifest are what an ``ingest`` killed before its first
+    commit left: some inputs' rows, unverifiable, that would pass for a whole
+    reference dataset.  They are skipped, with one problem saying why.
+    """
+    orphans = [relative for relative in listed if is_our_file(relative)]
+    if orphans:
+        found.problems.append(
+            Problem(
+                location,
+                f"{len(orphans)} data file(s) named as sphinx-trending ingest names them but "
+                f"no {MANIFEST_NAME}: an ingest that never finished (killed?) left them; "
+                "skipped, run the ingest again",
+                "source",
+            )
+        )
+    return [relative for relative in listed if not is_our_file(relative)]
 
 
 def _read_file(fs: Any, path: str, query: Query, vouched: DataFile | None) -> pa.Table:
