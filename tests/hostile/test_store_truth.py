@@ -110,3 +110,26 @@ def test_data_files_of_an_ingest_killed_before_its_first_commit_are_not_a_datase
     assert problem.origin == str(store) and problem.subtype == "source"
     assert "1 data file(s) named as sphinx-trending ingest names them but no" in problem.message
     assert "an ingest that never finished" in problem.message
+
+
+def test_the_problems_ingest_recorded_are_shown_by_readers_of_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad_trials = "Maximum Receive Rate trial results in packets per second: [1.0, x]"
+    data = tmp_path / "data"
+    odd = write(data, "job__1__output.xml", rf7(rf7_test("t1") + rf7_test("t2", bad_trials)))
+    broken = write(data, "job__2__output.xml", "<robot><suite")
+    store = tmp_path / "store"
+    assert main(["ingest", str(data), "--store", str(store), "--quiet"]) == 1
+    expected = [
+        f"{odd}: test S.t2: malformed mrr trial list: 'x' is not a number",
+        f"{broken}:1: malformed XML: ",
+    ]
+    dataset = _read_store(store)
+    assert [build.build for build in dataset.builds] == ["1"]
+    shown = [str(problem) for problem in dataset.problems]
+    assert len(shown) == 2 and all(any(line.startswith(e) for line in shown) for e in expected)
+    capsys.readouterr()
+    assert main(["export", str(store), "--format", "parquet"]) == 1
+    err = capsys.readouterr().err
+    assert all(e in err for e in expected)

@@ -147,7 +147,24 @@ def read_store(
     ]
     kept = _Kept(decoded, states, vouched)
     _read_wanted(fs, root, location, wanted, query, options, found, kept)
+    if manifest is not None:
+        found.problems.extend(_recorded_problems(manifest, {relative for relative, _ in wanted}))
     return found
+
+
+def _recorded_problems(manifest: Manifest, wanted: set[str]) -> list[Problem]:
+    """What the parse of each input read now reported, as ``ingest`` kept it in the manifest.
+
+    A site must warn about its data as a build parsing the inputs would;
+    an input that gave no rows (unreadable) is always among them, one whose
+    files all lie outside the query's days or types is not.
+    """
+    return [
+        problem
+        for entry in manifest.entries.values()
+        if not entry.files or any(data.path in wanted for data in entry.files)
+        for problem in entry.problems
+    ]
 
 
 @dataclass(frozen=True)
