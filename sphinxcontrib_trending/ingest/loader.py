@@ -204,8 +204,8 @@ def ingest(
     store = LocalStore(store_dir, decoded_dir) if store_dir is not None else None
     with ExitStack() as stack:
         manifest = Manifest()
+        writable = store is not None and _lock(store, stack, dataset)
         if store is not None:
-            stack.enter_context(store.locked())
             manifest, complaints = store.manifest()
             dataset.problems.extend(complaints)
         folder = downloads_dir if downloads_dir is not None else temporary_folder(stack)
@@ -227,10 +227,10 @@ def ingest(
             )
         ]
         _read_stored(store, slots, dataset, passed_messages)
-        writes_here = store if scheduler is None else None
+        writes_here = store if scheduler is None and writable else None
         engine = _Engine(workers, scheduler, forked)
         _parse_missing(slots, options, dataset, report, engine, writes_here)
-        if store is not None:
+        if store is not None and writable:
             _commit(store, manifest, slots, dataset)
             if read_back:
                 _read_back(store, slots, options, dataset, passed_messages)
@@ -240,6 +240,25 @@ def ingest(
     if fmt.merges_builds:
         builds = merge_builds(builds, dataset.problems)
     return _finished(dataset, builds)
+
+
+def _lock(store: LocalStore, stack: ExitStack, dataset: Dataset) -> bool:
+    """Take the store's writer lock for the run; False (and a problem) when it cannot be taken.
+
+    A read-only folder (a mounted cache, a store published read-only) cannot
+    hold the lock file, nor anything else this run would write: the store is
+    then read as it is, what it lacks is parsed and kept in memory only.
+    """
+    try:
+        stack.enter_context(store.locked())
+    except OSError as error:
+        message = (
+            f"cannot write the results store ({error}): it is read as it is, "
+            "and what is parsed now is not stored"
+        )
+        dataset.problems.append(Problem(str(store.root), message, "cache"))
+        return False
+    return True
 
 
 def _finished(dataset: Dataset, builds: list[Build]) -> Dataset:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest import SourceSpec, load
+from sphinxcontrib_trending.ingest.store.local import LocalStore
 from sphinxcontrib_trending.ingest.store.manifest import MANIFEST_NAME
 from tests.hostile.documents import load_here, rf7, rf7_test, write
 
@@ -133,3 +135,50 @@ def test_the_problems_ingest_recorded_are_shown_by_readers_of_the_store(
     assert main(["export", str(store), "--format", "parquet"]) == 1
     err = capsys.readouterr().err
     assert all(e in err for e in expected)
+
+
+def _read_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every way the loader writes a store fails as on a read-only mount."""
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system", "_lock")
+
+    for method in ("locked", "write", "commit"):
+        monkeypatch.setattr(LocalStore, method, refuse)
+
+
+def test_a_read_only_store_is_read_and_ingest_says_what_it_could_not_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _two_inputs(tmp_path / "data")
+    store = tmp_path / "store"
+    command = ["ingest", str(tmp_path / "data"), "--store", str(store)]
+    assert main(command) == 0
+    _read_only(monkeypatch)
+    capsys.readouterr()
+    assert main(command) == 0  # nothing changed: nothing to write
+    err = capsys.readouterr().err
+    assert f"{store}: cannot write the results store ([Errno 30] Read-only file system" in err
+    assert err.splitlines()[-1].endswith("2 input(s), 0 parsed, 2 unchanged")
+    write(tmp_path / "data", "job__3__output.xml", rf7(rf7_test("t3")))
+    assert main(command) == 1
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[-1]
+        .endswith("3 input(s), 1 parsed, 2 unchanged, 1 parsed but not stored")
+    )
+
+
+def test_a_build_with_a_read_only_store_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = _two_inputs(tmp_path / "data")
+    cache = tmp_path / "cache"
+    before = load_here(one, two, cache_dir=cache)
+    three = write(tmp_path / "data", "job__3__output.xml", rf7(rf7_test("t3")))
+    _read_only(monkeypatch)
+    dataset = load_here(one, two, three, cache_dir=cache)
+    assert dataset.builds[:2] == before.builds and len(dataset.builds) == 3
+    assert dataset.parsed == [str(three)]
+    (problem,) = dataset.problems
+    assert problem.subtype == "cache" and "what is parsed now is not stored" in problem.message
