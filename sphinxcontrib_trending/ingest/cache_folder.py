@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -22,4 +23,15 @@ def unwritable(folder: Path) -> str | None:
         return str(error)
     os.close(handle)
     Path(probe).unlink(missing_ok=True)
+    return None
+
+
+def usable(folder: Path | None, warn: Callable[[str], None]) -> Path | None:
+    """``folder`` if it can be written; else None (no cache) after one warning saying why."""
+    if folder is None or (reason := unwritable(folder)) is None:
+        return folder
+    warn(
+        f"cache folder {folder} cannot be written ({reason}): "
+        "going on without it, parsing and grouping everything anew"
+    )
     return None
