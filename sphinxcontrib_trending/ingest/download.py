@@ -413,5 +413,7 @@ def _decoded(pieces: Iterator[bytes], encoding: str | None) -> Iterator[bytes]:
                 data = decoder.unconsumed_tail
         while not decoder.eof and (rest := decoder.decompress(b"", _CHUNK)):
             yield rest
+        if not decoder.eof:  # its checksum, at the very end, was never seen
+            raise DownloadRefused(f"{name} Content-Encoding cut short before its checksum")
     except zlib.error as error:
         raise DownloadRefused(f"corrupt {name} Content-Encoding: {error}") from None
