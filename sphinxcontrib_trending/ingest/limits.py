@@ -57,7 +57,20 @@ class ReadLimits:
         return replace(cls(), **values)
 
     def identity(self) -> dict[str, float]:
-        return {option.name: getattr(self, option.name) for option in fields(self)}
+        """The caps that shape what a parse gives: part of each stored input's identity.
+
+        How long or how much a download may take decides only whether the
+        bytes arrive, not what they parse to; raising those caps for a slow
+        server must not parse (and store) every input again under a new identity.
+        """
+        return {
+            option.name: getattr(self, option.name)
+            for option in fields(self)
+            if option.name not in _DOWNLOAD_ONLY
+        }
+
+
+_DOWNLOAD_ONLY = frozenset({"max_download_bytes", "download_seconds", "download_idle_seconds"})
 
 
 DEFAULT_LIMITS = ReadLimits()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import struct
 import time
@@ -124,3 +125,15 @@ def test_a_command_reading_a_broken_url_goes_on(
     written = capsys.readouterr()
     assert '"build": "2"' in written.out
     assert url in written.err and "the body was cut short" in written.err
+
+
+def test_download_limits_leave_a_stored_input_as_it_is(tmp_path: Path) -> None:
+    """Raising a download limit for a slow server parses nothing again and stores no copy."""
+    data = write(tmp_path / "data", "job__1__output.xml", rf7())
+    store = tmp_path / "store"
+    command = ["ingest", str(data), "--store", str(store), "--quiet"]
+    assert cli.main(command) == 0
+    for limit in ("download_seconds=900", "download_idle_seconds=90", "max_download_bytes=9"):
+        assert cli.main([*command, "--limit", limit]) == 0
+    (entry,) = json.loads((store / "_manifest.json").read_text())["inputs"].values()
+    assert "download_seconds" not in entry["identity"]["options"]["limits"]
