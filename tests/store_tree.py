@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
+
+from sphinxcontrib_trending.ingest.store.manifest import MANIFEST_NAME
 
 
 def store_tree(root: Path) -> dict[str, bytes]:
@@ -12,3 +16,21 @@ def store_tree(root: Path) -> dict[str, bytes]:
         for path in sorted(root.rglob("*"))
         if path.is_file() and path.name != "_lock"
     }
+
+
+def vouch_for(store: Path, victim: Path) -> None:
+    """Make the store's manifest list ``victim`` as it now is (size and SHA-256).
+
+    What a planter who edits the manifest too would do: the rows' own
+    checks, not the manifest's, must then refuse the file.
+    """
+    raw = victim.read_bytes()
+    relative = victim.relative_to(store).as_posix()
+    path = store / MANIFEST_NAME
+    manifest = json.loads(path.read_text())
+    for entry in manifest["inputs"].values():
+        entry["files"] = [
+            [name, len(raw), hashlib.sha256(raw).hexdigest()] if name == relative else [name, *rest]
+            for name, *rest in entry["files"]
+        ]
+    path.write_text(json.dumps(manifest))

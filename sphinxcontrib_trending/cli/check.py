@@ -62,6 +62,7 @@ from sphinxcontrib_trending.cli.sources import SourceError, settings_from_args
 from sphinxcontrib_trending.engine import EngineError
 from sphinxcontrib_trending.engine.progress import console_progress
 from sphinxcontrib_trending.ingest import SpecError
+from sphinxcontrib_trending.ingest.cache_folder import usable
 from sphinxcontrib_trending.reports.junit import Suite, junit_tree, verdict_case, write_junit
 from sphinxcontrib_trending.reports.records import GraphLinks
 from sphinxcontrib_trending.reports.text import history_table, verdict_table, visible
@@ -103,10 +104,15 @@ def _error(message: str) -> None:
     print(visible(f"sphinx-trending check: {message}"), file=sys.stderr)
 
 
+def _warning(message: str) -> None:
+    _error(f"warning: {message}")
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     """Turn the parsed command line into :func:`run`'s typed arguments."""
     try:
         settings = settings_from_args(args, warn=_error)
+        settings = replace(settings, cache_dir=usable(settings.cache_dir, _warning))
         comparison = check_baseline.from_args(args)
     except (SourceError, SpecError, check_baseline.ComparisonError) as error:
         _error(str(error))

@@ -154,6 +154,9 @@ def iter_documents(path: Path, wanted: Callable[[str], bool], budget: Budget) ->
         if _is_tar(sniffed, path.name):
             tar = stack.enter_context(tarfile.open(fileobj=cast(IO[bytes], sniffed), mode="r|"))
             yield from _tar_documents(tar, wanted, budget)
+            # tarfile stops at the end-of-archive blocks; a .tar.gz's CRC comes after them
+            while sniffed.read(_SNIFF * 128):
+                pass
             return
         yield Document(None, sniffed)
 

@@ -13,13 +13,16 @@ the URL's sidecar, under a lock, so processes forked within one round (the
 parallel readers of ``sphinx-build -j N``) also share a single download.  A body is capped at
 ``max_download_bytes`` after any Content-Encoding is undone (decoded here, in
 bounded steps, so a gzip bomb cannot expand in memory), and a whole download
-at ``download_seconds``, however slowly the server trickles.
+at ``download_seconds``, however slowly the server trickles.  A server that
+goes quiet for ``download_idle_seconds``, or a body cut short (closed early,
+reset, a broken chunk), fails that URL alone, with a ``source`` problem.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -38,6 +41,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import requests
+import urllib3.exceptions
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -46,7 +50,6 @@ from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from sphinxcontrib_trending.ingest.model import Problem
 
-TIMEOUT = (10, 120)
 _CHUNK = 64 * 1024
 _ENCODINGS = {"gzip": 47, "x-gzip": 47, "deflate": 47}
 """zlib window bits: 32 + 15 reads a gzip or zlib header, whichever comes."""
@@ -278,7 +281,8 @@ class Downloads:
         if known.get("last_modified"):
             headers["If-Modified-Since"] = known["last_modified"]
         deadline = time.monotonic() + self.limits.download_seconds
-        timeout = (TIMEOUT[0], min(TIMEOUT[1], self.limits.download_seconds))
+        idle = min(self.limits.download_idle_seconds, self.limits.download_seconds)
+        timeout = (idle, idle)
         try:
             with self._answer(url, headers, timeout, deadline) as response:
                 if response.status_code == 304:
@@ -343,7 +347,8 @@ class Downloads:
     def _body(self, response: requests.Response, deadline: float) -> Iterator[bytes]:
         """The decoded body in bounded pieces; raises past the size cap or the deadline."""
         received = 0
-        for piece in _decoded(_arrivals(response), response.headers.get("Content-Encoding")):
+        arrivals = _arrivals(response, self.limits)
+        for piece in _decoded(arrivals, response.headers.get("Content-Encoding")):
             received += len(piece)
             if received > self.limits.max_download_bytes:
                 raise DownloadRefused(
@@ -364,12 +369,32 @@ def _too_slow(limits: ReadLimits) -> DownloadRefused:
     return DownloadRefused(f"took longer than download_seconds ({limits.download_seconds:g} s)")
 
 
-def _arrivals(response: requests.Response) -> Iterator[bytes]:
+def _arrivals(response: requests.Response, limits: ReadLimits) -> Iterator[bytes]:
     """The raw body as it arrives: ``read1`` returns whatever one receive brought,
-    so a trickling server cannot hide past the deadline inside one long read."""
+    so a trickling server cannot hide past the deadline inside one long read.
+
+    Reading the raw stream bypasses requests, so urllib3's and http.client's
+    own errors arrive here unwrapped; they become :class:`DownloadRefused`.
+    """
     raw = response.raw
-    while piece := raw.read1(_CHUNK, decode_content=False):
-        yield piece
+    try:
+        while piece := raw.read1(_CHUNK, decode_content=False):
+            yield piece
+    except urllib3.exceptions.ReadTimeoutError:
+        if limits.download_idle_seconds >= limits.download_seconds:
+            raise _too_slow(limits) from None
+        raise DownloadRefused(
+            f"the server sent nothing for download_idle_seconds "
+            f"({limits.download_idle_seconds:g} s)"
+        ) from None
+    except (urllib3.exceptions.HTTPError, http.client.HTTPException) as error:
+        raise DownloadRefused(f"the body was cut short ({_cause(error)})") from None
+
+
+def _cause(error: Exception) -> str:
+    """The innermost reason urllib3 wraps (``IncompleteRead(...)``, a reset), not its wrapper."""
+    inner = error.args[-1] if error.args else None
+    return repr(inner) if isinstance(inner, Exception) else str(error)
 
 
 def _decoded(pieces: Iterator[bytes], encoding: str | None) -> Iterator[bytes]:
@@ -388,5 +413,7 @@ def _decoded(pieces: Iterator[bytes], encoding: str | None) -> Iterator[bytes]:
                 data = decoder.unconsumed_tail
         while not decoder.eof and (rest := decoder.decompress(b"", _CHUNK)):
             yield rest
+        if not decoder.eof:  # its checksum, at the very end, was never seen
+            raise DownloadRefused(f"{name} Content-Encoding cut short before its checksum")
     except zlib.error as error:
         raise DownloadRefused(f"corrupt {name} Content-Encoding: {error}") from None

@@ -10,7 +10,9 @@ over-long message keeps its head and tail and says how much was cut.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -29,7 +31,7 @@ class ReadLimits:
     """The caps of one source; ``trending_sources[...]['limits']`` overrides any of them."""
 
     max_expanded_bytes: int = 1024 * MiB
-    """Bytes one input (file, URL or whole archive) may expand to when decompressed."""
+    """Bytes one input (file, URL or whole archive) may expand to, its HDR histograms too."""
     max_tests: int = 100_000
     """Test results one build may hold (one output.xml, or one build of a table)."""
     max_message_chars: int = 65_536
@@ -38,8 +40,10 @@ class ReadLimits:
     """Characters of one test's telemetry (CSIT JSON model) that are stored; the rest is cut."""
     max_download_bytes: int = 2048 * MiB
     """Bytes one URL download may hold, after any Content-Encoding is undone."""
-    download_seconds: float = 600.0
+    download_seconds: float = 120.0
     """Total time one URL download may take, however slowly the server sends."""
+    download_idle_seconds: float = 30.0
+    """Longest wait for a connection, or for the next bytes of an answer, from a server."""
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> ReadLimits:
@@ -49,11 +53,24 @@ class ReadLimits:
         for name, value in raw.items():
             if name not in known:
                 raise ValueError(f"unknown limit {name!r}; known: {', '.join(known)}")
-            values[name] = _number(name, value, integer=name != "download_seconds")
+            values[name] = _number(name, value, integer=not name.endswith("_seconds"))
         return replace(cls(), **values)
 
     def identity(self) -> dict[str, float]:
-        return {option.name: getattr(self, option.name) for option in fields(self)}
+        """The caps that shape what a parse gives: part of each stored input's identity.
+
+        How long or how much a download may take decides only whether the
+        bytes arrive, not what they parse to; raising those caps for a slow
+        server must not parse (and store) every input again under a new identity.
+        """
+        return {
+            option.name: getattr(self, option.name)
+            for option in fields(self)
+            if option.name not in _DOWNLOAD_ONLY
+        }
+
+
+_DOWNLOAD_ONLY = frozenset({"max_download_bytes", "download_seconds", "download_idle_seconds"})
 
 
 DEFAULT_LIMITS = ReadLimits()
@@ -88,6 +105,29 @@ class Budget:
                 f"expands beyond max_expanded_bytes ({self.limit:,} bytes): refused; "
                 "raise the source's limit to read it"
             )
+
+
+_CHARGED: ContextVar[Budget | None] = ContextVar("charged_budget", default=None)
+
+
+@contextlib.contextmanager
+def charging(budget: Budget) -> Iterator[None]:
+    """Makes ``budget`` the one :func:`charged_budget` returns while an input is parsed.
+
+    Expansion can happen deep inside a parser (an HDR histogram in a test
+    message is compressed too); this way it is charged to the input it came
+    from without every parsing layer passing the budget along.
+    """
+    token = _CHARGED.set(budget)
+    try:
+        yield
+    finally:
+        _CHARGED.reset(token)
+
+
+def charged_budget() -> Budget:
+    """The budget of the input being parsed; outside :func:`charging`, a fresh default one."""
+    return _CHARGED.get() or Budget(DEFAULT_LIMITS.max_expanded_bytes)
 
 
 class Counted:

@@ -32,7 +32,7 @@ from sphinxcontrib_trending.ingest.download import (
     url_path,
 )
 from sphinxcontrib_trending.ingest.formats import Reading, StoreReader
-from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, enforce
+from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, charging, enforce
 from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
 from sphinxcontrib_trending.ingest.options import SpecError, compile_options
@@ -179,9 +179,9 @@ def ingest(
     (``workers`` and ``scheduler`` go straight to it) and written to the
     store in one commit.  Without ``store_dir`` everything is parsed and
     nothing is written.  ``read_back=False`` (``sphinx-trending ingest``)
-    leaves the inputs the store already holds unread (a missing or resized
-    file still has its input parsed again): the dataset then has only what
-    was parsed now, and a file damaged in place is found by the next load.
+    leaves the inputs the store already holds unread, once their files are
+    checked against the manifest (a missing or damaged file has its input
+    parsed again): the dataset then has only what was parsed now.
     ``passed_messages`` as for :func:`load`.  ``forked`` (without ``workers``
     or ``scheduler``) parses on that many processes forked from this one
     (:func:`~sphinxcontrib_trending.engine.map_forked`): a Sphinx build's
@@ -205,8 +205,8 @@ def ingest(
     store = LocalStore(store_dir, decoded_dir) if store_dir is not None else None
     with ExitStack() as stack:
         manifest = Manifest()
+        writable = store is not None and _lock(store, stack, dataset)
         if store is not None:
-            stack.enter_context(store.locked())
             manifest, complaints = store.manifest()
             dataset.problems.extend(complaints)
         folder = downloads_dir if downloads_dir is not None else temporary_folder(stack)
@@ -228,10 +228,10 @@ def ingest(
             )
         ]
         _read_stored(store, slots, dataset, passed_messages)
-        writes_here = store if scheduler is None else None
+        writes_here = store if scheduler is None and writable else None
         engine = _Engine(workers, scheduler, forked)
         _parse_missing(slots, options, dataset, report, engine, writes_here)
-        if store is not None:
+        if store is not None and writable:
             _commit(store, manifest, slots, dataset)
             if read_back:
                 _read_back(store, slots, options, dataset, passed_messages)
@@ -241,6 +241,25 @@ def ingest(
     if fmt.merges_builds:
         builds = merge_builds(builds, dataset.problems)
     return _finished(dataset, builds)
+
+
+def _lock(store: LocalStore, stack: ExitStack, dataset: Dataset) -> bool:
+    """Take the store's writer lock for the run; False (and a problem) when it cannot be taken.
+
+    A read-only folder (a mounted cache, a store published read-only) cannot
+    hold the lock file, nor anything else this run would write: the store is
+    then read as it is, what it lacks is parsed and kept in memory only.
+    """
+    try:
+        stack.enter_context(store.locked())
+    except OSError as error:
+        message = (
+            f"cannot write the results store ({error}): it is read as it is, "
+            "and what is parsed now is not stored"
+        )
+        dataset.problems.append(Problem(str(store.root), message, "cache"))
+        return False
+    return True
 
 
 def _finished(dataset: Dataset, builds: list[Build]) -> Dataset:
@@ -307,7 +326,7 @@ def _slot(
     if read_back:
         slot.unread = previous
         return slot
-    complaint = store.missing(previous)
+    complaint = store.damaged(previous)
     if complaint is not None:
         dataset.problems.append(complaint)
         slot.changed = True
@@ -573,7 +592,8 @@ def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> 
             documents += 1
             reading = _reading(document, origin, naming, options)
             try:
-                found, complaints = fmt.read(reading)
+                with charging(budget):  # histograms in messages expand too
+                    found, complaints = fmt.read(reading)
             except MEMBER_ERRORS as error:
                 problems.append(Problem(reading.where, f"cannot read, skipped: {error}", "parse"))
                 continue

@@ -5,12 +5,15 @@ some also after a tab or carriage return) as a formula, so a test name or
 failure message from the data could run code on the reader's machine.  As
 OWASP advises, such text cells get a leading single quote; numbers are
 written as numbers, since a number cannot hold a formula.
+
+Fields are quoted as RFC 4180 says: any field holding a comma, a quote or
+a line break, a bare carriage return included.  Python's ``csv`` writer
+leaves a lone ``\r`` unquoted when lines end in ``\n``, and a spreadsheet
+then splits the row there.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 
 from sphinxcontrib_trending.render.table import RawValue, Table
@@ -33,10 +36,23 @@ def csv_cell(value: RawValue) -> str:
 def table_csv(table: Table) -> str:
     """The raw header and values when the table has them, else the cells as shown."""
     raw = bool(table.raw_header)
-    output = io.StringIO()
-    writer = csv.writer(output, lineterminator="\n")
-    writer.writerow([csv_cell(name) for name in (table.raw_header if raw else table.header)])
+    lines = [_line([csv_cell(name) for name in (table.raw_header if raw else table.header)])]
     for row in table.rows:
         values = row.raw if raw else row.cells
-        writer.writerow([csv_cell(value) for value in values])
-    return output.getvalue()
+        lines.append(_line([csv_cell(value) for value in values]))
+    return "".join(lines)
+
+
+_QUOTED_WHEN_HELD = frozenset(',"\r\n')
+
+
+def _line(fields: list[str]) -> str:
+    if fields == [""]:  # a lone empty field, quoted: a blank line would be no row
+        return '""\n'
+    return ",".join(_field(text) for text in fields) + "\n"
+
+
+def _field(text: str) -> str:
+    if _QUOTED_WHEN_HELD.isdisjoint(text):
+        return text
+    return '"' + text.replace('"', '""') + '"'

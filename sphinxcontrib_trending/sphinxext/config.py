@@ -16,6 +16,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
+from sphinxcontrib_trending.ingest.cache_folder import usable
 from sphinxcontrib_trending.settings import OPTIONS, Settings, raw_values, validate
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
@@ -40,7 +41,8 @@ def _validate(app: Sphinx, config: Config) -> None:
             setattr(config, name, option.fresh_default())
     if settings.cache_dir is None:
         settings = replace(settings, cache_dir=default_cache_dir(app))
-    setattr(config, _SETTINGS_ATTRIBUTE, settings)
+    cache_dir = usable(settings.cache_dir, lambda message: warn(message, "cache"))
+    setattr(config, _SETTINGS_ATTRIBUTE, replace(settings, cache_dir=cache_dir))
 
 
 def default_cache_dir(app: Sphinx) -> Path:

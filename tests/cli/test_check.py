@@ -461,3 +461,15 @@ def test_a_test_that_never_had_a_value_fails_the_gate(tmp_path: Path, capsys) ->
     failing = tmp_path / "failing.jsonl"
     failing.write_text("".join(json.dumps(row) + "\n" for row in rows[3:]))
     assert main(["check", "--format", "jsonl", str(failing)]) == 2
+
+
+def test_a_cache_folder_that_cannot_be_written_is_a_warning_not_a_crash(
+    archive: Path, tmp_path: Path, capsys
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    cache = blocker / "cache"
+    assert main(["check", str(archive), "--cache-dir", str(cache)]) == 1  # as without a cache
+    err = capsys.readouterr().err
+    assert f"warning: cache folder {cache} cannot be written (" in err
+    assert "internal error" not in err

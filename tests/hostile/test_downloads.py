@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import multiprocessing
 import os
@@ -12,8 +11,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -21,52 +20,13 @@ import pytest
 from sphinxcontrib_trending.ingest.download import new_round
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from tests.hostile.documents import load_here, messages, rf7
-
-Answer = Callable[[BaseHTTPRequestHandler, int], None]
-"""Writes the whole answer to the n-th request (counted from 1)."""
-
-
-@pytest.fixture
-def serve() -> Iterator[Callable[[Answer], str]]:
-    servers: list[ThreadingHTTPServer] = []
-
-    def start(answer: Answer) -> str:
-        count = [0]
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                count[0] += 1
-                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                    answer(self, count[0])
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}/job__1__output.xml"
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
-
-
-def _send(handler: BaseHTTPRequestHandler, body: bytes, status: int = 200, **headers: str) -> None:
-    handler.send_response(status)
-    for name, value in headers.items():
-        handler.send_header(name.replace("_", "-"), value)
-    handler.send_header("Content-Length", str(len(body)))
-    handler.end_headers()
-    handler.wfile.write(body)
+from tests.hostile.http_server import Answer, send
 
 
 def test_a_body_over_the_size_cap_is_refused(
     serve: Callable[[Answer], str], tmp_path: Path
 ) -> None:
-    url = serve(lambda handler, _n: _send(handler, rf7().encode() + b" " * 3_000_000))
+    url = serve(lambda handler, _n: send(handler, rf7().encode() + b" " * 3_000_000))
     dataset = load_here(url, cache_dir=tmp_path, limits=ReadLimits(max_download_bytes=1_000_000))
     assert dataset.builds == []
     assert "larger than max_download_bytes (1,000,000 bytes)" in messages(dataset)
@@ -77,14 +37,14 @@ def test_a_content_encoding_gzip_bomb_is_bounded(
     serve: Callable[[Answer], str], tmp_path: Path
 ) -> None:
     bomb = gzip.compress(b"\0" * 30_000_000)  # 30 MB in about 30 KB
-    url = serve(lambda handler, _n: _send(handler, bomb, Content_Encoding="gzip"))
+    url = serve(lambda handler, _n: send(handler, bomb, Content_Encoding="gzip"))
     dataset = load_here(url, cache_dir=tmp_path, limits=ReadLimits(max_download_bytes=1_000_000))
     assert "larger than max_download_bytes" in messages(dataset)
 
 
 def test_a_gzip_content_encoding_is_decoded(serve: Callable[[Answer], str], tmp_path: Path) -> None:
     body = gzip.compress(rf7().encode())
-    url = serve(lambda handler, _n: _send(handler, body, Content_Encoding="gzip"))
+    url = serve(lambda handler, _n: send(handler, body, Content_Encoding="gzip"))
     dataset = load_here(url, cache_dir=tmp_path)
     assert dataset.problems == [] and [b.build for b in dataset.builds] == ["1"]
 
@@ -124,7 +84,7 @@ def test_a_trickling_server_is_cut_off_at_the_deadline(
 def test_a_304_to_a_first_request_is_a_source_problem(
     serve: Callable[[Answer], str], tmp_path: Path
 ) -> None:
-    url = serve(lambda handler, _n: _send(handler, b"", status=304))
+    url = serve(lambda handler, _n: send(handler, b"", status=304))
     dataset = load_here(url, cache_dir=tmp_path)
     (problem,) = dataset.problems
     assert problem.subtype == "source" and "304 Not Modified" in problem.message
@@ -133,7 +93,7 @@ def test_a_304_to_a_first_request_is_a_source_problem(
 def _new_version_each_request(handler: BaseHTTPRequestHandler, number: int) -> None:
     """A server whose ETag and data change on every request: request N starts at N o'clock."""
     start = f"2024-05-01T0{number}:00:00.000000"
-    _send(handler, rf7(start=start).encode(), ETag=f'"v{number}"')
+    send(handler, rf7(start=start).encode(), ETag=f'"v{number}"')
 
 
 def test_a_url_is_fetched_once_per_round_whatever_its_etag(

@@ -13,7 +13,7 @@ from sphinxcontrib_trending.ingest.store import dataset, local
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies
 from sphinxcontrib_trending.ingest.store.layout import INPUT_PREFIX
-from sphinxcontrib_trending.ingest.store.manifest import read_manifest
+from sphinxcontrib_trending.ingest.store.manifest import DataFile, read_manifest
 from tests.ingest.test_store_source import OPTIONS, _planted
 
 
@@ -55,9 +55,9 @@ def file_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = dataset._read_file
 
-    def counted(fs: object, path: str, query: Query) -> pa.Table:
+    def counted(fs: object, path: str, query: Query, vouched: DataFile | None) -> pa.Table:
         seen.append(path)
-        return real(fs, path, query)
+        return real(fs, path, query, vouched)
 
     monkeypatch.setattr(dataset, "_read_file", counted)
     return seen

@@ -26,9 +26,11 @@ from sphinxcontrib_trending.ingest.dimensions import Dimensions, rules_for
 from sphinxcontrib_trending.ingest.options import compile_options
 from sphinxcontrib_trending.ingest.store import dataset
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
+from sphinxcontrib_trending.ingest.store.manifest import DataFile
 from sphinxcontrib_trending.ingest.store.rows import SharedValues
 from sphinxcontrib_trending.ingest.trials import Trials
 from tests.ingest.conftest import RF7_DAILY, RF7_WEEKLY
+from tests.store_tree import vouch_for
 
 TEXTS = pa.list_(pa.string())
 COMMON = [
@@ -327,6 +329,7 @@ def test_a_file_with_our_marker_and_wrong_columns_is_skipped(ours: Path) -> None
     at = table.schema.get_field_index("build_index")
     planted = table.set_column(at, "build_index", pa.array(["x"] * len(table)))
     pq.write_table(planted.replace_schema_metadata(table.schema.metadata), victim)
+    vouch_for(ours, victim)
     dataset = load(SourceSpec(paths=(str(ours),), format="parquet"))
     (problem,) = dataset.problems
     assert problem.origin == str(victim)
@@ -334,7 +337,8 @@ def test_a_file_with_our_marker_and_wrong_columns_is_skipped(ours: Path) -> None
 
 
 def _planted(store: Path, column: str, plant: Callable[[list], list]) -> Path:
-    """Rewrite ``column`` of the first data file that has a value in it; return that file."""
+    """Rewrite ``column`` of the first data file that has a value in it, and the manifest
+    to match (:func:`vouch_for`); return that file."""
     victim = next(
         path
         for path in sorted(store.rglob("*-*.parquet"))
@@ -345,6 +349,7 @@ def _planted(store: Path, column: str, plant: Callable[[list], list]) -> Path:
     cells = pa.array(plant(table.column(at).to_pylist()), table.schema.field(at).type)
     planted = table.set_column(at, table.schema.field(at), cells)
     pq.write_table(planted.replace_schema_metadata(table.schema.metadata), victim)
+    vouch_for(store, victim)
     return victim
 
 
@@ -426,9 +431,9 @@ def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(
     reads_before_builds: list[int] = []
     read_file, builds_from_input = dataset._read_file, dataset.builds_from_input
 
-    def counted_read(fs: object, path: str, query: Query) -> pa.Table:
+    def counted_read(fs: object, path: str, query: Query, vouched: DataFile | None) -> pa.Table:
         reads.append(path)
-        return read_file(fs, path, query)
+        return read_file(fs, path, query, vouched)
 
     def counted_builds(rows: pa.Table, shared: SharedValues) -> list:
         reads_before_builds.append(len(reads))

@@ -54,6 +54,21 @@ def test_commas_quotes_and_newlines_survive_a_round_trip() -> None:
     assert _parsed(table_csv(table)) == [["Test Case", "Value [pps]"], [name, "1000000"]]
 
 
+@pytest.mark.parametrize("name", ["job\rname", "test\r", "24.02\rrc0"])
+def test_a_bare_carriage_return_in_a_name_is_quoted(name: str) -> None:
+    """A lone CR ends a row in a spreadsheet: such a field must be quoted like a newline."""
+    table = Table("", ("Test Case", "Job"), (Row(("t", name)),))
+    written = table_csv(table)
+    assert written == f'Test Case,Job\nt,"{name}"\n'
+    assert _parsed(written) == [["Test Case", "Job"], ["t", name]]
+
+
+def test_a_row_of_one_empty_field_is_not_a_blank_line() -> None:
+    table = Table("", ("Note",), (Row(("",)),))
+    assert table_csv(table) == 'Note\n""\n'
+    assert _parsed(table_csv(table)) == [["Note"], [""]]
+
+
 def test_a_table_without_raw_values_downloads_its_cells_as_shown() -> None:
     table = Table("", ("Test Case", "Note"), (Row(("x", "=1+1")),))
     assert _parsed(table_csv(table)) == [["Test Case", "Note"], ["x", "'=1+1"]]

@@ -76,3 +76,18 @@ def test_a_build_process_exits_with_its_heap_frozen(tmp_path: Path) -> None:
         "frozen after the build: False",
         "frozen at exit: True",
     ]
+
+
+def test_a_cache_folder_that_cannot_be_written_leaves_the_build_without_its_cache(
+    site, tmp_path: Path
+) -> None:
+    """A cache that cannot even be created (here below a file): one warning, a whole site."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    app = site(confoverrides={"trending_cache_dir": str(blocker / "cache")})
+    app.build()
+    warnings = app._warning.getvalue()
+    assert f"cache folder {blocker / 'cache'} cannot be written (" in warnings
+    assert "going on without it, parsing and grouping everything anew" in warnings
+    assert warnings.count("[trending.cache]") == 1
+    assert (Path(app.outdir) / "dashboard.html").is_file()

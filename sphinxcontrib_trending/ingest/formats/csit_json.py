@@ -195,19 +195,45 @@ class _Results:
         self.errors: list[str] = []
 
     def read(self, result: dict[str, Any]) -> None:
-        self.measurements.extend(_measurements(result))
+        for measurement in _measurements(result):
+            try:
+                values = tuple(map(_as_float, measurement.values))
+            except ValueError as error:
+                self.errors.append(f"{measurement.metric}: {error}; left out")
+                continue
+            self.measurements.append(Measurement(measurement.metric, measurement.unit, values))
         if result["type"] != "ndrpdr":
             return
         for direction in LATENCY_DIRECTIONS:
             loads = result.get(f"latency_{direction}")
             for load in LATENCY_LOADS if loads else ():
                 numbers = loads[f"pdr_{load}"]
-                statistics = tuple(float(numbers[name]) for name in LATENCY_STATISTICS)
                 base = f"latency_pdr{load}_{direction}"
+                try:
+                    statistics = tuple(_as_float(numbers[name]) for name in LATENCY_STATISTICS)
+                except ValueError as error:
+                    self.errors.append(f"{base}: {error}; left out")
+                    continue
                 found = stream_latencies(base, statistics, numbers["hdrh"], numbers["unit"])
                 self.measurements.extend(found.measurements)
                 self.histograms.extend(found.histograms)
                 self.errors.extend(found.errors)
+
+
+_INT64 = range(-(2**63), 2**63)
+
+
+def _as_float(value: int | float) -> float:
+    """A JSON number as the float the store keeps; ``ValueError`` for an integer beyond int64.
+
+    Python reads JSON integers exactly, however long; one past 64 bits is
+    no counter value (an unsigned underflow, a corrupt writer) and would not
+    survive the store's columns, so it is reported rather than rounded.
+    """
+    if isinstance(value, int) and value not in _INT64:
+        shown = str(value) if value.bit_length() < 256 else f"a {value.bit_length()}-bit integer"
+        raise ValueError(f"value {shown} does not fit a 64-bit integer")
+    return float(value)
 
 
 def _measurements(result: dict[str, Any]) -> Iterator[Measurement]:

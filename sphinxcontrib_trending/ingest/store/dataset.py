@@ -29,6 +29,7 @@ from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.plausible import screen
 from sphinxcontrib_trending.ingest.read_options import ReadOptions
+from sphinxcontrib_trending.ingest.store.bounded import MANIFEST_MAX_BYTES, read_listed
 from sphinxcontrib_trending.ingest.store.columns import (
     MODEL_COLUMNS,
     REFERENCE_METRICS,
@@ -44,10 +45,11 @@ from sphinxcontrib_trending.ingest.store.layout import (
     partition_day,
     partition_values,
 )
-from sphinxcontrib_trending.ingest.store.local import READ_ERRORS
+from sphinxcontrib_trending.ingest.store.local import READ_ERRORS, check_listed
 from sphinxcontrib_trending.ingest.store.manifest import (
     MANIFEST_ERRORS,
     MANIFEST_NAME,
+    DataFile,
     Manifest,
     parse_manifest,
 )
@@ -126,9 +128,13 @@ def read_store(
         where = fs.unstrip_protocol(posixpath.normpath(root))
         decoded = scoped(decoded_dir, where, query.passed_messages, query.metrics)
         decoded.keep_only(_copy_names(listed))
+    vouched: dict[str, DataFile] = {}
     if manifest is not None:
         _complain_about_unlisted(location, listed, manifest, found)
         listed = sorted(manifest.referenced())
+        vouched = {data.path: data for entry in manifest.entries.values() for data in entry.files}
+    else:
+        listed = _without_orphans(location, listed, found)
     if query.recent_days is not None:
         query = replace(query, days=_recent(listed, query.recent_days))
     wanted = [
@@ -137,8 +143,26 @@ def read_store(
         if in_days(values := partition_values(relative), query.days)
         and in_test_types(values, query.test_types)
     ]
-    _read_wanted(fs, root, location, wanted, query, options, found, _Kept(decoded, states))
+    kept = _Kept(decoded, states, vouched)
+    _read_wanted(fs, root, location, wanted, query, options, found, kept)
+    if manifest is not None:
+        found.problems.extend(_recorded_problems(manifest, {relative for relative, _ in wanted}))
     return found
+
+
+def _recorded_problems(manifest: Manifest, wanted: set[str]) -> list[Problem]:
+    """What the parse of each input read now reported, as ``ingest`` kept it in the manifest.
+
+    A site must warn about its data as a build parsing the inputs would;
+    an input that gave no rows (unreadable) is always among them, one whose
+    files all lie outside the query's days or types is not.
+    """
+    return [
+        problem
+        for entry in manifest.entries.values()
+        if not entry.files or any(data.path in wanted for data in entry.files)
+        for problem in entry.problems
+    ]
 
 
 @dataclass(frozen=True)
@@ -148,6 +172,8 @@ class _Kept:
     decoded: DecodedCopies | None
     states: dict[str, list[object]]
     """Each listed file's size and modification time or ETag, by relative path."""
+    vouched: dict[str, DataFile]
+    """What our manifest says each of its files is (empty for the reference's data)."""
 
     def read(self, relatives: list[str]) -> pa.Table | None:
         if self.decoded is None or (identity := self._identity(relatives)) is None:
@@ -236,7 +262,10 @@ def _read_wanted(
         copy = kept.read(relatives)
         if copy is not None:
             return _InputRead([], copy)
-        files = [_read_ours_or_theirs(fs, posixpath.join(root, name), query) for name in relatives]
+        files = [
+            _read_ours_or_theirs(fs, posixpath.join(root, name), query, kept.vouched.get(name))
+            for name in relatives
+        ]
         ours = [table for table in files if isinstance(table, pa.Table) and _is_ours(table)]
         if not ours:
             return _InputRead(files, None)
@@ -293,10 +322,12 @@ def _is_ours(table: pa.Table) -> bool:
     return STORE_MARKER in (table.schema.metadata or {})
 
 
-def _read_ours_or_theirs(fs: Any, path: str, query: Query) -> pa.Table | Exception:
+def _read_ours_or_theirs(
+    fs: Any, path: str, query: Query, vouched: DataFile | None
+) -> pa.Table | Exception:
     """A file's rows: ours checked and prepared, the reference's as read; or what was wrong."""
     try:
-        table = _read_file(fs, path, query)
+        table = _read_file(fs, path, query, vouched)
         if not _is_ours(table):
             return table
         # ours were screened when parsed (check_rows checks that in one pass per column)
@@ -363,7 +394,7 @@ def _manifest(fs: Any, root: str) -> Manifest | None:
     if not fs.exists(path):
         return None
     try:
-        return parse_manifest(fs.cat_file(path))
+        return parse_manifest(read_listed(fs, path, MANIFEST_MAX_BYTES))
     except MANIFEST_ERRORS as error:
         raise ValueError(f"corrupt store manifest {MANIFEST_NAME}: {error}") from None
 
@@ -388,9 +419,35 @@ def _complain_about_unlisted(
             found.problems.append(Problem(where, "foreign file in the store, skipped", "source"))
 
 
-def _read_file(fs: Any, path: str, query: Query) -> pa.Table:
-    """One file's rows the query asks for, in the columns the model needs."""
-    with fs.open(path, "rb") as stream:
+def _without_orphans(location: str, listed: list[str], found: Found) -> list[str]:
+    """The files of a folder without our manifest, less those named as ours.
+
+    Ours without a manifest are what an ``ingest`` killed before its first
+    commit left: some inputs' rows, unverifiable, that would pass for a whole
+    reference dataset.  They are skipped, with one problem saying why.
+    """
+    orphans = [relative for relative in listed if is_our_file(relative)]
+    if orphans:
+        found.problems.append(
+            Problem(
+                location,
+                f"{len(orphans)} data file(s) named as sphinx-trending ingest names them but "
+                f"no {MANIFEST_NAME}: an ingest that never finished (killed?) left them; "
+                "skipped, run the ingest again",
+                "source",
+            )
+        )
+    return [relative for relative in listed if not is_our_file(relative)]
+
+
+def _read_file(fs: Any, path: str, query: Query, vouched: DataFile | None) -> pa.Table:
+    """One file's rows the query asks for, in the columns the model needs.
+
+    A file our manifest lists is read whole and must be the size and SHA-256
+    it lists (a swapped or rewritten file is never trusted); the reference's
+    files are opened for the columns needed only.
+    """
+    with _opened(fs, path, vouched) as stream:
         parquet = pq.ParquetFile(stream)
         schema = parquet.schema_arrow
         if (schema.metadata or {}).get(STORE_MARKER) is not None:
@@ -405,6 +462,12 @@ def _read_file(fs: Any, path: str, query: Query) -> pa.Table:
                 f"neither this store's nor the reference's data: no {', '.join(missing)}"
             )
         return parquet.read(columns=_reference_columns(names, query))
+
+
+def _opened(fs: Any, path: str, vouched: DataFile | None) -> Any:
+    if vouched is None:
+        return fs.open(path, "rb")
+    return pa.BufferReader(check_listed(read_listed(fs, path, vouched.size), vouched))
 
 
 def _read_ours(parquet: pq.ParquetFile, passed_messages: bool) -> pa.Table:

@@ -21,6 +21,7 @@ time, so damage to it is still found.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Iterable
@@ -88,7 +89,8 @@ class DecodedCopies:
         wanted = {self._path(name).name for name in names}
         for kept in self.folder.glob(f"*{_SUFFIX}"):
             if kept.name not in wanted:
-                kept.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # a read-only cache keeps them
+                    kept.unlink(missing_ok=True)
 
 
 def copy_name(paths: Iterable[str]) -> str:

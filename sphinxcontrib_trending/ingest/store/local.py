@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.model import Build, Problem
+from sphinxcontrib_trending.ingest.store.bounded import read_regular
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
 from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
@@ -187,19 +188,22 @@ class LocalStore:
             return None, _unusable(self.root / entry.files[0].path, error)
         return builds, None
 
-    def missing(self, entry: Entry) -> Problem | None:
-        """Why an entry's files cannot be what the manifest says, by their sizes alone."""
+    def damaged(self, entry: Entry) -> Problem | None:
+        """Why an entry's files are not what the manifest says (size, SHA-256), if they are not.
+
+        ``ingest`` reads no rows of the inputs it keeps; this is its check
+        that their files still hold them, so a damaged one is written anew.
+        """
         for data in entry.files:
             path = self.root / data.path
             try:
-                size = path.stat().st_size
-            except OSError as error:
+                check_listed(read_regular(path, data.size), data)
+            except FileNotFoundError as error:
                 return Problem(
                     str(path), f"missing store file, its input is parsed again: {error}", "cache"
                 )
-            if size != data.size:
-                message = f"store file of {size} bytes, the manifest says {data.size}"
-                return Problem(str(path), f"{message}; its input is parsed again", "cache")
+            except (OSError, ValueError) as error:
+                return _unusable(path, error)
         return None
 
     def write(self, key: str, builds: list[Build]) -> tuple[DataFile, ...]:
@@ -240,13 +244,21 @@ def _unusable(path: Path, error: Exception) -> Problem:
     return Problem(str(path), message, "cache")
 
 
-def _verified_table(path: Path, data: DataFile, passed_messages: bool) -> pa.Table:
-    """The file's rows, checked against the manifest and prepared (:func:`.prepared_rows`)."""
-    raw = path.read_bytes()
+def check_listed(raw: bytes, data: DataFile) -> bytes:
+    """``raw`` if it is the file the manifest lists (size and SHA-256), else CorruptFile.
+
+    Read it with the manifest's size as the cap (:func:`.read_regular`): a longer one is refused.
+    """
     if len(raw) != data.size:
         raise CorruptFile(f"{len(raw)} bytes, the manifest says {data.size}")
     if hashlib.sha256(raw).hexdigest() != data.sha256:
         raise CorruptFile("its content changed since it was written")
+    return raw
+
+
+def _verified_table(path: Path, data: DataFile, passed_messages: bool) -> pa.Table:
+    """The file's rows, checked against the manifest and prepared (:func:`.prepared_rows`)."""
+    raw = check_listed(read_regular(path, data.size), data)
     table = pq.read_table(pa.BufferReader(raw), columns=list(MODEL_COLUMNS))
     if (table.schema.metadata or {}).get(STORE_MARKER) != STORE_VERSION:
         raise CorruptFile("not a file of this store's layout")

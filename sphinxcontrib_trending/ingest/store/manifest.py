@@ -24,6 +24,11 @@ from typing import Any
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.codec import problem_from_json, problem_to_json
 from sphinxcontrib_trending.ingest.model import Problem
+from sphinxcontrib_trending.ingest.store.bounded import (
+    MANIFEST_MAX_BYTES,
+    RefusedFile,
+    read_regular,
+)
 from sphinxcontrib_trending.ingest.store.layout import is_our_file
 
 MANIFEST_NAME = "_manifest.json"
@@ -123,15 +128,18 @@ def read_manifest(root: Path) -> tuple[Manifest, Problem | None]:
     """The store's manifest; an empty one (and why) when it is missing or unusable.
 
     A manifest that does not decode is reported and the store starts empty:
-    its files are then not part of it, and inputs are parsed again.
+    its files are then not part of it, and inputs are parsed again.  So is
+    one that is not a regular file of at most ``MANIFEST_MAX_BYTES``; the
+    next commit replaces it (a link itself, not what it points to).
     """
     path = root / MANIFEST_NAME
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MANIFEST_MAX_BYTES)
     except FileNotFoundError:
         return Manifest(), None
-    except OSError as error:
-        return Manifest(), Problem(str(path), f"unreadable store manifest: {error}", "cache")
+    except (OSError, RefusedFile) as error:
+        message = f"unreadable store manifest, its inputs are parsed again: {error}"
+        return Manifest(), Problem(str(path), message, "cache")
     try:
         return parse_manifest(raw), None
     except MANIFEST_ERRORS as error:
