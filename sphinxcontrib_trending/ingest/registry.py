@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sphinxcontrib_trending.ingest.formats import (
     InputFormat,
+    asv,
     csit_json,
     csv_table,
     json_lines,
@@ -19,7 +20,7 @@ from sphinxcontrib_trending.ingest.formats import (
 
 _FORMATS: dict[str, InputFormat] = {
     module.FORMAT.name: module.FORMAT
-    for module in (robot_output, csv_table, json_lines, csit_json, parquet)
+    for module in (robot_output, csv_table, json_lines, csit_json, parquet, asv)
 }
 
 DEFAULT_FORMAT = robot_output.FORMAT.name
