@@ -13,14 +13,25 @@ from sphinxcontrib_trending.ingest.formats import (
     asv,
     csit_json,
     csv_table,
+    google_benchmark,
     json_lines,
     parquet,
+    pytest_benchmark,
     robot_output,
 )
 
 _FORMATS: dict[str, InputFormat] = {
     module.FORMAT.name: module.FORMAT
-    for module in (robot_output, csv_table, json_lines, csit_json, parquet, asv)
+    for module in (
+        robot_output,
+        csv_table,
+        json_lines,
+        csit_json,
+        parquet,
+        asv,
+        pytest_benchmark,
+        google_benchmark,
+    )
 }
 
 DEFAULT_FORMAT = robot_output.FORMAT.name
