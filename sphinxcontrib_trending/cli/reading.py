@@ -134,16 +134,32 @@ def parse_dimensions(pairs: list[str]) -> tuple[tuple[str, str], ...]:
 SNIFF_BYTES = 512
 
 
-def _sniffed(path: str) -> str | None:
-    """The format a plain file's first character suggests: ``<`` XML, ``{`` JSON, else CSV."""
+def _head(path: str) -> bytes | None:
+    """A file's first bytes, without a byte-order mark or leading blanks; None if unreadable."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(SNIFF_BYTES).lstrip(b"\xef\xbb\xbf \t\r\n")
+            return handle.read(SNIFF_BYTES).lstrip(b"\xef\xbb\xbf \t\r\n")
     except OSError:
         return None
+
+
+def _sniffed(path: str) -> str | None:
+    """The format a plain file's first character suggests: ``<`` XML, ``{`` JSON, else CSV."""
+    head = _head(path)
     if not head or head.startswith(b"<") or head.startswith(b"\x1f\x8b"):
         return None
     return "jsonl" if head.startswith(b"{") else "csv"
+
+
+def _claims(fmt: str, path: str) -> bool:
+    """Is ``path`` ``fmt``'s: by its name, and by its content where names are generic."""
+    declared = input_format(fmt)
+    if not declared.is_document(path):
+        return False
+    if declared.sniff is None:
+        return True
+    head = _head(path)
+    return head is not None and declared.sniff(head)
 
 
 def _not_robot(path: str) -> str | None:
@@ -153,7 +169,7 @@ def _not_robot(path: str) -> str | None:
     name says nothing is sniffed.  Folders, globs and URLs are left alone.
     """
     for fmt in FORMATS:
-        if input_format(fmt).is_document(path):
+        if _claims(fmt, path):
             return None if fmt == "robot" else fmt
     if Path(path).is_file() and not path.lower().endswith(".xml"):
         return _sniffed(path)

@@ -164,4 +164,5 @@ FORMAT = InputFormat(
     name="google-benchmark",
     documents=re.compile(r"\.json$", re.IGNORECASE),
     read=read,
+    sniff=lambda head: b'"context"' in head,
 )

@@ -115,4 +115,5 @@ FORMAT = InputFormat(
     name="pytest-benchmark",
     documents=re.compile(r"\.json$", re.IGNORECASE),
     read=read,
+    sniff=lambda head: b'"machine_info"' in head,
 )
