@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from sphinxcontrib_trending.analysis.history import histories
-from sphinxcontrib_trending.ingest import Dataset, SourceSpec, load
+from sphinxcontrib_trending.ingest import Dataset, SourceSpec, fingerprint, load
 from tests.ingest.asv_expected import what_asv_shows, what_we_read
 from tests.ingest.asv_project import MACHINE, run_asv
 
@@ -300,3 +300,34 @@ def _as_written_by_asv(results: Path, data: dict[str, Any]) -> Path:
     shutil.copytree(results, original)
     _results_file(original).write_text(json.dumps(data))
     return original
+
+
+def test_results_older_than_asv_0_4_a_bare_number_per_benchmark(results: Path) -> None:
+    data = json.loads(_results_file(results).read_text())
+    oldest = {key: data[key] for key in ("commit_hash", "date", "params", "python")}
+    oldest |= {"requirements": {}, "version": 1, "results": {"bench.time_plain": 1.5e-6}}
+    _results_file(results).write_text(json.dumps(oldest))
+    (build,) = _read(results).builds
+    (test,) = build.tests
+    env = _results_file(results).stem.split("-", 1)[1]  # no env_name: from the file's name
+    assert test.test_id == f"bench.time_plain [{env}]"
+    assert tuple(test.measurement("time").values) == (1.5e-6,)
+
+
+def test_samples_that_do_not_fit_the_values_are_dropped_and_named(results: Path) -> None:
+    _edit(_results_file(results), lambda data: _column(data, SUM, "samples").pop())
+    dataset = _read(results)
+    (problem,) = dataset.problems
+    assert "samples that do not match the values, read without samples: " + SUM in problem.message
+    data = json.loads(_results_file(results).read_text())
+    first = _column(data, SUM, "result")[0]
+    tests = {t.test_id.rpartition(" [")[0]: t for t in dataset.builds[0].tests}
+    assert tuple(tests[f"{SUM}(10, 'int')"].measurement("time").values) == (first,)
+
+
+def test_a_new_results_file_changes_the_source_s_fingerprint(results: Path) -> None:
+    spec = SourceSpec(paths=(str(results),), format="asv", metric="time")
+    before = fingerprint(spec)
+    assert fingerprint(spec) == before
+    _second_file(results, lambda path: None)
+    assert fingerprint(spec) != before
