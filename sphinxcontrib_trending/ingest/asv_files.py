@@ -75,8 +75,15 @@ class ResultsFile:
     runs: dict[str, BenchmarkRun]
 
 
-def load_json(path: Path) -> Any:
-    """The file's JSON (asv writes ``NaN`` for skipped results: it is accepted)."""
+def load_json(path: Path, limit: int) -> Any:
+    """The file's JSON (asv writes ``NaN`` for skipped results: it is accepted).
+
+    A file over ``limit`` bytes (the source's ``max_expanded_bytes``) is not
+    read: asv's files are kilobytes, and a planted one must not fill memory.
+    """
+    size = path.stat().st_size
+    if size > limit:
+        raise AsvFileError(f"{size:,} bytes is over max_expanded_bytes ({limit:,}); left out")
     try:
         with path.open(encoding="utf-8") as stream:
             return json.load(stream)
@@ -121,9 +128,9 @@ def _param_lists(value: Any, what: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(values) for values in value)
 
 
-def read_benchmarks(path: Path) -> dict[str, Benchmark]:
+def read_benchmarks(path: Path, limit: int) -> dict[str, Benchmark]:
     """``benchmarks.json``: every benchmark asv knows now, by name."""
-    data = _object(load_json(path), "benchmarks.json")
+    data = _object(load_json(path, limit), "benchmarks.json")
     _version(data, BENCHMARKS_VERSION, "benchmarks.json")
     found = {}
     for name, entry in data.items():
@@ -145,16 +152,16 @@ def read_benchmarks(path: Path) -> dict[str, Benchmark]:
     return found
 
 
-def read_machine(path: Path) -> str:
+def read_machine(path: Path, limit: int) -> str:
     """The machine a ``machine.json`` describes (asv reads no folder without one)."""
-    data = _object(load_json(path), "machine.json")
+    data = _object(load_json(path, limit), "machine.json")
     _version(data, MACHINE_VERSION, "machine.json")
     return _text(data.get("machine"), "machine name")
 
 
-def read_results(path: Path) -> ResultsFile:
+def read_results(path: Path, limit: int) -> ResultsFile:
     """One results file, in either layout."""
-    data = _object(load_json(path), "results")
+    data = _object(load_json(path, limit), "results")
     version = _version(data, RESULTS_VERSION, "results")
     params = data.get("params")
     if not isinstance(params, dict):

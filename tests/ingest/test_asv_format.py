@@ -17,6 +17,7 @@ import pytest
 
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.ingest import Dataset, SourceSpec, fingerprint, load
+from sphinxcontrib_trending.ingest.limits import ReadLimits
 from tests.ingest.asv_expected import what_asv_shows, what_we_read
 from tests.ingest.asv_project import MACHINE, run_asv
 
@@ -331,3 +332,18 @@ def test_a_new_results_file_changes_the_source_s_fingerprint(results: Path) -> N
     assert fingerprint(spec) == before
     _second_file(results, lambda path: None)
     assert fingerprint(spec) != before
+
+
+def test_a_file_over_max_expanded_bytes_is_named_and_not_read(results: Path) -> None:
+    big = _second_file(results, lambda path: path.write_text(path.read_text() + " " * 50_000))
+    limit = big.stat().st_size - 1
+    spec = SourceSpec(
+        paths=(str(results),),
+        format="asv",
+        metric="time",
+        limits=ReadLimits(max_expanded_bytes=limit),
+    )
+    dataset = load(spec)
+    (problem,) = dataset.problems
+    assert problem.origin == str(big) and "over max_expanded_bytes" in problem.message
+    assert len(dataset.builds) == 1

@@ -59,22 +59,23 @@ def read(
     if is_url(location) or not root.is_dir():
         message = "not a folder: an asv source's path is the results folder holding benchmarks.json"
         return [], [Problem(location, message, "source")], []
+    limit = options.limits.max_expanded_bytes
     try:
-        benchmarks = read_benchmarks(root / BENCHMARKS)
+        benchmarks = read_benchmarks(root / BENCHMARKS, limit)
     except (OSError, AsvFileError) as error:
         return [], [Problem(str(root / BENCHMARKS), _reason(error), "parse")], []
     files = [str(root / BENCHMARKS)]
     builds: list[Build] = []
     unknown = _Unknown()
     for folder, names in _result_folders(root):
-        machine = _machine(folder, problems)
+        machine = _machine(folder, limit, problems)
         if machine is None:
             continue
         files.append(str(folder / MACHINE))
         for name in names:
             path = folder / name
             files.append(str(path))
-            build = _build(path, machine, benchmarks, unknown, problems)
+            build = _build(path, machine, benchmarks, limit, unknown, problems)
             if build is not None:
                 builds.append(build)
     problems.extend(unknown.problems(str(root / BENCHMARKS)))
@@ -124,10 +125,10 @@ def _result_folders(root: Path) -> list[tuple[Path, list[str]]]:
     return found
 
 
-def _machine(folder: Path, problems: list[Problem]) -> str | None:
+def _machine(folder: Path, limit: int, problems: list[Problem]) -> str | None:
     """The folder's machine; asv reads no results of a folder without a valid machine.json."""
     try:
-        return read_machine(folder / MACHINE)
+        return read_machine(folder / MACHINE, limit)
     except (OSError, AsvFileError) as error:
         message = f"{_reason(error)}; the results beside it are skipped, as asv skips them"
         problems.append(Problem(str(folder / MACHINE), message, "parse"))
@@ -138,11 +139,12 @@ def _build(
     path: Path,
     machine: str,
     benchmarks: dict[str, Benchmark],
+    limit: int,
     unknown: _Unknown,
     problems: list[Problem],
 ) -> Build | None:
     try:
-        results = read_results(path)
+        results = read_results(path, limit)
     except (OSError, AsvFileError) as error:
         problems.append(Problem(str(path), _reason(error), "parse"))
         return None
