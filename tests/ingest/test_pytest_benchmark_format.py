@@ -166,3 +166,21 @@ def test_nan_and_infinite_statistics_are_left_out_and_named(run_file: Path) -> N
     first, second, _ = dataset.builds[0].tests
     assert first.measurement("time_max") is None and first.measurement("time") is not None
     assert second.measurement("ops") is None
+
+
+def test_a_folder_of_saved_runs_is_one_build_per_run_in_time_order(
+    run_file: Path, tmp_path: Path
+) -> None:
+    """As ``--benchmark-autosave`` keeps them: ``.benchmarks/<machine>/0001_<commit>_<time>.json``;
+    the older run's time is naive, as pytest-benchmark before 4 wrote it (UTC)."""
+    saved = tmp_path / ".benchmarks" / "Linux-CPython-3.11-64bit"
+    saved.mkdir(parents=True)
+    data = json.loads(run_file.read_text())
+    later = saved / "0002_abc_20240502_120000.json"
+    later.write_text(json.dumps(data | {"datetime": "2024-05-02T12:00:00+00:00"}))
+    earlier = saved / "0001_abc_20240501_120000.json"
+    earlier.write_text(json.dumps(data | {"datetime": "2024-05-01T12:00:00"}))
+    dataset = _read(tmp_path / ".benchmarks")
+    assert dataset.problems == []
+    assert [build.origin for build in dataset.builds] == [str(earlier), str(later)]
+    assert dataset.builds[0].build == "20240501T120000Z"
