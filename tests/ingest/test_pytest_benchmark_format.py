@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -56,8 +57,10 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = folder / "run.json"
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_tiny.py"]
     command += ["--benchmark-json", str(out), "--benchmark-min-rounds=3"]
-    command += ["--benchmark-max-time=0.001"]
-    subprocess.run(command, cwd=folder, check=True, capture_output=True)
+    command += ["--benchmark-max-time=0.001", "-p", "no:xdist"]
+    # a worker of this run (pytest-xdist) must not make the inner run a worker too
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    subprocess.run(command, cwd=folder, check=True, capture_output=True, env=environment)
     return out
 
 
