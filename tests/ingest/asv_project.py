@@ -11,6 +11,7 @@ git repository, with samples recorded.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -76,11 +77,15 @@ def run_asv(folder: Path) -> Path:
     _git(folder, "add", "-A")
     _git(folder, "commit", "-q", "-m", "tiny")
     commit = _git(folder, "rev-parse", "HEAD").strip()
+    # asv keeps its machines in ~/.asv-machine.json: a home of the project's own,
+    # so tests never touch the user's file nor race each other on it
+    environment = os.environ | {"HOME": str(folder)}
     asv = [sys.executable, "-m", "asv"]
-    subprocess.run([*asv, "machine", "--machine", MACHINE, "--yes"], cwd=folder, check=True)
+    machine = [*asv, "machine", "--machine", MACHINE, "--yes"]
+    subprocess.run(machine, cwd=folder, check=True, capture_output=True, env=environment)
     run = [*asv, "run", "--machine", MACHINE, "--quick", "--record-samples"]
     run += ["--python=same", "--set-commit-hash", commit]
-    done = subprocess.run(run, cwd=folder, capture_output=True, text=True)
+    done = subprocess.run(run, cwd=folder, capture_output=True, text=True, env=environment)
     if done.returncode not in (0, 2):  # 2: some benchmark failed, as time_broken does
         raise RuntimeError(f"asv run failed ({done.returncode}): {done.stdout}{done.stderr}")
     return folder / "results"
