@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -142,7 +143,7 @@ def _add(run: Any, instances: dict[str, _Instance]) -> str | None:
     return None
 
 
-def _test(instance: _Instance, time: Any) -> TestResult:
+def _test(instance: _Instance, time: datetime) -> TestResult:
     passed = instance.status == "PASS"
     measurements = tuple(
         Measurement(metric, instance.units[metric], tuple(values))

@@ -11,6 +11,7 @@ machine (``machine_info.node``) is the testbed and the commit
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from sphinxcontrib_trending.ingest.formats import InputFormat, Reading
@@ -66,7 +67,7 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
     return [Build(job, build, time, version, testbed, reading.where, tuple(tests))], problems
 
 
-def _test(benchmark: Any, time: Any) -> TestResult | str:
+def _test(benchmark: Any, time: datetime) -> TestResult | str:
     """The benchmark as a test, or why it cannot be one."""
     if not isinstance(benchmark, dict):
         return "not an object"
