@@ -27,6 +27,7 @@ from sphinxcontrib_trending.cli.reading import (
 )
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError
 from sphinxcontrib_trending.ingest.loader import ingest
+from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.store.local import DOWNLOADS_NAME
 from sphinxcontrib_trending.ingest.store.manifest import read_manifest
 from sphinxcontrib_trending.reports.text import visible
@@ -114,6 +115,10 @@ def run(
         return EXIT_USAGE
     if spec.format == "parquet":
         print("sphinx-trending ingest: error: a parquet store is not an input", file=err)
+        return EXIT_USAGE
+    if input_format(spec.format).store is not None:
+        message = f"a {spec.format} source is read whole by each build; it is not ingested"
+        print(f"sphinx-trending ingest: error: {message}", file=err)
         return EXIT_USAGE
     progress = _Progress(err, terminal=err.isatty())
     try:

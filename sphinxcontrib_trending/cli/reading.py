@@ -162,13 +162,30 @@ def parse_dimensions(pairs: list[str]) -> tuple[tuple[str, str], ...]:
         raise SpecError(f"--dimension: {error}") from None
 
 
-def _sniffed(path: str) -> str | None:
-    """The table format a plain file's first bytes show, if any."""
+def _head(path: str) -> bytes | None:
+    """A file's first bytes; None if unreadable."""
     try:
         with open(path, "rb") as handle:
-            return sniffed_table(handle.read(SNIFF_BYTES))
+            return handle.read(SNIFF_BYTES)
     except OSError:
         return None
+
+
+def _sniffed(path: str) -> str | None:
+    """The table format a plain file's first bytes show, if any."""
+    head = _head(path)
+    return None if head is None else sniffed_table(head)
+
+
+def _claims(fmt: str, path: str) -> bool:
+    """Is ``path`` ``fmt``'s: by its name, and by its content where names are generic."""
+    declared = input_format(fmt)
+    if not declared.is_document(path):
+        return False
+    if declared.sniff is None:
+        return True
+    head = _head(path)
+    return head is not None and declared.sniff(head)
 
 
 def _not_robot(path: str) -> str | None:
@@ -178,7 +195,7 @@ def _not_robot(path: str) -> str | None:
     name says nothing is sniffed.  Folders, globs and URLs are left alone.
     """
     for fmt in FORMATS:
-        if input_format(fmt).is_document(path):
+        if _claims(fmt, path):
             return None if fmt == "robot" else fmt
     if Path(path).is_file() and not path.lower().endswith(".xml"):
         return _sniffed(path)

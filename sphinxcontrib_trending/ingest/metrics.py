@@ -59,6 +59,31 @@ def _latency_metrics() -> dict[str, MetricInfo]:
     }
 
 
+def _benchmark_metrics() -> dict[str, MetricInfo]:
+    """asv, pytest-benchmark and Google Benchmark: times and memory lower, rates higher.
+
+    asv's ``track`` is left out: what it tracks, and so which way is
+    better, is the benchmark's own business (a source's ``direction`` says).
+    """
+    found = {
+        "time": MetricInfo("s", "lower", "asv time_ benchmarks; pytest-benchmark rounds"),
+        "mem": MetricInfo("bytes", "lower", "asv mem_ benchmarks: an object's size"),
+        "peakmem": MetricInfo("bytes", "lower", "asv peakmem_ benchmarks: peak resident memory"),
+        "ops": MetricInfo("ops/s", "higher", "pytest-benchmark operations per second"),
+        "bytes_per_second": MetricInfo("bytes/s", "higher", "Google Benchmark bytes processed"),
+        "items_per_second": MetricInfo("items/s", "higher", "Google Benchmark items processed"),
+    }
+    for statistic in ("min", "max", "mean", "median", "stddev", "iqr"):
+        found[f"time_{statistic}"] = MetricInfo("s", "lower", f"pytest-benchmark {statistic}")
+    for clock in ("real_time", "cpu_time"):
+        found[clock] = MetricInfo("ns", "lower", f"Google Benchmark {clock}, per repetition")
+        for aggregate in ("mean", "median", "stddev", "cv"):
+            found[f"{clock}_{aggregate}"] = MetricInfo(
+                "ns", "lower", f"Google Benchmark {clock}, aggregate {aggregate}"
+            )
+    return found
+
+
 METRICS: dict[str, MetricInfo] = {
     "mrr": MetricInfo("pps", "higher", "maximum receive rate, one value per trial"),
     "mrr_bandwidth": MetricInfo("bps", "higher", "MRR as bandwidth, one value per trial"),
@@ -82,6 +107,7 @@ METRICS: dict[str, MetricInfo] = {
     "hoststack_retransmits": MetricInfo("packets", "lower", "TCP retransmits"),
     "hoststack_duration": MetricInfo("s", "lower", "host-stack program run time"),
     "elapsed": MetricInfo("s", "lower", "a passed test's elapsed time (any Robot test)"),
+    **_benchmark_metrics(),
 }
 """Metric name -> unit, direction and meaning (the docs' format page lists them)."""
 

@@ -22,6 +22,9 @@ _FORMATS: dict[str, str] = {
     "jsonl": "sphinxcontrib_trending.ingest.formats.json_lines",
     "csit-json": "sphinxcontrib_trending.ingest.formats.csit_json",
     "parquet": "sphinxcontrib_trending.ingest.formats.parquet",
+    "asv": "sphinxcontrib_trending.ingest.formats.asv",
+    "pytest-benchmark": "sphinxcontrib_trending.ingest.formats.pytest_benchmark",
+    "google-benchmark": "sphinxcontrib_trending.ingest.formats.google_benchmark",
 }
 """Each format's name and the module declaring it (as its ``FORMAT``), the default first."""
 

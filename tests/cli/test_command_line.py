@@ -109,6 +109,9 @@ def test_every_option_is_documented_with_the_same_metavar(command: str, page: st
         ("results.jsonl", '{"job": "a"}\n', "jsonl"),
         ("results.txt", "job,build,test_id\n", "csv"),
         ("results.log", '{"job": "a"}\n', "jsonl"),
+        ("results.json", '{"job": "a"}\n', "jsonl"),
+        ("run.json", '{\n "machine_info": {}, "benchmarks": []}', "pytest-benchmark"),
+        ("run.json", '{\n  "context": {"date": ""}, "benchmarks": []}', "google-benchmark"),
     ],
 )
 def test_export_without_format_names_the_format_to_pass(

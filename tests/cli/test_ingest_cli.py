@@ -71,7 +71,8 @@ def test_a_bad_input_is_reported_the_rest_stored(tmp_path: Path, capsys) -> None
 
 
 @pytest.mark.parametrize(
-    "extra", [["--workers", "0"], ["--format", "parquet"], ["--build-pattern", "("]]
+    "extra",
+    [["--workers", "0"], ["--format", "parquet"], ["--format", "asv"], ["--build-pattern", "("]],
 )
 def test_usage_errors(tmp_path: Path, extra: list[str]) -> None:
     assert main(["ingest", str(RF7_DAILY), "--store", str(tmp_path), *extra]) == EXIT_USAGE

@@ -30,7 +30,20 @@ FORMAT = InputFormat("toy", re.compile(r"\.toy$"), _read_lines)
 
 
 def test_the_known_formats_are_the_registry_s() -> None:
-    assert FORMATS == registry.format_names() == ("robot", "csv", "jsonl", "csit-json", "parquet")
+    assert (
+        FORMATS
+        == registry.format_names()
+        == (
+            "robot",
+            "csv",
+            "jsonl",
+            "csit-json",
+            "parquet",
+            "asv",
+            "pytest-benchmark",
+            "google-benchmark",
+        )
+    )
     assert registry.DEFAULT_FORMAT == "robot" == SourceSpec(paths=()).format
     assert all(registry.input_format(name).name == name for name in FORMATS)
 

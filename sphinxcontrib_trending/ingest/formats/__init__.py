@@ -66,7 +66,9 @@ class InputFormat:
     loader joins documents of the same job and build instead of reporting
     them as duplicates.  A format with ``store`` and no ``read`` (``parquet``)
     reads each of a source's paths as a whole dataset instead of its files
-    one by one.
+    one by one.  ``sniff`` is for a format whose document names are generic
+    (``*.json``): given a file's first bytes, is it this format's?  The
+    command line asks it before it suggests the format for a file.
     """
 
     name: str
@@ -75,6 +77,7 @@ class InputFormat:
     own_options: frozenset[str] = frozenset()
     merges_builds: bool = False
     store: StoreReader | None = None
+    sniff: Callable[[bytes], bool] | None = None
 
     def is_document(self, name: str) -> bool:
         """Is this file or member name a results document of this format?"""
