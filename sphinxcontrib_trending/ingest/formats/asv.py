@@ -19,7 +19,6 @@ import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from sphinxcontrib_trending.ingest.asv_files import (
     AsvFileError,
@@ -35,9 +34,7 @@ from sphinxcontrib_trending.ingest.formats import InputFormat
 from sphinxcontrib_trending.ingest.limits import enforce
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.plausible import screen
-
-if TYPE_CHECKING:
-    from sphinxcontrib_trending.ingest.options import ReadOptions
+from sphinxcontrib_trending.ingest.read_options import ReadOptions
 
 BENCHMARKS = "benchmarks.json"
 MACHINE = "machine.json"
