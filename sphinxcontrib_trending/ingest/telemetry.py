@@ -1,0 +1,204 @@
+"""A CSIT test's telemetry (OpenMetrics samples) as series to trend.
+
+CSIT's tests read VPP's counters after each trial and keep them, one
+sample a line, as ``name{label='v',...} value timestamp``: label values
+single-quoted (the exporter swaps the double quotes for single ones), the
+timestamp in milliseconds.  Newer documents hold the same lines as one
+string, base64 of the zlib-compressed text.  Each sample name and label set
+of a test is a series; its metric is the name prefixed with ``telemetry:``
+and followed by its labels, sorted and quoted as OpenMetrics writes them::
+
+    telemetry:calls_total{name="ip4-input",thread_id="1"}
+
+so that two label sets are two series wherever a metric names one (a
+history, the store, a cache key) and the labels travel with the metric
+name.  :func:`split_series` gives the name and the labels back.  Samples
+are parsed by ``prometheus_client``'s text parser, a line at a time where
+the whole text will not parse, so one malformed line costs only itself.
+"""
+
+from __future__ import annotations
+
+import binascii
+import math
+import re
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from sphinxcontrib_trending.ingest.metrics import metric_unit
+from sphinxcontrib_trending.ingest.model import Measurement
+
+PREFIX = "telemetry:"
+"""What every telemetry metric's name starts with."""
+
+_COMPRESSED = re.compile(r"[A-Za-z0-9+/=\s]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Telemetry:
+    """One test's telemetry series, and what was wrong with its telemetry."""
+
+    measurements: tuple[Measurement, ...]
+    errors: tuple[str, ...]
+
+
+def series_metric(name: str, labels: Mapping[str, str]) -> str:
+    """``telemetry:name{a="1",b="2"}``: one spelling for one name and label set."""
+    if not labels:
+        return f"{PREFIX}{name}"
+    quoted = ",".join(f'{key}="{_escaped(labels[key])}"' for key in sorted(labels))
+    return f"{PREFIX}{name}{{{quoted}}}"
+
+
+def _escaped(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def split_series(metric: str) -> tuple[str, dict[str, str]]:
+    """A metric's name without its labels, and the labels (none for other metrics)."""
+    if not metric.startswith(PREFIX) or not metric.endswith("}") or "{" not in metric:
+        return metric, {}
+    try:
+        [sample] = _samples(f"{metric.removeprefix(PREFIX)} 0\n")
+    except ValueError:
+        return metric, {}
+    return f"{PREFIX}{sample.name}", dict(sample.labels)
+
+
+def read_telemetry(entries: Sequence[str], max_bytes: int, max_series: int) -> Telemetry:
+    """Every sample of a test's ``telemetry`` as a measurement of its series.
+
+    ``entries`` are sample lines, or one compressed string of them.  The
+    text may expand to ``max_bytes`` and hold ``max_series`` series; past
+    either cap the rest is left out and said so.  A series sampled more
+    than once (a counter read after each trial) keeps each value as a trial.
+    """
+    if not entries:
+        return Telemetry((), ())
+    try:
+        text = _text(entries, max_bytes)
+    except ValueError as error:
+        return Telemetry((), (f"telemetry: {error}",))
+    errors: list[str] = []
+    series: dict[str, list[float]] = {}
+    unmeasured = 0
+    for sample in _parsed(text, errors):
+        value = sample.value
+        if not math.isfinite(value):
+            unmeasured += 1
+            continue
+        metric = series_metric(sample.name, sample.labels)
+        values = series.get(metric)
+        if values is None:
+            if len(series) == max_series:
+                errors.append(
+                    f"telemetry holds more than max_telemetry_series ({max_series:,}) "
+                    "series: the first are kept; raise the source's limit to keep more"
+                )
+                break
+            values = series[metric] = []
+        values.append(value)
+    if unmeasured:
+        errors.append(f"telemetry: {unmeasured:,} sample(s) with no finite value left out")
+    return Telemetry(
+        tuple(
+            Measurement(metric, metric_unit(metric), tuple(values))
+            for metric, values in series.items()
+        ),
+        tuple(errors),
+    )
+
+
+def _text(entries: Sequence[str], max_bytes: int) -> str:
+    """The sample lines as one text, within ``max_bytes`` (ValueError if not)."""
+    if len(entries) == 1 and "{" not in entries[0] and _COMPRESSED.fullmatch(entries[0]):
+        return _decompressed(entries[0], max_bytes)
+    size = sum(len(entry) + 1 for entry in entries)
+    if size > max_bytes:
+        raise ValueError(_too_big(max_bytes))
+    return "\n".join(entries)
+
+
+def _decompressed(encoded: str, max_bytes: int) -> str:
+    try:
+        packed = binascii.a2b_base64(encoded.encode("ascii"))
+        unpacker = zlib.decompressobj()
+        data = unpacker.decompress(packed, max_bytes + 1)
+    except (binascii.Error, zlib.error) as error:
+        raise ValueError(f"not base64 of zlib-compressed text: {error}") from None
+    if len(data) > max_bytes:
+        raise ValueError(_too_big(max_bytes))
+    if not unpacker.eof:
+        raise ValueError("not base64 of zlib-compressed text: the compressed data is cut short")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"decompressed telemetry is not UTF-8 text: {error}") from None
+
+
+def _too_big(max_bytes: int) -> str:
+    return (
+        f"expands beyond max_telemetry_bytes ({max_bytes:,} bytes): left out; "
+        "raise the source's limit to read it"
+    )
+
+
+def _parsed(text: str, errors: list[str]) -> list[_Sample]:
+    """Every sample of ``text``; a line at a time if it will not parse whole."""
+    lines = [_double_quoted(line) for line in text.splitlines() if _is_sample(line)]
+    try:
+        return _samples("\n".join(lines) + "\n")
+    except ValueError:
+        pass
+    found: list[_Sample] = []
+    malformed: list[str] = []
+    for line in lines:
+        try:
+            found.extend(_samples(line + "\n"))
+        except ValueError as error:
+            shown = line if len(line) <= 80 else f"{line[:77]}..."
+            malformed.append(f"{shown!r}: {error}")
+    if malformed:
+        more = f" (and {len(malformed) - 1:,} more, left out)" if len(malformed) > 1 else ""
+        errors.append(f"telemetry: malformed sample line {malformed[0]}{more}")
+    return found
+
+
+def _is_sample(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _double_quoted(line: str) -> str:
+    """CSIT's single-quoted label values as the OpenMetrics text's double-quoted ones."""
+    if "'" not in line or '"' in line:
+        return line
+    return line.replace("\\'", '\\"').replace("'", '"')
+
+
+class _Sample(NamedTuple):
+    """What a parsed sample line gives: its name, labels and value."""
+
+    name: str
+    labels: dict[str, str]
+    value: float
+
+
+def _samples(text: str) -> list[_Sample]:
+    """The samples of ``text``; ``ValueError`` for any line the parser refuses.
+
+    The parser is imported on first use: ``prometheus_client`` brings its
+    HTTP exposition along, a quarter second no build without telemetry pays.
+    """
+    from prometheus_client.parser import text_string_to_metric_families
+
+    try:
+        return [
+            _Sample(sample.name, dict(sample.labels), float(sample.value))
+            for family in text_string_to_metric_families(text)
+            for sample in family.samples
+        ]
+    except (ValueError, IndexError, KeyError, TypeError) as error:
+        raise ValueError(str(error) or type(error).__name__) from None

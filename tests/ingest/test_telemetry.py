@@ -1,0 +1,173 @@
+"""A CSIT test's telemetry: OpenMetrics samples as series, bounded, bad input reported."""
+
+from __future__ import annotations
+
+import binascii
+import json
+import zlib
+from pathlib import Path
+
+import pytest
+
+from sphinxcontrib_trending.cli import main
+from sphinxcontrib_trending.ingest.limits import ReadLimits
+from sphinxcontrib_trending.ingest.metrics import metric_direction, metric_unit
+from sphinxcontrib_trending.ingest.telemetry import read_telemetry, series_metric, split_series
+from tests.ingest.conftest import load_paths
+from tests.ingest.test_csit_json import build_folder, document, write
+
+CALLS = "calls_total{hostname='s55-t36-sut1',name='ip4-input',thread_id='1'} 1234.0 1714528800000"
+"""A sample line as CSIT's exporter writes it: labels single-quoted, time in milliseconds."""
+CALLS_METRIC = 'telemetry:calls_total{hostname="s55-t36-sut1",name="ip4-input",thread_id="1"}'
+
+
+def compressed(lines: list[str]) -> str:
+    """One string for all lines, as CSIT's newer exporter writes telemetry."""
+    return binascii.b2a_base64(zlib.compress("\n".join(lines).encode(), 9), newline=False).decode()
+
+
+def _read(entries: list[str], max_bytes: int = 1 << 20, max_series: int = 100):
+    return read_telemetry(entries, max_bytes, max_series)
+
+
+def test_each_name_and_label_set_is_one_series_with_its_values_as_trials() -> None:
+    found = _read([CALLS, CALLS.replace("1234.0", "1500.0"), CALLS.replace("'1'", "'2'"), "up 1"])
+    assert found.errors == ()
+    assert [(m.metric, m.values) for m in found.measurements] == [
+        (CALLS_METRIC, (1234.0, 1500.0)),
+        (CALLS_METRIC.replace('"1"', '"2"'), (1234.0,)),
+        ("telemetry:up", (1.0,)),
+    ]
+
+
+def test_the_compressed_form_reads_as_the_lines_do() -> None:
+    lines = [CALLS, 'vectors{name="ip4-input"} 56 0']
+    assert _read([compressed(lines)]) == _read(lines)
+    assert len(_read(lines).measurements) == 2
+
+
+def test_the_series_metric_spells_labels_sorted_and_gives_them_back() -> None:
+    metric = series_metric("x", {"b": 'say "hi"\\', "a": "1"})
+    assert metric == 'telemetry:x{a="1",b="say \\"hi\\"\\\\"}'
+    assert split_series(metric) == ("telemetry:x", {"a": "1", "b": 'say "hi"\\'})
+    assert split_series("telemetry:x") == ("telemetry:x", {})
+    assert split_series("mrr") == ("mrr", {})
+
+
+def test_a_malformed_line_costs_only_itself() -> None:
+    found = _read([CALLS, "broken{name='x' 3", "also broken", "up 1"])
+    assert [m.metric for m in found.measurements] == [CALLS_METRIC, "telemetry:up"]
+    [error] = found.errors
+    assert "malformed sample line 'broken{name" in error
+    assert "and 1 more" in error
+
+
+def test_corrupt_compressed_telemetry_is_an_error_not_a_crash() -> None:
+    good = compressed([CALLS])
+    for bad in (good[:-12], "QUJD", "AAAA" * 10):
+        found = _read([bad])
+        assert found.measurements == ()
+        [error] = found.errors
+        assert "not base64 of zlib-compressed text" in error or "malformed" in error
+
+
+def test_past_the_series_cap_the_first_are_kept_and_it_is_said() -> None:
+    lines = [f"calls{{node='n{index}'}} {index} 0" for index in range(10)]
+    found = _read(lines, max_series=3)
+    assert [m.values for m in found.measurements] == [(0.0,), (1.0,), (2.0,)]
+    [error] = found.errors
+    assert "max_telemetry_series (3)" in error
+
+
+def test_past_the_size_cap_nothing_is_read_and_it_is_said() -> None:
+    lines = [f"calls{{node='n{index}'}} {index} 0" for index in range(1000)]
+    for entries in (lines, [compressed(lines)]):
+        found = _read(entries, max_bytes=1000)
+        assert found.measurements == ()
+        [error] = found.errors
+        assert "max_telemetry_bytes (1,000 bytes)" in error
+
+
+def test_a_sample_without_a_finite_value_is_left_out() -> None:
+    found = _read(["a NaN", "b +Inf", "c 3"])
+    assert [m.metric for m in found.measurements] == ["telemetry:c"]
+    assert found.errors == ("telemetry: 2 sample(s) with no finite value left out",)
+
+
+def test_unit_and_direction_come_from_the_metric_table_labels_aside() -> None:
+    assert metric_unit(CALLS_METRIC) == ""
+    assert metric_direction(CALLS_METRIC) == "higher"
+    assert metric_unit("ndr") == "pps"
+
+
+def test_a_csit_document_s_telemetry_becomes_measurements(tmp_path: Path) -> None:
+    doc = document("mrr")
+    doc["telemetry"] = [compressed([CALLS, "up 1"])]
+    failed = document("mrr", name="64b-2t1c-failed-mrr", passed=False)
+    failed["telemetry"] = [CALLS]
+    folder = build_folder(tmp_path)
+    write(folder, doc)
+    write(folder, failed)
+    dataset = load_paths(tmp_path, format="csit-json")
+    assert dataset.problems == []
+    tests = {test.name: test for test in dataset.builds[0].tests}
+    passed = tests[doc["test_name_short"]]
+    assert passed.measurement(CALLS_METRIC).values == (1234.0,)
+    assert passed.measurement("mrr").values == (1e6, 3e6)
+    assert passed.attribute("telemetry") is None
+    assert tests["64b-2t1c-failed-mrr"].measurements == ()
+
+
+def test_bad_telemetry_is_a_data_problem_naming_file_and_test(tmp_path: Path) -> None:
+    doc = document("mrr")
+    doc["telemetry"] = [CALLS, "not a sample line {"]
+    path = write(build_folder(tmp_path), doc)
+    dataset = load_paths(tmp_path, format="csit-json")
+    [problem] = dataset.problems
+    assert problem.subtype == "data"
+    assert problem.origin == str(path)
+    assert doc["test_id"] in problem.message
+    assert "malformed sample line" in problem.message
+    [test] = dataset.builds[0].tests
+    assert test.measurement(CALLS_METRIC) is not None
+    assert test.measurement("mrr") is not None
+
+
+def test_the_telemetry_caps_are_source_limits(tmp_path: Path) -> None:
+    doc = document("mrr")
+    doc["telemetry"] = [f"calls{{node='n{index}'}} {index} 0" for index in range(5)]
+    write(build_folder(tmp_path), doc)
+    limits = ReadLimits(max_telemetry_series=2)
+    dataset = load_paths(tmp_path, format="csit-json", limits=limits)
+    [test] = dataset.builds[0].tests
+    assert [m.metric for m in test.measurements if m.metric.startswith("telemetry:")] == [
+        'telemetry:calls{node="n0"}',
+        'telemetry:calls{node="n1"}',
+    ]
+    [problem] = dataset.problems
+    assert "max_telemetry_series (2)" in problem.message
+
+
+def test_export_writes_name_and_labels_and_reads_back_as_the_same_series(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = document("mrr")
+    doc["telemetry"] = [CALLS, CALLS.replace("'1'", "'2'")]
+    write(build_folder(tmp_path / "in"), doc)
+    assert main(["export", "--quiet", "--format", "csit-json", str(tmp_path / "in")]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    telemetry = [record for record in records if record["metric"] == "telemetry:calls_total"]
+    assert [record["labels"]["thread_id"] for record in telemetry] == ["1", "2"]
+    assert telemetry[0]["labels"] == {
+        "hostname": "s55-t36-sut1",
+        "name": "ip4-input",
+        "thread_id": "1",
+    }
+    assert all("labels" not in record for record in records if record["metric"] == "mrr")
+    exported = tmp_path / "export.jsonl"
+    exported.write_text("".join(json.dumps(record) + "\n" for record in records))
+    again = load_paths(exported, format="jsonl")
+    assert again.problems == []
+    [test] = again.builds[0].tests
+    assert test.measurement(CALLS_METRIC).values == (1234.0,)
+    assert test.measurement(CALLS_METRIC.replace('"1"', '"2"')).values == (1234.0,)
