@@ -202,3 +202,76 @@ def _samples(text: str) -> list[_Sample]:
         ]
     except (ValueError, IndexError, KeyError, TypeError) as error:
         raise ValueError(str(error) or type(error).__name__) from None
+
+
+@dataclass(frozen=True, slots=True)
+class LabelMatcher:
+    """``key=value`` (the label equals the value) or ``key=~regex`` (it matches whole).
+
+    A series without the label has it empty, as in Prometheus selectors, so
+    ``key=`` picks the series that lack it.
+    """
+
+    key: str
+    value: str
+    regex: re.Pattern[str] | None = None
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        found = labels.get(self.key, "")
+        return found == self.value if self.regex is None else bool(self.regex.fullmatch(found))
+
+    def __str__(self) -> str:
+        return f"{self.key}{'=~' if self.regex is not None else '='}{self.value}"
+
+
+_MATCHER = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]*)=(?P<regex>~)?(?P<value>.*)", re.DOTALL)
+
+
+def parse_label_matchers(text: str) -> tuple[LabelMatcher, ...]:
+    """The matchers of a ``:labels:`` option: whitespace-separated ``key=value`` or ``key=~re``.
+
+    ``ValueError`` names a matcher that is neither, or a regex that does not compile.
+    """
+    matchers = []
+    for item in text.split():
+        found = _MATCHER.fullmatch(item)
+        if found is None:
+            raise ValueError(f"{item!r} is not key=value or key=~regex")
+        regex = None
+        if found["regex"]:
+            try:
+                regex = re.compile(found["value"])
+            except re.error as error:
+                raise ValueError(f"{item!r}: bad regular expression: {error}") from None
+        matchers.append(LabelMatcher(found["key"], found["value"], regex))
+    return tuple(matchers)
+
+
+def matching_series(
+    metrics: Sequence[str], metric: str, matchers: Sequence[LabelMatcher]
+) -> list[str]:
+    """The telemetry series among ``metrics`` of ``metric``'s name whose labels pass all matchers.
+
+    Labels ``metric`` spells itself (``telemetry:x{a="1"}``) must be there too.
+    """
+    name, wanted = split_series(metric)
+    found = []
+    for candidate in metrics:
+        if candidate != name and not candidate.startswith(f"{name}{{"):
+            continue
+        candidate_name, labels = split_series(candidate)
+        if candidate_name != name:
+            continue
+        if all(labels.get(key) == value for key, value in wanted.items()) and all(
+            matcher.matches(labels) for matcher in matchers
+        ):
+            found.append(candidate)
+    return found
+
+
+def differing_labels(series: Sequence[str]) -> dict[str, list[str]]:
+    """Each label whose value is not the same in all ``series``, with its values, sorted."""
+    labelled = [split_series(metric)[1] for metric in series]
+    keys = sorted({key for labels in labelled for key in labels})
+    values = {key: sorted({labels.get(key, "") for labels in labelled}) for key in keys}
+    return {key: found for key, found in values.items() if len(found) > 1}

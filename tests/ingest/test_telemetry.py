@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import binascii
 import json
+import re
 import zlib
 from pathlib import Path
 
@@ -12,7 +13,14 @@ import pytest
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.metrics import metric_direction, metric_unit
-from sphinxcontrib_trending.ingest.telemetry import read_telemetry, series_metric, split_series
+from sphinxcontrib_trending.ingest.telemetry import (
+    differing_labels,
+    matching_series,
+    parse_label_matchers,
+    read_telemetry,
+    series_metric,
+    split_series,
+)
 from tests.ingest.conftest import load_paths
 from tests.ingest.test_csit_json import build_folder, document, write
 
@@ -171,3 +179,24 @@ def test_export_writes_name_and_labels_and_reads_back_as_the_same_series(
     [test] = again.builds[0].tests
     assert test.measurement(CALLS_METRIC).values == (1234.0,)
     assert test.measurement(CALLS_METRIC.replace('"1"', '"2"')).values == (1234.0,)
+
+
+def test_label_matchers_select_by_value_regex_and_absence() -> None:
+    metrics = [
+        'telemetry:calls{name="ip4-input",thread="1"}',
+        'telemetry:calls{name="ip4-input",thread="2"}',
+        'telemetry:calls{name="ip6-input"}',
+        'telemetry:callsx{name="ip4-input",thread="1"}',
+        "mrr",
+    ]
+    matchers = parse_label_matchers("name=~ip4-.* thread=~1|2")
+    assert matching_series(metrics, "telemetry:calls", matchers) == metrics[:2]
+    assert matching_series(metrics, "telemetry:calls", parse_label_matchers("thread=")) == [
+        metrics[2]
+    ]
+    assert matching_series(metrics, 'telemetry:calls{thread="2"}', ()) == [metrics[1]]
+    assert differing_labels(metrics[:3]) == {"name": ["ip4-input", "ip6-input"],
+                                             "thread": ["", "1", "2"]}  # fmt: skip
+    for bad in ("thread", "=1", "a=~["):
+        with pytest.raises(ValueError, match=re.escape(repr(bad))):
+            parse_label_matchers(bad)
