@@ -34,14 +34,19 @@ def _rows() -> list[dict]:
     return rows
 
 
-def _site(tmp_path: Path, make_app: Callable[..., SphinxTestApp], options: str) -> SphinxTestApp:
+def _site(
+    tmp_path: Path,
+    make_app: Callable[..., SphinxTestApp],
+    options: str,
+    directive: str = "trending-dashboard",
+) -> SphinxTestApp:
     srcdir = tmp_path / "site"
     srcdir.mkdir()
     source = {"paths": ["runs.jsonl"], "format": "jsonl"}
     (srcdir / "conf.py").write_text(
         f"extensions = [\"sphinxcontrib_trending\"]\ntrending_sources = {{'perf': {source!r}}}\n"
     )
-    page_text = "Telemetry\n=========\n\n.. trending-dashboard::\n" + options
+    page_text = f"Telemetry\n=========\n\n.. {directive}::\n" + options
     (srcdir / "index.rst").write_text(page_text)
     (srcdir / "runs.jsonl").write_text("".join(json.dumps(row) + "\n" for row in _rows()))
     app = make_app("html", srcdir=srcdir)
@@ -108,3 +113,13 @@ def test_labels_that_choose_no_single_series_are_a_warning(
     app = _site(tmp_path, make_app, options)
     assert said in app.warning.getvalue()
     assert page(app.outdir, "index").xpath("//table[contains(@class, 'trending-table')]") == []
+
+
+def test_a_graph_of_a_telemetry_series_builds_cleanly(
+    tmp_path: Path, make_app: Callable[..., SphinxTestApp]
+) -> None:
+    options = "   :metric: telemetry:calls_total\n   :labels: thread_id=1\n   :tests: .*\n"
+    app = _site(tmp_path, make_app, options, directive="trending-graph")
+    assert "WARNING" not in app.warning.getvalue(), app.warning.getvalue()
+    html = page(app.outdir, "index")
+    assert html.xpath("//*[contains(@class, 'trending-graph')]")
