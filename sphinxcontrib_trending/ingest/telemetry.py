@@ -67,6 +67,11 @@ def split_series(metric: str) -> tuple[str, dict[str, str]]:
     return f"{PREFIX}{sample.name}", dict(sample.labels)
 
 
+def asked_for(metric: str, metrics: Sequence[str]) -> bool:
+    """Whether a read of ``metrics`` wants the series ``metric``: named whole, or by its name."""
+    return metric in metrics or split_series(metric)[0] in metrics
+
+
 def read_telemetry(entries: Sequence[str], max_bytes: int, max_series: int) -> Telemetry:
     """Every sample of a test's ``telemetry`` as a measurement of its series.
 
