@@ -18,6 +18,7 @@ from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.tagfilter import compile_filter
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest import SourceSpec, load
+from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.options import compile_options
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 from tests.ingest.test_telemetry import compressed
@@ -201,3 +202,59 @@ def test_a_read_of_one_metric_leaves_telemetry_unread_and_a_telemetry_read_keeps
     assert "telemetry" in asked[-1]
     kept = [m.metric for m in found.builds[0].tests[0].measurements]
     assert len(kept) == 4 and all(m.startswith("telemetry:calls_total{") for m in kept)
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ({"telemetry": [compressed(_telemetry_lines())[:-40]]}, "not base64 of zlib-compressed"),
+        ({"telemetry": ["QUJDRA=="]}, "not base64 of zlib-compressed"),
+        ({"telemetry": ["calls{name='x'} 1 0", "calls{name= 2 0"]}, "malformed sample line"),
+        (
+            {"telemetry": [f"calls{{node='n{index}'}} {index} 0" for index in range(30)]},
+            "max_telemetry_series (20)",
+        ),
+    ],
+)
+def test_bad_telemetry_in_a_row_is_a_data_problem_and_the_row_is_kept(
+    tmp_path: Path, extra: dict, said: str
+) -> None:
+    path = write_reference(tmp_path, "trending_mrr", "mrr", [_mrr("101", 3, **extra)])
+    limits = ReadLimits(max_telemetry_series=20)
+    spec = SourceSpec(paths=(str(tmp_path),), format="parquet", limits=limits)
+    dataset = load(spec)
+    [problem] = dataset.problems
+    assert problem.subtype == "data"
+    assert problem.origin == str(path)
+    assert f"test {MRR_TEST}: telemetry" in problem.message
+    assert said in problem.message
+    [test] = dataset.builds[0].tests
+    assert test.measurement("mrr").values == (1.0e7, 1.1e7)
+
+
+def test_an_undecodable_histogram_in_a_row_is_a_data_problem_and_the_row_is_kept(
+    tmp_path: Path,
+) -> None:
+    row = _head(
+        NDR_TEST,
+        "7",
+        4,
+        result_ndr_lower_rate_value=11e6,
+        result_ndr_lower_rate_unit="pps",
+        result_latency_forward_pdr_50_avg=9,
+        result_latency_forward_pdr_50_unit="us",
+        result_latency_forward_pdr_50_hdrh="HISTFAAAAnotahistogram",
+        result_latency_reverse_pdr_50_hdrh=hdrh_of(5, 6),
+        message="",
+    )
+    path = write_reference(tmp_path, "trending_ndrpdr", "ndrpdr", [row])
+    dataset = load(SourceSpec(paths=(str(tmp_path),), format="parquet"))
+    [problem] = dataset.problems
+    assert (problem.subtype, problem.origin) == ("data", str(path))
+    assert f"test {NDR_TEST}: corrupt HDR histogram" in problem.message
+    assert "latency_pdr50_forward" in problem.message
+    [test] = dataset.builds[0].tests
+    values = {m.metric: m.values for m in test.measurements}
+    assert values["ndr"] == (11e6,) and values["latency_pdr50_forward_avg"] == (9.0,)
+    assert values["latency_pdr50_reverse_p50"] == (5.0,)
+    assert "latency_pdr50_forward_p50" not in values

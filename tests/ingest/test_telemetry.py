@@ -200,3 +200,15 @@ def test_label_matchers_select_by_value_regex_and_absence() -> None:
     for bad in ("thread", "=1", "a=~["):
         with pytest.raises(ValueError, match=re.escape(repr(bad))):
             parse_label_matchers(bad)
+
+
+def test_corrupt_compressed_telemetry_in_a_document_is_a_data_problem(tmp_path: Path) -> None:
+    doc = document("mrr")
+    doc["telemetry"] = [compressed([CALLS] * 50)[:-30]]
+    path = write(build_folder(tmp_path), doc)
+    dataset = load_paths(tmp_path, format="csit-json")
+    [problem] = dataset.problems
+    assert (problem.subtype, problem.origin) == ("data", str(path))
+    assert f"test {doc['test_id']}: telemetry: not base64 of zlib-compressed" in problem.message
+    [test] = dataset.builds[0].tests
+    assert test.measurement("mrr").values == (1e6, 3e6)
