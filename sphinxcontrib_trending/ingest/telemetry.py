@@ -13,8 +13,9 @@ and followed by its labels, sorted and quoted as OpenMetrics writes them::
 so that two label sets are two series wherever a metric names one (a
 history, the store, a cache key) and the labels travel with the metric
 name.  :func:`split_series` gives the name and the labels back.  Samples
-are parsed by ``prometheus_client``'s text parser, a line at a time where
-the whole text will not parse, so one malformed line costs only itself.
+are read a line at a time, so one malformed line costs only itself: by
+``prometheus_client``'s text parser, or by a strict pattern for the plain
+lines CSIT writes (see :func:`_parsed`).
 """
 
 from __future__ import annotations
@@ -53,7 +54,12 @@ def series_metric(name: str, labels: Mapping[str, str]) -> str:
 
 
 def _escaped(value: str) -> str:
+    if not _SPECIAL.search(value):
+        return value
     return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+_SPECIAL = re.compile(r'[\\\n"]')
 
 
 def split_series(metric: str) -> tuple[str, dict[str, str]]:
@@ -151,15 +157,24 @@ def _too_big(max_bytes: int) -> str:
 
 
 def _parsed(text: str, errors: list[str]) -> list[_Sample]:
-    """Every sample of ``text``; a line at a time if it will not parse whole."""
-    lines = [_double_quoted(line) for line in text.splitlines() if _is_sample(line)]
-    try:
-        return _samples("\n".join(lines) + "\n")
-    except ValueError:
-        pass
+    """Every sample of ``text``, in order; a malformed line is left out and reported.
+
+    A line in the plain form every CSIT sample has (no escapes in label
+    values, a decimal value, an integer timestamp) is read by
+    :data:`_PLAIN`, over ten times faster than the parser walks it a
+    character at a time (a test may hold tens of thousands of samples);
+    any other line is the parser's, which also judges what is malformed.
+    """
     found: list[_Sample] = []
     malformed: list[str] = []
-    for line in lines:
+    for line in text.splitlines():
+        if not _is_sample(line):
+            continue
+        line = _double_quoted(line)
+        plain = _plain_sample(line)
+        if plain is not None:
+            found.append(plain)
+            continue
         try:
             found.extend(_samples(line + "\n"))
         except ValueError as error:
@@ -169,6 +184,29 @@ def _parsed(text: str, errors: list[str]) -> list[_Sample]:
         more = f" (and {len(malformed) - 1:,} more, left out)" if len(malformed) > 1 else ""
         errors.append(f"telemetry: malformed sample line {malformed[0]}{more}")
     return found
+
+
+_LABEL = r'[a-zA-Z_][a-zA-Z0-9_]*="[^"\\\n]*"'
+_PLAIN = re.compile(
+    r"(?P<name>[a-zA-Z_:][a-zA-Z0-9_:]*)"
+    rf"(?:\{{(?P<labels>(?:{_LABEL},)*(?:{_LABEL})?)\}})?"
+    r" (?P<value>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+    r"(?: -?\d+)?"
+)
+"""A sample line in its plain form: the parser reads such a line to the same sample."""
+_LABELS = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"')
+
+
+def _plain_sample(line: str) -> _Sample | None:
+    """The sample of a line in :data:`_PLAIN` form, None for any other (a label twice too)."""
+    found = _PLAIN.fullmatch(line)
+    if found is None:
+        return None
+    pairs = _LABELS.findall(found["labels"] or "")
+    labels = dict(pairs)
+    if len(labels) != len(pairs):
+        return None
+    return _Sample(found["name"], labels, float(found["value"]))
 
 
 def _is_sample(line: str) -> bool:

@@ -9,11 +9,15 @@ import zlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.metrics import metric_direction, metric_unit
 from sphinxcontrib_trending.ingest.telemetry import (
+    _plain_sample,
+    _samples,
     differing_labels,
     matching_series,
     parse_label_matchers,
@@ -212,3 +216,30 @@ def test_corrupt_compressed_telemetry_in_a_document_is_a_data_problem(tmp_path: 
     assert f"test {doc['test_id']}: telemetry: not base64 of zlib-compressed" in problem.message
     [test] = dataset.builds[0].tests
     assert test.measurement("mrr").values == (1e6, 3e6)
+
+
+_NAMES = st.from_regex(r"[a-zA-Z_:][a-zA-Z0-9_:]{0,8}", fullmatch=True)
+_KEYS = st.from_regex(r"[a-zA-Z_][a-zA-Z0-9_]{0,5}", fullmatch=True)
+_VALUES = st.text(alphabet='ab1 ,={}"\\\n-.', max_size=6)
+_NUMBERS = st.sampled_from(["1", "-2.5", "1e3", ".5", "3.", "NaN", "+Inf", "1_0", "0x1", "", "x"])
+
+
+@given(
+    name=_NAMES,
+    labels=st.lists(st.tuples(_KEYS, _VALUES), max_size=3),
+    number=_NUMBERS,
+    timestamp=st.sampled_from(["", " 1714528800000", " -5", " 1.5", " x"]),
+    braces=st.booleans(),
+    comma=st.booleans(),
+)
+def test_the_plain_form_is_read_as_the_parser_reads_it(
+    name: str, labels: list, number: str, timestamp: str, braces: bool, comma: bool
+) -> None:
+    """Whatever line the fast path takes, the parser gives the same sample."""
+    quoted = ",".join(f'{key}="{value}"' for key, value in labels) + ("," if comma else "")
+    line = f"{name}{{{quoted}}}" if braces or labels else name
+    line += f" {number}{timestamp}"
+    plain = _plain_sample(line)
+    if plain is None:
+        return
+    assert [plain] == _samples(line + "\n")
