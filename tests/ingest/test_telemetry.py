@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest.limits import ReadLimits
-from sphinxcontrib_trending.ingest.metrics import metric_direction, metric_unit
+from sphinxcontrib_trending.ingest.metrics import (
+    METRICS,
+    MetricInfo,
+    metric_direction,
+    metric_unit,
+)
 from sphinxcontrib_trending.ingest.telemetry import (
     _plain_sample,
     _samples,
@@ -106,10 +111,16 @@ def test_a_sample_without_a_finite_value_is_left_out() -> None:
     assert found.errors == ("telemetry: 2 sample(s) with no finite value left out",)
 
 
-def test_unit_and_direction_come_from_the_metric_table_labels_aside() -> None:
-    assert metric_unit(CALLS_METRIC) == ""
+def test_unit_and_direction_come_from_the_metric_table_labels_aside(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert metric_unit(CALLS_METRIC) == ""  # a name the table does not know: none
     assert metric_direction(CALLS_METRIC) == "higher"
-    assert metric_unit("ndr") == "pps"
+    clocks = MetricInfo("clocks", "lower", "CPU clocks a node spent")
+    monkeypatch.setitem(METRICS, "telemetry:calls_total", clocks)
+    assert metric_unit(CALLS_METRIC) == "clocks"
+    assert metric_direction(CALLS_METRIC) == "lower"
+    assert read_telemetry([CALLS], 1 << 20, 10).measurements[0].unit == "clocks"
 
 
 def test_a_csit_document_s_telemetry_becomes_measurements(tmp_path: Path) -> None:
