@@ -254,3 +254,16 @@ def test_the_plain_form_is_read_as_the_parser_reads_it(
     if plain is None:
         return
     assert [plain] == _samples(line + "\n")
+
+
+def test_telemetry_series_come_back_from_the_results_store_as_parsed(tmp_path: Path) -> None:
+    doc = document("mrr")
+    doc["telemetry"] = [compressed([CALLS, CALLS.replace("'1'", "'2'"), "up 1"])]
+    write(build_folder(tmp_path / "in"), doc)
+    cache = tmp_path / "cache"
+    parsed = load_paths(tmp_path / "in", format="csit-json", cache_dir=cache)
+    stored = load_paths(tmp_path / "in", format="csit-json", cache_dir=cache)
+    assert stored.parsed == [] and parsed.parsed != []
+    assert stored.builds == parsed.builds
+    [test] = stored.builds[0].tests
+    assert test.measurement(CALLS_METRIC.replace('"1"', '"2"')).values == (1234.0,)
