@@ -151,8 +151,20 @@ def metrics_in(builds: Iterable[Build]) -> list[str]:
 
 
 def metrics_note(builds: Iterable[Build]) -> str:
-    """``"metrics in the data: a, b"``, or that the data measured none."""
+    """``"metrics in the data: a, b"``, or that the data measured none.
+
+    A telemetry name is listed once, with how many label sets it has: a
+    test's counters are thousands of series, and the note is for a reader.
+    """
     found = metrics_in(builds)
-    return (
-        f"metrics in the data: {', '.join(found)}" if found else "the data has no measured metric"
-    )
+    if not found:
+        return "the data has no measured metric"
+    label_sets: dict[str, int] = {}
+    for metric in found:
+        name = metric.partition("{")[0] if metric.startswith("telemetry:") else metric
+        label_sets[name] = label_sets.get(name, 0) + 1
+    shown = [
+        name if count == 1 else f"{name} ({count:,} label sets)"
+        for name, count in label_sets.items()
+    ]
+    return f"metrics in the data: {', '.join(shown)}"

@@ -6,6 +6,7 @@ import binascii
 import json
 import re
 import zlib
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from sphinxcontrib_trending.ingest.metrics import (
     metric_direction,
     metric_unit,
 )
+from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult, metrics_note
 from sphinxcontrib_trending.ingest.telemetry import (
     _plain_sample,
     _samples,
@@ -267,3 +269,17 @@ def test_telemetry_series_come_back_from_the_results_store_as_parsed(tmp_path: P
     assert stored.builds == parsed.builds
     [test] = stored.builds[0].tests
     assert test.measurement(CALLS_METRIC.replace('"1"', '"2"')).values == (1234.0,)
+
+
+def test_the_note_of_metrics_in_the_data_lists_a_telemetry_name_once() -> None:
+    series = [
+        Measurement(series_metric("calls", {"thread": str(thread)}), "", (1.0,))
+        for thread in range(3)
+    ]
+    test = TestResult(
+        "s.t", "t", "s", (), "PASS", None, "", (*series, Measurement("mrr", "pps", (1.0,)))
+    )
+    build = Build(
+        "job", "1", datetime(2024, 5, 1, tzinfo=timezone.utc), None, None, "here", (test,)
+    )
+    assert metrics_note([build]) == "metrics in the data: mrr, telemetry:calls (3 label sets)"
