@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sphinxcontrib_trending.cli import main
+from sphinxcontrib_trending.ingest import SourceSpec
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.metrics import (
     METRICS,
@@ -22,6 +23,8 @@ from sphinxcontrib_trending.ingest.metrics import (
     metric_unit,
 )
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult, metrics_note
+from sphinxcontrib_trending.ingest.options import compile_options
+from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 from sphinxcontrib_trending.ingest.telemetry import (
     _plain_sample,
     _samples,
@@ -283,3 +286,31 @@ def test_the_note_of_metrics_in_the_data_lists_a_telemetry_name_once() -> None:
         "job", "1", datetime(2024, 5, 1, tzinfo=timezone.utc), None, None, "here", (test,)
     )
     assert metrics_note([build]) == "metrics in the data: mrr, telemetry:calls (3 label sets)"
+
+
+def test_a_store_read_of_a_telemetry_name_reads_its_every_series(tmp_path: Path) -> None:
+    doc = document("mrr")
+    doc["telemetry"] = [CALLS, CALLS.replace("'1'", "'2'"), "up 1"]
+    write(build_folder(tmp_path / "in"), doc)
+    store = tmp_path / "store"
+    assert (
+        main(
+            [
+                "ingest",
+                "--quiet",
+                "--format",
+                "csit-json",
+                str(tmp_path / "in"),
+                "--store",
+                str(store),
+            ]
+        )
+        == 0
+    )
+    options = compile_options(SourceSpec(paths=(), format="parquet"))
+    found = read_store(str(store), options, Query(metrics=("telemetry:calls_total",)))
+    [test] = found.builds[0].tests
+    assert [m.metric for m in test.measurements] == [
+        CALLS_METRIC,
+        CALLS_METRIC.replace('"1"', '"2"'),
+    ]

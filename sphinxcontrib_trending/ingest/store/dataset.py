@@ -440,11 +440,18 @@ def _read_ours(parquet: pq.ParquetFile, passed_messages: bool) -> pa.Table:
 
 
 def _rows_of(query: Query) -> pc.Expression | None:
-    """The asked metrics' rows, and the rows of tests without values (failures)."""
+    """The asked metrics' rows, and the rows of tests without values (failures).
+
+    A telemetry name asked without labels wants every series of that name.
+    """
     if query.metrics is None:
         return None
     metric = pc.field("metric")
-    return metric.isin(list(query.metrics)) | metric.is_null()
+    rows = metric.isin(list(query.metrics)) | metric.is_null()
+    for name in query.metrics:
+        if name.startswith(TELEMETRY) and "{" not in name:
+            rows = rows | pc.starts_with(metric, pattern=f"{name}{{")
+    return rows
 
 
 def _reference_columns(names: set[str], query: Query) -> list[str]:
