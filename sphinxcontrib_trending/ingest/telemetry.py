@@ -34,7 +34,8 @@ from sphinxcontrib_trending.ingest.model import Measurement
 PREFIX = "telemetry:"
 """What every telemetry metric's name starts with."""
 
-_COMPRESSED = re.compile(r"[A-Za-z0-9+/=\s]+")
+_COMPRESSED = re.compile(r"[A-Za-z0-9+/=]+")
+"""The compressed form: base64 without line breaks; a sample line always has a space."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +67,13 @@ def split_series(metric: str) -> tuple[str, dict[str, str]]:
     """A metric's name without its labels, and the labels (none for other metrics)."""
     if not metric.startswith(PREFIX) or not metric.endswith("}") or "{" not in metric:
         return metric, {}
-    try:
-        [sample] = _samples(f"{metric.removeprefix(PREFIX)} 0\n")
-    except ValueError:
-        return metric, {}
+    line = f"{metric.removeprefix(PREFIX)} 0"
+    sample = _plain_sample(line)
+    if sample is None:  # escapes in a label value: the parser undoes them
+        try:
+            [sample] = _samples(f"{line}\n")
+        except ValueError:
+            return metric, {}
     return f"{PREFIX}{sample.name}", dict(sample.labels)
 
 
@@ -124,7 +128,7 @@ def read_telemetry(entries: Sequence[str], max_bytes: int, max_series: int) -> T
 
 def _text(entries: Sequence[str], max_bytes: int) -> str:
     """The sample lines as one text, within ``max_bytes`` (ValueError if not)."""
-    if len(entries) == 1 and "{" not in entries[0] and _COMPRESSED.fullmatch(entries[0]):
+    if len(entries) == 1 and _COMPRESSED.fullmatch(entries[0].strip()):
         return _decompressed(entries[0], max_bytes)
     size = sum(len(entry) + 1 for entry in entries)
     if size > max_bytes:
@@ -134,7 +138,7 @@ def _text(entries: Sequence[str], max_bytes: int) -> str:
 
 def _decompressed(encoded: str, max_bytes: int) -> str:
     try:
-        packed = binascii.a2b_base64(encoded.encode("ascii"))
+        packed = binascii.a2b_base64(encoded.strip().encode("ascii"))
         unpacker = zlib.decompressobj()
         data = unpacker.decompress(packed, max_bytes + 1)
     except (binascii.Error, zlib.error) as error:

@@ -66,6 +66,7 @@ def test_the_compressed_form_reads_as_the_lines_do() -> None:
     lines = [CALLS, 'vectors{name="ip4-input"} 56 0']
     assert _read([compressed(lines)]) == _read(lines)
     assert len(_read(lines).measurements) == 2
+    assert _read(["up 1"]).measurements == (Measurement("telemetry:up", "", (1.0,)),)
 
 
 def test_the_series_metric_spells_labels_sorted_and_gives_them_back() -> None:
