@@ -138,16 +138,20 @@ def metrics_in(builds: Iterable[Build]) -> list[str]:
     """Every metric some test of ``builds`` measured, sorted.
 
     Messages about a metric that matched nothing list these, so a user who
-    guessed the metric name sees the right one at once.
+    guessed the metric name sees the right one at once; ``:labels:`` chooses
+    among the telemetry series they hold.  A store read's tests list their
+    metrics from its columns (``metrics()``), so none is made for this.
     """
-    return sorted(
-        {
-            measurement.metric
-            for build in builds
-            for test in build.tests
-            for measurement in test.measurements
-        }
-    )
+    found: set[str] = set()
+    for build in builds:
+        listed = getattr(build.tests, "metrics", None)
+        if listed is not None:
+            found |= listed()
+            continue
+        found.update(
+            measurement.metric for test in build.tests for measurement in test.measurements
+        )
+    return sorted(found)
 
 
 def metrics_note(builds: Iterable[Build]) -> str:

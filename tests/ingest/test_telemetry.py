@@ -22,7 +22,13 @@ from sphinxcontrib_trending.ingest.metrics import (
     metric_direction,
     metric_unit,
 )
-from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult, metrics_note
+from sphinxcontrib_trending.ingest.model import (
+    Build,
+    Measurement,
+    TestResult,
+    metrics_in,
+    metrics_note,
+)
 from sphinxcontrib_trending.ingest.options import compile_options
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 from sphinxcontrib_trending.ingest.telemetry import (
@@ -315,3 +321,15 @@ def test_a_store_read_of_a_telemetry_name_reads_its_every_series(tmp_path: Path)
         CALLS_METRIC,
         CALLS_METRIC.replace('"1"', '"2"'),
     ]
+
+
+def test_the_metrics_of_a_store_read_are_listed_without_making_its_tests(tmp_path: Path) -> None:
+    doc = document("mrr")
+    doc["telemetry"] = [CALLS, "up 1"]
+    write(build_folder(tmp_path / "in"), doc)
+    cache = tmp_path / "cache"
+    parsed = load_paths(tmp_path / "in", format="csit-json", cache_dir=cache)
+    stored = load_paths(tmp_path / "in", format="csit-json", cache_dir=cache)
+    assert metrics_in(stored.builds) == metrics_in(parsed.builds)
+    assert CALLS_METRIC in metrics_in(stored.builds)
+    assert all(build.tests._made is None for build in stored.builds)
