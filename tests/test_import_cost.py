@@ -1,7 +1,8 @@
 """Every sphinx-build and every CLI call imports the extension: keep its start light.
 
 scipy.stats (half a second), matplotlib and Dask's distributed serve a few
-directives and options only; they are imported where used.  A module-level
+directives and options only, prometheus_client (a quarter second) telemetry;
+they are imported where used.  A module-level
 import of one of them anywhere on the extension's import path would add its
 cost to every build, a build with nothing to do included.
 """
@@ -13,7 +14,7 @@ import sys
 
 import pytest
 
-HEAVY = ("scipy", "matplotlib", "distributed")
+HEAVY = ("scipy", "matplotlib", "distributed", "prometheus_client")
 
 
 def loaded_after(statement: str) -> set[str]:

@@ -3,9 +3,10 @@
 One object per (build, test, metric), in build time order, so any tool
 (jq, pandas, a database loader) can use what the ingest layer reads.  A
 failed test, or one with no result, is one object with ``metric`` null and
-``values`` empty.  Problems go to stderr, one per line, naming the file and
-line; the exit code is 1 when any input could not be read or parsed (after
-everything else was exported).
+``values`` empty; a telemetry series' objects carry its ``labels`` too.
+Problems go to stderr, one per line, naming the file and line; the exit
+code is 1 when any input could not be read or parsed (after everything else
+was exported).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from sphinxcontrib_trending.cli.reading import (
 from sphinxcontrib_trending.ingest import Build, Dataset, SpecError, load
 from sphinxcontrib_trending.ingest.codec import result_fields
 from sphinxcontrib_trending.ingest.dimensions import DimensionRules, rules_for
+from sphinxcontrib_trending.ingest.telemetry import split_series
 from sphinxcontrib_trending.ingest.timestamps import format_time
 from sphinxcontrib_trending.reports.text import visible
 
@@ -62,6 +64,8 @@ def records(build: Build, rules: DimensionRules | None = None) -> Iterator[dict[
     ``name`` is the display name (led by testbed, NIC, driver, frame size and
     cores for a test that names a NIC), so two tests differing only by NIC
     never export under one name; reading an export back names them the same.
+    A telemetry series is written as its name (``telemetry:calls_total``)
+    and its ``labels`` as an object, which reading the export back joins again.
     """
     rules = rules or rules_for()
     head = {
@@ -78,13 +82,15 @@ def records(build: Build, rules: DimensionRules | None = None) -> Iterator[dict[
         if not test.measurements:
             yield {**head, **body, "metric": None, "unit": None, "values": []}
         for measurement in test.measurements:
-            yield {
+            metric, labels = split_series(measurement.metric)
+            record = {
                 **head,
                 **body,
-                "metric": measurement.metric,
+                "metric": metric,
                 "unit": measurement.unit,
                 "values": list(measurement.values),
             }
+            yield {**record, "labels": labels} if labels else record
 
 
 def write_dataset(dataset: Dataset, out: TextIO, rules: DimensionRules | None = None) -> None:

@@ -36,8 +36,10 @@ class ReadLimits:
     """Test results one build may hold (one output.xml, or one build of a table)."""
     max_message_chars: int = 65_536
     """Characters of one test message that are stored; the middle of a longer one is cut."""
-    max_telemetry_chars: int = 4_096
-    """Characters of one test's telemetry (CSIT JSON model) that are stored; the rest is cut."""
+    max_telemetry_bytes: int = 16 * MiB
+    """Bytes one test's telemetry text (CSIT) may take decompressed; a larger one is left out."""
+    max_telemetry_series: int = 20_000
+    """Telemetry series (sample name and label set) one test may hold; the rest are left out."""
     max_download_bytes: int = 2048 * MiB
     """Bytes one URL download may hold, after any Content-Encoding is undone."""
     download_seconds: float = 120.0
@@ -160,48 +162,12 @@ def clip(text: str, limit: int) -> str:
     return f"{text[:keep]}\n[... {cut:,} characters cut (max_message_chars) ...]\n{text[-keep:]}"
 
 
-TELEMETRY_CUT = "telemetry entries cut (max_telemetry_chars)"
-"""The note that ends a cut telemetry text; :func:`enforce` counts the tests that carry it."""
-
-
-def clip_telemetry(entries: list[str], limit: int) -> str:
-    """Whole entries, one a line, up to ``limit`` characters, then how many were cut.
-
-    Telemetry is a test's debugging trail (VPP runtime counters, often
-    megabytes); every test keeps its head for a reader, none bloats the cache.
-    """
-    kept: list[str] = []
-    used = 0
-    for entry in entries:
-        used += len(entry) + 1
-        if used > limit:
-            break
-        kept.append(entry)
-    if len(kept) == len(entries):
-        return "\n".join(kept)
-    return "\n".join([*kept, f"[... {len(entries) - len(kept):,} {TELEMETRY_CUT} ...]"])
-
-
 def enforce(
     builds: list[Build], limits: ReadLimits, origin: str, problems: list[Problem]
 ) -> list[Build]:
     """Builds within the test cap, their messages clipped; one problem per kind of cut."""
     kept = []
     clipped = 0
-    telemetry_cut = sum(
-        TELEMETRY_CUT in (test.attribute("telemetry") or "")
-        for build in builds
-        for test in build.tests
-    )
-    if telemetry_cut:
-        problems.append(
-            Problem(
-                origin,
-                f"the telemetry of {telemetry_cut} test(s) was longer than "
-                f"max_telemetry_chars ({limits.max_telemetry_chars:,}); its head is kept",
-                "data",
-            )
-        )
     for build in builds:
         if len(build.tests) > limits.max_tests:
             where = f"build {build.job}/{build.build}"

@@ -112,13 +112,31 @@ METRICS: dict[str, MetricInfo] = {
 """Metric name -> unit, direction and meaning (the docs' format page lists them)."""
 
 
+def metric_info(metric: str) -> MetricInfo | None:
+    """The table's entry for ``metric``; a telemetry series' is its name's, labels aside.
+
+    ``telemetry:calls_total{name="ip4-input"}`` is looked up as
+    ``telemetry:calls_total``: every label set of a name measures one thing.
+    """
+    info = METRICS.get(metric)
+    if info is None and metric.startswith("telemetry:"):
+        info = METRICS.get(metric.partition("{")[0])
+    return info
+
+
+def metric_unit(metric: str) -> str:
+    """The table's unit for ``metric``, or none ("") for one it does not know."""
+    info = metric_info(metric)
+    return info.unit if info is not None else ""
+
+
 def metric_direction(metric: str, explicit: str | None = None) -> Direction:
     """Which way ``metric`` improves: ``explicit`` if the user said so, else the table.
 
-    A metric the table does not know (a user's own ``value_pattern`` group)
-    is taken as higher-is-better unless told otherwise.
+    A metric the table does not know (a user's own ``value_pattern`` group,
+    a telemetry counter) is taken as higher-is-better unless told otherwise.
     """
     if explicit is not None:
         return "lower" if explicit == "lower" else "higher"
-    info = METRICS.get(metric)
+    info = metric_info(metric)
     return info.direction if info is not None else "higher"

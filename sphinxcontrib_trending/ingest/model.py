@@ -138,21 +138,37 @@ def metrics_in(builds: Iterable[Build]) -> list[str]:
     """Every metric some test of ``builds`` measured, sorted.
 
     Messages about a metric that matched nothing list these, so a user who
-    guessed the metric name sees the right one at once.
+    guessed the metric name sees the right one at once; ``:labels:`` chooses
+    among the telemetry series they hold.  A store read's tests list their
+    metrics from its columns (``metrics()``), so none is made for this.
     """
-    return sorted(
-        {
-            measurement.metric
-            for build in builds
-            for test in build.tests
-            for measurement in test.measurements
-        }
-    )
+    found: set[str] = set()
+    for build in builds:
+        listed = getattr(build.tests, "metrics", None)
+        if listed is not None:
+            found |= listed()
+            continue
+        found.update(
+            measurement.metric for test in build.tests for measurement in test.measurements
+        )
+    return sorted(found)
 
 
 def metrics_note(builds: Iterable[Build]) -> str:
-    """``"metrics in the data: a, b"``, or that the data measured none."""
+    """``"metrics in the data: a, b"``, or that the data measured none.
+
+    A telemetry name is listed once, with how many label sets it has: a
+    test's counters are thousands of series, and the note is for a reader.
+    """
     found = metrics_in(builds)
-    return (
-        f"metrics in the data: {', '.join(found)}" if found else "the data has no measured metric"
-    )
+    if not found:
+        return "the data has no measured metric"
+    label_sets: dict[str, int] = {}
+    for metric in found:
+        name = metric.partition("{")[0] if metric.startswith("telemetry:") else metric
+        label_sets[name] = label_sets.get(name, 0) + 1
+    shown = [
+        name if count == 1 else f"{name} ({count:,} label sets)"
+        for name, count in label_sets.items()
+    ]
+    return f"metrics in the data: {', '.join(shown)}"

@@ -3,7 +3,8 @@
 One row is one test result of one metric in one build.  Required: ``test``,
 ``build``, ``time`` and (for passed tests) ``value`` or ``values``.
 Optional: ``job``, ``status``, ``version``, ``testbed``, ``metric``,
-``unit``, ``name``, ``suite``, ``tags``, ``message``, ``start``.  The keys
+``unit``, ``name``, ``suite``, ``tags``, ``message``, ``start``, and a
+telemetry series' ``labels`` (an object, JSON Lines only).  The keys
 ``sphinx-trending export`` writes (``test_id``, ``dut_version``) are accepted
 as aliases, so an export reads back unchanged.  Rows of one (job, build)
 become one build, rows of one test in it one test result.
@@ -28,6 +29,7 @@ from sphinxcontrib_trending.ingest.results import (
     strip_tc_prefix,
     thread_core,
 )
+from sphinxcontrib_trending.ingest.telemetry import PREFIX, series_metric
 from sphinxcontrib_trending.ingest.textcodec import DecodedLines
 from sphinxcontrib_trending.ingest.timestamps import as_utc, parse_iso_or_epoch
 
@@ -171,7 +173,7 @@ class TableReader:
         draft = None if build is None else build.tests.get(test_id)
         if draft is None or _raw_values(row) is None:
             return False
-        metric = _text(row.fields.get("metric", self.options.metric))
+        metric = self._metric(row.fields)
         if not any(known.metric == metric for known in draft.measurements):
             return False
         self.problems.append(
@@ -184,12 +186,21 @@ class TableReader:
         )
         return True
 
+    def _metric(self, fields: dict[str, Any]) -> str:
+        """The row's metric, with a telemetry series' ``labels`` (as ``export`` writes them)."""
+        metric = _text(fields.get("metric", self.options.metric))
+        labels = fields.get("labels")
+        if not isinstance(labels, dict) or not labels or not metric.startswith(PREFIX):
+            return metric
+        named = {_text(key): _text(value) for key, value in labels.items()}
+        return series_metric(metric.removeprefix(PREFIX), named)
+
     def _measure(self, draft: _TestDraft, row: Row) -> None:
         fields = row.fields
         raw = _raw_values(row)
         if raw is None:
             return
-        metric = _text(fields.get("metric", self.options.metric))
+        metric = self._metric(fields)
         unit = _text(fields.get("unit", self.options.unit or ""))
         try:
             draft.measurements.append(Measurement(metric, unit, _values(raw)))

@@ -42,7 +42,8 @@ from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, sum
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest import fingerprint, load
 from sphinxcontrib_trending.ingest.dimensions import rules_for
-from sphinxcontrib_trending.ingest.model import Dataset
+from sphinxcontrib_trending.ingest.model import Dataset, metrics_in
+from sphinxcontrib_trending.ingest.telemetry import PREFIX
 from sphinxcontrib_trending.judging import trend_options
 from sphinxcontrib_trending.settings import Source
 from sphinxcontrib_trending.sphinxext.config import settings_of
@@ -100,6 +101,8 @@ _trends: dict[tuple[AnalysisScope, str], TestTrend] = {}
 _series: dict[tuple[Path | None, str, GroupingSpec], SeriesCache] = {}
 """Per cache folder, source and grouping: the on-disk cache's own scope."""
 _fingerprints: dict[str, str] = {}
+_telemetry: dict[tuple[str, str], list[str]] = {}
+"""Per source and fingerprint: every telemetry series its data holds."""
 _page_workers: int | None = None
 """Processes a page's own grouping may fork (None: in this one); see :func:`plan_grouping`."""
 _parse_workers: int | None = None
@@ -213,6 +216,16 @@ def source_histories(loaded: LoadedSource, metric: str) -> list[TestHistory]:
             # frozen with it before the collector would walk every new run
             gc.freeze()
     return _histories[key]
+
+
+def telemetry_metrics(loaded: LoadedSource) -> list[str]:
+    """Every telemetry series of the source, sorted: what ``:labels:`` chooses among."""
+    key = (loaded.source.name, loaded.fingerprint)
+    if key not in _telemetry:
+        _telemetry[key] = [
+            metric for metric in metrics_in(loaded.dataset.builds) if metric.startswith(PREFIX)
+        ]
+    return _telemetry[key]
 
 
 def trends_for(

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from sphinxcontrib_trending.ingest.formats.csit_json import _validator
-from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.metrics import METRICS
 from tests.ingest.conftest import load_paths
 from tests.latency_data import hdrh_of
@@ -350,40 +349,3 @@ def test_a_corrupt_histogram_is_a_data_problem_and_the_rest_is_read(tmp_path: Pa
     assert values["ndr"] == ("pps", (1e6,))
     assert values["latency_pdr90_reverse_p50"] == ("us", (500.0,))
     assert "latency_pdr50_forward_p50" not in values
-
-
-def test_telemetry_is_kept_and_capped(tmp_path: Path) -> None:
-    small = document("mrr", name="64b-2t1c-small-mrr")
-    small["telemetry"] = ['vpp_calls{name="ip4-input"} 1234 1714528800', "vpp_vectors{} 56 0"]
-    big = document("mrr", name="64b-2t1c-big-mrr")
-    big["telemetry"] = [
-        f'vpp_calls{{name="node-{index}"}} {index} 1714528800' for index in range(5000)
-    ]
-    folder = build_folder(tmp_path)
-    write(folder, small)
-    write(folder, big)
-    dataset = load_paths(tmp_path, format="csit-json")
-    by_name = {test.name: test for test in dataset.builds[0].tests}
-    assert by_name["64b-2t1c-small-mrr"].attribute("telemetry") == "\n".join(small["telemetry"])
-    kept = by_name["64b-2t1c-big-mrr"].attribute("telemetry")
-    assert kept is not None and len(kept) <= 4096 + 80
-    assert kept.startswith(big["telemetry"][0] + "\n")
-    assert "telemetry entries cut (max_telemetry_chars)" in kept.splitlines()[-1]
-    cut = int(kept.splitlines()[-1].split()[1].replace(",", ""))
-    assert cut + len(kept.splitlines()) - 1 == 5000
-    [problem] = dataset.problems
-    assert problem.subtype == "data"
-    assert "telemetry of 1 test(s)" in problem.message
-    assert "max_telemetry_chars" in problem.message
-
-
-def test_the_telemetry_cap_is_a_source_limit(tmp_path: Path) -> None:
-    doc = document("mrr")
-    doc["telemetry"] = ["x" * 50] * 10
-    write(build_folder(tmp_path), doc)
-    limits = ReadLimits(max_telemetry_chars=200)
-    dataset = load_paths(tmp_path, format="csit-json", limits=limits)
-    [test] = dataset.builds[0].tests
-    assert test.attribute("telemetry") == "\n".join(
-        ["x" * 50] * 3 + ["[... 7 telemetry entries cut (max_telemetry_chars) ...]"]
-    )

@@ -30,6 +30,7 @@ from sphinxcontrib_trending.ingest.store.manifest import DataFile
 from sphinxcontrib_trending.ingest.store.rows import SharedValues
 from sphinxcontrib_trending.ingest.trials import Trials
 from tests.ingest.conftest import RF7_DAILY, RF7_WEEKLY
+from tests.latency_data import hdrh_of
 from tests.store_tree import vouch_for
 
 TEXTS = pa.list_(pa.string())
@@ -106,7 +107,7 @@ def _common(build: str, day: int, passed: bool, test_id: str, job: str = JOB) ->
         "test_id": test_id,
         "message": f"trial results of {build}" if passed else "Traffic generator failed",
         "version": "1.1.0",
-        "telemetry": ["a big blob nobody trends"],
+        "telemetry": ["calls_total{name='ip4-input',thread_id='1'} 5.0 1717383600000"],
         "year": "2024",
         "month": "6",
         "day": str(day + 1),
@@ -133,7 +134,7 @@ def _ndr_row(build: str, day: int) -> dict:
         "result_pdr_lower_rate_unit": "pps",
         "result_latency_forward_pdr_50_avg": 9.0,
         "result_latency_forward_pdr_50_unit": "us",
-        "result_latency_forward_pdr_50_hdrh": "HISTFAAAA...",
+        "result_latency_forward_pdr_50_hdrh": hdrh_of(8, 9, 10),
         "test_type": "ndrpdr",
     }
 
@@ -179,7 +180,13 @@ def test_the_reference_dataset_is_read_as_it_is(reference: Path) -> None:
         "ndr": (11e6,),
         "pdr": (12e6,),
         "latency_pdr50_forward_avg": (9.0,),
+        "latency_pdr50_forward_p50": (9.0,),
+        "latency_pdr50_forward_p90": (10.0,),
+        "latency_pdr50_forward_p99": (10.0,),
+        "latency_pdr50_forward_p999": (10.0,),
+        'telemetry:calls_total{name="ip4-input",thread_id="1"}': (5.0,),
     }
+    assert ndr.attribute("latency_pdr50_forward_hdrh") == hdrh_of(8, 9, 10)
     (failure,) = failed.tests
     assert failure.status == "FAIL" and failure.measurements == ()
 

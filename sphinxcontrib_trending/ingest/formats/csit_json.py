@@ -24,7 +24,7 @@ import yaml
 
 from sphinxcontrib_trending.ingest.formats import InputFormat, Reading
 from sphinxcontrib_trending.ingest.latency_streams import stream_latencies
-from sphinxcontrib_trending.ingest.limits import clip_telemetry
+from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.metrics import (
     LATENCY_DIRECTIONS,
     LATENCY_LOADS,
@@ -39,6 +39,7 @@ from sphinxcontrib_trending.ingest.naming import (
     stem,
 )
 from sphinxcontrib_trending.ingest.results import strip_tc_prefix, thread_core
+from sphinxcontrib_trending.ingest.telemetry import read_telemetry
 from sphinxcontrib_trending.ingest.timestamps import parse_iso_or_epoch
 
 _KEPT_ATTRIBUTES = ("dut_type", "tg_type", "tg_version", "test_type", "version")
@@ -109,7 +110,7 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
         return [], [Problem(reading.where, f"at $.start_time: {complaint}", "parse")]
     problems: list[Problem] = []
     job, build = _job_and_build(reading, start, problems)
-    test, errors = _test(document, start, reading.options.limits.max_telemetry_chars)
+    test, errors = _test(document, start, reading.options.limits)
     problems.extend(
         Problem(reading.where, f"test {test.test_id}: {error}", "data") for error in errors
     )
@@ -145,20 +146,23 @@ def _job_and_build(reading: Reading, start: datetime, problems: list[Problem]) -
 
 
 def _test(
-    document: dict[str, Any], start: datetime, telemetry_chars: int
+    document: dict[str, Any], start: datetime, limits: ReadLimits
 ) -> tuple[TestResult, list[str]]:
-    """The test, and what was wrong with its results (an undecodable histogram)."""
+    """The test, and what was wrong with its results (an undecodable histogram, telemetry)."""
     test_id: str = document["test_id"]
     suite, _, name = test_id.rpartition(".")
     tags = tuple(document["tags"])
     passed = document["passed"]
     attributes = [(key, str(document[key])) for key in _KEPT_ATTRIBUTES]
     attributes.append(("hosts", " ".join(document["hosts"])))
-    if document["telemetry"]:
-        attributes.append(("telemetry", clip_telemetry(document["telemetry"], telemetry_chars)))
     found = _Results()
-    if passed:
+    if passed:  # a failed test measured nothing, its counters included
         found.read(document["result"])
+        telemetry = read_telemetry(
+            document["telemetry"], limits.max_telemetry_bytes, limits.max_telemetry_series
+        )
+        found.measurements.extend(telemetry.measurements)
+        found.errors.extend(telemetry.errors)
     attributes.extend(found.histograms)
     test = TestResult(
         test_id=test_id,

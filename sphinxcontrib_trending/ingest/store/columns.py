@@ -77,6 +77,18 @@ def _latencies() -> dict[str, ReferenceColumns]:
     }
 
 
+REFERENCE_HISTOGRAMS: dict[str, ReferenceColumns] = {
+    f"latency_pdr{load}_{direction}": ReferenceColumns(
+        f"result_latency_{direction}_pdr_{load}_hdrh",
+        f"result_latency_{direction}_pdr_{load}_unit",
+    )
+    for load in LATENCY_LOADS
+    for direction in LATENCY_DIRECTIONS
+}
+"""A latency's base name (its percentiles are ``{base}_p50`` ...) -> its encoded HDR
+histogram's column in the reference's trending Parquet, and its unit's."""
+
+
 def _single(prefix: str) -> ReferenceColumns:
     return ReferenceColumns(f"{prefix}_value", f"{prefix}_unit")
 

@@ -7,8 +7,8 @@ without one is a dataset written by someone else (the reference's ETL):
 every ``.parquet`` file below it, each checked to carry the reference's
 columns.  Reads are pruned and projected: partition folders outside the
 requested days or result types are never opened, and only the columns the
-model needs (or the requested metrics need) are read, never telemetry or
-latency histograms.
+model needs (or the requested metrics need) are read: a read of ``mrr``
+leaves the reference's telemetry and latency histograms unread.
 """
 
 from __future__ import annotations
@@ -26,12 +26,14 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sphinxcontrib_trending.engine.read_ahead import read_ahead
+from sphinxcontrib_trending.ingest.metrics import latency_base
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.plausible import screen
 from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.store.bounded import MANIFEST_MAX_BYTES, read_listed
 from sphinxcontrib_trending.ingest.store.columns import (
     MODEL_COLUMNS,
+    REFERENCE_HISTOGRAMS,
     REFERENCE_METRICS,
     STORE_MARKER,
 )
@@ -64,6 +66,7 @@ from sphinxcontrib_trending.ingest.store.stored_tests import (
     input_rows,
     prepared_rows,
 )
+from sphinxcontrib_trending.ingest.telemetry import PREFIX as TELEMETRY
 
 REFERENCE_REQUIRED = ("job", "build", "test_id", "passed", "start_time")
 """Columns without which a file is not the reference's trending data."""
@@ -73,6 +76,7 @@ _REFERENCE_CONTEXT = (
     "dut_version",
     "hosts",
     "message",
+    "tags",
     *REFERENCE_ATTRIBUTES,
 )
 
@@ -210,6 +214,8 @@ class _FileRead:
     where: str
     builds: list[Build] = field(default_factory=list)
     problem: Problem | None = None
+    data_problems: list[Problem] = field(default_factory=list)
+    """What its tests' telemetry or latency histograms had wrong (the tests are kept)."""
 
 
 @dataclass
@@ -297,11 +303,13 @@ def _read_wanted(
                             options,
                             query.metrics,
                             passed_messages=query.passed_messages,
+                            problems=read.data_problems,
                         ),
                         problems,
                     )
             except READ_ERRORS as error:
                 read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
+                read.data_problems.clear()  # of tests that are skipped with their file
         if read_now.rows is not None:
             prefix = _input_of(wanted[positions[0]][0])
             builds[prefix] = _our_builds(location, prefix, read_now.rows, shared, problems)
@@ -309,6 +317,7 @@ def _read_wanted(
     for position in range(len(wanted)):
         read = reads[position]
         found.builds.extend(read.builds)
+        found.problems.extend(read.data_problems)
         if read.problem is None:
             found.files_read.append(read.where)
         else:
@@ -494,20 +503,35 @@ def _read_ours(parquet: pq.ParquetFile, passed_messages: bool) -> pa.Table:
 
 
 def _rows_of(query: Query) -> pc.Expression | None:
-    """The asked metrics' rows, and the rows of tests without values (failures)."""
+    """The asked metrics' rows, and the rows of tests without values (failures).
+
+    A telemetry name asked without labels wants every series of that name.
+    """
     if query.metrics is None:
         return None
     metric = pc.field("metric")
-    return metric.isin(list(query.metrics)) | metric.is_null()
+    rows = metric.isin(list(query.metrics)) | metric.is_null()
+    for name in query.metrics:
+        if name.startswith(TELEMETRY) and "{" not in name:
+            rows = rows | pc.starts_with(metric, pattern=f"{name}{{")
+    return rows
 
 
 def _reference_columns(names: set[str], query: Query) -> list[str]:
-    """The reference's columns a read needs: context, then the asked metrics' values."""
+    """The reference's columns a read needs: context, then the asked metrics' values,
+    latency histograms and telemetry (all of them when no metric is asked)."""
     wanted = [name for name in _REFERENCE_CONTEXT if name in names]
+    asked = query.metrics
+
+    def add(*columns: str) -> None:
+        wanted.extend(name for name in columns if name in names and name not in wanted)
+
     for metric, columns in REFERENCE_METRICS.items():
-        if query.metrics is not None and metric not in query.metrics:
-            continue
-        for name in (columns.value, columns.unit):
-            if name in names and name not in wanted:
-                wanted.append(name)
+        if asked is None or metric in asked:
+            add(columns.value, columns.unit)
+    for base, columns in REFERENCE_HISTOGRAMS.items():
+        if asked is None or any(latency_base(metric) == base for metric in asked):
+            add(columns.value, columns.unit)
+    if asked is None or any(metric.startswith(TELEMETRY) for metric in asked):
+        add("telemetry")
     return wanted

@@ -23,18 +23,21 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sphinxcontrib_trending.ingest.latency_histogram import percentiles
 from sphinxcontrib_trending.ingest.metrics import METRICS
-from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
+from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.naming import build_testbed
 from sphinxcontrib_trending.ingest.plausible import EARLIEST, LATEST, MAX_VALUE
 from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.results import strip_tc_prefix, thread_core
 from sphinxcontrib_trending.ingest.store.columns import (
+    REFERENCE_HISTOGRAMS,
     REFERENCE_METRICS,
     STORE_SCHEMA,
     TRIAL_STATISTICS,
 )
 from sphinxcontrib_trending.ingest.store.layout import Partition, partition_of
+from sphinxcontrib_trending.ingest.telemetry import asked_for, read_telemetry
 from sphinxcontrib_trending.ingest.trials import Trials
 
 REFERENCE_ATTRIBUTES = ("dut_type", "tg_type", "tg_version", "version")
@@ -149,10 +152,14 @@ def row_columns(table: pa.Table) -> dict[str, list[Any]]:
 
     pyarrow turns a zoned timestamp into a datetime some fifty times slower
     than :func:`row_time` does from the number; a store has a time per row.
+    Times in another unit come to microseconds first: the reference's ETL
+    writes Spark's INT96 timestamps, which read as nanoseconds (any finer
+    digits are dropped, as a datetime has none).
     """
     for at, column in enumerate(table.schema):
         if pa.types.is_timestamp(column.type):
-            table = table.set_column(at, column.name, table.column(at).cast(pa.int64()))
+            micros = pc.cast(table.column(at), pa.timestamp("us", column.type.tz), safe=False)
+            table = table.set_column(at, column.name, micros.cast(pa.int64()))
     return table.to_pydict()
 
 
@@ -327,16 +334,19 @@ def builds_from_reference(
     metrics: tuple[str, ...] | None = None,
     *,
     passed_messages: bool = True,
+    problems: list[Problem] | None = None,
 ) -> list[Build]:
     """The reference's rows (one test each) as one-test builds, for merging.
 
-    Its trending Parquet has no tags, suite name or build time: the suite
-    and name come from ``test_id`` as for its JSON documents, the build's
-    time is its test's start.  A row without job, test or start time is
-    no run to trend and is left out.  With ``metrics`` asked for, a passed
-    test that measured none of them is left out too (the reader did not
-    even read its other results); failed tests are always kept.
-    ``passed_messages`` as for :func:`.stored_tests.builds_from_rows`.
+    Its datasets have no suite name or build time, and only the iterative
+    (release) ones have tags: the suite and name come from ``test_id`` as
+    for its JSON documents, the build's time is its test's start.  A row
+    without job, test or start time is no run to trend and is left out.
+    With ``metrics`` asked for, a passed test that measured none of them is
+    left out too (the reader did not even read its other results); failed
+    tests are always kept.  ``passed_messages`` as for
+    :func:`.stored_tests.builds_from_rows`.  What a row's telemetry or
+    latency histograms had wrong goes to ``problems``, naming the test.
     """
     if not passed_messages and "passed" in table.column_names:
         table = without_passed_messages(table, table.column("passed"))
@@ -347,8 +357,13 @@ def builds_from_reference(
         start = row_time(row.get("start_time"))
         if start is None or row.get("job") is None or row.get("test_id") is None:
             continue
-        build = _reference_build(row, start, where, partition, options)
+        errors: list[str] = []
+        build = _reference_build(row, start, where, partition, options, metrics, errors)
         test = build.tests[0]
+        if problems is not None:
+            problems.extend(
+                Problem(where, f"test {test.test_id}: {error}", "data") for error in errors
+            )
         if metrics is None or not test.passed or test.measurements:
             builds.append(build)
     return builds
@@ -360,6 +375,8 @@ def _reference_build(
     where: str,
     partition: dict[str, str],
     options: ReadOptions,
+    metrics: tuple[str, ...] | None,
+    errors: list[str],
 ) -> Build:
     job, build = str(row["job"]), str(row["build"])
     hosts = [host for host in row.get("hosts") or () if host]
@@ -368,20 +385,57 @@ def _reference_build(
     attributes["test_type"] = partition.get("test_type", row.get("test_type"))
     suite, _, name = row["test_id"].rpartition(".")
     passed = bool(row.get("passed"))
+    tags = tuple(tag for tag in row.get("tags") or () if tag)
+    measurements: list[Measurement] = []
+    if passed:
+        measurements.extend(_reference_measurements(row))
+        measurements.extend(_histogram_percentiles(row, attributes, errors))
+        measurements.extend(_telemetry(row, options, metrics, errors))
     test = TestResult(
         test_id=row["test_id"],
         name=strip_tc_prefix(name),
         suite=suite,
-        tags=(),
+        tags=tags,
         status="PASS" if passed else "FAIL",
         start=start,
         message=row.get("message") or "",
-        measurements=tuple(_reference_measurements(row)) if passed else (),
-        thread_core=thread_core(tuple(name.upper().split("-"))),
+        measurements=tuple(measurements),
+        thread_core=thread_core(tags) or thread_core(tuple(name.upper().split("-"))),
         attributes=tuple(sorted((k, str(v)) for k, v in attributes.items() if v is not None)),
     )
     testbed = build_testbed(options, job, hosts)
     return Build(job, build, start, row.get("dut_version"), testbed, where, (test,))
+
+
+def _histogram_percentiles(
+    row: dict[str, Any], attributes: dict[str, Any], errors: list[str]
+) -> Iterator[Measurement]:
+    """Each latency's percentiles from its ``hdrh`` column, the string kept as the
+    ``{base}_hdrh`` attribute, as the ``csit-json`` format keeps a document's."""
+    for base, columns in REFERENCE_HISTOGRAMS.items():
+        encoded = row.get(columns.value)
+        if not encoded:
+            continue
+        attributes[f"{base}_hdrh"] = encoded
+        try:
+            yield from percentiles(encoded, base, row.get(columns.unit) or "us")
+        except ValueError as error:
+            errors.append(str(error))
+
+
+def _telemetry(
+    row: dict[str, Any], options: ReadOptions, metrics: tuple[str, ...] | None, errors: list[str]
+) -> Iterator[Measurement]:
+    """The row's telemetry series (:mod:`~.telemetry`), only the asked ones with ``metrics``."""
+    entries = [entry for entry in row.get("telemetry") or () if entry]
+    if not entries:
+        return
+    limits = options.limits
+    found = read_telemetry(entries, limits.max_telemetry_bytes, limits.max_telemetry_series)
+    errors.extend(found.errors)
+    for measurement in found.measurements:
+        if metrics is None or asked_for(measurement.metric, metrics):
+            yield measurement
 
 
 def _reference_measurements(row: dict[str, Any]) -> Iterator[Measurement]:

@@ -148,6 +148,11 @@ class StoredInput:
             )
         return tuple(made)
 
+    def metrics(self, first: int, stop: int) -> set[str]:
+        """Every metric tests ``first..stop`` measured, from the column alone."""
+        table, _ = self._rows(first, stop)
+        return set(pc.unique(table.column("metric")).drop_null().to_pylist())
+
     def metric_rows(self, metric: str, first: int, stop: int) -> MetricRows:
         """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
         table, starts = self._rows(first, stop)
@@ -261,6 +266,10 @@ class StoredTests(Sequence[TestResult]):
 
     def metric_rows(self, metric: str) -> MetricRows:
         return self._input.metric_rows(metric, self._first, self._stop)
+
+    def metrics(self) -> set[str]:
+        """Every metric the tests measured, none of them made (see :func:`.metrics_in`)."""
+        return self._input.metrics(self._first, self._stop)
 
     def picked(self, indices: list[int]) -> list[TestResult]:
         """The tests at ``indices``, made in one pass over the rows they span,

@@ -15,6 +15,12 @@ from sphinxcontrib_trending.analysis.normalisation import is_rate
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
 from sphinxcontrib_trending.ingest.model import metrics_note
+from sphinxcontrib_trending.ingest.telemetry import (
+    PREFIX,
+    differing_labels,
+    matching_series,
+    parse_label_matchers,
+)
 from sphinxcontrib_trending.judging import comparison_strategies, trend_options
 from sphinxcontrib_trending.render.csv_export import table_csv
 from sphinxcontrib_trending.render.table import Table
@@ -27,6 +33,7 @@ from sphinxcontrib_trending.sphinxext.process_memo import (
     load_source,
     select,
     source_histories,
+    telemetry_metrics,
     trends_for,
 )
 from sphinxcontrib_trending.sphinxext.table_nodes import table_data_node
@@ -79,8 +86,11 @@ class TrendingDirective(SphinxDirective):
         "source": directives.unchanged_required,
         "filter": directives.unchanged,
         "metric": directives.unchanged_required,
+        "labels": directives.unchanged_required,
         "samples": samples_option,
     }
+    _series: str | None = None
+    """The telemetry series ``:metric:`` and ``:labels:`` chose (see :meth:`metric`)."""
 
     def warn(self, message: str, subtype: str) -> None:
         warn(f"{self.name}: {message}", subtype, location=self.get_location())
@@ -146,7 +156,52 @@ class TrendingDirective(SphinxDirective):
             raise self.unusable(f"bad :filter: {expression!r}: {error}", "filter") from None
 
     def metric(self, loaded: LoadedSource) -> str:
-        return self.options.get("metric", loaded.source.metric)
+        """The metric the directive shows; a telemetry name with ``:labels:``, the one
+        series of the source they select."""
+        written: str = self.options.get("metric", loaded.source.metric)
+        if "labels" not in self.options and not written.startswith(PREFIX):
+            return written
+        if self._series is None:
+            self._series = self._telemetry_series(loaded, written)
+        return self._series
+
+    def _telemetry_series(self, loaded: LoadedSource, written: str) -> str:
+        """The one series of ``telemetry:<name>`` whose labels pass ``:labels:``.
+
+        A series spelt whole in ``:metric:`` needs no ``:labels:``; several
+        matches are refused, naming the labels that tell them apart, since
+        a view shows one metric.
+        """
+        if not written.startswith(PREFIX):
+            raise self.unusable(":labels: needs a telemetry :metric: (telemetry:<name>)", "option")
+        try:
+            matchers = parse_label_matchers(self.options.get("labels", ""))
+        except ValueError as error:
+            raise self.unusable(f"bad :labels:: {error}", "option") from None
+        known = telemetry_metrics(loaded)
+        if not matchers and written in known:
+            return written
+        found = matching_series(known, written, matchers)
+        if len(found) == 1:
+            return found[0]
+        shown = " ".join(map(str, matchers)) or "(none)"
+        if not found:
+            named = matching_series(known, written, ())
+            some = ", ".join(named[:5]) + (", ..." if len(named) > 5 else "")
+            raise self.unusable(
+                f"no telemetry series of source {loaded.source.name!r} is {written} with "
+                f"labels {shown} (its series: {some or 'none'})",
+                "data",
+            )
+        apart = "; ".join(
+            f"{key}: {', '.join(values[:5])}{', ...' if len(values) > 5 else ''}"
+            for key, values in differing_labels(found).items()
+        )
+        raise self.unusable(
+            f"{len(found)} telemetry series of {written} match labels {shown}; "
+            f"add :labels: to choose one (they differ in {apart})",
+            "option",
+        )
 
     def trend_options(self, loaded: LoadedSource) -> TrendOptions:
         return trend_options(
