@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_trending import cli
+from sphinxcontrib_trending.cli.exits import EXIT_FAILURES
 from sphinxcontrib_trending.ingest.download import new_round
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from tests.hostile.documents import load_here, messages, rf7, write
@@ -121,7 +122,7 @@ def test_a_command_reading_a_broken_url_goes_on(
     url = serve(_closed_early)
     good = write(tmp_path / "local", "job__2__output.xml", rf7())
     code = cli.main(["export", url, str(good)])
-    assert code == cli.EXIT_FAILURES
+    assert code == EXIT_FAILURES
     written = capsys.readouterr()
     assert '"build": "2"' in written.out
     assert url in written.err and "the body was cut short" in written.err
