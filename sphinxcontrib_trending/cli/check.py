@@ -22,6 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from sphinxcontrib_trending.alerts.markdown import summary as markdown_summary
 from sphinxcontrib_trending.alerts.message import Addresses, compose
 from sphinxcontrib_trending.alerts.smtp import DeliveryError, deliver
 from sphinxcontrib_trending.analysis.acknowledged import (
@@ -185,9 +186,9 @@ def run(
             settings, metric, tag_filter, search, samples, messages, forked=engine.workers
         )
         if comparison is not None:
-            if build or mail.send or outputs.email:
+            if build or mail.send or outputs.email or outputs.markdown:
                 raise UsageError(
-                    "--build and alert e-mails belong to trend verdicts; "
+                    "--build, --markdown and alert e-mails belong to trend verdicts; "
                     "use --target and --all with a baseline option"
                 )
             return check_baseline.run_comparison(
@@ -379,6 +380,10 @@ def _write_outputs(
             for source, verdicts in by_source.items()
         ]
         write_junit(outputs.junit, junit_tree("sphinx-trending check", suites))
+    if outputs.markdown:
+        outputs.markdown.write_text(
+            markdown_summary(judged.verdicts, fail_on, links), encoding="utf-8"
+        )
     if not outputs.email:
         return None
     addresses = Addresses(mail.sender or DEFAULT_SENDER, mail.recipients)

@@ -34,6 +34,7 @@ class Outputs:
     json: Path | None = None
     junit: Path | None = None
     email: Path | None = None
+    markdown: Path | None = None
     verbose: bool = False
     docs_base_url: str | None = None
     graph_page: str = DEFAULT_GRAPH_PAGE
@@ -152,6 +153,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")
     output.add_argument("--email", type=Path, metavar="FILE", help="write the alert e-mail (.eml)")
     output.add_argument(
+        "--markdown",
+        type=Path,
+        metavar="FILE",
+        help="write a compact Markdown summary, for pull-request comments and job summaries",
+    )
+    output.add_argument(
         "--verbose",
         "-v",
         action="store_true",
@@ -230,6 +237,7 @@ def outputs_from_args(args: argparse.Namespace) -> Outputs:
         json=args.json,
         junit=args.junit,
         email=args.email,
+        markdown=args.markdown,
         verbose=args.verbose,
         docs_base_url=args.docs_base_url,
         graph_page=args.graph_page,

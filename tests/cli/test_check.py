@@ -444,3 +444,17 @@ def test_a_test_that_never_had_a_value_fails_the_gate(tmp_path: Path, capsys) ->
     failing = tmp_path / "failing.jsonl"
     failing.write_text("".join(json.dumps(row) + "\n" for row in rows[3:]))
     assert main(["check", "--format", "jsonl", str(failing)]) == 2
+
+
+def test_markdown_summary_names_the_outcome_and_the_regression(
+    archive: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "summary.md"
+    base = "https://docs.example.org"
+    assert main(["check", str(archive), "--markdown", str(target), "--docs-base-url", base]) == 1
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("### Performance check: FAIL\n")
+    assert f"Judged: `{NEWEST}`" in text
+    regression = next(line for line in text.splitlines() if IP4_1C in line)
+    assert regression.startswith(f"| [{IP4_1C}]({base}/graphs.html#trending-results-")
+    assert "**Failed tests (1)**" in text and "link down" in text

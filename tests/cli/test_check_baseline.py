@@ -150,6 +150,7 @@ def test_old_build_syntax_works_with_a_deprecation_message(capsys) -> None:
         (["--method", "aat"], "add --previous, --baseline"),
         (["--previous", "--build", "x/1"], "use --target and --all with a baseline option"),
         (["--previous", "--email", "x.eml"], "alert e-mails belong to trend verdicts"),
+        (["--previous", "--markdown", "x.md"], "--markdown and alert e-mails belong"),
     ],
 )
 def test_usage_errors_exit_2(extra: list[str], message: str, capsys) -> None:
