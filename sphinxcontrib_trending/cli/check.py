@@ -24,7 +24,9 @@ from typing import Any
 
 from sphinxcontrib_trending.alerts.markdown import summary as markdown_summary
 from sphinxcontrib_trending.alerts.message import Addresses, compose
+from sphinxcontrib_trending.alerts.slack import payload
 from sphinxcontrib_trending.alerts.smtp import DeliveryError, deliver
+from sphinxcontrib_trending.alerts.webhook import WebhookError, post, redact
 from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChanges,
     KnownChangesError,
@@ -57,6 +59,7 @@ from sphinxcontrib_trending.cli.check_options import (
     Mail,
     MailError,
     Outputs,
+    Webhook,
 )
 from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.sources import SourceError, settings_from_args
@@ -70,13 +73,15 @@ from sphinxcontrib_trending.reports.verdicts_json import document, write_json
 from sphinxcontrib_trending.settings import Settings
 
 EXIT_DELIVERY = 3
-"""The alert could not be sent; it wins over EXIT_FAILURES so that a
+"""The alert (or webhook message) could not be sent; it wins over EXIT_FAILURES so that a
 broken mail set-up never hides behind an expected "unstable" job result."""
 
 
 NO_OUTPUTS = Outputs()
 """The table on stdout only."""
 NO_MAIL = Mail()
+NO_WEBHOOK = Webhook()
+"""Post only to trending_webhook, if the settings name one."""
 
 
 class UsageError(Exception):
@@ -125,6 +130,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         comparison=comparison,
         outputs=check_options.outputs_from_args(args),
         mail=check_options.mail_from_args(args),
+        webhook=check_options.webhook_from_args(args),
         engine=Engine(settings.cache_dir, args.workers, args.scheduler, args.verbose),
     )
 
@@ -170,6 +176,7 @@ def run(
     comparison: check_baseline.Comparison | None = None,
     outputs: Outputs = NO_OUTPUTS,
     mail: Mail = NO_MAIL,
+    webhook: Webhook = NO_WEBHOOK,
     engine: Engine = IN_PROCESS,
 ) -> int:
     """Judge every source of ``settings`` and report; returns the exit status.
@@ -186,9 +193,9 @@ def run(
             settings, metric, tag_filter, search, samples, messages, forked=engine.workers
         )
         if comparison is not None:
-            if build or mail.send or outputs.email or outputs.markdown:
+            if build or mail.send or outputs.email or outputs.markdown or webhook.url:
                 raise UsageError(
-                    "--build, --markdown and alert e-mails belong to trend verdicts; "
+                    "--build, --markdown, --webhook and alert e-mails belong to trend verdicts; "
                     "use --target and --all with a baseline option"
                 )
             return check_baseline.run_comparison(
@@ -232,6 +239,14 @@ def run(
         print(f"alert e-mail sent to {', '.join(delivery.accepted)}")
         for address, reply in delivery.refused.items():
             _error(f"alert e-mail not sent to {address}: the server refused it ({reply})")
+    hook = webhook.settings(settings.webhook)
+    if hook is not None and code == EXIT_FAILURES:
+        try:
+            post(payload(judged.verdicts, reasons, links), hook)
+        except WebhookError as error:
+            _error(f"webhook message not sent: {error}")
+            return EXIT_DELIVERY
+        print(f"webhook message posted to {redact(hook.url)}")
     return code
 
 

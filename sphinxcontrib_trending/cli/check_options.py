@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sphinxcontrib_trending.alerts.smtp import DEFAULT_PASSWORD_ENV, SECURITIES, SmtpSettings
+from sphinxcontrib_trending.alerts.webhook import WebhookSettings
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON
 from sphinxcontrib_trending.cli import check_baseline
 from sphinxcontrib_trending.cli.sources import add_source_arguments
+from sphinxcontrib_trending.conf.checks import is_http_url
 from sphinxcontrib_trending.reports.records import DEFAULT_GRAPH_PAGE
 from sphinxcontrib_trending.settings import SAMPLE_MODES, SEARCHES
 
@@ -73,6 +75,39 @@ class Mail:
                 f"--smtp-user needs the password in the environment variable "
                 f"{self.smtp.password_env} (passwords are never taken from the command line)"
             )
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Where the failing verdict is posted: ``url`` None means ``trending_webhook``."""
+
+    url: str | None = None
+    timeout: float = 10.0
+    retries: int = 3
+
+    def settings(self, configured: str | None) -> WebhookSettings | None:
+        """The delivery settings, or None when no webhook is set anywhere."""
+        url = self.url or configured
+        return WebhookSettings(url, self.timeout, self.retries) if url else None
+
+
+def _webhook_url(text: str) -> str:
+    """Refuses a malformed URL without echoing it: argparse would print a bad value whole."""
+    if not is_http_url(text):
+        raise argparse.ArgumentTypeError(
+            "expected an http:// or https:// URL (the value is a secret: not shown)"
+        )
+    return text
+
+
+def _not_negative(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
+    return number
 
 
 def _positive(text: str) -> int:
@@ -176,6 +211,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="document holding the per-test graphs, without .html (default: %(default)s)",
     )
     _add_mail_arguments(parser)
+    _add_webhook_arguments(parser)
+
+
+def _add_webhook_arguments(parser: argparse.ArgumentParser) -> None:
+    hook = parser.add_argument_group("chat webhook")
+    hook.add_argument(
+        "--webhook",
+        type=_webhook_url,
+        metavar="URL",
+        help="post a Slack-compatible message here when a verdict fails the job "
+        "(default: trending_webhook)",
+    )
+    hook.add_argument(
+        "--webhook-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="give up on one attempt after this many seconds (default: %(default)g)",
+    )
+    hook.add_argument(
+        "--webhook-retries",
+        type=_not_negative,
+        default=3,
+        metavar="N",
+        help="attempts after the first when the server is busy or unreachable, "
+        "pausing 1, 2, 4... seconds (default: %(default)s)",
+    )
 
 
 def _add_mail_arguments(parser: argparse.ArgumentParser) -> None:
@@ -260,3 +322,7 @@ def mail_from_args(args: argparse.Namespace) -> Mail:
             timeout=args.smtp_timeout,
         ),
     )
+
+
+def webhook_from_args(args: argparse.Namespace) -> Webhook:
+    return Webhook(url=args.webhook, timeout=args.webhook_timeout, retries=args.webhook_retries)
