@@ -26,12 +26,16 @@ def period_label(days: int) -> str:
     return "Last day" if days == 1 else f"Last {days} days"
 
 
+def label(item: NewsItem) -> str:
+    """The kind of news as the table and the feed name it."""
+    return _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
+
+
 def _row(item: NewsItem) -> Row:
-    label = _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
     return Row(
         cells=(
             item.history.name,
-            label,
+            label(item),
             item.since.time.strftime("%Y-%m-%d %H:%M %Z").strip(),
             item.since.dut_version or "",
             item.since.job_build,
@@ -41,7 +45,7 @@ def _row(item: NewsItem) -> Row:
         classes=(f"trending-{item.kind}",),
         raw=(
             item.history.name,
-            label,
+            label(item),
             iso_time(item.since.time),
             item.since.dut_version,
             item.since.job_build,
@@ -55,10 +59,10 @@ def news_tables(items: Sequence[NewsItem], days: int) -> list[Table]:
     by_testbed: dict[str | None, list[NewsItem]] = {}
     for item in items:
         by_testbed.setdefault(item.history.testbed, []).append(item)
-    label = period_label(days)
+    period = period_label(days)
     tables = []
     for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
-        caption = f"{label}, testbed {testbed}" if testbed else label
+        caption = f"{period}, testbed {testbed}" if testbed else period
         rows = tuple(_row(item) for item in by_testbed[testbed])
         tables.append(Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER))
     return tables
