@@ -46,6 +46,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     parse_reasons,
 )
 from sphinxcontrib_trending.cli import check_baseline, check_options
+from sphinxcontrib_trending.cli.check_branch import judge_against_job
 from sphinxcontrib_trending.cli.check_loading import (
     Loaded,
     LoadError,
@@ -121,6 +122,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         settings,
         build=args.build,
         every_build=args.all,
+        baseline_job=args.baseline_job,
         metric=args.metric,
         tag_filter=args.filter,
         search=args.search,
@@ -167,6 +169,7 @@ def run(
     *,
     build: str | None = None,
     every_build: bool = False,
+    baseline_job: str | None = None,
     metric: str | None = None,
     tag_filter: str | None = None,
     search: str | None = None,
@@ -182,6 +185,7 @@ def run(
     """Judge every source of ``settings`` and report; returns the exit status.
 
     ``build`` (``JOB/BUILD``) or ``every_build`` choose what is judged,
+    ``baseline_job`` judges a branch build on that job's history,
     ``comparison`` switches to baseline comparisons; the other arguments
     override the settings as the command-line options of the same names do.
     """
@@ -208,7 +212,11 @@ def run(
                 junit_path=outputs.junit,
                 messages=messages,
             )
-        judged = _judge(loaded, build, every_build, messages, engine)
+        if baseline_job and every_build:
+            raise UsageError(
+                "--baseline-job judges one branch build; --all walks a job's own history"
+            )
+        judged = _judge(loaded, build, every_build, messages, engine, baseline_job)
         judged = _acknowledged(judged, _known_changes(known_changes, settings))
     except (
         UsageError,
@@ -222,7 +230,7 @@ def run(
         _error(str(error))
         return EXIT_USAGE
     links = GraphLinks(outputs.docs_base_url or settings.docs_base_url, outputs.graph_page)
-    mode = "all" if every_build else "build" if build else "latest"
+    mode = _mode_name(build, every_build, baseline_job)
     try:
         message = _write_outputs(outputs, judged, reasons, fail_on, links, mode, mail)
     except OSError as error:
@@ -248,6 +256,13 @@ def run(
             return EXIT_DELIVERY
         print(f"webhook message posted to {redact(hook.url)}")
     return code
+
+
+def _mode_name(build: str | None, every_build: bool, baseline_job: str | None) -> str:
+    """The JSON report's ``mode``."""
+    if baseline_job:
+        return "baseline-job"
+    return "all" if every_build else "build" if build else "latest"
 
 
 def _fail_on(text: str) -> frozenset[Reason]:
@@ -316,8 +331,23 @@ def _judge_every(engine: Engine, messages: Messages, loaded: Loaded) -> Judged:
     return Judged(_judge_latest(engine, loaded).verdicts, history)
 
 
-def _mode(build: str | None, every_build: bool, messages: Messages, engine: Engine) -> Mode:
-    """The judgement of one source: newest builds, one named build, or every build."""
+def _judge_branch(
+    baseline_job: str, build: str | None, messages: Messages, loaded: Loaded
+) -> Judged:
+    return Judged(judge_against_job(loaded, baseline_job, build, messages))
+
+
+def _mode(
+    build: str | None,
+    every_build: bool,
+    messages: Messages,
+    engine: Engine,
+    baseline_job: str | None = None,
+) -> Mode:
+    """The judgement of one source: newest builds, one named build, every build, or a
+    branch build against the baseline job."""
+    if baseline_job:
+        return partial(_judge_branch, baseline_job, build, messages)
     if every_build:
         return partial(_judge_every, engine, messages)
     if build:
@@ -331,13 +361,15 @@ def _judge(
     every_build: bool,
     messages: Messages,
     engine: Engine = IN_PROCESS,
+    baseline_job: str | None = None,
 ) -> Judged:
     """Judge every source with the selected mode and put the results together.
 
-    With several sources ``build`` must exist in at least one of them; a
-    source that lacks it is skipped, as its tests are no concern of that build.
+    With several sources ``build`` (or ``baseline_job``) must exist in at
+    least one of them; a source that lacks it is skipped, as its tests are no
+    concern of that build.
     """
-    mode = _mode(build, every_build, messages, engine)
+    mode = _mode(build, every_build, messages, engine, baseline_job)
     combined = Judged()
     unknown: list[str] = []
     for item in loaded:
