@@ -26,7 +26,7 @@ from sphinxcontrib_trending.alerts.markdown import summary as markdown_summary
 from sphinxcontrib_trending.alerts.message import Addresses, compose
 from sphinxcontrib_trending.alerts.slack import payload
 from sphinxcontrib_trending.alerts.smtp import DeliveryError, deliver
-from sphinxcontrib_trending.alerts.webhook import WebhookError, post, redact
+from sphinxcontrib_trending.alerts.webhook import WebhookError, WebhookSettings, post, redact
 from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChanges,
     KnownChangesError,
@@ -238,24 +238,36 @@ def run(
         return EXIT_USAGE
     _print_table(outputs.verbose, judged, reasons, several_sources=len(loaded) > 1)
     code = EXIT_FAILURES if any(v.fails(reasons) for v in judged.verdicts) else 0
-    if mail.send and message is not None:
-        try:
-            delivery = deliver(message, mail.smtp)
-        except DeliveryError as error:
-            _error(f"alert e-mail not sent: {error}; the message is kept in {outputs.email}")
-            return EXIT_DELIVERY
-        print(f"alert e-mail sent to {', '.join(delivery.accepted)}")
-        for address, reply in delivery.refused.items():
-            _error(f"alert e-mail not sent to {address}: the server refused it ({reply})")
+    sent = _send_mail(message, mail, outputs.email) if mail.send and message is not None else True
     hook = webhook.settings(settings.webhook)
     if hook is not None and code == EXIT_FAILURES:
-        try:
-            post(payload(judged.verdicts, reasons, links), hook)
-        except WebhookError as error:
-            _error(f"webhook message not sent: {error}")
-            return EXIT_DELIVERY
-        print(f"webhook message posted to {redact(hook.url)}")
-    return code
+        # tried even when the e-mail failed: one broken channel must not silence the other
+        sent = _post(payload(judged.verdicts, reasons, links), hook) and sent
+    return code if sent else EXIT_DELIVERY
+
+
+def _send_mail(message: EmailMessage, mail: Mail, kept_in: Path | None) -> bool:
+    """Deliver the alert e-mail and say so; False when nobody got it."""
+    try:
+        delivery = deliver(message, mail.smtp)
+    except DeliveryError as error:
+        _error(f"alert e-mail not sent: {error}; the message is kept in {kept_in}")
+        return False
+    print(f"alert e-mail sent to {', '.join(delivery.accepted)}")
+    for address, reply in delivery.refused.items():
+        _error(f"alert e-mail not sent to {address}: the server refused it ({reply})")
+    return True
+
+
+def _post(body: dict[str, Any], hook: WebhookSettings) -> bool:
+    """Post the webhook message and say so, naming only the URL's scheme and host."""
+    try:
+        post(body, hook)
+    except WebhookError as error:
+        _error(f"webhook message not sent: {error}")
+        return False
+    print(f"webhook message posted to {redact(hook.url)}")
+    return True
 
 
 def _mode_name(build: str | None, every_build: bool, baseline_job: str | None) -> str:

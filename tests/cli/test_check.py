@@ -9,6 +9,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -518,3 +519,19 @@ def test_a_malformed_webhook_url_is_refused_without_echoing_it(
         assert exited.value.code == 2
     err = capsys.readouterr().err
     assert "expected an http:// or https:// URL" in err and "SECRET" not in err
+
+
+def test_a_failed_e_mail_does_not_keep_the_webhook_message_back(
+    archive: Path, tmp_path: Path, capsys
+) -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    mail = ["--send", "--email", str(tmp_path / "a.eml"), "--mail-from", "ci@example.org"]
+    mail += ["--mail-to", "dev@example.org", "--smtp-host", "127.0.0.1"]
+    mail += ["--smtp-port", str(port), "--smtp-security", "none"]
+    with webhook_server() as hook:
+        assert main(["check", str(archive), *mail, "--webhook", hook.url]) == 3
+    assert len(hook.received) == 1
+    err = capsys.readouterr().err
+    assert "alert e-mail not sent" in err and "webhook" not in err
