@@ -100,6 +100,16 @@ def _webhook_url(text: str) -> str:
     return text
 
 
+def _seconds(text: str) -> float:
+    try:
+        number = float(text)
+    except ValueError:
+        number = 0.0
+    if not number > 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return number
+
+
 def _not_negative(text: str) -> int:
     try:
         number = int(text)
@@ -225,7 +235,7 @@ def _add_webhook_arguments(parser: argparse.ArgumentParser) -> None:
     )
     hook.add_argument(
         "--webhook-timeout",
-        type=float,
+        type=_seconds,
         default=10.0,
         metavar="SECONDS",
         help="give up on one attempt after this many seconds (default: %(default)g)",

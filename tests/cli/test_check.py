@@ -535,3 +535,17 @@ def test_a_failed_e_mail_does_not_keep_the_webhook_message_back(
     assert len(hook.received) == 1
     err = capsys.readouterr().err
     assert "alert e-mail not sent" in err and "webhook" not in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--webhook-timeout", "0", "expected a number of seconds above 0, got '0'"),
+        ("--webhook-timeout", "nan", "expected a number of seconds above 0, got 'nan'"),
+        ("--webhook-retries", "-1", "expected a whole number of at least 0, got '-1'"),
+    ],
+)
+def test_webhook_patience_must_make_sense(option: str, value: str, message: str, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["check", "p", option, value])
+    assert exited.value.code == 2 and message in capsys.readouterr().err
