@@ -25,8 +25,6 @@ from typing import Any
 from sphinxcontrib_trending.alerts.markdown import summary as markdown_summary
 from sphinxcontrib_trending.alerts.message import Addresses, compose
 from sphinxcontrib_trending.alerts.slack import payload
-from sphinxcontrib_trending.alerts.smtp import DeliveryError, deliver
-from sphinxcontrib_trending.alerts.webhook import WebhookError, WebhookSettings, post, redact
 from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChanges,
     KnownChangesError,
@@ -47,6 +45,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
 )
 from sphinxcontrib_trending.cli import check_baseline, check_options
 from sphinxcontrib_trending.cli.check_branch import judge_against_job
+from sphinxcontrib_trending.cli.check_delivery import post_webhook, send_mail
 from sphinxcontrib_trending.cli.check_loading import (
     Loaded,
     LoadError,
@@ -238,36 +237,14 @@ def run(
         return EXIT_USAGE
     _print_table(outputs.verbose, judged, reasons, several_sources=len(loaded) > 1)
     code = EXIT_FAILURES if any(v.fails(reasons) for v in judged.verdicts) else 0
-    sent = _send_mail(message, mail, outputs.email) if mail.send and message is not None else True
+    sent = True
+    if mail.send and message is not None:
+        sent = send_mail(message, mail.smtp, outputs.email, _error)
     hook = webhook.settings(settings.webhook)
     if hook is not None and code == EXIT_FAILURES:
         # tried even when the e-mail failed: one broken channel must not silence the other
-        sent = _post(payload(judged.verdicts, reasons, links), hook) and sent
+        sent = post_webhook(payload(judged.verdicts, reasons, links), hook, _error) and sent
     return code if sent else EXIT_DELIVERY
-
-
-def _send_mail(message: EmailMessage, mail: Mail, kept_in: Path | None) -> bool:
-    """Deliver the alert e-mail and say so; False when nobody got it."""
-    try:
-        delivery = deliver(message, mail.smtp)
-    except DeliveryError as error:
-        _error(f"alert e-mail not sent: {error}; the message is kept in {kept_in}")
-        return False
-    print(f"alert e-mail sent to {', '.join(delivery.accepted)}")
-    for address, reply in delivery.refused.items():
-        _error(f"alert e-mail not sent to {address}: the server refused it ({reply})")
-    return True
-
-
-def _post(body: dict[str, Any], hook: WebhookSettings) -> bool:
-    """Post the webhook message and say so, naming only the URL's scheme and host."""
-    try:
-        post(body, hook)
-    except WebhookError as error:
-        _error(f"webhook message not sent: {error}")
-        return False
-    print(f"webhook message posted to {redact(hook.url)}")
-    return True
 
 
 def _mode_name(build: str | None, every_build: bool, baseline_job: str | None) -> str:
