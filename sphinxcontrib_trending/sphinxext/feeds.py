@@ -13,6 +13,7 @@ node: a PDF has no use for a feed.
 from __future__ import annotations
 
 import posixpath
+from datetime import datetime
 from html import escape
 from typing import Any
 
@@ -32,7 +33,7 @@ class trending_feed(nodes.General, nodes.Element):
     ``updated`` (the source's newest build: the feed's time when it has no entry)."""
 
 
-def feed_node(source: str, entries: list[FeedEntry], updated: Any) -> trending_feed:
+def feed_node(source: str, entries: list[FeedEntry], updated: datetime) -> trending_feed:
     return trending_feed(source=source, entries=entries, updated=updated)
 
 
