@@ -53,6 +53,7 @@ class Settings:
     plotlyjs: str = "bundled"
     search: str = "exact"
     docs_base_url: str | None = None
+    webhook: str | None = None
     strategies: Strategies | None = None
     policy: AnomalyPolicy = field(default_factory=AnomalyPolicy)
     sbps: float | None = None
@@ -79,6 +80,7 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
         plotlyjs=values.plotlyjs,
         search=values.search,
         docs_base_url=values.docs_base_url,
+        webhook=values.webhook,
         strategies=_strategies(values, checker),
         policy=values.anomaly_policy,
         sbps=values.sbps,

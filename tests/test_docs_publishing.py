@@ -46,11 +46,14 @@ def _commands() -> list[str]:
 
 def test_the_page_has_an_example_for_each_ci_system() -> None:
     languages = [language for language, _ in _blocks()]
-    assert languages.count("yaml") == 3  # GitHub Actions, GitLab CI, Read the Docs
+    # GitHub Actions, GitLab CI, Read the Docs, and a pull request's job on the first two
+    assert languages.count("yaml") == 5
     assert "groovy" in languages  # Jenkins
     text = PAGE.read_text()
     for system in ("Jenkins", "GitHub Actions", "GitLab CI", "Read the Docs"):
         assert f"\n{system}\n" in text
+    assert "\nPull requests and branches\n" in text
+    assert text.count("--baseline-job perf-main-2n-skx") == 2
 
 
 @pytest.mark.parametrize("command", _commands())
@@ -62,7 +65,7 @@ def test_every_command_parses_with_the_real_cli(command: str) -> None:
 
 
 def test_there_are_commands_to_check() -> None:
-    assert len(_commands()) == 3
+    assert len(_commands()) == 5
 
 
 def test_read_the_docs_configuration_is_version_2_with_the_sphinx_conf() -> None:

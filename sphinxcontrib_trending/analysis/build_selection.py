@@ -85,3 +85,39 @@ def newest_builds(builds: Sequence[Build]) -> list[Build]:
 def builds_of_job(builds: Sequence[Build], job: str) -> list[Build]:
     """Every build of ``job``, in the order the source lists them (oldest first)."""
     return [build for build in builds if build.job == job]
+
+
+def branch_build(
+    builds: Sequence[Build],
+    baseline_job: str,
+    reference: str | None = None,
+    deprecated: Callable[[str], None] | None = None,
+) -> Build:
+    """The branch or pull-request build judged against ``baseline_job``'s history.
+
+    The build ``reference`` names, else the newest build of any other job:
+    the one the pull request's pipeline just archived.  Raises
+    :class:`UnknownBuild` when the baseline job has no build, or there is
+    no other build to judge.
+    """
+    if not builds_of_job(builds, baseline_job):
+        jobs = ", ".join(sorted({build.job for build in builds})) or "none"
+        raise UnknownBuild(f"no build of the baseline job {baseline_job!r}; jobs: {jobs}")
+    if reference is not None:
+        target = find_build(builds, reference, deprecated)
+        if target.job == baseline_job:
+            raise UnknownBuild(
+                f"build {reference!r} is of the baseline job {baseline_job!r} itself"
+            )
+        return target
+    others = [build for build in builds if build.job != baseline_job]
+    if not others:
+        raise UnknownBuild(f"no build of a job other than the baseline job {baseline_job!r}")
+    return max(others, key=lambda build: build.time)
+
+
+def against_job(builds: Sequence[Build], baseline_job: str, target: Build) -> list[Build]:
+    """``baseline_job``'s builds up to ``target``'s time, then ``target``: the history the
+    branch build is judged on, as if the baseline job had run it next."""
+    earlier = [b for b in builds_of_job(builds, baseline_job) if b.time <= target.time]
+    return [*earlier, target]

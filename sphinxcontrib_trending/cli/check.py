@@ -22,8 +22,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from sphinxcontrib_trending.alerts.markdown import summary as markdown_summary
 from sphinxcontrib_trending.alerts.message import Addresses, compose
-from sphinxcontrib_trending.alerts.smtp import DeliveryError, deliver
+from sphinxcontrib_trending.alerts.slack import payload
 from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChanges,
     KnownChangesError,
@@ -43,6 +44,8 @@ from sphinxcontrib_trending.analysis.verdicts import (
     parse_reasons,
 )
 from sphinxcontrib_trending.cli import check_baseline, check_options
+from sphinxcontrib_trending.cli.check_branch import judge_against_job
+from sphinxcontrib_trending.cli.check_delivery import post_webhook, send_mail
 from sphinxcontrib_trending.cli.check_loading import (
     Loaded,
     LoadError,
@@ -56,6 +59,7 @@ from sphinxcontrib_trending.cli.check_options import (
     Mail,
     MailError,
     Outputs,
+    Webhook,
 )
 from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
 from sphinxcontrib_trending.cli.sources import SourceError, settings_from_args
@@ -70,13 +74,15 @@ from sphinxcontrib_trending.reports.verdicts_json import document, write_json
 from sphinxcontrib_trending.settings import Settings
 
 EXIT_DELIVERY = 3
-"""The alert could not be sent; it wins over EXIT_FAILURES so that a
+"""The alert (or webhook message) could not be sent; it wins over EXIT_FAILURES so that a
 broken mail set-up never hides behind an expected "unstable" job result."""
 
 
 NO_OUTPUTS = Outputs()
 """The table on stdout only."""
 NO_MAIL = Mail()
+NO_WEBHOOK = Webhook()
+"""Post only to trending_webhook, if the settings name one."""
 
 
 class UsageError(Exception):
@@ -121,6 +127,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         settings,
         build=args.build,
         every_build=args.all,
+        baseline_job=args.baseline_job,
         metric=args.metric,
         tag_filter=args.filter,
         search=args.search,
@@ -130,6 +137,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         comparison=comparison,
         outputs=check_options.outputs_from_args(args),
         mail=check_options.mail_from_args(args),
+        webhook=check_options.webhook_from_args(args),
         engine=Engine(settings.cache_dir, args.workers, args.scheduler, args.verbose),
     )
 
@@ -166,6 +174,7 @@ def run(
     *,
     build: str | None = None,
     every_build: bool = False,
+    baseline_job: str | None = None,
     metric: str | None = None,
     tag_filter: str | None = None,
     search: str | None = None,
@@ -175,11 +184,13 @@ def run(
     comparison: check_baseline.Comparison | None = None,
     outputs: Outputs = NO_OUTPUTS,
     mail: Mail = NO_MAIL,
+    webhook: Webhook = NO_WEBHOOK,
     engine: Engine = IN_PROCESS,
 ) -> int:
     """Judge every source of ``settings`` and report; returns the exit status.
 
     ``build`` (``JOB/BUILD``) or ``every_build`` choose what is judged,
+    ``baseline_job`` judges a branch build on that job's history,
     ``comparison`` switches to baseline comparisons; the other arguments
     override the settings as the command-line options of the same names do.
     """
@@ -191,9 +202,9 @@ def run(
             settings, metric, tag_filter, search, samples, messages, forked=engine.workers
         )
         if comparison is not None:
-            if build or mail.send or outputs.email:
+            if build or mail.send or outputs.email or outputs.markdown or webhook.url:
                 raise UsageError(
-                    "--build and alert e-mails belong to trend verdicts; "
+                    "--build, --markdown, --webhook and alert e-mails belong to trend verdicts; "
                     "use --target and --all with a baseline option"
                 )
             return check_baseline.run_comparison(
@@ -206,7 +217,11 @@ def run(
                 junit_path=outputs.junit,
                 messages=messages,
             )
-        judged = _judge(loaded, build, every_build, messages, engine)
+        if baseline_job and every_build:
+            raise UsageError(
+                "--baseline-job judges one branch build; --all walks a job's own history"
+            )
+        judged = _judge(loaded, build, every_build, messages, engine, baseline_job)
         judged = _acknowledged(judged, _known_changes(known_changes, settings))
     except (
         UsageError,
@@ -220,7 +235,7 @@ def run(
         _error(str(error))
         return EXIT_USAGE
     links = GraphLinks(outputs.docs_base_url or settings.docs_base_url, outputs.graph_page)
-    mode = "all" if every_build else "build" if build else "latest"
+    mode = _mode_name(build, every_build, baseline_job)
     try:
         message = _write_outputs(outputs, judged, reasons, fail_on, links, mode, mail)
     except OSError as error:
@@ -228,16 +243,21 @@ def run(
         return EXIT_USAGE
     _print_table(outputs.verbose, judged, reasons, several_sources=len(loaded) > 1)
     code = EXIT_FAILURES if any(v.fails(reasons) for v in judged.verdicts) else 0
+    sent = True
     if mail.send and message is not None:
-        try:
-            delivery = deliver(message, mail.smtp)
-        except DeliveryError as error:
-            _error(f"alert e-mail not sent: {error}; the message is kept in {outputs.email}")
-            return EXIT_DELIVERY
-        print(f"alert e-mail sent to {', '.join(delivery.accepted)}")
-        for address, reply in delivery.refused.items():
-            _error(f"alert e-mail not sent to {address}: the server refused it ({reply})")
-    return code
+        sent = send_mail(message, mail.smtp, outputs.email, _error)
+    hook = webhook.settings(settings.webhook)
+    if hook is not None and code == EXIT_FAILURES:
+        # tried even when the e-mail failed: one broken channel must not silence the other
+        sent = post_webhook(payload(judged.verdicts, reasons, links), hook, _error) and sent
+    return code if sent else EXIT_DELIVERY
+
+
+def _mode_name(build: str | None, every_build: bool, baseline_job: str | None) -> str:
+    """The JSON report's ``mode``."""
+    if baseline_job:
+        return "baseline-job"
+    return "all" if every_build else "build" if build else "latest"
 
 
 def _fail_on(text: str) -> frozenset[Reason]:
@@ -306,8 +326,23 @@ def _judge_every(engine: Engine, messages: Messages, loaded: Loaded) -> Judged:
     return Judged(_judge_latest(engine, loaded).verdicts, history)
 
 
-def _mode(build: str | None, every_build: bool, messages: Messages, engine: Engine) -> Mode:
-    """The judgement of one source: newest builds, one named build, or every build."""
+def _judge_branch(
+    baseline_job: str, build: str | None, messages: Messages, loaded: Loaded
+) -> Judged:
+    return Judged(judge_against_job(loaded, baseline_job, build, messages))
+
+
+def _mode(
+    build: str | None,
+    every_build: bool,
+    messages: Messages,
+    engine: Engine,
+    baseline_job: str | None = None,
+) -> Mode:
+    """The judgement of one source: newest builds, one named build, every build, or a
+    branch build against the baseline job."""
+    if baseline_job:
+        return partial(_judge_branch, baseline_job, build, messages)
     if every_build:
         return partial(_judge_every, engine, messages)
     if build:
@@ -321,13 +356,15 @@ def _judge(
     every_build: bool,
     messages: Messages,
     engine: Engine = IN_PROCESS,
+    baseline_job: str | None = None,
 ) -> Judged:
     """Judge every source with the selected mode and put the results together.
 
-    With several sources ``build`` must exist in at least one of them; a
-    source that lacks it is skipped, as its tests are no concern of that build.
+    With several sources ``build`` (or ``baseline_job``) must exist in at
+    least one of them; a source that lacks it is skipped, as its tests are no
+    concern of that build.
     """
-    mode = _mode(build, every_build, messages, engine)
+    mode = _mode(build, every_build, messages, engine, baseline_job)
     combined = Judged()
     unknown: list[str] = []
     for item in loaded:
@@ -385,6 +422,10 @@ def _write_outputs(
             for source, verdicts in by_source.items()
         ]
         write_junit(outputs.junit, junit_tree("sphinx-trending check", suites))
+    if outputs.markdown:
+        outputs.markdown.write_text(
+            markdown_summary(judged.verdicts, fail_on, links), encoding="utf-8"
+        )
     if not outputs.email:
         return None
     addresses = Addresses(mail.sender or DEFAULT_SENDER, mail.recipients)

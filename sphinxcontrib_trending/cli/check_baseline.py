@@ -18,6 +18,7 @@ from pathlib import Path
 
 from sphinxcontrib_trending.analysis.build_selection import (
     UnknownBuild,
+    branch_build,
     builds_of_job,
     find_build,
     newest_builds,
@@ -63,6 +64,8 @@ class Comparison:
     baseline: str | None = None
     baseline_version: str | None = None
     target: str | None = None
+    baseline_job: str | None = None
+    """Baselines from this job's builds instead of the target's own job's."""
     method: str | None = None
     strategies: tuple[str, ...] = ()
     fail_on_change: str = DEFAULT_FAIL_ON_CHANGE
@@ -87,6 +90,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--previous",
         action="store_true",
         help="compare each test with the nearest earlier build of its job that ran it",
+    )
+    group.add_argument(
+        "--baseline-job",
+        metavar="JOB",
+        help="judge a branch's or pull request's build (--build or --target, default: the "
+        "newest build of any other job) against this job's history, e.g. main's nightly",
     )
     group.add_argument(
         "--target",
@@ -128,6 +137,7 @@ def from_args(args: argparse.Namespace) -> Comparison | None:
         baseline=args.baseline,
         baseline_version=args.baseline_version,
         target=args.target,
+        baseline_job=args.baseline_job,
         method=args.method,
         strategies=tuple(args.strategy),
         fail_on_change=args.fail_on_change,
@@ -187,9 +197,12 @@ def _strategies(settings: Settings, comparison: Comparison) -> Strategies | None
         raise ComparisonError(f"--method: {error}") from None
 
 
-def _targets(builds: Sequence[Build], target: str | None, messages: Messages) -> list[Build]:
-    if target:
-        return [find_build(builds, target, messages.deprecated)]
+def _targets(builds: Sequence[Build], comparison: Comparison, messages: Messages) -> list[Build]:
+    if comparison.baseline_job:
+        job, target = comparison.baseline_job, comparison.target
+        return [branch_build(builds, job, target, messages.deprecated)]
+    if comparison.target:
+        return [find_build(builds, comparison.target, messages.deprecated)]
     return newest_builds(builds)
 
 
@@ -208,12 +221,16 @@ def compare_sources(
 ) -> tuple[list[TargetRecords], list[TargetRecords]]:
     """The gate's records (the targets) and, with ``every_build``, every build's, newest first."""
     strategies = _strategies(settings, comparison)
-    choice = BaselineChoice(build=comparison.baseline, dut_version=comparison.baseline_version)
+    choice = BaselineChoice(
+        build=comparison.baseline,
+        dut_version=comparison.baseline_version,
+        job=comparison.baseline_job,
+    )
     gate: list[TargetRecords] = []
     history: list[TargetRecords] = []
     for item in loaded:
         try:
-            targets = _targets(item.builds, comparison.target, messages)
+            targets = _targets(item.builds, comparison, messages)
             compared = _compared(item.builds, targets) if every_build else targets
             records = {
                 build.key: target_records(

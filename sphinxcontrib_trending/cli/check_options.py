@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sphinxcontrib_trending.alerts.smtp import DEFAULT_PASSWORD_ENV, SECURITIES, SmtpSettings
+from sphinxcontrib_trending.alerts.webhook import WebhookSettings
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON
 from sphinxcontrib_trending.cli import check_baseline
 from sphinxcontrib_trending.cli.sources import add_source_arguments
+from sphinxcontrib_trending.conf.checks import is_http_url
 from sphinxcontrib_trending.reports.records import DEFAULT_GRAPH_PAGE
 from sphinxcontrib_trending.settings import SAMPLE_MODES, SEARCHES
 
@@ -34,6 +36,7 @@ class Outputs:
     json: Path | None = None
     junit: Path | None = None
     email: Path | None = None
+    markdown: Path | None = None
     verbose: bool = False
     docs_base_url: str | None = None
     graph_page: str = DEFAULT_GRAPH_PAGE
@@ -72,6 +75,49 @@ class Mail:
                 f"--smtp-user needs the password in the environment variable "
                 f"{self.smtp.password_env} (passwords are never taken from the command line)"
             )
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Where the failing verdict is posted: ``url`` None means ``trending_webhook``."""
+
+    url: str | None = None
+    timeout: float = 10.0
+    retries: int = 3
+
+    def settings(self, configured: str | None) -> WebhookSettings | None:
+        """The delivery settings, or None when no webhook is set anywhere."""
+        url = self.url or configured
+        return WebhookSettings(url, self.timeout, self.retries) if url else None
+
+
+def _webhook_url(text: str) -> str:
+    """Refuses a malformed URL without echoing it: argparse would print a bad value whole."""
+    if not is_http_url(text):
+        raise argparse.ArgumentTypeError(
+            "expected an http:// or https:// URL (the value is a secret: not shown)"
+        )
+    return text
+
+
+def _seconds(text: str) -> float:
+    try:
+        number = float(text)
+    except ValueError:
+        number = 0.0
+    if not number > 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return number
+
+
+def _not_negative(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
+    return number
 
 
 def _positive(text: str) -> int:
@@ -152,6 +198,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")
     output.add_argument("--email", type=Path, metavar="FILE", help="write the alert e-mail (.eml)")
     output.add_argument(
+        "--markdown",
+        type=Path,
+        metavar="FILE",
+        help="write a compact Markdown summary, for pull-request comments and job summaries",
+    )
+    output.add_argument(
         "--verbose",
         "-v",
         action="store_true",
@@ -169,6 +221,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="document holding the per-test graphs, without .html (default: %(default)s)",
     )
     _add_mail_arguments(parser)
+    _add_webhook_arguments(parser)
+
+
+def _add_webhook_arguments(parser: argparse.ArgumentParser) -> None:
+    hook = parser.add_argument_group("chat webhook")
+    hook.add_argument(
+        "--webhook",
+        type=_webhook_url,
+        metavar="URL",
+        help="post a Slack-compatible message here when a verdict fails the job "
+        "(default: trending_webhook)",
+    )
+    hook.add_argument(
+        "--webhook-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="give up on one attempt after this many seconds (default: %(default)g)",
+    )
+    hook.add_argument(
+        "--webhook-retries",
+        type=_not_negative,
+        default=3,
+        metavar="N",
+        help="attempts after the first when the server is busy or unreachable, "
+        "pausing 1, 2, 4... seconds (default: %(default)s)",
+    )
 
 
 def _add_mail_arguments(parser: argparse.ArgumentParser) -> None:
@@ -232,6 +311,7 @@ def outputs_from_args(args: argparse.Namespace) -> Outputs:
         json=args.json,
         junit=args.junit,
         email=args.email,
+        markdown=args.markdown,
         verbose=args.verbose,
         docs_base_url=args.docs_base_url,
         graph_page=args.graph_page,
@@ -254,3 +334,7 @@ def mail_from_args(args: argparse.Namespace) -> Mail:
             timeout=args.smtp_timeout,
         ),
     )
+
+
+def webhook_from_args(args: argparse.Namespace) -> Webhook:
+    return Webhook(url=args.webhook, timeout=args.webhook_timeout, retries=args.webhook_retries)

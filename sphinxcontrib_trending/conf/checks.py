@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from sphinxcontrib_trending.analysis import AnomalyPolicy
 from sphinxcontrib_trending.analysis.acknowledged import (
@@ -97,6 +98,19 @@ def plotlyjs(value: str, key: str, checker: Checker) -> str:
     if value in ("bundled", "cdn") or value.startswith("https://"):
         return value
     raise Invalid(f"expected 'bundled', 'cdn' or an https:// URL, got {value!r}")
+
+
+def is_http_url(text: str) -> bool:
+    """An http(s) address with a host: all a webhook needs to be posted to."""
+    parts = urlsplit(text)
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def webhook(value: str | None, key: str, checker: Checker) -> str | None:
+    """A webhook URL is a secret: the message says what is wrong without repeating it."""
+    if value is None or is_http_url(value):
+        return value
+    raise Invalid("expected an http:// or https:// URL (the value is a secret: not shown)")
 
 
 POLICY_KEYS = tuple(policy_field.name for policy_field in fields(AnomalyPolicy))

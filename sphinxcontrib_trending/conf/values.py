@@ -208,6 +208,16 @@ class ConfValues:
             doc_type="str | None",
         )
     )
+    webhook: str | None = field(
+        metadata=declare(
+            default=None,
+            types=(str,),
+            check=checks.webhook,
+            rebuild="",
+            help="Slack-compatible webhook URL that check posts a failing verdict to.",
+            doc_type="str | None",
+        )
+    )
     degradation_strategies: list[Any] | tuple[Any, ...] = field(
         metadata=declare(
             default=[],

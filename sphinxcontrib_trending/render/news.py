@@ -27,12 +27,16 @@ def period_label(days: int) -> str:
     return "Last day" if days == 1 else f"Last {days} days"
 
 
+def label(item: NewsItem) -> str:
+    """The kind of news as the table and the feed name it."""
+    return _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
+
+
 def _row(item: NewsItem) -> Row:
-    label = _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
     return Row(
         cells=(
             item.history.display_name,
-            label,
+            label(item),
             item.since.time.strftime("%Y-%m-%d %H:%M %Z").strip(),
             item.since.dut_version or "",
             item.since.job_build,
@@ -42,7 +46,7 @@ def _row(item: NewsItem) -> Row:
         classes=(f"trending-{item.kind}",),
         raw=(
             item.history.display_name,
-            label,
+            label(item),
             iso_time(item.since.time),
             item.since.dut_version,
             item.since.job_build,
@@ -56,10 +60,10 @@ def news_tables(items: Sequence[NewsItem], days: int) -> list[Table]:
     by_testbed: dict[str | None, list[NewsItem]] = {}
     for item in items:
         by_testbed.setdefault(item.history.testbed, []).append(item)
-    label = period_label(days)
+    period = period_label(days)
     tables = []
     for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
-        caption = f"{label}, testbed {testbed}" if testbed else label
+        caption = f"{period}, testbed {testbed}" if testbed else period
         rows = tuple(_row(item) for item in by_testbed[testbed])
         tables.append(
             Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER, kinds=KINDS)

@@ -23,6 +23,7 @@ from sphinxcontrib_trending.sphinxext import (
     directives,
     downloads,
     env_records,
+    feeds,
     figure_files,
     latex,
     mathml,
@@ -111,6 +112,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     directives.register(app)
     search.register(app)
     downloads.register(app)
+    feeds.register(app)
     assets.register(app)
     app.connect("builder-inited", _new_download_round)
     mathml.register(app)

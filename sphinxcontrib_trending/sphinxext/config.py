@@ -24,6 +24,11 @@ from sphinxcontrib_trending.sphinxext.warnings import warn
 # without the application, and every process validates at config-inited.
 _SETTINGS_ATTRIBUTE = "_trending_settings"
 
+SECRETS = ("trending_webhook",)
+"""Values only ``sphinx-trending check`` uses, which the build forgets once validated:
+Sphinx pickles the configuration into the doctrees, and ``-b html`` keeps those
+inside the folder people publish."""
+
 
 def register(app: Sphinx) -> None:
     for name, option in OPTIONS.items():
@@ -39,6 +44,9 @@ def _validate(app: Sphinx, config: Config) -> None:
     for name, option in OPTIONS.items():
         if not option.accepts(getattr(config, name)):
             setattr(config, name, option.fresh_default())
+    for name in SECRETS:
+        setattr(config, name, None)
+    settings = replace(settings, webhook=None)
     if settings.cache_dir is None:
         settings = replace(settings, cache_dir=default_cache_dir(app))
     cache_dir = usable(settings.cache_dir, lambda message: warn(message, "cache"))

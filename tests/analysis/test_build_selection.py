@@ -8,6 +8,8 @@ import pytest
 
 from sphinxcontrib_trending.analysis.build_selection import (
     UnknownBuild,
+    against_job,
+    branch_build,
     build_name,
     builds_of_job,
     find_build,
@@ -63,3 +65,34 @@ def test_newest_build_per_job() -> None:
     assert newest_per_job(BUILDS) == {JOB: BUILDS[3], "weekly-3n-icx": BUILDS[1]}
     assert newest_builds(BUILDS) == [BUILDS[3], BUILDS[1]]
     assert builds_of_job(BUILDS, JOB) == [BUILDS[0], BUILDS[2], BUILDS[3]]
+
+
+MAIN = "perf-main-2n-skx"
+BRANCH_BUILDS = [
+    _build(MAIN, "1", 1),
+    _build("perf-pr-2n-skx", "7", 2),
+    _build(MAIN, "2", 3),
+    _build("perf-pr-2n-skx", "8", 4),
+    _build(MAIN, "3", 5),
+    _build("perf-pr-other-2n-skx", "1", 6),
+]
+
+
+def test_the_branch_build_is_the_newest_of_any_other_job_or_the_named_one() -> None:
+    assert branch_build(BRANCH_BUILDS, MAIN).key == ("perf-pr-other-2n-skx", "1")
+    assert branch_build(BRANCH_BUILDS, MAIN, "perf-pr-2n-skx/7").key == ("perf-pr-2n-skx", "7")
+    with pytest.raises(UnknownBuild, match="of the baseline job 'perf-main-2n-skx' itself"):
+        branch_build(BRANCH_BUILDS, MAIN, f"{MAIN}/2")
+    with pytest.raises(UnknownBuild, match="no build of the baseline job 'nightly'"):
+        branch_build(BRANCH_BUILDS, "nightly")
+    with pytest.raises(UnknownBuild, match="no build of a job other than"):
+        branch_build(builds_of_job(BRANCH_BUILDS, MAIN), MAIN)
+
+
+def test_the_branch_build_follows_the_baseline_jobs_builds_up_to_its_time() -> None:
+    target = BRANCH_BUILDS[3]
+    assert [build.key for build in against_job(BRANCH_BUILDS, MAIN, target)] == [
+        (MAIN, "1"),
+        (MAIN, "2"),
+        ("perf-pr-2n-skx", "8"),
+    ]

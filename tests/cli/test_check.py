@@ -10,6 +10,7 @@ import email
 import email.policy
 import json
 import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from sphinxcontrib_trending.cli.check import run
 from sphinxcontrib_trending.cli.check_options import Outputs
 from sphinxcontrib_trending.ingest import SourceSpec
 from sphinxcontrib_trending.settings import Settings, Source
+from tests.alerts.webhook_server import SECRET_PATH, Answer, webhook_server
 from tests.archives import ArchiveCache
 from tools.make_robot_archive import DEFAULT_JOB, Change
 
@@ -473,3 +475,106 @@ def test_a_cache_folder_that_cannot_be_written_is_a_warning_not_a_crash(
     err = capsys.readouterr().err
     assert f"warning: cache folder {cache} cannot be written (" in err
     assert "internal error" not in err
+
+
+def test_markdown_summary_names_the_outcome_and_the_regression(
+    archive: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "summary.md"
+    base = "https://docs.example.org"
+    assert main(["check", str(archive), "--markdown", str(target), "--docs-base-url", base]) == 1
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("### Performance check: FAIL\n")
+    assert f"Judged: `{NEWEST}`" in text
+    regression = next(line for line in text.splitlines() if IP4_1C in line)
+    assert regression.startswith(f"| [{IP4_1C}]({base}/graphs.html#trending-results-")
+    assert "**Failed tests (1)**" in text and "link down" in text
+
+
+def test_a_failing_verdict_is_posted_to_the_webhook_and_the_url_never_printed(
+    archive: Path, capsys
+) -> None:
+    with webhook_server() as hook:
+        assert main(["check", str(archive), "--webhook", hook.url]) == 1
+    out, err = capsys.readouterr()
+    assert len(hook.received) == 1 and hook.paths == [SECRET_PATH]
+    assert hook.received[0]["text"].startswith("Performance check FAIL: 1 regression, 1 failed")
+    assert "webhook message posted to http://127.0.0.1/…" in out
+    assert "SECRET" not in out + err
+
+
+def test_a_passing_run_posts_nothing(archive: Path) -> None:
+    with webhook_server() as hook:
+        assert main(["check", str(archive), "--webhook", hook.url, "--fail-on", ""]) == 0
+    assert hook.received == []
+
+
+def test_an_undelivered_webhook_message_exits_3_without_the_secret(archive: Path, capsys) -> None:
+    with webhook_server(Answer(403, "invalid_token")) as hook:
+        code = main(["check", str(archive), "--webhook", hook.url, "--webhook-retries", "0"])
+    assert code == 3
+    err = capsys.readouterr().err
+    assert "webhook message not sent: http://127.0.0.1/…: HTTP 403 invalid_token" in err
+    assert "SECRET" not in err
+
+
+def test_the_webhook_of_conf_py_is_used(archive: Path, tmp_path: Path, capsys) -> None:
+    with webhook_server() as hook:
+        docs = _conf(
+            tmp_path / "docs",
+            f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}]}}}}\n"
+            f"trending_webhook = {hook.url!r}\n",
+        )
+        assert main(["check", "--conf", str(docs)]) == 1
+    assert len(hook.received) == 1
+    assert "SECRET" not in "".join(capsys.readouterr())
+
+
+@pytest.mark.parametrize("where", ["command line", "conf.py"])
+def test_a_malformed_webhook_url_is_refused_without_echoing_it(
+    where: str, archive: Path, tmp_path: Path, capsys
+) -> None:
+    secret = "hooks.example.org/SECRET"
+    if where == "conf.py":
+        docs = _conf(
+            tmp_path / "docs",
+            f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}]}}}}\n"
+            f"trending_webhook = {secret!r}\n",
+        )
+        assert main(["check", "--conf", str(docs)]) == 2
+    else:
+        with pytest.raises(SystemExit) as exited:
+            main(["check", str(archive), "--webhook", secret])
+        assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "expected an http:// or https:// URL" in err and "SECRET" not in err
+
+
+def test_a_failed_e_mail_does_not_keep_the_webhook_message_back(
+    archive: Path, tmp_path: Path, capsys
+) -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    mail = ["--send", "--email", str(tmp_path / "a.eml"), "--mail-from", "ci@example.org"]
+    mail += ["--mail-to", "dev@example.org", "--smtp-host", "127.0.0.1"]
+    mail += ["--smtp-port", str(port), "--smtp-security", "none"]
+    with webhook_server() as hook:
+        assert main(["check", str(archive), *mail, "--webhook", hook.url]) == 3
+    assert len(hook.received) == 1
+    err = capsys.readouterr().err
+    assert "alert e-mail not sent" in err and "webhook" not in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--webhook-timeout", "0", "expected a number of seconds above 0, got '0'"),
+        ("--webhook-timeout", "nan", "expected a number of seconds above 0, got 'nan'"),
+        ("--webhook-retries", "-1", "expected a whole number of at least 0, got '-1'"),
+    ],
+)
+def test_webhook_patience_must_make_sense(option: str, value: str, message: str, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["check", "p", option, value])
+    assert exited.value.code == 2 and message in capsys.readouterr().err

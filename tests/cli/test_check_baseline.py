@@ -151,6 +151,8 @@ def test_old_build_syntax_works_with_a_deprecation_message(capsys) -> None:
         (["--method", "aat"], "add --previous, --baseline"),
         (["--previous", "--build", "x/1"], "use --target and --all with a baseline option"),
         (["--previous", "--email", "x.eml"], "alert e-mails belong to trend verdicts"),
+        (["--previous", "--markdown", "x.md"], "--markdown, --webhook and alert e-mails"),
+        (["--previous", "--webhook", "http://127.0.0.1:9/x"], "--webhook and alert e-mails"),
     ],
 )
 def test_usage_errors_exit_2(extra: list[str], message: str, capsys) -> None:

@@ -33,10 +33,16 @@ DEFAULT_METHOD = "welch_t_test"
 
 @dataclass(frozen=True)
 class BaselineChoice:
-    """How to pick the baseline; neither field set means the nearest earlier build."""
+    """How to pick the baseline; neither ``build`` nor ``dut_version`` means the nearest
+    earlier build.
+
+    ``job`` names the job the baselines come from, for a branch or pull-request
+    build judged against the main job; None means the target's own job.
+    """
 
     build: str | None = None
     dut_version: str | None = None
+    job: str | None = None
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,11 @@ class BuildComparison:
     reports: list[Report]
     baselines: dict[str, Build | None] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+
+
+def _no_baseline(job: str | None) -> str:
+    where = "this job" if job is None else f"the baseline job {job}"
+    return f"no earlier build of {where} ran the test"
 
 
 def single_method(method: str = DEFAULT_METHOD, **options: object) -> Strategies:
@@ -80,12 +91,14 @@ def compare_builds(
     """One report per (test, rule) of ``target``, each test named as every view
     names it, by the source's dimension ``rules`` (the built-in ones when None).
 
-    A pinned baseline is looked up among the builds of the target's job
-    (:func:`.find_build`, which raises UnknownBuild and tells ``deprecated``
-    about an old-style name).
+    A pinned baseline is looked up among the builds of the baseline job
+    (the target's own unless ``choice.job`` names another) with
+    :func:`.find_build`, which raises UnknownBuild and tells ``deprecated``
+    about an old-style name.
     """
     naming = rules or rules_for()
-    own_job = [build for build in builds if build.job == target.job]
+    baseline_job = choice.job or target.job
+    own_job = [build for build in builds if build.job == baseline_job]
     pinned = None if choice.build is None else find_build(own_job, choice.build, deprecated)
     strategies = with_direction(strategies or single_method(), direction)
     tests = [test for test in target.tests if accept is None or accept(test)]
@@ -116,9 +129,7 @@ def compare_builds(
         )
     for test_id, baseline in baselines.items():
         if baseline is None:
-            reports.append(
-                unknown(test_id, "", MISSING_BASELINE, "no earlier build of this job ran the test")
-            )
+            reports.append(unknown(test_id, "", MISSING_BASELINE, _no_baseline(choice.job)))
     order = {test.test_id: position for position, test in enumerate(tests)}
     reports.sort(key=lambda report: order.get(report.location, len(order)))
     return BuildComparison(

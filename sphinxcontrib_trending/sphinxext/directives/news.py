@@ -8,8 +8,10 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from sphinxcontrib_trending.analysis.news import DEFAULT_PERIODS, news, parse_periods
+from sphinxcontrib_trending.render.atom import feed_entries
 from sphinxcontrib_trending.render.news import news_tables, period_label
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+from sphinxcontrib_trending.sphinxext.feeds import feed_node
 
 
 class NewsDirective(TrendingDirective):
@@ -42,4 +44,7 @@ class NewsDirective(TrendingDirective):
             output.extend(
                 table_node(table, loaded.source.name, ["trending-news"]) for table in tables
             )
+        # The longest period's news holds every shorter one's: one entry per event.
+        entries = feed_entries(news(trends, loaded.end, max(periods)), loaded.source.name)
+        output.append(feed_node(loaded.source.name, entries, loaded.end))
         return output
