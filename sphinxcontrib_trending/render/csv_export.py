@@ -3,8 +3,10 @@
 Spreadsheets run a cell that starts with ``=``, ``+``, ``-`` or ``@`` (and
 some also after a tab or carriage return) as a formula, so a test name or
 failure message from the data could run code on the reader's machine.  As
-OWASP advises, such text cells get a leading single quote; numbers are
-written as numbers, since a number cannot hold a formula.
+OWASP advises, such text cells get a leading single quote, and so does each
+line of a cell that starts like one (a spreadsheet that splits a cell at its
+line breaks would otherwise run the next line); numbers are written as
+numbers, since a number cannot hold a formula.
 
 Fields are quoted as RFC 4180 says: any field holding a comma, a quote or
 a line break, a bare carriage return included.  Python's ``csv`` writer
@@ -15,10 +17,12 @@ then splits the row there.
 from __future__ import annotations
 
 import math
+import re
 
 from sphinxcontrib_trending.render.table import RawValue, Table
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_AFTER_BREAK = re.compile(r"([\r\n])(?=[=+\-@\t\r])")
 
 
 def csv_cell(value: RawValue) -> str:
@@ -30,7 +34,8 @@ def csv_cell(value: RawValue) -> str:
         return str(value)
     if isinstance(value, float):
         return format(value, ".15g") if math.isfinite(value) else ""
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
+    lines_inert = _FORMULA_AFTER_BREAK.sub(r"\1'", value)
+    return "'" + lines_inert if value.startswith(FORMULA_STARTS) else lines_inert
 
 
 def table_csv(table: Table) -> str:

@@ -43,6 +43,19 @@ def test_text_that_starts_a_formula_is_quoted_and_numbers_stay_numbers(
     assert csv_cell(value) == written
 
 
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("ok\n=2+2", "ok\n'=2+2"),
+        ("a\r\n@SUM(A1)", "a\r\n'@SUM(A1)"),
+        ("=1\r-2", "'=1\r'-2"),
+        ("line\nplain", "line\nplain"),
+    ],
+)
+def test_each_line_that_starts_a_formula_is_made_inert(value: str, written: str) -> None:
+    assert csv_cell(value) == written
+
+
 def test_commas_quotes_and_newlines_survive_a_round_trip() -> None:
     name = 'a,b "c"\nd'
     table = Table(
