@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,24 +111,21 @@ def _seconds(text: str) -> float:
     return number
 
 
-def _not_negative(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        number = -1
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
-    return number
+def _whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse type for a whole number of at least ``minimum``."""
 
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            number = minimum - 1
+        if number < minimum:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number of at least {minimum}, got {text!r}"
+            )
+        return number
 
-def _positive(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return number
+    return parse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -177,7 +175,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine = analysis.add_mutually_exclusive_group()
     engine.add_argument(
         "--workers",
-        type=_positive,
+        type=_whole_number(1),
         metavar="N",
         help="parse new inputs and classify the tests' histories on N local worker "
         "processes (default: in-process)",
@@ -242,7 +240,7 @@ def _add_webhook_arguments(parser: argparse.ArgumentParser) -> None:
     )
     hook.add_argument(
         "--webhook-retries",
-        type=_not_negative,
+        type=_whole_number(0),
         default=3,
         metavar="N",
         help="attempts after the first when the server is busy or unreachable, "
