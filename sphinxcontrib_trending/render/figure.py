@@ -15,7 +15,7 @@ import html
 import json
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -71,6 +71,44 @@ def date_axis() -> dict[str, Any]:
         "tickformatstops": [dict(stop) for stop in DATE_TICK_FORMATS],
         "title": {"text": "Date [UTC]"},
         "rangeselector": {"buttons": list(RANGE_BUTTONS)},
+    }
+
+
+X_AXES = ("time", "build", "version")
+"""What a graph's runs are placed by: when they ran, or in order of their CI build
+or DUT version (per-commit histories, where the gaps between dates mean nothing)."""
+_CATEGORY_TITLES = {"build": "CI job build", "version": "DUT version"}
+
+
+def _x_of(kind: str) -> Callable[[Run], str]:
+    """Each run's place on the x axis: its time, or its build or version as a category
+    (the version of a run without one is its build, so no run loses its place)."""
+    if kind == "time":
+        return lambda run: plotly_time(run.time)
+    if kind == "build":
+        return lambda run: _escaped(run.job_build)
+    if kind == "version":
+        return lambda run: _escaped(run.dut_version or run.job_build)
+    raise ValueError(f"x axis {kind!r}: expected one of {', '.join(X_AXES)}")
+
+
+def _x_axis(kind: str, trends: Sequence[TestTrend]) -> dict[str, Any]:
+    """The layout of the x axis; categories in the order their first runs ran."""
+    if kind == "time":
+        return date_axis()
+    place = _x_of(kind)
+    first: dict[str, datetime] = {}
+    for trend in trends:
+        for run in trend.history.runs:
+            category = place(run)
+            if category not in first or run.time < first[category]:
+                first[category] = run.time
+    return {
+        "type": "category",
+        "categoryorder": "array",
+        "categoryarray": sorted(first, key=lambda category: (first[category], category)),
+        "title": {"text": _CATEGORY_TITLES[kind]},
+        "automargin": True,
     }
 
 
@@ -305,6 +343,7 @@ def _failed_trace(
     trend_values: list[float | None],
     name: str,
     unit: DisplayUnit,
+    place: Callable[[Run], str],
 ) -> dict[str, Any]:
     """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
     interrupted (at zero when the test has no trend at all)."""
@@ -321,7 +360,7 @@ def _failed_trace(
         "mode": "markers",
         "name": f"{name} failed",
         "legendgroup": trend.history.key,
-        "x": [plotly_time(runs[i].time) for i in failed],
+        "x": [place(runs[i]) for i in failed],
         "y": levels,
         "customdata": [[_escaped(runs[i].job_build), _escaped(runs[i].message)] for i in failed],
         "hovertemplate": "failed: %{customdata[0]}<br>%{customdata[1]}<extra></extra>",
@@ -334,7 +373,9 @@ def _failed_trace(
     }
 
 
-def _outlier_trace(trend: TestTrend, name: str, unit: DisplayUnit) -> dict[str, Any] | None:
+def _outlier_trace(
+    trend: TestTrend, name: str, unit: DisplayUnit, place: Callable[[Run], str]
+) -> dict[str, Any] | None:
     """Outlier runs (see :mod:`~sphinxcontrib_trending.analysis.outliers`) as grey
     diamonds on their own values; the trend line goes on through their group."""
     outliers = trend.result.outliers
@@ -347,7 +388,7 @@ def _outlier_trace(trend: TestTrend, name: str, unit: DisplayUnit) -> dict[str, 
         "mode": "markers",
         "name": f"{name} outliers",
         "legendgroup": trend.history.key,
-        "x": [plotly_time(runs[i].time) for i in outliers],
+        "x": [place(runs[i]) for i in outliers],
         "y": [(runs[i].average or 0.0) * unit.scale for i in outliers],
         "customdata": [_point_data(runs[i], unit, headline) for i in outliers],
         "hovertemplate": _hover_template(unit, headline=True),
@@ -404,7 +445,9 @@ def _trials_trace(
 _PERCENTILES = operator.attrgetter("percentiles")
 
 
-def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[str, Any]]:
+def _traces(
+    trend: TestTrend, style: _Style, place: Callable[[Run], str], trials: bool = False
+) -> list[dict[str, Any]]:
     """The series' traces, its runs walked once.
 
     A graph page draws every run of thousands of series: the averages, the
@@ -439,7 +482,7 @@ def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[
             level = trend_values[index]
             steps.append(len(measured))
         measured.append(index)
-        times.append(plotly_time(run.time))
+        times.append(place(run))
         averages.append(average * scale)
         stdevs.append((run.stdev or 0.0) * scale)
         texts.append(_run_texts(run.dut_version, run.job, run.build, run.testbed, run.hosts))
@@ -478,7 +521,7 @@ def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[
         if cloud is not None:
             traces.insert(0, cloud)
     if failed:
-        traces.append(_failed_trace(trend, failed, trend_values, name, unit))
+        traces.append(_failed_trace(trend, failed, trend_values, name, unit, place))
     if anomalies:
         traces.append(
             {
@@ -487,7 +530,7 @@ def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[
                 "name": f"{name} anomalies",
                 "legendgroup": history.key,
                 "showlegend": False,
-                "x": [plotly_time(runs[i].time) for i in anomalies],
+                "x": [place(runs[i]) for i in anomalies],
                 "y": [trend_values[i] * scale for i in anomalies],
                 "customdata": [
                     _point_data(runs[i], unit, _headline(trend, i), percentiles) for i in anomalies
@@ -506,7 +549,7 @@ def _traces(trend: TestTrend, style: _Style, trials: bool = False) -> list[dict[
                 },
             }
         )
-    outliers = _outlier_trace(trend, name, unit)
+    outliers = _outlier_trace(trend, name, unit, place)
     if outliers is not None:
         traces.append(outliers)
     return traces
@@ -533,18 +576,24 @@ def _styles(trends: Sequence[TestTrend]) -> list[_Style]:
 
 
 def trend_figure(
-    trends: Sequence[TestTrend], title: str = "", normalised: str = "", trials: bool = False
+    trends: Sequence[TestTrend],
+    title: str = "",
+    normalised: str = "",
+    trials: bool = False,
+    x_axis: str = "time",
 ) -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests.
 
     ``normalised`` (``normalised to 2 GHz``) is added to the y axis label
     when the values were scaled to a reference CPU frequency; ``trials``
-    draws each run's individual trials behind its average.
+    draws each run's individual trials behind its average; ``x_axis`` is
+    one of :data:`X_AXES`.
     """
+    place = _x_of(x_axis)
     data = [
         trace
         for trend, style in zip(trends, _styles(trends), strict=True)
-        for trace in _traces(trend, style, trials)
+        for trace in _traces(trend, style, place, trials)
     ]
     first = trends[0].history if trends else None
     y_label = axis_label(first.metric, first.unit) if first else ""
@@ -558,7 +607,7 @@ def trend_figure(
             "showlegend": True,
             "legend": {"orientation": "h", "y": -0.25},
             "margin": {"l": 60, "r": 20, "t": 60 if title else 30, "b": 40},
-            "xaxis": date_axis(),
+            "xaxis": _x_axis(x_axis, trends),
             "yaxis": {"title": {"text": _escaped(y_label)}},
         },
         "config": {"displaylogo": False, "responsive": True},

@@ -14,6 +14,7 @@ count what an image holds.
 from __future__ import annotations
 
 import html
+import math
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -52,8 +53,8 @@ def _times(values: list[str]) -> list[datetime]:
     return [datetime.strptime(value, "%Y-%m-%d %H:%M:%S") for value in values]
 
 
-def _draw(axes: Any, trace: dict[str, Any], number: int) -> None:
-    x = _times(trace["x"])
+def _draw(axes: Any, trace: dict[str, Any], number: int, categories: dict[str, int] | None) -> None:
+    x = _times(trace["x"]) if categories is None else [categories[value] for value in trace["x"]]
     y = trace["y"]
     label = _text(trace["name"]) if trace.get("showlegend", True) else "_nolegend_"
     if trace["mode"] == "lines":
@@ -102,6 +103,17 @@ def date_ticks(axes: Any) -> None:
     axes.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
 
 
+CATEGORY_TICKS = 8
+"""At most this many build or version labels along a printed axis: they are long."""
+
+
+def category_ticks(axes: Any, names: list[str]) -> None:
+    """Evenly spaced labels of the builds or versions the runs are placed by."""
+    step = max(1, math.ceil(len(names) / CATEGORY_TICKS))
+    places = list(range(0, len(names), step))
+    axes.set_xticks(places, [_text(names[place]) for place in places], rotation=30, ha="right")
+
+
 def write_static_figure(figure: dict[str, Any], path: Path) -> int:
     """Draw ``figure`` (a Plotly figure dict) into ``path``; return the traces drawn.
 
@@ -114,14 +126,21 @@ def write_static_figure(figure: dict[str, Any], path: Path) -> int:
     layout = figure.get("layout", {})
     drawing = Figure(figsize=SIZE_INCHES)
     axes = drawing.subplots()
+    x_axis = layout.get("xaxis", {})
+    names = x_axis.get("categoryarray") if x_axis.get("type") == "category" else None
+    categories = None if names is None else {name: place for place, name in enumerate(names)}
     for number, trace in enumerate(figure["data"]):
-        _draw(axes, trace, number)
+        _draw(axes, trace, number, categories)
     title = layout.get("title", {}).get("text", "")
     if title:
         axes.set_title(_text(title))
     axes.set_ylabel(_text(layout.get("yaxis", {}).get("title", {}).get("text", "")))
-    axes.set_xlabel("Date [UTC]")
-    date_ticks(axes)
+    if names is None:
+        axes.set_xlabel("Date [UTC]")
+        date_ticks(axes)
+    else:
+        axes.set_xlabel(_text(x_axis.get("title", {}).get("text", "")))
+        category_ticks(axes, names)
     axes.grid(True, color="#e5e5e5")
     if any(trace.get("showlegend", True) for trace in figure["data"]):
         axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3, fontsize="small")

@@ -12,7 +12,7 @@ from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.ingest.model import metrics_note
-from sphinxcontrib_trending.render.figure import script_json, series_label, trend_figure
+from sphinxcontrib_trending.render.figure import X_AXES, script_json, series_label, trend_figure
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
 from sphinxcontrib_trending.sphinxext.env_records import claim_anchor
@@ -31,6 +31,7 @@ class GraphDirective(TrendingDirective):
         "title": directives.unchanged,
         "per-test": directives.flag,
         "trials": directives.flag,
+        "x-axis": lambda argument: directives.choice(argument, X_AXES),
     }
 
     def _selected(self, candidates: list[TestHistory]) -> list[TestHistory]:
@@ -83,6 +84,7 @@ class GraphDirective(TrendingDirective):
                     title,
                     self.normalised([trend.history for trend in trends]),
                     trials="trials" in self.options,
+                    x_axis=self.options.get("x-axis", "time"),
                 )
             ),
             title=title or heading,
