@@ -66,6 +66,8 @@ class _Group(NamedTuple):
     excursion_avgs: tuple[float, ...] = ()
     excursion_rest: float = 0.0
     """The excursions' bits but their averages': see :meth:`_Pricer.excursions`."""
+    blocks: int = 0
+    """Stretches of adjacent excursions: each pays one flag and one position."""
     excursion_bits: float = 0.0
     """All the excursions' bits (:meth:`_Pricer.excursions`): they depend on this group
     alone, and each group is priced against several neighbours."""
@@ -99,12 +101,16 @@ class _Pricer:
         self.model = model
 
     def excursion_rest(self, excursion: Excursion) -> float:
+        """An excursion's values but its average: a group's bits but the uniform average."""
         size, avg, stdev = excursion.stats
-        return 1.0 + self.model.group_bits(size, avg, stdev, None) - self.model.first_avg_bits
+        return self.model.group_bits(size, avg, stdev, None) - self.model.first_avg_bits
 
-    def excursions(self, stats: Stats, inliers: int, avgs: tuple[float, ...], rest: float) -> float:
+    def excursions(
+        self, stats: Stats, inliers: int, avgs: tuple[float, ...], rest: float, blocks: int
+    ) -> float:
         """Bits of the excursions of a group of these ``stats`` and ``inliers``: each
-        one's flag, position and values (``rest``, and the ``avgs`` coded here).
+        block's flags and position, each excursion's values (``rest``, and the ``avgs``
+        coded here).
 
         The jumps are the elementwise numpy expression's, in Python floats (which
         round alike): four numpy calls on one or two values cost more than the
@@ -117,7 +123,7 @@ class _Pricer:
         avg, unit = stats[1], model.unit
         jumps = np.array([abs(other - avg) / unit + 1.0 for other in avgs])
         averages = count * math.log2(model.norm(avg)) - float(np.log2(jumps).sum())
-        return rest + count * math.log2(max(inliers - 1, 1)) + averages
+        return rest + blocks * math.log2(max(inliers - 1, 1)) + averages
 
     def group(self, group: _Group, previous: _Group | None) -> float:
         size, avg, stdev = group.stats
@@ -135,16 +141,22 @@ class _Pricer:
             total += self.group(after, previous)
         return total
 
-    def merge(self, first: _Group, second: _Group, middle: _Group | None = None) -> _Group:
-        """``first`` and ``second`` as one group, ``middle`` (if any) an excursion between."""
-        excursions = first.excursions + second.excursions
-        avgs = first.excursion_avgs + second.excursion_avgs
+    def merge(self, first: _Group, second: _Group, middle: tuple[_Group, ...] = ()) -> _Group:
+        """``first`` and ``second`` as one group, each group of ``middle`` an excursion
+        between them (adjacent excursions, each coded on its own)."""
+        gaps = tuple(Excursion(group.start, group.stop, group.stats) for group in middle)
+        excursions = (*first.excursions, *gaps, *second.excursions)
+        avgs = (
+            *first.excursion_avgs,
+            *(group.stats[1] for group in middle),
+            *second.excursion_avgs,
+        )
         rest = first.excursion_rest + second.excursion_rest
-        if middle is not None:
-            gap = Excursion(middle.start, middle.stop, middle.stats)
-            excursions = (*first.excursions, gap, *second.excursions)
-            avgs = (*first.excursion_avgs, middle.stats[1], *second.excursion_avgs)
-            rest += self.excursion_rest(gap)
+        blocks = first.blocks + second.blocks
+        if gaps:
+            # one flag for the block, one bit for each excursion that follows right after
+            rest += 1.0 + (len(gaps) - 1) + sum(self.excursion_rest(gap) for gap in gaps)
+            blocks += 1
         inliers = first.inliers + second.inliers
         stats = merged_stats(first.stats, second.stats)
         return _Group(
@@ -155,7 +167,8 @@ class _Pricer:
             excursions=excursions,
             excursion_avgs=avgs,
             excursion_rest=rest,
-            excursion_bits=self.excursions(stats, inliers, avgs, rest),
+            blocks=blocks,
+            excursion_bits=self.excursions(stats, inliers, avgs, rest, blocks),
         )
 
 
@@ -179,21 +192,28 @@ class _Chain:
     def group(self, node: int | None) -> _Group | None:
         return None if node is None else self.groups[node]
 
-    def window(self, node: int) -> tuple[int | None, ...]:
-        """The nodes a merge around ``node`` is priced on: two either side, and itself."""
+    def window(self, node: int, width: int = 1) -> tuple[int | None, ...] | None:
+        """The nodes a merge around ``width`` nodes from ``node`` on is priced on: two
+        either side, and those; None when fewer than ``width`` nodes follow."""
+        middle = [node]
+        while len(middle) < width:
+            following = self.after[middle[-1]]
+            if following is None:
+                return None
+            middle.append(following)
         back = self.before[node]
-        front = self.after[node]
+        front = self.after[middle[-1]]
         return (
             None if back is None else self.before[back],
             back,
-            node,
+            *middle,
             front,
             None if front is None else self.after[front],
         )
 
     def alive(self, window: tuple[int | None, ...]) -> bool:
         middle = window[2]
-        return middle in self.groups and self.window(middle) == window
+        return middle in self.groups and self.window(middle, len(window) - 4) == window
 
     def replace(self, first: int, last: int, merged: _Group) -> int:
         """Replace the nodes from ``first`` to ``last`` (linked) with ``merged``."""
@@ -246,21 +266,27 @@ class _Merger:
         self.queued = 0
 
     def consider(self, middle: int) -> None:
-        """Queue the excursion at ``middle`` if it saves bits."""
+        """Queue each excursion starting at ``middle`` that saves bits: one or more
+        adjacent groups of ``K`` runs in all at most, one excursion per group."""
         chain = self.chain
-        window = chain.window(middle)
-        _, back, _, front, _ = window
-        excursion = chain.groups[middle]
-        if back is None or front is None:
-            return
-        if excursion.inliers > self.max_runs or excursion.excursions:
-            return
-        first, second = chain.groups[back], chain.groups[front]
-        merged = self.pricer.merge(first, second, excursion)
-        saved = self._saving([first, excursion, second], merged, window[0], window[4])
-        if saved > 0.0:
-            heapq.heappush(self.queue, (-saved, self.queued, window, merged))
-            self.queued += 1
+        for width in range(1, self.max_runs + 1):
+            window = chain.window(middle, width)
+            if window is None:
+                return
+            back, front = window[1], window[-2]
+            excursions = tuple(chain.groups[node] for node in window[2:-2])  # type: ignore[index]
+            if sum(group.inliers for group in excursions) > self.max_runs:
+                return
+            if excursions[-1].excursions:
+                return
+            if back is None or front is None:
+                continue
+            first, second = chain.groups[back], chain.groups[front]
+            merged = self.pricer.merge(first, second, excursions)
+            saved = self._saving([first, *excursions, second], merged, window[0], window[-1])
+            if saved > 0.0:
+                heapq.heappush(self.queue, (-saved, self.queued, window, merged))
+                self.queued += 1
 
     def _saving(
         self, apart: list[_Group], merged: _Group, before: int | None, after: int | None
@@ -278,10 +304,10 @@ class _Merger:
             _, _, window, merged = heapq.heappop(self.queue)
             if not self.chain.alive(window):
                 continue
-            _, back, _, front, _ = window
+            back, front = window[1], window[-2]
             assert back is not None and front is not None
             node = self._recheck(self.chain.replace(back, front, merged))
-            for near in self.chain.near(node, 2):
+            for near in self.chain.near(node, self.max_runs + 1):
                 self.consider(near)
             merged_any = True
         return merged_any

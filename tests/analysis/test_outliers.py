@@ -238,14 +238,16 @@ def _naive_outliers(partition: Partition, counts: list[int], model: BitModel, k:
         bits, previous = 0.0, None
         for _, _, runs, (size, avg, stdev), excursions in chain:
             bits += model.group_bits(size, avg, stdev, previous)
-            for _, _, (ex_size, ex_avg, ex_stdev) in excursions:
-                bits += 1.0 + math.log2(max(runs - 1, 1))
-                bits += model.group_bits(ex_size, ex_avg, ex_stdev, avg)
+            for block in excursions:
+                # one flag and position per block of adjacent excursions, a bit per extra one
+                bits += 1.0 + math.log2(max(runs - 1, 1)) + len(block) - 1
+                for _, _, (ex_size, ex_avg, ex_stdev) in block:
+                    bits += model.group_bits(ex_size, ex_avg, ex_stdev, avg)
             previous = avg
         return bits
 
-    def merged(first, second, middle=None):
-        between = ((middle[0], middle[1], middle[3]),) if middle else ()
+    def merged(first, second, middle=()):
+        between = (tuple((group[0], group[1], group[3]) for group in middle),) if middle else ()
         return (
             first[0],
             second[1],
@@ -261,20 +263,24 @@ def _naive_outliers(partition: Partition, counts: list[int], model: BitModel, k:
                 - total(
                     [
                         *groups[: i - 1],
-                        merged(*groups[i - 1 : i + 2 : 2], groups[i]),
-                        *groups[i + 2 :],
+                        merged(groups[i - 1], groups[i + width], groups[i : i + width]),
+                        *groups[i + width + 1 :],
                     ]
                 ),
                 i,
+                width,
             )
             for i in range(1, len(groups) - 1)
-            if groups[i][2] <= k and not groups[i][4]
+            for width in range(1, k + 1)
+            if i + width < len(groups)
+            and sum(runs for _, _, runs, _, _ in groups[i : i + width]) <= k
+            and not any(blocks for _, _, _, _, blocks in groups[i : i + width])
         ]
-        saved, middle = max(options, default=(0.0, 0))
+        saved, middle, width = max(options, key=lambda option: option[0], default=(0.0, 0, 0))
         if saved <= 0.0:
             return groups
-        groups[middle - 1 : middle + 2] = [
-            merged(groups[middle - 1], groups[middle + 1], groups[middle])
+        groups[middle - 1 : middle + width + 1] = [
+            merged(groups[middle - 1], groups[middle + width], groups[middle : middle + width])
         ]
         index = middle - 1
         while True:
@@ -318,7 +324,7 @@ def test_the_queued_post_pass_equals_a_brute_force_rescan(seed: int) -> None:
     expected = _naive_outliers(partition, counts, model, 3)
     assert found.partition.starts == tuple(group[0] for group in expected)
     assert [[(ex.start, ex.stop) for ex in group] for group in found.excursions] == [
-        [(start, stop) for start, stop, _ in group[4]] for group in expected
+        [(start, stop) for block in group[4] for start, stop, _ in block] for group in expected
     ]
     assert found.partition.avgs == pytest.approx([group[3][1] for group in expected], rel=1e-12)
     assert sum(len(group) for group in found.excursions) > 0
