@@ -58,6 +58,26 @@ def test_excursions_up_to_k_runs_are_outliers(length: int) -> None:
     assert result.outliers == tuple(range(10, 10 + length))
 
 
+@pytest.mark.parametrize("values", [(80.0, 120.0), (120.0, 80.0), (80.0, 70.0, 121.0)])
+def test_adjacent_excursions_are_outliers_not_changes(values: tuple[float, ...]) -> None:
+    """Runs that leave through one odd level and come back through another: each is
+    its own excursion, together one block of at most K runs."""
+    runs = flat(30, seed=3)
+    runs[12 : 12 + len(values)] = values
+    assert len(classify(runs, outlier_runs=0).groups) == 2 + len(values)
+    result = classify(runs)
+    assert len(result.groups) == 1
+    assert result.outliers == tuple(range(12, 12 + len(values)))
+
+
+def test_adjacent_excursions_longer_than_k_in_all_stay_changes() -> None:
+    runs = flat(30, seed=3)
+    runs[12:16] = (80.0, 80.5, 120.0, 120.5)
+    result = classify(runs)
+    assert result.outliers == ()
+    assert [group.start for group in result.groups] == [0, 12, 14, 16]
+
+
 def test_an_excursion_of_k_plus_one_runs_is_a_real_change() -> None:
     runs = with_excursion(10, DEFAULT_OUTLIER_RUNS + 1)
     result = classify(runs)
