@@ -7,7 +7,8 @@ Usage::
 Each history is 120 runs of a level with Gaussian noise of 1 % of it, three
 level steps of 10 to 30 % (up or down, at least 15 runs apart and from the
 ends) and excursions: any run starts one with probability 2 %, of one run
-(80 %), two or three, at 10 to 40 % off the level, up or down.  Excursions
+(80 %), two or three, at 10 to 40 % off the level, up or down (next to a step, away from the other
+level: 5 % from it at least).  Excursions
 are placed wherever they fall: next to each other (each its own size and
 direction, but never more than ``K`` = 3 adjacent runs away, the default
 ``outlier_runs``), next to a step, or right before or after one, except that
@@ -19,9 +20,11 @@ every fifth another one an excursion two runs before a step.
 
 Scores:
 
-* ``excursions as changes``: the share of excursions with a reported change
-  point inside them or on the run right after them, other than a step's own
-  (a regression plus a progression, or a step moved onto the excursion);
+* ``excursions as changes``: the share of excursions with more change points
+  on their runs and the run right after them than steps there (a regression
+  plus a progression, or a change where nothing but the excursion happened;
+  a step right before or after an excursion may be reported on its first or
+  last run);
 * ``steps found``: the share of steps with a change point within 2 runs;
 * ``false changes``: reported change points within 2 runs of no step and of no
   excursion, per 100 runs.
@@ -101,6 +104,10 @@ def generate(rng: random.Random, forced: str = "") -> History:
 
     def place(start: int, length: int, sign: int) -> None:
         size = sign * rng.uniform(0.1, 0.4)
+        near = levels[max(start - 3, 0) : start + length + 3]
+        if any(abs(levels[start] * (1.0 + size) / level - 1.0) < 0.05 for level in near):
+            # next to a step, an excursion onto the other level would be the step itself
+            size = -size
         for run in range(start, start + length):
             values[run] = levels[run] * (1.0 + size + rng.gauss(0.0, NOISE))
             taken[run] = True
@@ -159,7 +166,8 @@ def score(detector: Detector, cases: Sequence[History]) -> Score:
         total.runs += len(history.values)
         for start, stop in history.excursions:
             total.excursions += 1
-            if any(start <= point <= stop and point not in history.steps for point in points):
+            changes = sum(start <= point <= stop for point in points)
+            if changes > sum(start <= step <= stop for step in history.steps):
                 total.excursions_as_changes += 1
         for step in history.steps:
             total.steps += 1

@@ -7,7 +7,9 @@ The description-length model gets one more code word instead, the
 described on its own.  Its bits are
 
 * 1 bit saying "an excursion follows" and ``log2(n - 1)`` for where it sits
-  among the ``n - 1`` gaps between the group's ``n`` inlier runs;
+  among the ``n - 1`` gaps between the group's ``n`` inlier runs; adjacent
+  excursions (a block of ``K`` runs at most, each at its own level) share
+  the flag and the position and pay one bit for each further one;
 * its values, coded as a group of its own whose average is coded against the
   surrounding group's average (:meth:`~.bits.BitModel.group_bits`).
 
@@ -20,8 +22,10 @@ derivation and the choice of this post-pass over an in-search code are in
 wherever ``A | B | A'`` with ``B`` of at most ``K`` runs is cheaper as one
 group ``A + A'`` with ``B`` an excursion, it merges them (best saving first);
 a merged group is then re-checked against its neighbours, and merged with
-one when the partition without that boundary is cheaper.  Group statistics
-are those of the inlier runs only.
+one when the partition without that boundary is cheaper.  Then, by rule and
+not by bits, a short group that overshoots both neighbouring levels at a
+step becomes an excursion of the nearer one (:func:`_overshoots_at_steps`).
+Group statistics are those of the inlier runs only.
 """
 
 from __future__ import annotations
@@ -169,6 +173,26 @@ class _Pricer:
             excursion_rest=rest,
             blocks=blocks,
             excursion_bits=self.excursions(stats, inliers, avgs, rest, blocks),
+        )
+
+    def edge_excursion(self, group: _Group, excursion: _Group) -> _Group:
+        """``group`` with ``excursion``, the group right before or after it, as an
+        excursion at its start or end, coded like one inside it."""
+        gap = Excursion(excursion.start, excursion.stop, excursion.stats)
+        first = excursion.start < group.start
+        avgs = (excursion.stats[1], *group.excursion_avgs)
+        if not first:
+            avgs = (*group.excursion_avgs, excursion.stats[1])
+        rest = group.excursion_rest + 1.0 + self.excursion_rest(gap)
+        blocks = group.blocks + 1
+        return group._replace(
+            start=excursion.start if first else group.start,
+            stop=group.stop if first else excursion.stop,
+            excursions=(gap, *group.excursions) if first else (*group.excursions, gap),
+            excursion_avgs=avgs,
+            excursion_rest=rest,
+            blocks=blocks,
+            excursion_bits=self.excursions(group.stats, group.inliers, avgs, rest, blocks),
         )
 
 
@@ -337,6 +361,48 @@ class _Merger:
             node = chain.replace(first, second, merged)
 
 
+def _overshoots_at_steps(
+    groups: list[_Group], pricer: _Pricer, max_runs: int
+) -> tuple[list[_Group], bool]:
+    """Make each overshoot at a step an excursion of the nearer level; whether there
+    was one.
+
+    ``A | B | C``, ``B`` of at most ``K`` runs beyond both ``A``'s and ``C``'s
+    levels (above both or below both) and ``A`` and ``C`` longer than ``K``:
+    the history left ``A``, went past ``C``'s level and settled there.  Bits
+    do not decide this one: with no ``A'`` to merge, the excursion saves no
+    group, and the "opposite triangle" codes ``C``'s average more cheaply
+    after the farther ``B`` than after ``A``.  By rule it is one change, so an
+    alert names the new level once instead of a regression and a progression
+    a run apart.  ``B`` joins the level it is nearer to: at ``A``'s end, the
+    change is at ``C``'s first run; at ``C``'s start, the change is at ``B``'s
+    (a step that overshoots on its first runs).
+    """
+    kept: list[_Group] = []
+    found = False
+    for index, group in enumerate(groups):
+        following = groups[index + 1] if index + 1 < len(groups) else None
+        if not kept or following is None or not _overshoots(kept[-1], group, following, max_runs):
+            kept.append(group)
+            continue
+        found = True
+        level = group.stats[1]
+        if abs(level - kept[-1].stats[1]) < abs(level - following.stats[1]):
+            kept[-1] = pricer.edge_excursion(kept[-1], group)
+        else:
+            groups[index + 1] = pricer.edge_excursion(following, group)
+    return kept, found
+
+
+def _overshoots(before: _Group, middle: _Group, after: _Group, max_runs: int) -> bool:
+    if middle.excursions or middle.inliers > max_runs:
+        return False
+    if before.inliers <= max_runs or after.inliers <= max_runs:
+        return False
+    level = middle.stats[1]
+    return (level - before.stats[1]) * (level - after.stats[1]) > 0.0
+
+
 def find_outliers(
     partition: Partition, run_counts: list[int], model: BitModel, max_runs: int
 ) -> OutlierPartition:
@@ -366,9 +432,10 @@ def find_outliers(
     ]
     pricer = _Pricer(model)
     chain = _Chain(groups)
-    if not _Merger(chain, pricer, max_runs).run():
+    merged = _Merger(chain, pricer, max_runs).run()
+    groups, overshoots = _overshoots_at_steps(chain.ordered(), pricer, max_runs)
+    if not merged and not overshoots:
         return unchanged
-    groups = chain.ordered()
     return OutlierPartition(
         Partition(
             starts=tuple(group.start for group in groups),
