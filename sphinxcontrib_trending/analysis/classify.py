@@ -271,8 +271,10 @@ def _runs_of(excursions: tuple[Excursion, ...]) -> list[int]:
 def _inlier_correlations(prepared: PreparedRuns, found: OutlierPartition) -> list[float | None]:
     """:func:`.serial_correlation_per_group` over the inlier runs, outliers taken out.
 
-    A group never starts with an outlier, so its start among the inliers is
-    its start less the outliers before it.
+    A group's first inlier sits, among the inliers, at its start less the
+    outliers before that start; a group that starts with an outlier (an
+    overshoot at a step, see :mod:`.outliers`) gives the same position, since
+    its outlier runs are not among the inliers either.
     """
     partition = found.partition
     outliers = [run for excursions in found.excursions for run in _runs_of(excursions)]
