@@ -235,6 +235,17 @@ def test_serial_correlations_are_those_of_the_inlier_runs(seed: int) -> None:
     assert [group.serial_correlation for group in result.groups] == expected
 
 
+def test_a_group_starting_with_an_overshoot_has_the_correlation_of_its_inliers() -> None:
+    runs = [*flat(15, seed=1), 140.0, *flat(15, seed=2, level=120.0)]
+    result = classify(runs)
+    assert result.groups[1].start == 15 and result.groups[1].outliers == (15,)
+    inliers = runs[:15] + runs[16:]
+    expected = serial_correlation_per_group(
+        np.array(inliers), [0, 15], [group.avg for group in result.groups]
+    )
+    assert [group.serial_correlation for group in result.groups] == expected
+
+
 def test_the_rule_prices_the_outlier_against_two_boundaries() -> None:
     """The post-pass merges exactly when the outlier code is cheaper than the split."""
     runs = with_excursion(12, 1)
