@@ -206,7 +206,15 @@ def classify_prepared(
             partition.starts, (*partition.starts[1:], prepared.count), strict=True
         )
     ]
-    found = find_outliers(partition, run_counts, model, outlier_runs)
+    runs = list(
+        zip(
+            prepared.sizes.tolist(),
+            prepared.avgs.tolist(),
+            prepared.stdevs.tolist(),
+            strict=True,
+        )
+    )
+    found = find_outliers(partition, run_counts, model, outlier_runs, runs)
     return _with_groups(result, prepared, found, model)
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -43,6 +44,10 @@ from sphinxcontrib_trending.analysis.greedy import Partition
 
 DEFAULT_OUTLIER_RUNS = 3
 """``K`` of the exact search: excursions of up to three runs can be outliers."""
+
+DISSOLVE_RUNS = 3
+"""A wide group of up to this many times ``K`` runs is tried as a level plus
+excursions (:meth:`_Merger._dissolved`): a bound on the work, not on the model."""
 
 Stats = tuple[int, float, float]
 
@@ -175,6 +180,41 @@ class _Pricer:
             excursion_bits=self.excursions(stats, inliers, avgs, rest, blocks),
         )
 
+    def dissolve(
+        self, first: _Group, second: _Group, noisy: _Group, runs: Sequence[Stats], away: set[int]
+    ) -> _Group:
+        """``first`` and ``second`` as one group with the runs of ``noisy`` between
+        them: those in ``away`` excursions (adjacent ones a block), the others inliers."""
+        stats = merged_stats(first.stats, second.stats)
+        inliers = first.inliers + second.inliers
+        blocks: list[list[Excursion]] = []
+        for run in range(noisy.start, noisy.stop):
+            if run not in away:
+                stats = merged_stats(stats, runs[run])
+                inliers += 1
+            elif blocks and blocks[-1][-1].stop == run:
+                blocks[-1].append(Excursion(run, run + 1, runs[run]))
+            else:
+                blocks.append([Excursion(run, run + 1, runs[run])])
+        gaps = [gap for block in blocks for gap in block]
+        rest = first.excursion_rest + second.excursion_rest
+        # per block: one flag, one bit for each excursion that follows right after
+        rest += sum(float(len(block)) for block in blocks)
+        rest += sum(self.excursion_rest(gap) for gap in gaps)
+        avgs = (*first.excursion_avgs, *(gap.stats[1] for gap in gaps), *second.excursion_avgs)
+        count = first.blocks + second.blocks + len(blocks)
+        return _Group(
+            start=first.start,
+            stop=second.stop,
+            inliers=inliers,
+            stats=stats,
+            excursions=(*first.excursions, *gaps, *second.excursions),
+            excursion_avgs=avgs,
+            excursion_rest=rest,
+            blocks=count,
+            excursion_bits=self.excursions(stats, inliers, avgs, rest, count),
+        )
+
     def edge_excursion(self, group: _Group, excursion: _Group) -> _Group:
         """``group`` with ``excursion``, the group right before or after it, as an
         excursion at its start or end, coded like one inside it."""
@@ -281,18 +321,25 @@ class _Chain:
 class _Merger:
     """Applies the best excursion first, re-checks, and re-prices only around each change."""
 
-    def __init__(self, chain: _Chain, pricer: _Pricer, max_runs: int) -> None:
+    def __init__(
+        self, chain: _Chain, pricer: _Pricer, max_runs: int, runs: Sequence[Stats]
+    ) -> None:
         self.chain = chain
         self.pricer = pricer
         self.max_runs = max_runs
+        self.runs = runs
         # (-saving, order queued, window, merged group): the order breaks ties
         self.queue: list[tuple[float, int, tuple[int | None, ...], _Group]] = []
         self.queued = 0
 
     def consider(self, middle: int) -> None:
         """Queue each excursion starting at ``middle`` that saves bits: one or more
-        adjacent groups of ``K`` runs in all at most, one excursion per group."""
+        adjacent groups of ``K`` runs in all at most, one excursion per group; and
+        the group at ``middle`` as some excursions and some inlier runs."""
         chain = self.chain
+        window = chain.window(middle)
+        if window is not None and window[1] is not None and window[3] is not None:
+            self._queue(window, *self._dissolved(window))
         for width in range(1, self.max_runs + 1):
             window = chain.window(middle, width)
             if window is None:
@@ -308,9 +355,44 @@ class _Merger:
             first, second = chain.groups[back], chain.groups[front]
             merged = self.pricer.merge(first, second, excursions)
             saved = self._saving([first, *excursions, second], merged, window[0], window[-1])
-            if saved > 0.0:
-                heapq.heappush(self.queue, (-saved, self.queued, window, merged))
-                self.queued += 1
+            self._queue(window, saved, merged)
+
+    def _queue(self, window: tuple[int | None, ...], saved: float, merged: _Group | None) -> None:
+        if saved > 0.0 and merged is not None:
+            heapq.heappush(self.queue, (-saved, self.queued, window, merged))
+            self.queued += 1
+
+    def _dissolved(self, window: tuple[int | None, ...]) -> tuple[float, _Group | None]:
+        """The best saving of ``A | G | A'`` as one group with some of ``G``'s runs as
+        excursions, the rest inliers; ``(0.0, None)`` when none saves bits.
+
+        The search may put an odd run and its neighbours into one wide group ``G``
+        (its spread is cheaper than two more boundaries), so there is no short
+        group to take out.  The runs of ``G`` farthest from the level of ``A``
+        and ``A'`` are tried as excursions, one more at a time, as long as no
+        stretch of them is longer than ``K``.
+        """
+        chain = self.chain
+        back, middle, front = window[1], window[2], window[3]
+        assert back is not None and middle is not None and front is not None
+        noisy = chain.groups[middle]
+        if noisy.excursions or not 2 <= noisy.inliers <= DISSOLVE_RUNS * self.max_runs:
+            return 0.0, None
+        first, second = chain.groups[back], chain.groups[front]
+        level = merged_stats(first.stats, second.stats)[1]
+        runs = range(noisy.start, noisy.stop)
+        farthest = sorted(runs, key=lambda run: -abs(self.runs[run][1] - level))
+        best: tuple[float, _Group | None] = (0.0, None)
+        away: set[int] = set()
+        for run in farthest[:-1]:
+            away.add(run)
+            if _longest_stretch(away) > self.max_runs:
+                break
+            merged = self.pricer.dissolve(first, second, noisy, self.runs, away)
+            saved = self._saving([first, noisy, second], merged, window[0], window[4])
+            if saved > best[0]:
+                best = (saved, merged)
+        return best
 
     def _saving(
         self, apart: list[_Group], merged: _Group, before: int | None, after: int | None
@@ -361,6 +443,17 @@ class _Merger:
             node = chain.replace(first, second, merged)
 
 
+def _longest_stretch(runs: set[int]) -> int:
+    longest = 0
+    for run in runs:
+        if run - 1 not in runs:
+            length = 1
+            while run + length in runs:
+                length += 1
+            longest = max(longest, length)
+    return longest
+
+
 def _overshoots_at_steps(
     groups: list[_Group], pricer: _Pricer, max_runs: int
 ) -> tuple[list[_Group], bool]:
@@ -404,7 +497,11 @@ def _overshoots(before: _Group, middle: _Group, after: _Group, max_runs: int) ->
 
 
 def find_outliers(
-    partition: Partition, run_counts: list[int], model: BitModel, max_runs: int
+    partition: Partition,
+    run_counts: list[int],
+    model: BitModel,
+    max_runs: int,
+    runs: Sequence[Stats],
 ) -> OutlierPartition:
     """The partition with every excursion of at most ``max_runs`` runs that saves bits.
 
@@ -432,7 +529,7 @@ def find_outliers(
     ]
     pricer = _Pricer(model)
     chain = _Chain(groups)
-    merged = _Merger(chain, pricer, max_runs).run()
+    merged = _Merger(chain, pricer, max_runs, runs).run()
     groups, overshoots = _overshoots_at_steps(chain.ordered(), pricer, max_runs)
     if not merged and not overshoots:
         return unchanged

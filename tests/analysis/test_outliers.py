@@ -70,6 +70,20 @@ def test_adjacent_excursions_are_outliers_not_changes(values: tuple[float, ...])
     assert result.outliers == tuple(range(12, 12 + len(values)))
 
 
+def test_a_wide_group_of_excursions_and_level_runs_is_dissolved_into_its_level() -> None:
+    """The search may put odd runs and the runs between them into one wide group;
+    the odd ones become outliers and the others join the level around them."""
+    runs = flat(40, seed=3)
+    runs[20:25] = (122.0, 111.0, 100.5, 99.1, 121.0)
+    assert [group.start for group in classify(runs, outlier_runs=0).groups] == [0, 20, 25]
+    result = classify(runs)
+    (group,) = result.groups
+    assert group.outliers == (20, 21, 24)
+    inliers = [value for index, value in enumerate(runs) if index not in group.outliers]
+    assert group.avg == pytest.approx(statistics.fmean(inliers), rel=1e-12)
+    assert group.size == len(inliers)
+
+
 def test_adjacent_excursions_longer_than_k_in_all_stay_changes() -> None:
     runs = flat(30, seed=3)
     runs[12:16] = (80.0, 80.5, 120.0, 120.5)
@@ -260,7 +274,8 @@ def test_the_rule_prices_the_outlier_against_two_boundaries() -> None:
         bits=split.bits,
     )
     counts = [group.stop - group.start for group in split.groups]
-    found = find_outliers(partition, counts, model, 1)
+    values = [(1, value, 0.0) for value in runs]
+    found = find_outliers(partition, counts, model, 1, values)
     merged_avg = found.partition.avgs[0]
     (excursion,) = found.excursions[0]
     # flag (1 bit), position among the 28 gaps between the 29 inliers, then the
@@ -269,7 +284,7 @@ def test_the_rule_prices_the_outlier_against_two_boundaries() -> None:
     outlier = 1.0 + math.log2(28) + model.group_bits(1, excursion.stats[1], 0.0, merged_avg)
     assert found.partition.bits == pytest.approx(group + outlier, rel=1e-12)
     assert found.partition.bits < split.bits
-    assert find_outliers(partition, counts, model, 0).partition == partition
+    assert find_outliers(partition, counts, model, 0, values).partition == partition
 
 
 def test_an_extended_history_finds_the_same_outliers_as_a_fresh_one() -> None:
@@ -279,11 +294,20 @@ def test_an_extended_history_finds_the_same_outliers_as_a_fresh_one() -> None:
         assert incremental.extend(runs[index : index + 1]) == classify(runs[: index + 1])
 
 
-def _naive_outliers(partition: Partition, counts: list[int], model: BitModel, k: int):
+def _longest_stretch(runs: set[int]) -> int:
+    longest, length = 0, 0
+    for run in range(max(runs, default=0) + 1):
+        length = length + 1 if run in runs else 0
+        longest = max(longest, length)
+    return longest
+
+
+def _naive_outliers(partition: Partition, counts: list[int], model: BitModel, k: int, values: list):
     """The rule by brute force: rescan every group after every merge, price every group anew.
 
-    Groups are (start, stop, inlier runs, stats, excursion stats); shares no
-    code with the post-pass but the bit formula and the merged statistics.
+    Groups are (start, stop, inlier runs, stats, excursion blocks); ``values``
+    holds each run's stats.  Shares no code with the post-pass but the bit
+    formula and the merged statistics.
     """
     stops = [*partition.starts[1:], partition.starts[-1] + counts[-1]]
     groups = [
@@ -321,33 +345,60 @@ def _naive_outliers(partition: Partition, counts: list[int], model: BitModel, k:
             first[4] + between + second[4],
         )
 
+    def dissolved(first, noisy, second, away):
+        stats, inliers, blocks = merged_stats(first[3], second[3]), first[2] + second[2], []
+        for run in range(noisy[0], noisy[1]):
+            if run not in away:
+                stats, inliers = merged_stats(stats, values[run]), inliers + 1
+            elif blocks and blocks[-1][-1][1] == run:
+                blocks[-1].append((run, run + 1, values[run]))
+            else:
+                blocks.append([(run, run + 1, values[run])])
+        between = tuple(tuple(block) for block in blocks)
+        return (first[0], second[1], inliers, stats, first[4] + between + second[4])
+
+    def dissolve_options():
+        for i in range(1, len(groups) - 1):
+            noisy = groups[i]
+            if noisy[4] or not 2 <= noisy[2] <= 3 * k:
+                continue
+            level = merged_stats(groups[i - 1][3], groups[i + 1][3])[1]
+            order = sorted(range(noisy[0], noisy[1]), key=lambda run: -abs(values[run][1] - level))
+            best = None
+            for count in range(1, len(order)):
+                away = set(order[:count])
+                if _longest_stretch(away) > k:
+                    break
+                candidate = dissolved(groups[i - 1], noisy, groups[i + 1], away)
+                saved = total(groups) - total([*groups[: i - 1], candidate, *groups[i + 2 :]])
+                if saved > (0.0 if best is None else best[0]):
+                    best = (saved, i - 1, i + 2, candidate)
+            if best is not None:
+                yield best
+
     while True:
         options = [
             (
-                total(groups)
-                - total(
-                    [
-                        *groups[: i - 1],
-                        merged(groups[i - 1], groups[i + width], groups[i : i + width]),
-                        *groups[i + width + 1 :],
-                    ]
-                ),
-                i,
-                width,
+                total(groups) - total([*groups[: i - 1], candidate, *groups[i + width + 1 :]]),
+                i - 1,
+                i + width + 1,
+                candidate,
             )
             for i in range(1, len(groups) - 1)
             for width in range(1, k + 1)
             if i + width < len(groups)
             and sum(runs for _, _, runs, _, _ in groups[i : i + width]) <= k
             and not any(blocks for _, _, _, _, blocks in groups[i : i + width])
+            for candidate in [merged(groups[i - 1], groups[i + width], groups[i : i + width])]
         ]
-        saved, middle, width = max(options, key=lambda option: option[0], default=(0.0, 0, 0))
+        options += dissolve_options()
+        saved, low, high, candidate = max(
+            options, key=lambda option: option[0], default=(0.0, 0, 0, None)
+        )
         if saved <= 0.0:
             return _naive_overshoots(groups, k)
-        groups[middle - 1 : middle + width + 1] = [
-            merged(groups[middle - 1], groups[middle + width], groups[middle : middle + width])
-        ]
-        index = middle - 1
+        groups[low:high] = [candidate]
+        index = low
         while True:
             pairs = [(i, i + 1) for i in (index - 1, index) if i >= 0 and i + 1 < len(groups)]
             priced = [
@@ -390,15 +441,7 @@ def _naive_overshoots(groups: list, k: int) -> list:
     return kept
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_the_queued_post_pass_equals_a_brute_force_rescan(seed: int) -> None:
-    rng = random.Random(seed)
-    runs, level = [], 100.0
-    for _ in range(120):
-        if rng.random() < 0.05:
-            level = rng.uniform(60.0, 140.0)
-        value = rng.gauss(level, 1.0)
-        runs.append(value * rng.choice([0.7, 1.3]) if rng.random() < 0.12 else value)
+def _assert_queued_equals_naive(runs: list[float]) -> None:
     plain = classify(runs, outlier_runs=0)
     unit = resolve_unit(max(runs), None, None)
     model = BitModel(max(runs), unit, len(runs))
@@ -410,11 +453,38 @@ def test_the_queued_post_pass_equals_a_brute_force_rescan(seed: int) -> None:
         bits=plain.bits,
     )
     counts = [group.stop - group.start for group in plain.groups]
-    found = find_outliers(partition, counts, model, 3)
-    expected = _naive_outliers(partition, counts, model, 3)
+    values = [(1, value, 0.0) for value in runs]
+    found = find_outliers(partition, counts, model, 3, values)
+    expected = _naive_outliers(partition, counts, model, 3, values)
     assert found.partition.starts == tuple(group[0] for group in expected)
     assert [[(ex.start, ex.stop) for ex in group] for group in found.excursions] == [
         [(start, stop) for block in group[4] for start, stop, _ in block] for group in expected
     ]
     assert found.partition.avgs == pytest.approx([group[3][1] for group in expected], rel=1e-12)
     assert sum(len(group) for group in found.excursions) > 0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_queued_post_pass_equals_a_brute_force_rescan(seed: int) -> None:
+    rng = random.Random(seed)
+    runs, level = [], 100.0
+    for _ in range(120):
+        if rng.random() < 0.05:
+            level = rng.uniform(60.0, 140.0)
+        value = rng.gauss(level, 1.0)
+        runs.append(value * rng.choice([0.7, 1.3]) if rng.random() < 0.12 else value)
+    _assert_queued_equals_naive(runs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_queued_post_pass_equals_a_brute_force_rescan_on_wide_groups(seed: int) -> None:
+    """Series whose plain grouping has wide groups of odd and level runs to dissolve."""
+    runs = [
+        *flat(30, seed=seed),
+        *flat(30, seed=seed + 1, level=130.0),
+        *flat(30, seed=seed + 2, level=90.0),
+    ]
+    runs[10:15] = (122.0, 111.0, 100.5, 99.1, 121.0)
+    runs[45:50] = (100.0, 140.0, 131.0, 129.5, 100.0)
+    runs[70:74] = (70.0, 89.8, 90.3, 112.0)
+    _assert_queued_equals_naive(runs)
