@@ -49,6 +49,10 @@ This project's detectors report the first run of every *firm* anomaly:
   on TCPD; measured in every part to show what it costs where nothing
   changed.
 
+``Apache Otava`` is ``compute_change_points`` with Otava's defaults (the
+``bench`` extra), run on the same series and windows for a same-run
+comparison.
+
 Part 3, detection power on synthetic steps (what a coarser setting costs):
 seeded series of 30 runs at level 100 then 30 at ``100 * (1 - shift)``, with
 Gaussian noise of a given relative size; a step counts as detected when a
@@ -127,8 +131,20 @@ LENIENT_POLICY = AnomalyPolicy(min_confidence=0.9, discount_serial_correlation=T
 """The recommended setting at 0.9: it scores higher on TCPD, so every part
 measures it too, to show what the extra alarms cost where nothing changed."""
 
+
+def otava_detector(series: Sequence[float]) -> list[int]:
+    """Apache Otava's ``compute_change_points`` with its defaults (the ``bench`` extra)."""
+    try:
+        from otava.analysis import compute_change_points
+    except ImportError:
+        raise SystemExit("Otava needs apache-otava (pip install -e .[bench])") from None
+    points, _ = compute_change_points(list(series))
+    return sorted(int(point.index) for point in points)
+
+
 DETECTORS: dict[str, Detector] = {
     "reference MDL (jumpavg 0.4.2)": reference_mdl,
+    "Apache Otava (its defaults)": otava_detector,
     "this project, default": project_mdl(),
     "this project, recommended": project_mdl(RECOMMENDED_SBPS, RECOMMENDED_POLICY),
     "this project, sbps=4 conf=0.9": project_mdl(RECOMMENDED_SBPS, LENIENT_POLICY),

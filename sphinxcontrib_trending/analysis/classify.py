@@ -206,7 +206,15 @@ def classify_prepared(
             partition.starts, (*partition.starts[1:], prepared.count), strict=True
         )
     ]
-    found = find_outliers(partition, run_counts, model, outlier_runs)
+    runs = list(
+        zip(
+            prepared.sizes.tolist(),
+            prepared.avgs.tolist(),
+            prepared.stdevs.tolist(),
+            strict=True,
+        )
+    )
+    found = find_outliers(partition, run_counts, model, outlier_runs, runs)
     return _with_groups(result, prepared, found, model)
 
 
@@ -271,8 +279,10 @@ def _runs_of(excursions: tuple[Excursion, ...]) -> list[int]:
 def _inlier_correlations(prepared: PreparedRuns, found: OutlierPartition) -> list[float | None]:
     """:func:`.serial_correlation_per_group` over the inlier runs, outliers taken out.
 
-    A group never starts with an outlier, so its start among the inliers is
-    its start less the outliers before it.
+    A group's first inlier sits, among the inliers, at its start less the
+    outliers before that start; a group that starts with an outlier (an
+    overshoot at a step, see :mod:`.outliers`) gives the same position, since
+    its outlier runs are not among the inliers either.
     """
     partition = found.partition
     outliers = [run for excursions in found.excursions for run in _runs_of(excursions)]

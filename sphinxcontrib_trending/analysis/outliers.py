@@ -7,7 +7,9 @@ The description-length model gets one more code word instead, the
 described on its own.  Its bits are
 
 * 1 bit saying "an excursion follows" and ``log2(n - 1)`` for where it sits
-  among the ``n - 1`` gaps between the group's ``n`` inlier runs;
+  among the ``n - 1`` gaps between the group's ``n`` inlier runs; adjacent
+  excursions (a block of ``K`` runs at most, each at its own level) share
+  the flag and the position and pay one bit for each further one;
 * its values, coded as a group of its own whose average is coded against the
   surrounding group's average (:meth:`~.bits.BitModel.group_bits`).
 
@@ -20,14 +22,17 @@ derivation and the choice of this post-pass over an in-search code are in
 wherever ``A | B | A'`` with ``B`` of at most ``K`` runs is cheaper as one
 group ``A + A'`` with ``B`` an excursion, it merges them (best saving first);
 a merged group is then re-checked against its neighbours, and merged with
-one when the partition without that boundary is cheaper.  Group statistics
-are those of the inlier runs only.
+one when the partition without that boundary is cheaper.  Then, by rule and
+not by bits, a short group that overshoots both neighbouring levels at a
+step becomes an excursion of the nearer one (:func:`_overshoots_at_steps`).
+Group statistics are those of the inlier runs only.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -39,6 +44,10 @@ from sphinxcontrib_trending.analysis.greedy import Partition
 
 DEFAULT_OUTLIER_RUNS = 3
 """``K`` of the exact search: excursions of up to three runs can be outliers."""
+
+DISSOLVE_RUNS = 3
+"""A wide group of up to this many times ``K`` runs is tried as a level plus
+excursions (:meth:`_Merger._dissolved`): a bound on the work, not on the model."""
 
 Stats = tuple[int, float, float]
 
@@ -66,6 +75,8 @@ class _Group(NamedTuple):
     excursion_avgs: tuple[float, ...] = ()
     excursion_rest: float = 0.0
     """The excursions' bits but their averages': see :meth:`_Pricer.excursions`."""
+    blocks: int = 0
+    """Stretches of adjacent excursions: each pays one flag and one position."""
     excursion_bits: float = 0.0
     """All the excursions' bits (:meth:`_Pricer.excursions`): they depend on this group
     alone, and each group is priced against several neighbours."""
@@ -99,12 +110,16 @@ class _Pricer:
         self.model = model
 
     def excursion_rest(self, excursion: Excursion) -> float:
+        """An excursion's values but its average: a group's bits but the uniform average."""
         size, avg, stdev = excursion.stats
-        return 1.0 + self.model.group_bits(size, avg, stdev, None) - self.model.first_avg_bits
+        return self.model.group_bits(size, avg, stdev, None) - self.model.first_avg_bits
 
-    def excursions(self, stats: Stats, inliers: int, avgs: tuple[float, ...], rest: float) -> float:
+    def excursions(
+        self, stats: Stats, inliers: int, avgs: tuple[float, ...], rest: float, blocks: int
+    ) -> float:
         """Bits of the excursions of a group of these ``stats`` and ``inliers``: each
-        one's flag, position and values (``rest``, and the ``avgs`` coded here).
+        block's flags and position, each excursion's values (``rest``, and the ``avgs``
+        coded here).
 
         The jumps are the elementwise numpy expression's, in Python floats (which
         round alike): four numpy calls on one or two values cost more than the
@@ -117,7 +132,7 @@ class _Pricer:
         avg, unit = stats[1], model.unit
         jumps = np.array([abs(other - avg) / unit + 1.0 for other in avgs])
         averages = count * math.log2(model.norm(avg)) - float(np.log2(jumps).sum())
-        return rest + count * math.log2(max(inliers - 1, 1)) + averages
+        return rest + blocks * math.log2(max(inliers - 1, 1)) + averages
 
     def group(self, group: _Group, previous: _Group | None) -> float:
         size, avg, stdev = group.stats
@@ -135,16 +150,22 @@ class _Pricer:
             total += self.group(after, previous)
         return total
 
-    def merge(self, first: _Group, second: _Group, middle: _Group | None = None) -> _Group:
-        """``first`` and ``second`` as one group, ``middle`` (if any) an excursion between."""
-        excursions = first.excursions + second.excursions
-        avgs = first.excursion_avgs + second.excursion_avgs
+    def merge(self, first: _Group, second: _Group, middle: tuple[_Group, ...] = ()) -> _Group:
+        """``first`` and ``second`` as one group, each group of ``middle`` an excursion
+        between them (adjacent excursions, each coded on its own)."""
+        gaps = tuple(Excursion(group.start, group.stop, group.stats) for group in middle)
+        excursions = (*first.excursions, *gaps, *second.excursions)
+        avgs = (
+            *first.excursion_avgs,
+            *(group.stats[1] for group in middle),
+            *second.excursion_avgs,
+        )
         rest = first.excursion_rest + second.excursion_rest
-        if middle is not None:
-            gap = Excursion(middle.start, middle.stop, middle.stats)
-            excursions = (*first.excursions, gap, *second.excursions)
-            avgs = (*first.excursion_avgs, middle.stats[1], *second.excursion_avgs)
-            rest += self.excursion_rest(gap)
+        blocks = first.blocks + second.blocks
+        if gaps:
+            # one flag for the block, one bit for each excursion that follows right after
+            rest += 1.0 + (len(gaps) - 1) + sum(self.excursion_rest(gap) for gap in gaps)
+            blocks += 1
         inliers = first.inliers + second.inliers
         stats = merged_stats(first.stats, second.stats)
         return _Group(
@@ -155,7 +176,63 @@ class _Pricer:
             excursions=excursions,
             excursion_avgs=avgs,
             excursion_rest=rest,
-            excursion_bits=self.excursions(stats, inliers, avgs, rest),
+            blocks=blocks,
+            excursion_bits=self.excursions(stats, inliers, avgs, rest, blocks),
+        )
+
+    def dissolve(
+        self, first: _Group, second: _Group, noisy: _Group, runs: Sequence[Stats], away: set[int]
+    ) -> _Group:
+        """``first`` and ``second`` as one group with the runs of ``noisy`` between
+        them: those in ``away`` excursions (adjacent ones a block), the others inliers."""
+        stats = merged_stats(first.stats, second.stats)
+        inliers = first.inliers + second.inliers
+        blocks: list[list[Excursion]] = []
+        for run in range(noisy.start, noisy.stop):
+            if run not in away:
+                stats = merged_stats(stats, runs[run])
+                inliers += 1
+            elif blocks and blocks[-1][-1].stop == run:
+                blocks[-1].append(Excursion(run, run + 1, runs[run]))
+            else:
+                blocks.append([Excursion(run, run + 1, runs[run])])
+        gaps = [gap for block in blocks for gap in block]
+        rest = first.excursion_rest + second.excursion_rest
+        # per block: one flag, one bit for each excursion that follows right after
+        rest += sum(float(len(block)) for block in blocks)
+        rest += sum(self.excursion_rest(gap) for gap in gaps)
+        avgs = (*first.excursion_avgs, *(gap.stats[1] for gap in gaps), *second.excursion_avgs)
+        count = first.blocks + second.blocks + len(blocks)
+        return _Group(
+            start=first.start,
+            stop=second.stop,
+            inliers=inliers,
+            stats=stats,
+            excursions=(*first.excursions, *gaps, *second.excursions),
+            excursion_avgs=avgs,
+            excursion_rest=rest,
+            blocks=count,
+            excursion_bits=self.excursions(stats, inliers, avgs, rest, count),
+        )
+
+    def edge_excursion(self, group: _Group, excursion: _Group) -> _Group:
+        """``group`` with ``excursion``, the group right before or after it, as an
+        excursion at its start or end, coded like one inside it."""
+        gap = Excursion(excursion.start, excursion.stop, excursion.stats)
+        first = excursion.start < group.start
+        avgs = (excursion.stats[1], *group.excursion_avgs)
+        if not first:
+            avgs = (*group.excursion_avgs, excursion.stats[1])
+        rest = group.excursion_rest + 1.0 + self.excursion_rest(gap)
+        blocks = group.blocks + 1
+        return group._replace(
+            start=excursion.start if first else group.start,
+            stop=group.stop if first else excursion.stop,
+            excursions=(gap, *group.excursions) if first else (*group.excursions, gap),
+            excursion_avgs=avgs,
+            excursion_rest=rest,
+            blocks=blocks,
+            excursion_bits=self.excursions(group.stats, group.inliers, avgs, rest, blocks),
         )
 
 
@@ -179,21 +256,28 @@ class _Chain:
     def group(self, node: int | None) -> _Group | None:
         return None if node is None else self.groups[node]
 
-    def window(self, node: int) -> tuple[int | None, ...]:
-        """The nodes a merge around ``node`` is priced on: two either side, and itself."""
+    def window(self, node: int, width: int = 1) -> tuple[int | None, ...] | None:
+        """The nodes a merge around ``width`` nodes from ``node`` on is priced on: two
+        either side, and those; None when fewer than ``width`` nodes follow."""
+        middle = [node]
+        while len(middle) < width:
+            following = self.after[middle[-1]]
+            if following is None:
+                return None
+            middle.append(following)
         back = self.before[node]
-        front = self.after[node]
+        front = self.after[middle[-1]]
         return (
             None if back is None else self.before[back],
             back,
-            node,
+            *middle,
             front,
             None if front is None else self.after[front],
         )
 
     def alive(self, window: tuple[int | None, ...]) -> bool:
         middle = window[2]
-        return middle in self.groups and self.window(middle) == window
+        return middle in self.groups and self.window(middle, len(window) - 4) == window
 
     def replace(self, first: int, last: int, merged: _Group) -> int:
         """Replace the nodes from ``first`` to ``last`` (linked) with ``merged``."""
@@ -237,30 +321,78 @@ class _Chain:
 class _Merger:
     """Applies the best excursion first, re-checks, and re-prices only around each change."""
 
-    def __init__(self, chain: _Chain, pricer: _Pricer, max_runs: int) -> None:
+    def __init__(
+        self, chain: _Chain, pricer: _Pricer, max_runs: int, runs: Sequence[Stats]
+    ) -> None:
         self.chain = chain
         self.pricer = pricer
         self.max_runs = max_runs
+        self.runs = runs
         # (-saving, order queued, window, merged group): the order breaks ties
         self.queue: list[tuple[float, int, tuple[int | None, ...], _Group]] = []
         self.queued = 0
 
     def consider(self, middle: int) -> None:
-        """Queue the excursion at ``middle`` if it saves bits."""
+        """Queue each excursion starting at ``middle`` that saves bits: one or more
+        adjacent groups of ``K`` runs in all at most, one excursion per group; and
+        the group at ``middle`` as some excursions and some inlier runs."""
         chain = self.chain
         window = chain.window(middle)
-        _, back, _, front, _ = window
-        excursion = chain.groups[middle]
-        if back is None or front is None:
-            return
-        if excursion.inliers > self.max_runs or excursion.excursions:
-            return
-        first, second = chain.groups[back], chain.groups[front]
-        merged = self.pricer.merge(first, second, excursion)
-        saved = self._saving([first, excursion, second], merged, window[0], window[4])
-        if saved > 0.0:
+        if window is not None and window[1] is not None and window[3] is not None:
+            self._queue(window, *self._dissolved(window))
+        for width in range(1, self.max_runs + 1):
+            window = chain.window(middle, width)
+            if window is None:
+                return
+            back, front = window[1], window[-2]
+            excursions = tuple(chain.groups[node] for node in window[2:-2])  # type: ignore[index]
+            if sum(group.inliers for group in excursions) > self.max_runs:
+                return
+            if excursions[-1].excursions:
+                return
+            if back is None or front is None:
+                continue
+            first, second = chain.groups[back], chain.groups[front]
+            merged = self.pricer.merge(first, second, excursions)
+            saved = self._saving([first, *excursions, second], merged, window[0], window[-1])
+            self._queue(window, saved, merged)
+
+    def _queue(self, window: tuple[int | None, ...], saved: float, merged: _Group | None) -> None:
+        if saved > 0.0 and merged is not None:
             heapq.heappush(self.queue, (-saved, self.queued, window, merged))
             self.queued += 1
+
+    def _dissolved(self, window: tuple[int | None, ...]) -> tuple[float, _Group | None]:
+        """The best saving of ``A | G | A'`` as one group with some of ``G``'s runs as
+        excursions, the rest inliers; ``(0.0, None)`` when none saves bits.
+
+        The search may put an odd run and its neighbours into one wide group ``G``
+        (its spread is cheaper than two more boundaries), so there is no short
+        group to take out.  The runs of ``G`` farthest from the level of ``A``
+        and ``A'`` are tried as excursions, one more at a time, as long as no
+        stretch of them is longer than ``K``.
+        """
+        chain = self.chain
+        back, middle, front = window[1], window[2], window[3]
+        assert back is not None and middle is not None and front is not None
+        noisy = chain.groups[middle]
+        if noisy.excursions or not 2 <= noisy.inliers <= DISSOLVE_RUNS * self.max_runs:
+            return 0.0, None
+        first, second = chain.groups[back], chain.groups[front]
+        level = merged_stats(first.stats, second.stats)[1]
+        runs = range(noisy.start, noisy.stop)
+        farthest = sorted(runs, key=lambda run: -abs(self.runs[run][1] - level))
+        best: tuple[float, _Group | None] = (0.0, None)
+        away: set[int] = set()
+        for run in farthest[:-1]:
+            away.add(run)
+            if _longest_stretch(away) > self.max_runs:
+                break
+            merged = self.pricer.dissolve(first, second, noisy, self.runs, away)
+            saved = self._saving([first, noisy, second], merged, window[0], window[4])
+            if saved > best[0]:
+                best = (saved, merged)
+        return best
 
     def _saving(
         self, apart: list[_Group], merged: _Group, before: int | None, after: int | None
@@ -278,10 +410,10 @@ class _Merger:
             _, _, window, merged = heapq.heappop(self.queue)
             if not self.chain.alive(window):
                 continue
-            _, back, _, front, _ = window
+            back, front = window[1], window[-2]
             assert back is not None and front is not None
             node = self._recheck(self.chain.replace(back, front, merged))
-            for near in self.chain.near(node, 2):
+            for near in self.chain.near(node, self.max_runs + 1):
                 self.consider(near)
             merged_any = True
         return merged_any
@@ -311,8 +443,65 @@ class _Merger:
             node = chain.replace(first, second, merged)
 
 
+def _longest_stretch(runs: set[int]) -> int:
+    longest = 0
+    for run in runs:
+        if run - 1 not in runs:
+            length = 1
+            while run + length in runs:
+                length += 1
+            longest = max(longest, length)
+    return longest
+
+
+def _overshoots_at_steps(
+    groups: list[_Group], pricer: _Pricer, max_runs: int
+) -> tuple[list[_Group], bool]:
+    """Make each overshoot at a step an excursion of the nearer level; whether there
+    was one.
+
+    ``A | B | C``, ``B`` of at most ``K`` runs beyond both ``A``'s and ``C``'s
+    levels (above both or below both) and ``A`` and ``C`` longer than ``K``:
+    the history left ``A``, went past ``C``'s level and settled there.  Bits
+    do not decide this one: with no ``A'`` to merge, the excursion saves no
+    group, and the "opposite triangle" codes ``C``'s average more cheaply
+    after the farther ``B`` than after ``A``.  By rule it is one change, so an
+    alert names the new level once instead of a regression and a progression
+    a run apart.  ``B`` joins the level it is nearer to: at ``A``'s end, the
+    change is at ``C``'s first run; at ``C``'s start, the change is at ``B``'s
+    (a step that overshoots on its first runs).
+    """
+    kept: list[_Group] = []
+    found = False
+    for index, group in enumerate(groups):
+        following = groups[index + 1] if index + 1 < len(groups) else None
+        if not kept or following is None or not _overshoots(kept[-1], group, following, max_runs):
+            kept.append(group)
+            continue
+        found = True
+        level = group.stats[1]
+        if abs(level - kept[-1].stats[1]) < abs(level - following.stats[1]):
+            kept[-1] = pricer.edge_excursion(kept[-1], group)
+        else:
+            groups[index + 1] = pricer.edge_excursion(following, group)
+    return kept, found
+
+
+def _overshoots(before: _Group, middle: _Group, after: _Group, max_runs: int) -> bool:
+    if middle.excursions or middle.inliers > max_runs:
+        return False
+    if before.inliers <= max_runs or after.inliers <= max_runs:
+        return False
+    level = middle.stats[1]
+    return (level - before.stats[1]) * (level - after.stats[1]) > 0.0
+
+
 def find_outliers(
-    partition: Partition, run_counts: list[int], model: BitModel, max_runs: int
+    partition: Partition,
+    run_counts: list[int],
+    model: BitModel,
+    max_runs: int,
+    runs: Sequence[Stats],
 ) -> OutlierPartition:
     """The partition with every excursion of at most ``max_runs`` runs that saves bits.
 
@@ -340,9 +529,10 @@ def find_outliers(
     ]
     pricer = _Pricer(model)
     chain = _Chain(groups)
-    if not _Merger(chain, pricer, max_runs).run():
+    merged = _Merger(chain, pricer, max_runs, runs).run()
+    groups, overshoots = _overshoots_at_steps(chain.ordered(), pricer, max_runs)
+    if not merged and not overshoots:
         return unchanged
-    groups = chain.ordered()
     return OutlierPartition(
         Partition(
             starts=tuple(group.start for group in groups),
