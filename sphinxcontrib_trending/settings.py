@@ -11,7 +11,7 @@ CLI).  Only a configuration that cannot produce anything is fatal.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
 from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
 from sphinxcontrib_trending.analysis.windows import Windows
 from sphinxcontrib_trending.conf.issues import Checker, ConfigIssue
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.conf.sources import Source
 from sphinxcontrib_trending.conf.values import OPTIONS, ConfValues, raw_values
 
@@ -73,8 +74,12 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
     checker = Checker(base_dir)
     values = ConfValues.parse(raw, checker)
     known = values.known_changes
+    links = LinkTemplates(values.build_url, values.version_url)
     settings = Settings(
-        sources=values.sources,
+        sources={
+            name: replace(source, links=source.links.over(links))
+            for name, source in values.sources.items()
+        },
         windows=_windows(values, checker),
         cache_dir=values.cache_dir,
         plotlyjs=values.plotlyjs,

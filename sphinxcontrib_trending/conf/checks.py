@@ -23,6 +23,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
 )
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
 from sphinxcontrib_trending.conf.issues import Checker, Invalid
+from sphinxcontrib_trending.conf.links import check_link_template
 from sphinxcontrib_trending.conf.option import Check
 
 
@@ -111,6 +112,16 @@ def webhook(value: str | None, key: str, checker: Checker) -> str | None:
     if value is None or is_http_url(value):
         return value
     raise Invalid("expected an http:// or https:// URL (the value is a secret: not shown)")
+
+
+def link_template(value: str | None, key: str, checker: Checker) -> str | None:
+    """A URL template for builds or versions (see :mod:`~.conf.links`)."""
+    if value is None:
+        return None
+    try:
+        return check_link_template(value)
+    except ValueError as error:
+        raise Invalid(str(error)) from None
 
 
 POLICY_KEYS = tuple(policy_field.name for policy_field in fields(AnomalyPolicy))

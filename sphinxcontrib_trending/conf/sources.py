@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
 from sphinxcontrib_trending.conf.issues import Checker, Invalid
+from sphinxcontrib_trending.conf.links import LinkTemplates, check_link_template
 from sphinxcontrib_trending.ingest.dimensions import overrides_from
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from sphinxcontrib_trending.ingest.metrics import Direction, metric_direction
@@ -44,6 +45,8 @@ SOURCE_KEYS = (
     "dimensions",
     "days",
     "metrics",
+    "build_url",
+    "version_url",
 )
 
 
@@ -54,6 +57,8 @@ class Source:
     name: str
     spec: SourceSpec
     samples: str = "runs"
+    links: LinkTemplates = field(default_factory=LinkTemplates)
+    """Where its builds' and versions' pages are: its own templates over conf.py's."""
 
     @property
     def metric(self) -> str:
@@ -135,7 +140,18 @@ class _EntryChecker:
         except SpecError as error:
             self.reject(None, f"{error}; the source is left out")
             return None
-        return Source(self.name, spec, self.choice(raw, "samples", SAMPLE_MODES, "runs"))
+        links = LinkTemplates(self.template(raw, "build_url"), self.template(raw, "version_url"))
+        return Source(self.name, spec, self.choice(raw, "samples", SAMPLE_MODES, "runs"), links)
+
+    def template(self, raw: Mapping[str, Any], option: str) -> str | None:
+        value = raw.get(option)
+        if value is None:
+            return None
+        try:
+            return check_link_template(value) if isinstance(value, str) else None
+        except ValueError as error:
+            self.reject(option, f"{error}; no links")
+            return None
 
     def choice(
         self, raw: Mapping[str, Any], option: str, choices: tuple[str, ...], default: str

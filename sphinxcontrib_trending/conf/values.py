@@ -208,6 +208,26 @@ class ConfValues:
             doc_type="str | None",
         )
     )
+    build_url: str | None = field(
+        metadata=declare(
+            default=None,
+            types=(str,),
+            check=checks.link_template,
+            rebuild="env",
+            help="URL template of a CI job build's page ({job}, {build}, {version}, {testbed}).",
+            doc_type="str | None",
+        )
+    )
+    version_url: str | None = field(
+        metadata=declare(
+            default=None,
+            types=(str,),
+            check=checks.link_template,
+            rebuild="env",
+            help="URL template of a DUT version's page ({version}, {job}, {build}, {testbed}).",
+            doc_type="str | None",
+        )
+    )
     webhook: str | None = field(
         metadata=declare(
             default=None,

@@ -10,6 +10,7 @@ from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.compliance import in_window
 from sphinxcontrib_trending.analysis.history import history_key
 from sphinxcontrib_trending.analysis.identity import SeriesRef
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.ingest.dimensions import (
     DimensionRules,
     Dimensions,
@@ -36,9 +37,8 @@ class _Failures:
     name: str
     key: str
     count: int
-    last_time: datetime
-    last_version: str | None
-    last_job_build: str
+    last: Build
+    """The newest build the test failed in."""
 
 
 Accept = Callable[[TestResult, Dimensions], bool]
@@ -62,20 +62,29 @@ def _collect(
             failures = by_testbed.setdefault(build.testbed, {})
             seen = failures.get(key)
             if seen is None:
-                seen = failures[key] = _Failures(
-                    display_name(test.name, dimensions),
-                    key,
-                    0,
-                    build.time,
-                    None,
-                    build_name(build.job, build.build),
-                )
+                seen = failures[key] = _Failures(display_name(test.name, dimensions), key, 0, build)
             seen.count += 1
-            if build.time >= seen.last_time:
-                seen.last_time = build.time
-                seen.last_version = build.dut_version
-                seen.last_job_build = build_name(build.job, build.build)
+            if build.time >= seen.last.time:
+                seen.last = build
     return by_testbed
+
+
+def _row(failures: _Failures, metric: str, links: LinkTemplates) -> Row:
+    last = failures.last
+    where = (last.job, last.build, last.dut_version, last.testbed)
+    job_build = build_name(last.job, last.build)
+    return Row(
+        cells=(
+            failures.name,
+            str(failures.count),
+            last.time.strftime("%Y-%m-%d %H:%M %Z").strip(),
+            last.dut_version or "",
+            job_build,
+        ),
+        link_key=SeriesRef(metric, failures.key),
+        raw=(failures.name, failures.count, iso_time(last.time), last.dut_version, job_build),
+        links=(None, None, None, links.version_url(*where), links.build_url(*where)),
+    )
 
 
 def failed_tables(
@@ -85,33 +94,23 @@ def failed_tables(
     metric: str,
     accept: Accept | None = None,
     rules: DimensionRules | None = None,
+    links: LinkTemplates | None = None,
 ) -> list[Table]:
     """One table per testbed, most failures first, then the most recent.
 
     A failure has no metric, so each name links to the graph of ``metric``
-    (the source's own, unless the page names another).
+    (the source's own, unless the page names another); the last failure's
+    build and DUT version link where ``links`` say.
     """
+    links = links or LinkTemplates()
     tables = []
     by_testbed = _collect(builds, since, accept, rules or rules_for())
     for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
         ordered = sorted(
             by_testbed[testbed].values(),
-            key=lambda f: (-f.count, -f.last_time.timestamp(), f.name),
+            key=lambda f: (-f.count, -f.last.time.timestamp(), f.name),
         )
-        rows = tuple(
-            Row(
-                cells=(
-                    f.name,
-                    str(f.count),
-                    f.last_time.strftime("%Y-%m-%d %H:%M %Z").strip(),
-                    f.last_version or "",
-                    f.last_job_build,
-                ),
-                link_key=SeriesRef(metric, f.key),
-                raw=(f.name, f.count, iso_time(f.last_time), f.last_version, f.last_job_build),
-            )
-            for f in ordered
-        )
+        rows = tuple(_row(f, metric, links) for f in ordered)
         # Generic data has no testbeds at all: then there is nothing to name.
         unnamed = "No testbed" if len(by_testbed) > 1 else ""
         caption = f"Testbed {testbed}" if testbed else unnamed

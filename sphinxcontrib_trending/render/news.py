@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.news import NewsItem
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import percent
 from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Row, Table, raw_percent
 from sphinxcontrib_trending.render.times import iso_time
@@ -32,7 +33,9 @@ def label(item: NewsItem) -> str:
     return _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
 
 
-def _row(item: NewsItem) -> Row:
+def _row(item: NewsItem, links: LinkTemplates) -> Row:
+    run = item.since
+    where = (run.job, run.build, run.dut_version, run.testbed)
     return Row(
         cells=(
             item.history.display_name,
@@ -52,11 +55,16 @@ def _row(item: NewsItem) -> Row:
             item.since.job_build,
             raw_percent(item.relative_change),
         ),
+        links=(None, None, None, links.version_url(*where), links.build_url(*where), None),
     )
 
 
-def news_tables(items: Sequence[NewsItem], days: int) -> list[Table]:
-    """The news of one period, one table per testbed (in name order), rows as given."""
+def news_tables(
+    items: Sequence[NewsItem], days: int, links: LinkTemplates | None = None
+) -> list[Table]:
+    """The news of one period, one table per testbed (in name order), rows as given;
+    the builds and versions news started at link where ``links`` say."""
+    links = links or LinkTemplates()
     by_testbed: dict[str | None, list[NewsItem]] = {}
     for item in items:
         by_testbed.setdefault(item.history.testbed, []).append(item)
@@ -64,7 +72,7 @@ def news_tables(items: Sequence[NewsItem], days: int) -> list[Table]:
     tables = []
     for testbed in sorted(by_testbed, key=lambda name: (name is None, name or "")):
         caption = f"{period}, testbed {testbed}" if testbed else period
-        rows = tuple(_row(item) for item in by_testbed[testbed])
+        rows = tuple(_row(item, links) for item in by_testbed[testbed])
         tables.append(
             Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER, kinds=KINDS)
         )

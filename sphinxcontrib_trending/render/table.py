@@ -35,6 +35,10 @@ class Row:
     """Per cell, why it holds no value ("" for a cell that has one); empty when
     every cell has its value.  The page shows a cell with a reason as an
     abbreviation whose title is the reason."""
+    links: tuple[str | None, ...] = ()
+    """Per cell, the address it links to (a CI build's or a DUT version's page,
+    see :mod:`~sphinxcontrib_trending.conf.links`), None for plain text; empty
+    when no cell links anywhere.  The first cell links to its graph instead."""
 
 
 @dataclass(frozen=True)

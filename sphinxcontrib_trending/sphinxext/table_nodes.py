@@ -44,7 +44,9 @@ class trending_table(nodes.General, nodes.Element):
     (whose series the rows link to), ``kinds`` (each column's
     :data:`~sphinxcontrib_trending.render.table.NUMBER`, ``LABEL`` or ``TEXT``),
     ``reasons`` (per row, why its cells hold no value, see
-    :attr:`~sphinxcontrib_trending.render.table.Row.reasons`), ``fold`` (the
+    :attr:`~sphinxcontrib_trending.render.table.Row.reasons`), ``links`` (per row,
+    its cells' addresses, see :attr:`~sphinxcontrib_trending.render.table.Row.links`),
+    ``fold`` (the
     column whose long cells fold, or None) and, once resolved for an
     interactive builder, ``hrefs`` (each row's link, or None)."""
 
@@ -61,6 +63,7 @@ def table_data_node(table: Table, source: str, classes: list[str]) -> trending_t
         source=source,
         kinds=table.column_kinds(),
         reasons=[row.reasons for row in table.rows],
+        links=[row.links for row in table.rows],
         fold=None,
         classes=classes,
     )
@@ -103,11 +106,12 @@ def expanded(node: trending_table) -> nodes.table:
     head += _row(node["header"])
     body = nodes.tbody()
     group += body
-    for (cells, key, classes), reasons in zip(node["rows"], node["reasons"], strict=True):
+    rows = zip(node["rows"], node["reasons"], node["links"], strict=True)
+    for (cells, key, classes), reasons, links in rows:
         first: nodes.Node = nodes.Text(cells[0])
         if key is not None:
             first = trending_link(cells[0], cells[0], source=node["source"], key=key)
-        body += _row(cells, first, list(classes), node["kinds"], reasons)
+        body += _row(cells, first, list(classes), node["kinds"], reasons, links)
     return table
 
 
@@ -117,6 +121,7 @@ def _row(
     classes: list[str] | None = None,
     kinds: tuple[str, ...] = (),
     reasons: tuple[str, ...] = (),
+    links: tuple[str | None, ...] = (),
 ) -> nodes.row:
     """A row; ``kinds`` given (body rows), each entry gets its column's class."""
     row = nodes.row(classes=classes or [])
@@ -124,8 +129,11 @@ def _row(
         entry = nodes.entry(classes=cell_classes(kinds[index]) if kinds else [])
         paragraph = nodes.paragraph()
         reason = reasons[index] if reasons else ""
+        link = links[index] if links else None
         if index == 0 and first_cell is not None:
             paragraph += first_cell
+        elif link:
+            paragraph += nodes.reference(text, text, refuri=link)
         elif reason:
             paragraph += nodes.abbreviation(text, text, explanation=reason)
         else:
@@ -156,8 +164,8 @@ def visit_table_html(translator: HTML5Translator, node: trending_table) -> None:
         f'<td class="{" ".join(cell_classes(kind))}">' if cell_classes(kind) else "<td>"
         for kind in node["kinds"]
     ]
-    rows = zip(node["rows"], hrefs, node["reasons"], strict=True)
-    for number, ((cells, _key, classes), href, reasons) in enumerate(rows):
+    rows = zip(node["rows"], hrefs, node["reasons"], node["links"], strict=True)
+    for number, ((cells, _key, classes), href, reasons, links) in enumerate(rows):
         parity = "row-even" if number % 2 == 0 else "row-odd"
         out.append(f'<tr class="{translator.attval(" ".join([*classes, parity]))}">')
         for column, cell in enumerate(cells):
@@ -171,6 +179,12 @@ def visit_table_html(translator: HTML5Translator, node: trending_table) -> None:
             elif column == 0 and href is not None:
                 out.append(
                     f'{td}<p><a class="reference internal" href="{translator.attval(href)}">'
+                    f"{encode(cell)}</a></p></td>\n"
+                )
+            elif links and links[column]:
+                address = translator.attval(links[column])
+                out.append(
+                    f'{td}<p><a class="reference external" href="{address}">'
                     f"{encode(cell)}</a></p></td>\n"
                 )
             elif reason:

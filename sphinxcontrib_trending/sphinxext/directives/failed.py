@@ -54,6 +54,7 @@ class FailedTestsDirective(TrendingDirective):
                 else None
             ),
             rules=rules_for(loaded.source.spec.dimensions),
+            links=loaded.source.links,
         )
         if not tables:
             days = window / timedelta(days=1)

@@ -37,7 +37,7 @@ class NewsDirective(TrendingDirective):
         trends = self.trends(loaded, selected)
         output: list[nodes.Node] = []
         for days in periods:
-            tables = news_tables(news(trends, loaded.end, days), days)
+            tables = news_tables(news(trends, loaded.end, days), days, loaded.source.links)
             if not tables:
                 text = f"{period_label(days)}: nothing new."
                 output.append(nodes.paragraph(text, text, classes=["trending-news"]))
