@@ -234,7 +234,11 @@ def run(
     ) as error:
         _error(str(error))
         return EXIT_USAGE
-    links = GraphLinks(outputs.docs_base_url or settings.docs_base_url, outputs.graph_page)
+    links = GraphLinks(
+        outputs.docs_base_url or settings.docs_base_url,
+        outputs.graph_page,
+        {name: source.links for name, source in settings.sources.items()},
+    )
     mode = _mode_name(build, every_build, baseline_job)
     try:
         message = _write_outputs(outputs, judged, reasons, fail_on, links, mode, mail)

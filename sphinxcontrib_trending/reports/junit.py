@@ -116,6 +116,9 @@ def verdict_case(verdict: Verdict, fail_on: frozenset[Reason], links: GraphLinks
         ("previous trend", format_value(verdict, verdict.previous_trend)),
         ("since", facts["since"] or ""),
         ("graph", facts["graph"] or ""),
+        ("build page", facts["build_url"] or ""),
+        ("since build page", facts["since_build_url"] or ""),
+        ("since version page", facts["since_version_url"] or ""),
     )
     output = "\n".join(
         [f"build: {verdict.job_build}", f"reason: {verdict.reason.value}"]

@@ -7,14 +7,15 @@ them from disagreeing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Reason, Verdict
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import display_unit, percent
 
 DEFAULT_GRAPH_PAGE = "graphs"
@@ -27,10 +28,28 @@ class GraphLinks:
 
     The anchor is the one the ``trending-graph`` directive sets for the test,
     so the link works as long as every test's graph is on ``page``.
+    ``pages`` holds each source's URL templates of builds and versions
+    (:mod:`~sphinxcontrib_trending.conf.links`), by source name.
     """
 
     base_url: str | None = None
     page: str = DEFAULT_GRAPH_PAGE
+    pages: Mapping[str, LinkTemplates] = field(default_factory=dict)
+
+    def build_url(self, verdict: Verdict) -> str | None:
+        """The judged build's page, where the source's template says."""
+        templates = self.pages.get(verdict.source, LinkTemplates())
+        testbed = verdict.history.testbed
+        return templates.build_url(verdict.job, verdict.build, None, testbed)
+
+    def since_urls(self, verdict: Verdict) -> tuple[str | None, str | None]:
+        """The pages of the build and the DUT version a new group started at."""
+        since = verdict.since
+        if since is None:
+            return None, None
+        templates = self.pages.get(verdict.source, LinkTemplates())
+        where = (since.job, since.build, since.dut_version, since.testbed)
+        return templates.build_url(*where), templates.version_url(*where)
 
     def url(self, verdict: Verdict) -> str | None:
         if not self.base_url:
@@ -87,6 +106,8 @@ def record(
     """The JSON-ready facts of a verdict; numbers stay raw, in the data's unit."""
     history = verdict.history
     since = verdict.since
+    links = links or GraphLinks()
+    since_build_url, since_version_url = links.since_urls(verdict)
     return {
         "source": verdict.source,
         "key": history.key,
@@ -113,5 +134,8 @@ def record(
         "provisional": verdict.provisional,
         "acknowledged": verdict.acknowledged or None,
         "description": describe(verdict),
-        "graph": links.url(verdict) if links is not None else None,
+        "graph": links.url(verdict),
+        "build_url": links.build_url(verdict),
+        "since_build_url": since_build_url,
+        "since_version_url": since_version_url,
     }

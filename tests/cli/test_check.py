@@ -578,3 +578,21 @@ def test_webhook_patience_must_make_sense(option: str, value: str, message: str,
     with pytest.raises(SystemExit) as exited:
         main(["check", "p", option, value])
     assert exited.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_conf_py_templates_link_the_judged_build_in_json_and_junit(
+    archive: Path, tmp_path: Path
+) -> None:
+    docs = _conf(
+        tmp_path / "docs",
+        f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}]}}}}\n"
+        "trending_build_url = 'https://ci.example.org/job/{job}/{build}/'\n"
+        "trending_version_url = 'https://git.example.org/tag/{version}'\n",
+    )
+    target = tmp_path / "verdicts.json"
+    junit = tmp_path / "junit.xml"
+    assert main(["check", "--conf", str(docs), "--json", str(target), "--junit", str(junit)]) == 1
+    records = json.loads(target.read_text())["verdicts"]
+    job, build = NEWEST.split("/")
+    assert {r["build_url"] for r in records} == {f"https://ci.example.org/job/{job}/{build}/"}
+    assert f"build page: https://ci.example.org/job/{job}/{build}/" in junit.read_text()

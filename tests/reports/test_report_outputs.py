@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from lxml import etree
 
 from sphinxcontrib_trending.analysis import history as history_model
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, BuildVerdicts, Reason, Verdict
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.reports.junit import (
     Case,
     Suite,
@@ -85,6 +87,24 @@ def test_graph_links_quote_the_page_and_use_the_directive_anchor() -> None:
     )
     assert GraphLinks().url(REGRESSION) is None
     assert record(REGRESSION, links=links)["graph"] == url
+
+
+def test_records_link_the_judged_build_and_where_the_new_group_started() -> None:
+    started = history_model.Run(TIME, JOB, "27", "26.02 rc/1", "2n-skx", "PASS", "", (), 8e6, 0.0)
+    persisting = replace(REGRESSION, since=started)
+    templates = LinkTemplates(
+        "https://ci.example.org/{job}/{build}", "https://git.example.org/{version}"
+    )
+    links = GraphLinks(pages={"perf": templates})
+    facts = record(persisting, links=links)
+    assert facts["build_url"] == f"https://ci.example.org/{JOB}/30"
+    assert facts["since_build_url"] == f"https://ci.example.org/{JOB}/27"
+    assert facts["since_version_url"] == "https://git.example.org/26.02%20rc%2F1"
+    assert record(REGRESSION, links=links)["since_build_url"] is None  # no earlier start
+    other_source = record(replace(persisting, source="ndr"), links=links)
+    assert other_source["build_url"] is other_source["since_version_url"] is None
+    case = verdict_case(persisting, DEFAULT_FAIL_ON, links)
+    assert f"since build page: https://ci.example.org/{JOB}/27" in case.output
 
 
 def test_text_table_lists_worst_first_and_closes_with_the_counts() -> None:
