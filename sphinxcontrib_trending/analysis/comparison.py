@@ -275,47 +275,36 @@ def within_fences(values: Sequence[float], reach: float = 3.0) -> list[float]:
     return [value for value in values if first - spread <= value <= third + spread]
 
 
+@dataclass(frozen=True)
+class Judging:
+    """What a comparison's verdicts are made with, whatever its two sides are.
+
+    ``samples`` is ``"runs"`` or ``"trials"``: what a side's observations are
+    (see the module); ``accept`` keeps a test in the comparison.
+    """
+
+    metric: str
+    source: str
+    direction: str
+    strategies: Strategies | None = None
+    accept: Callable[[TestResult], bool] | None = None
+    samples: str = "runs"
+
+
 def compare_periods(
-    a: Period,
-    b: Period,
-    *,
-    metric: str,
-    source: str,
-    direction: str,
-    strategies: Strategies | None = None,
-    accept: Callable[[TestResult], bool] | None = None,
-    samples: str = "runs",
-    rules: DimensionRules | None = None,
+    a: Period, b: Period, judging: Judging, rules: DimensionRules | None = None
 ) -> list[ComparisonRow]:
     """One row per test measured in A or B, by key; A is the baseline, B the target.
 
-    ``samples`` is ``"runs"`` or ``"trials"``: what a side's observations are
-    (see the module).  A row is named as every view names its test, by the
-    source's dimension ``rules`` (the built-in ones when None).
+    A row is named as every view names its test, by the source's dimension
+    ``rules`` (the built-in ones when None).
     """
-    return compare_sides(
-        (a, by_series(rules or rules_for())),
-        (b, by_series(rules or rules_for())),
-        metric=metric,
-        source=source,
-        direction=direction,
-        strategies=strategies,
-        accept=accept,
-        samples=samples,
-    )
+    naming = by_series(rules or rules_for())
+    return compare_sides((a, naming), (b, naming), judging)
 
 
 def compare_sides(
-    a: tuple[Period, KeyOf],
-    b: tuple[Period, KeyOf],
-    *,
-    metric: str,
-    source: str,
-    direction: str,
-    strategies: Strategies | None = None,
-    accept: Callable[[TestResult], bool] | None = None,
-    samples: str = "runs",
-    trim: bool = False,
+    a: tuple[Period, KeyOf], b: tuple[Period, KeyOf], judging: Judging, trim: bool = False
 ) -> list[ComparisonRow]:
     """One row per key of either side; each side's runs are its period's, keyed its way.
 
@@ -324,19 +313,20 @@ def compare_sides(
     (:mod:`.dimension_comparison`).  ``trim`` drops observations outside
     :func:`within_fences` before the statistics and the verdict.
     """
+    metric, samples = judging.metric, judging.samples
     if samples not in ("runs", "trials"):
         raise ValueError(f"samples must be 'runs' or 'trials', got {samples!r}")
     tests: dict[str, tuple[str, str | None, TestResult]] = {}
-    runs_a = _runs(a[0], metric, accept, a[1], tests)
-    runs_b = _runs(b[0], metric, accept, b[1], tests)
+    runs_a = _runs(a[0], metric, judging.accept, a[1], tests)
+    runs_b = _runs(b[0], metric, judging.accept, b[1], tests)
     raw_a = {key: observations(runs, samples) for key, runs in runs_a.items()}
     raw_b = {key: observations(runs, samples) for key, runs in runs_b.items()}
     before = {key: within_fences(o) if trim else o for key, o in raw_a.items()}
     after = {key: within_fences(o) if trim else o for key, o in raw_b.items()}
     keys = sorted(tests)
-    subjects = {key: Subject(tests[key][2].tags, metric, source) for key in keys}
+    subjects = {key: Subject(tests[key][2].tags, metric, judging.source) for key in keys}
     reports = check_with_strategies(
-        with_direction(strategies or single_method(), direction),
+        with_direction(judging.strategies or single_method(), judging.direction),
         subjects,
         before,
         after,

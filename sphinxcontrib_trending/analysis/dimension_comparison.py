@@ -13,15 +13,14 @@ are :func:`.comparison.compare_sides`', each side trimmed to
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from sphinxcontrib_trending.analysis.comparison import (
     ComparisonRow,
+    Judging,
     KeyOf,
     Period,
     compare_sides,
 )
-from sphinxcontrib_trending.analysis.degradation.strategies import Strategies
 from sphinxcontrib_trending.ingest.dimensions import DIMENSIONS, DimensionRules, Dimensions
 from sphinxcontrib_trending.ingest.model import Build, TestResult
 
@@ -89,14 +88,8 @@ def compare_dimension(
     dimension: str,
     a: str,
     b: str,
-    *,
     rules: DimensionRules,
-    metric: str,
-    source: str,
-    direction: str,
-    strategies: Strategies | None = None,
-    accept: Callable[[TestResult], bool] | None = None,
-    samples: str = "runs",
+    judging: Judging,
 ) -> list[ComparisonRow]:
     """A row per test measured with ``dimension`` = ``a`` and with ``b`` in ``period``;
     A is the baseline.  Tests on one side only are left out: they compare with nothing."""
@@ -105,12 +98,7 @@ def compare_dimension(
     rows = compare_sides(
         (period, side_of(dimension, a, rules)),
         (period, side_of(dimension, b, rules)),
-        metric=metric,
-        source=source,
-        direction=direction,
-        strategies=strategies,
-        accept=accept,
-        samples=samples,
+        judging,
         trim=True,
     )
     return [row for row in rows if row.a is not None and row.b is not None]

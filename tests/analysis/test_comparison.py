@@ -10,6 +10,7 @@ from scipy import stats
 
 from sphinxcontrib_trending.analysis.build_selection import UnknownBuild
 from sphinxcontrib_trending.analysis.comparison import (
+    Judging,
     PeriodError,
     compare_periods,
     default_periods,
@@ -83,7 +84,7 @@ def test_interval_needs_two_values_a_side_and_a_nonzero_baseline() -> None:
 def test_versions_side_by_side_by_hand() -> None:
     builds = _history()
     a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
-    found = compare_periods(a, b, metric="mrr", source="s", direction="higher")
+    found = compare_periods(a, b, Judging("mrr", "s", "higher"))
     rows = {row.name: row for row in found}
     up = rows["up"]
     # One observation per run: A's runs average 11 and 10, B's 12 and 12.5.
@@ -110,7 +111,7 @@ def test_versions_side_by_side_by_hand() -> None:
 def test_trials_mode_pools_every_trial_by_hand() -> None:
     builds = _history()
     a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
-    found = compare_periods(a, b, metric="mrr", source="s", direction="higher", samples="trials")
+    found = compare_periods(a, b, Judging("mrr", "s", "higher", samples="trials"))
     up = next(row for row in found if row.name == "up")
     # A pools 10, 12, 10: mean 32/3; B pools 11, 13, 14, 11: mean 12.25.
     assert (up.a.runs, up.a.trials) == (2, 3)
@@ -132,10 +133,8 @@ def test_runs_that_differ_widen_the_interval_trials_would_hide_it() -> None:
         for n, level in enumerate(levels_a + levels_b)
     ]
     a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
-    by_run = compare_periods(a, b, metric="mrr", source="s", direction="higher")[0]
-    pooled = compare_periods(a, b, metric="mrr", source="s", direction="higher", samples="trials")[
-        0
-    ]
+    by_run = compare_periods(a, b, Judging("mrr", "s", "higher"))[0]
+    pooled = compare_periods(a, b, Judging("mrr", "s", "higher", samples="trials"))[0]
     assert by_run.change == pytest.approx(pooled.change)
     assert by_run.interval is not None and pooled.interval is not None
     width = by_run.interval[1] - by_run.interval[0]
@@ -147,13 +146,13 @@ def test_samples_must_be_runs_or_trials() -> None:
     builds = _history()
     a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
     with pytest.raises(ValueError, match="samples"):
-        compare_periods(a, b, metric="mrr", source="s", direction="higher", samples="builds")
+        compare_periods(a, b, Judging("mrr", "s", "higher", samples="builds"))
 
 
 def test_worst_first_respects_direction_and_threshold() -> None:
     builds = _history()
     a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
-    rows = compare_periods(a, b, metric="mrr", source="s", direction="higher")
+    rows = compare_periods(a, b, Judging("mrr", "s", "higher"))
     assert [row.name for row in worst_first(rows, "higher")] == ["down", "up", "gone"]
     assert [row.name for row in worst_first(rows, "lower")] == ["up", "down", "gone"]
     assert [row.name for row in larger_than(rows, 0.18)] == ["down"]
@@ -163,7 +162,7 @@ def test_worst_first_respects_direction_and_threshold() -> None:
 def test_direction_turns_the_verdict() -> None:
     builds = _history()
     a, b = parse_period(builds, "version v1"), parse_period(builds, "version v2")
-    rows = compare_periods(a, b, metric="mrr", source="s", direction="lower")
+    rows = compare_periods(a, b, Judging("mrr", "s", "lower"))
     down = next(row for row in rows if row.name == "down")
     assert down.reports[0].result == "Optimization"
 
@@ -172,7 +171,7 @@ def test_two_single_builds_agree_with_check_baseline() -> None:
     builds = _history()
     a = parse_period(builds, f"builds {JOB}/1..1")
     b = parse_period(builds, f"builds {JOB}/3..{JOB}/3")
-    rows = compare_periods(a, b, metric="mrr", source="s", direction="higher")
+    rows = compare_periods(a, b, Judging("mrr", "s", "higher"))
     gate = compare_builds(
         builds,
         builds[2],
@@ -211,5 +210,5 @@ def test_default_periods_are_the_last_two_weeks() -> None:
     # Newest is build 15: B holds builds 9-15, A builds 2-8; build 1 is 14 days back.
     assert [x.build for x in b.builds] == [str(n) for n in range(9, 16)]
     assert [x.build for x in a.builds] == [str(n) for n in range(2, 9)]
-    rows = compare_periods(a, b, metric="mrr", source="s", direction="higher")
+    rows = compare_periods(a, b, Judging("mrr", "s", "higher"))
     assert rows[0].change == 0.0 and rows[0].reports[0].result == NO_CHANGE

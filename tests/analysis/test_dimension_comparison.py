@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from sphinxcontrib_trending.analysis.comparison import Period
+from sphinxcontrib_trending.analysis.comparison import Judging, Period
 from sphinxcontrib_trending.analysis.dimension_comparison import compare_dimension, pair_name
 from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import Build
@@ -47,10 +47,8 @@ def _compare(builds: list[Build], dimension: str, a: str, b: str):
         dimension,
         a,
         b,
-        rules=rules_for(),
-        metric="mrr",
-        source="s",
-        direction="higher",
+        rules_for(),
+        Judging("mrr", "s", "higher"),
     )
 
 

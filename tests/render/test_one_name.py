@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from sphinxcontrib_trending.alerts.message import Addresses, compose
-from sphinxcontrib_trending.analysis.comparison import compare_periods, default_periods
+from sphinxcontrib_trending.analysis.comparison import Judging, compare_periods, default_periods
 from sphinxcontrib_trending.analysis.degradation.builds import compare_builds
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.news import news
@@ -83,7 +83,7 @@ def test_build_views_name_each_test_with_its_dimensions() -> None:
     (failed,) = failed_tables(data, build_time(1), metric="mrr", rules=rules)
     assert {row.cells[0] for row in failed.rows} == NAMES
     a, b = default_periods(data, days=10)
-    rows = compare_periods(a, b, metric="mrr", source="perf", direction="higher", rules=rules)
+    rows = compare_periods(a, b, Judging("mrr", "perf", "higher"), rules)
     table = comparison_table(rows, a, b, "pps")
     assert {row.cells[0] for row in table.rows} == NAMES
     assert {row.raw[0] for row in table.rows} == NAMES
@@ -97,7 +97,7 @@ def test_a_sources_own_rules_name_its_comparison_rows() -> None:
     data = _data()
     a, b = default_periods(data, days=10)
     rules = rules_for(overrides_from({"testbed": ""}))
-    rows = compare_periods(a, b, metric="mrr", source="perf", direction="higher", rules=rules)
+    rows = compare_periods(a, b, Judging("mrr", "perf", "higher"), rules)
     assert {row.name for row in rows} == {name.removeprefix("2n-skx ") for name in NAMES}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -11,6 +11,7 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.analysis.build_selection import UnknownBuild
 from sphinxcontrib_trending.analysis.comparison import (
     ComparisonRow,
+    Judging,
     Period,
     PeriodError,
     compare_periods,
@@ -88,11 +89,9 @@ class ComparisonDirective(TrendingDirective):
         for name, period in (("a", a), ("b", b)):
             if not period.builds:
                 self.warn(f"period {name.upper()} ({period.label or 'empty'}) has no build", "data")
-        direction = loaded.source.direction_for(self.metric(loaded))
-        rows = compare_periods(
-            a, b, rules=rules_for(loaded.source.spec.dimensions), **self._judging(loaded, direction)
-        )
-        return self._table(loaded, rows, a, b, direction)
+        judging = self._judging(loaded)
+        rows = compare_periods(a, b, judging, rules_for(loaded.source.spec.dimensions))
+        return self._table(loaded, rows, a, b, judging.direction)
 
     def _along(self, loaded: LoadedSource, dimension: str) -> list[nodes.Node]:
         """Two values of ``dimension`` in one period (``:period:``, default the last week)."""
@@ -108,32 +107,33 @@ class ComparisonDirective(TrendingDirective):
         )
         if not period.builds:
             self.warn(f"period {period.label or 'empty'} has no build", "data")
-        direction = loaded.source.direction_for(self.metric(loaded))
+        judging = self._judging(loaded)
         rows = compare_dimension(
             period,
             dimension,
             self.options["a"],
             self.options["b"],
-            rules=rules_for(loaded.source.spec.dimensions),
-            **self._judging(loaded, direction),
+            rules_for(loaded.source.spec.dimensions),
+            judging,
         )
         a, b = (
             Period(f"{dimension} {self.options[side]}, {period.label}", period.builds)
             for side in ("a", "b")
         )
-        return self._table(loaded, rows, a, b, direction)
+        return self._table(loaded, rows, a, b, judging.direction)
 
-    def _judging(self, loaded: LoadedSource, direction: str) -> dict[str, Any]:
+    def _judging(self, loaded: LoadedSource) -> Judging:
         """What every comparison's verdicts are made with, from the page's options."""
         tag_filter = self.tag_filter()
-        return {
-            "metric": self.metric(loaded),
-            "source": loaded.source.name,
-            "direction": direction,
-            "strategies": self.strategies(),
-            "accept": (lambda test: tag_filter(test.tags)) if tag_filter else None,
-            "samples": self.trend_options(loaded).samples,
-        }
+        metric = self.metric(loaded)
+        return Judging(
+            metric=metric,
+            source=loaded.source.name,
+            direction=loaded.source.direction_for(metric),
+            strategies=self.strategies(),
+            accept=(lambda test: tag_filter(test.tags)) if tag_filter else None,
+            samples=self.trend_options(loaded).samples,
+        )
 
     def _table(
         self,
