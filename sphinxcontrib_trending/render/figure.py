@@ -78,6 +78,11 @@ X_AXES = ("time", "build", "version")
 """What a graph's runs are placed by: when they ran, or in order of their CI build
 or DUT version (per-commit histories, where the gaps between dates mean nothing)."""
 _CATEGORY_TITLES = {"build": "CI job build", "version": "DUT version"}
+CATEGORY_TICKS = 12
+"""At most this many build or version labels along the axis: they are long."""
+LEGEND_BELOW_TICKS = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom"}
+"""A legend under a category axis: its slanted labels take a height of their own, so
+the legend sits at the figure's foot, not at a fixed distance under the plot."""
 
 
 def _x_of(kind: str) -> Callable[[Run], str]:
@@ -109,6 +114,8 @@ def _x_axis(kind: str, trends: Sequence[TestTrend]) -> dict[str, Any]:
         "categoryarray": sorted(first, key=lambda category: (first[category], category)),
         "title": {"text": _CATEGORY_TITLES[kind]},
         "automargin": True,
+        "nticks": CATEGORY_TICKS,
+        "tickangle": -30,
     }
 
 
@@ -605,7 +612,9 @@ def trend_figure(
             "title": {"text": _escaped(title)},
             "hovermode": "closest",
             "showlegend": True,
-            "legend": {"orientation": "h", "y": -0.25},
+            "legend": (
+                dict(LEGEND_BELOW_TICKS) if x_axis != "time" else {"orientation": "h", "y": -0.25}
+            ),
             "margin": {"l": 60, "r": 20, "t": 60 if title else 30, "b": 40},
             "xaxis": _x_axis(x_axis, trends),
             "yaxis": {"title": {"text": _escaped(y_label)}},

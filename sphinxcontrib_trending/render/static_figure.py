@@ -103,13 +103,10 @@ def date_ticks(axes: Any) -> None:
     axes.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
 
 
-CATEGORY_TICKS = 8
-"""At most this many build or version labels along a printed axis: they are long."""
-
-
-def category_ticks(axes: Any, names: list[str]) -> None:
-    """Evenly spaced labels of the builds or versions the runs are placed by."""
-    step = max(1, math.ceil(len(names) / CATEGORY_TICKS))
+def category_ticks(axes: Any, names: list[str], most: int) -> None:
+    """At most ``most`` evenly spaced labels of the builds or versions the runs are
+    placed by, as many as the interactive graph shows."""
+    step = max(1, math.ceil(len(names) / most))
     places = list(range(0, len(names), step))
     axes.set_xticks(places, [_text(names[place]) for place in places], rotation=30, ha="right")
 
@@ -140,7 +137,7 @@ def write_static_figure(figure: dict[str, Any], path: Path) -> int:
         date_ticks(axes)
     else:
         axes.set_xlabel(_text(x_axis.get("title", {}).get("text", "")))
-        category_ticks(axes, names)
+        category_ticks(axes, names, x_axis["nticks"])
     axes.grid(True, color="#e5e5e5")
     if any(trace.get("showlegend", True) for trace in figure["data"]):
         axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3, fontsize="small")

@@ -30,6 +30,9 @@ def test_the_version_axis_places_runs_by_version_in_the_order_they_ran() -> None
     figure = trend_figure([_trend(versions)], x_axis="version")
     axis = figure["layout"]["xaxis"]
     assert axis["type"] == "category" and axis["title"]["text"] == "DUT version"
+    # slanted, thinned labels; the legend at the figure's foot, clear of them
+    assert (axis["nticks"], axis["tickangle"]) == (12, -30)
+    assert figure["layout"]["legend"]["yref"] == "container"
     job = hand_built.JOB
     expected = ["f00d", "beef", "a&lt;b&gt;", "0123", f"{job}/5", "cafe"]
     assert axis["categoryarray"] == expected
