@@ -113,12 +113,15 @@ PROBE = """<script>
       });
     return result;
   }
+  /* Reported at once and again until the first graph is drawn: the graph's data file
+     loads in real time, so Chromium's virtual-time budget can end before it arrives,
+     and a dump must then still carry the measures taken so far. */
   var tries = 0;
   function report() {
+    document.body.setAttribute("data-probe", JSON.stringify(measure()));
     var plots = document.querySelectorAll("div.trending-graph-plot");
     var waiting = plots.length && !plots[0].querySelector("svg.main-svg");
-    if (waiting && ++tries < 200) { setTimeout(report, 50); return; }
-    document.body.setAttribute("data-probe", JSON.stringify(measure()));
+    if (waiting && ++tries < 200) { setTimeout(report, 50); }
   }
   window.addEventListener("load", function () { setTimeout(report, 200); });
 })();
@@ -136,8 +139,8 @@ def _probe(browser: str, page: Path, flags: tuple[str, ...] = ()) -> dict:
     probed.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
     size = (f"--window-size={SIZE[0]},{SIZE[1]}",)
     # The graph data file loads in real time, not in Chromium's virtual time: on a busy
-    # machine one dump can end before it arrives (see test_browser.py), so up to three.
-    for _attempt in range(3):
+    # machine one dump can end before it arrives (see test_browser.py), so up to five.
+    for _attempt in range(5):
         found = dump_dom(browser, probed.as_uri(), *flags, *size).xpath("//body/@data-probe")
         measures = json.loads(found[0]) if found else {}
         if all(graph["drawn"] for graph in measures.get("graphs", [])) and found:
