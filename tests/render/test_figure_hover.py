@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from sphinxcontrib_trending.analysis import trend_per_run
+from sphinxcontrib_trending.analysis import summary, trend_per_run
 from sphinxcontrib_trending.analysis.history import histories
-from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
+from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
 from sphinxcontrib_trending.display import display_unit
 from sphinxcontrib_trending.render.figure import _hover_template, _point_data, trend_figure
 from tests import hand_built
@@ -19,7 +19,7 @@ def _level(number: int) -> float:
     return 10e6 if number < 12 else 8e6
 
 
-def _trends(*, second_job: bool, varying_hosts: bool) -> list[TestTrend]:
+def _trends(*, second_job: bool, varying_hosts: bool) -> list[summary.TestTrend]:
     builds = hand_built.builds({"regress": _level, "flaky": _level}, range(1, 21))
     changed = []
     for build in builds:

@@ -7,7 +7,8 @@ from typing import cast
 
 import pytest
 
-from sphinxcontrib_trending.analysis.history import TestHistory, histories
+from sphinxcontrib_trending.analysis import history
+from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource, trends_for
 from tests import hand_built
@@ -22,6 +23,8 @@ def test_histories_of_two_metrics_are_refused_as_one_analysis() -> None:
 
 def test_nothing_selected_is_nothing_analysed() -> None:
     assert (
-        trends_for(cast(LoadedSource, None), cast(list[TestHistory], []), TrendOptions(), None)
+        trends_for(
+            cast(LoadedSource, None), cast(list[history.TestHistory], []), TrendOptions(), None
+        )
         == []
     )
