@@ -70,7 +70,9 @@ def register(subparsers: Any, summary: str) -> None:
     chosen.add_argument(
         "--metric",
         metavar="METRIC",
-        help="metric to read (default: the source's metric, else mrr)",
+        help="metric to read; with paths also the metric a --value-pattern's group 'value' "
+        "and CSV/JSON Lines rows without a metric column stand for (default: the source's "
+        "metric, else mrr)",
     )
     chosen.add_argument(
         "--filter",
