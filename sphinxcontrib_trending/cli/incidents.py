@@ -19,11 +19,13 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.analysis.incident_sources import from_news
 from sphinxcontrib_trending.analysis.incidents import Anomaly, Incident, incidents
+from sphinxcontrib_trending.analysis.many import classify_series, series_cache, series_jobs
 from sphinxcontrib_trending.analysis.news import news
 from sphinxcontrib_trending.analysis.summary import summarize
 from sphinxcontrib_trending.cli.check_loading import (
@@ -37,6 +39,7 @@ from sphinxcontrib_trending.cli.check_options import whole_number
 from sphinxcontrib_trending.cli.exits import EXIT_USAGE
 from sphinxcontrib_trending.cli.sources import SourceError, add_source_arguments, settings_from_args
 from sphinxcontrib_trending.ingest import SpecError
+from sphinxcontrib_trending.ingest.cache_folder import usable
 from sphinxcontrib_trending.reports.incidents import incident_lines, incident_record
 from sphinxcontrib_trending.reports.records import DEFAULT_GRAPH_PAGE, GraphLinks
 from sphinxcontrib_trending.reports.text import visible
@@ -105,10 +108,15 @@ def _error(message: str) -> None:
     print(visible(f"sphinx-trending incidents: {message}"), file=sys.stderr)
 
 
+def _warning(message: str) -> None:
+    _error(f"warning: {message}")
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     """Turn the parsed command line into :func:`run`'s typed arguments."""
     try:
         settings = settings_from_args(args, warn=_error)
+        settings = replace(settings, cache_dir=usable(settings.cache_dir, _warning))
     except (SourceError, SpecError) as error:
         _error(str(error))
         return EXIT_USAGE
@@ -126,11 +134,20 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 
 def source_anomalies(loaded: Loaded, settings: Settings, days: int) -> list[Anomaly]:
-    """One source's news of the ``days`` up to its newest build, as anomalies."""
+    """One source's news of the ``days`` up to its newest build, as anomalies.
+
+    The groupings come from the series cache ``check`` keeps (``--cache-dir``),
+    so running both in one CI job groups every history once.
+    """
     end = max(build.time for build in loaded.builds)
+    grouping = loaded.options.grouping
+    classified = classify_series(
+        series_jobs(loaded.histories, grouping),
+        series_cache(settings.cache_dir, loaded.source.name, grouping),
+    )
     trends = [
-        summarize(history, loaded.options, end, settings.known_changes)
-        for history in loaded.histories
+        summarize(history, loaded.options, end, settings.known_changes, grouped)
+        for history, grouped in zip(loaded.histories, classified, strict=True)
     ]
     return from_news(news(trends, end, days), loaded.source.name)
 

@@ -185,3 +185,13 @@ def test_check_prints_the_incident_before_the_verdicts(tmp_path: Path, capsys) -
     assert incident["kind"] == "regression" and incident["last_good"]["version"] == "v19"
     assert [test["name"] for test in incident["tests"]] == ["drop-d", "drop-b", "drop-a"]
     assert incident["changes"]["median"] == pytest.approx(-0.2)
+
+
+def test_groupings_are_kept_in_the_cache_check_shares(data: Path, tmp_path: Path, capsys) -> None:
+    cache = tmp_path / "cache"
+    argv = ["incidents", str(data), "--format", "jsonl", "--cache-dir", str(cache)]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert any((cache / "classified").iterdir())
+    assert main(argv) == 0
+    assert capsys.readouterr().out == first
