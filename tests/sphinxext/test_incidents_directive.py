@@ -116,3 +116,16 @@ def test_news_leads_with_the_periods_incidents(site: SiteFactory) -> None:
     assert "trending-incidents" in classes[0] and "trending-news" in classes[-1]
     overview = cells(tables[0])
     assert ("Regression", "3") in [(row[0], row[1]) for row in overview]
+
+
+def test_other_builders_show_the_member_tables_open(site: SiteFactory) -> None:
+    app = site(builder="text")
+    _write_drops(Path(app.srcdir) / "data")
+    (Path(app.srcdir) / "incidents.rst").write_text(
+        "Incidents\n=========\n\n.. trending-incidents::\n   :source: perf\n   :filter: drop\n"
+    )
+    app.build()
+    text = (Path(app.outdir) / "incidents.txt").read_text()
+    assert "<details" not in text and "<summary>" not in text
+    assert "Regression: 3 tests since 26.02-rc0~20" in text
+    assert HOSTILE in text and "drop-20" in text
