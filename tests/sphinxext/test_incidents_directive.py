@@ -129,3 +129,15 @@ def test_other_builders_show_the_member_tables_open(site: SiteFactory) -> None:
     assert "<details" not in text and "<summary>" not in text
     assert "Regression: 3 tests since 26.02-rc0~20" in text
     assert HOSTILE in text and "drop-20" in text
+
+
+def test_news_without_shared_changes_has_no_incidents_to_repeat(site: SiteFactory) -> None:
+    app = site()
+    (Path(app.srcdir) / "news.rst").write_text(
+        "News\n====\n\n.. trending-news::\n   :source: perf\n"
+    )
+    app.build()
+    page = built_page(app.outdir, "news")
+    assert page.xpath("//table[contains(@class, 'trending-incidents')]") == []
+    assert page.xpath("//details") == []
+    assert len(page.xpath("//table[contains(@class, 'trending-news')]")) == 3

@@ -1,7 +1,9 @@
 """``.. trending-news::``: new failures, regressions and progressions per period.
 
-Each period opens with its incidents (the news many tests share, see
-:mod:`.incidents`), then lists every item per testbed.
+A period where several tests' news started at one build or DUT version
+opens with its incidents (see :mod:`.incidents`); every item is then listed
+per testbed.  Where no news is shared, the incidents would only repeat the
+tables, so they are left out.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class NewsDirective(TrendingDirective):
         for days in periods:
             items = news(trends, loaded.end, days)
             found = incidents(from_news(items, name))
-            if found:
+            if any(len(incident.members) > 1 for incident in found):
                 caption = f"Incidents, {period_label(days).lower()}"
                 output.extend(incident_nodes(found, name, loaded.source.links, caption))
             tables = news_tables(items, days, loaded.source.links)
