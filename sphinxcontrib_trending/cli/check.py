@@ -393,7 +393,7 @@ def _print_table(
     lines = []
     found = gate_incidents(judged.verdicts)
     if found:
-        lines += [f"Incidents ({len(found)}):", *incident_lines(found), ""]
+        lines += [f"Incidents ({len(found)}):", *map(visible, incident_lines(found)), ""]
     if judged.history:
         lines += history_table(judged.history, fail_on, verbose, several_sources)
         lines.append("Gate (newest build of every job):")

@@ -203,4 +203,5 @@ def document(found: Sequence[Incident], days: int, links: GraphLinks) -> dict[st
 def text_report(found: Sequence[Incident], days: int) -> list[str]:
     period = "the last day" if days == 1 else f"the last {days} days"
     count = f"{len(found)} incident{'s' if len(found) != 1 else ''}"
-    return [f"{count} in {period}{':' if found else '.'}", *incident_lines(found)]
+    # Names come from the data: control characters are shown, never sent to the terminal.
+    return [f"{count} in {period}{':' if found else '.'}", *map(visible, incident_lines(found))]

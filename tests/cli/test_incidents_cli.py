@@ -195,3 +195,17 @@ def test_groupings_are_kept_in_the_cache_check_shares(data: Path, tmp_path: Path
     assert any((cache / "classified").iterdir())
     assert main(argv) == 0
     assert capsys.readouterr().out == first
+
+
+def test_control_characters_in_names_are_shown_not_sent(tmp_path: Path, capsys) -> None:
+    levels: dict[str, dict[str, Level]] = {
+        "2n-skx": {
+            "\x1b[2Jwipe": lambda n: 10e6 if n < BUILDS else 8e6,
+            "drop": lambda n: 10e6 if n < BUILDS else 9e6,
+        }
+    }
+    path = _write(tmp_path / "hostile.jsonl", levels)
+    for command in ("incidents", "check"):
+        main([command, str(path), "--format", "jsonl"])
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\\x1b[2Jwipe [2n-skx]: -20.00 %" in out
