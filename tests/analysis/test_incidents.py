@@ -150,3 +150,11 @@ def test_gate_verdicts_make_the_same_incidents() -> None:
         ("failure", ["gone"]),
     ]
     assert found[1].first_bad.build == "38"
+
+
+def test_acknowledged_verdicts_are_no_incidents_members() -> None:
+    levels = {"a": _step(LAST), "b": _step(LAST)}
+    data = builds(levels, range(1, LAST + 1))
+    verdicts = judge_latest("mrr", histories(data, "mrr"), data, TrendOptions())
+    known = [replace(v, acknowledged="bisected") if v.history.name == "a" else v for v in verdicts]
+    assert [_names(incident) for incident in incidents(from_verdicts(known))] == [["b"]]
