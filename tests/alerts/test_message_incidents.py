@@ -8,6 +8,7 @@ from email.message import EmailMessage
 
 from lxml import html
 
+from sphinxcontrib_trending.alerts.markdown import summary
 from sphinxcontrib_trending.alerts.message import Addresses, compose
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
@@ -67,3 +68,19 @@ def test_the_html_part_nests_the_members_under_the_incident_escaped() -> None:
         link.startswith("https://d.example.org/graphs.html#")
         for link in incident[0].xpath("./ul/li/a/@href")
     )
+
+
+def test_the_markdown_summary_lists_the_incident_first_escaped() -> None:
+    data = builds(LEVELS, range(1, LAST + 1))
+    verdicts = judge_latest("mrr", histories(data, "mrr"), data, TrendOptions())
+    text = summary(verdicts, DEFAULT_FAIL_ON, GraphLinks("https://d.example.org"))
+    assert text.index("**Incidents (1)**") < text.index("**Regressions (3)**")
+    lines = text.splitlines()
+    headline = lines.index("**Incidents (1)**") + 2
+    assert lines[headline].startswith("- Regression \\(provisional\\): 3 tests since")
+    members = lines[headline + 1 : headline + 4]
+    assert all(
+        line.startswith("  - [") and "](https://d.example.org/graphs.html#" in line
+        for line in members
+    )
+    assert "drop-&lt;i&gt;c&lt;/i&gt; \\[2n-skx\\]: -10.00 %" in members[2]
