@@ -33,6 +33,8 @@ trending_sources = {
         "metric": "ndr",
         "testbed": r"\dn-[a-z0-9]+$",
     },
+    # Changes many tests share, for the incidents page (tools/make_demo_incidents.py).
+    "incidents": {"paths": ["demo/incidents/*.jsonl.gz"], "format": "jsonl"},
 }
 
 # make latexpdf: the methodology pages use Unicode symbols (such as U+220E) that

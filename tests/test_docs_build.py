@@ -96,6 +96,12 @@ def test_docs_build_without_warnings_and_render_the_demo(tmp_path: Path) -> None
     durations = [tr.xpath("string(./td[7])").strip() for tr in daily.xpath("./tbody/tr")]
     hours = [int(text.split(":")[0]) + int(text.split(":")[1]) / 60 for text in durations]
     assert all(1.0 < hour < 2.5 for hour in hours), durations
+    incidents = lxml.html.parse(str(out / "demo" / "incidents.html")).getroot()
+    overview = incidents.xpath("//table[contains(@class, 'trending-incidents')]")[0]
+    assert [
+        [td.text_content().strip() for td in tr.xpath("./td")][:2]
+        for tr in overview.xpath("./tbody/tr")
+    ] == [["Failure", "2"], ["Progression", "2"], ["Regression", "6"]]
     noise = lxml.html.parse(str(out / "demo" / "noise.html")).getroot()
     rows = {
         tr.xpath("string(./td[1])").strip(): [td.text_content().strip() for td in tr.xpath("./td")]

@@ -1,7 +1,9 @@
 """The gate's verdict as compact Markdown, for pull-request comments and job summaries.
 
 A reviewer reads it between code comments: the outcome and counts first,
-then one short table per kind of anomaly (the same sections as the alert
+then the incidents (changes many tests share, see
+:mod:`~sphinxcontrib_trending.analysis.incidents`) with their tests listed
+under them, then one short table per kind of anomaly (the same sections as the alert
 e-mail, so folded failures stay one row), each test linked to its graph.
 Long sections are cut, as a comment has a size limit and the JSON holds
 everything.
@@ -18,7 +20,13 @@ import re
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from sphinxcontrib_trending.alerts.message import Item, Section, sections
+from sphinxcontrib_trending.alerts.message import (
+    IncidentView,
+    Item,
+    Section,
+    incident_views,
+    sections,
+)
 from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict
 from sphinxcontrib_trending.reports.records import GraphLinks
 from sphinxcontrib_trending.reports.text import summary_line
@@ -78,6 +86,22 @@ def _table(section: Section) -> list[str]:
     return [*lines, ""]
 
 
+def _incidents(views: Sequence[IncidentView]) -> list[str]:
+    """Each incident's headline, its tests a nested list under it (cut like a section)."""
+    if not views:
+        return []
+    lines = [f"**Incidents ({len(views)})**", ""]
+    for view in views:
+        lines.append(f"- {escape(view.headline)}")
+        for test, link in view.members[:MAX_ROWS]:
+            name = escape(test)
+            lines.append(f"  - [{name}]({_url(link)})" if link else f"  - {name}")
+        hidden = len(view.members) - MAX_ROWS
+        if hidden > 0:
+            lines.append(f"  - … and {hidden} more (see the JSON report)")
+    return [*lines, ""]
+
+
 def _folded_note(listed: Sequence[Section]) -> list[str]:
     """Which failures share one row: the reader must know a row can stand for many tests."""
     folded = [item for section in listed for item in section.items if item.count > 1]
@@ -95,7 +119,8 @@ def _folded_note(listed: Sequence[Section]) -> list[str]:
 def summary(
     verdicts: Sequence[Verdict], fail_on: frozenset[Reason], links: GraphLinks | None = None
 ) -> str:
-    """The whole Markdown document: heading with the outcome, counts, sections, folding."""
+    """The whole Markdown document: heading with the outcome, counts, incidents,
+    sections, folding."""
     outcome = "FAIL" if any(verdict.fails(fail_on) for verdict in verdicts) else "PASS"
     builds = sorted({verdict.job_build for verdict in verdicts})
     listed = sections(verdicts, links or GraphLinks())
@@ -109,6 +134,7 @@ def summary(
         named = ", ".join(f"`{_code(build)}`" for build in builds[:MAX_BUILDS])
         more = f" and {len(builds) - MAX_BUILDS} more" if len(builds) > MAX_BUILDS else ""
         lines += [f"Judged: {named}{more}", ""]
+    lines += _incidents(incident_views(verdicts, links or GraphLinks()))
     for section in listed:
         lines += _table(section)
     lines += _folded_note(listed)

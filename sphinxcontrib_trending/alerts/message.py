@@ -1,5 +1,9 @@
 """The alert e-mail: what changed, as plain text and as HTML, in one message.
 
+Incidents (the changes many tests share, see :mod:`~.analysis.incidents`)
+come first, each with its member tests under it; the sections by verdict
+follow.
+
 Test names, messages and job names come from archives anybody may have
 written, so the HTML part is rendered by Jinja2 with autoescaping on: every
 data string is escaped, and links are only ever built from the configured
@@ -18,6 +22,7 @@ import jinja2
 
 from sphinxcontrib_trending.analysis.folding import FoldedFailure, fold_failures
 from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict, worst_first
+from sphinxcontrib_trending.reports.incidents import gate_incidents, headline, member_label
 from sphinxcontrib_trending.reports.records import (
     GraphLinks,
     describe,
@@ -73,9 +78,24 @@ class Section:
         return sum(item.count for item in self.items)
 
 
+@dataclass(frozen=True)
+class IncidentView:
+    """One incident's headline and its member tests' lines, with their graph links."""
+
+    headline: str
+    kind: str
+    members: tuple[tuple[str, str | None], ...]
+
+
 _TEXT = """\
 Performance analysis of {{ builds }}: {{ outcome }}
 {{ summary }}
+{% if incidents %}
+Incidents ({{ incidents | length }})
+{% for incident in incidents %}  * {{ incident.headline }}
+{% for test, link in incident.members %}      - {{ test }}
+{% if link %}        {{ link }}
+{% endif %}{% endfor %}{% endfor %}{% endif %}\
 {% for section in sections %}
 {{ section.title }} ({{ section.count }})
 {% for item in section.items %}  - {{ item.test }}\
@@ -89,7 +109,16 @@ _HTML = """\
 <html><head><meta charset="utf-8"><title>{{ subject }}</title></head>
 <body style="font-family: sans-serif">
 <p>Performance analysis of <b>{{ builds }}</b>: <b>{{ outcome }}</b><br>{{ summary }}</p>
-{% for section in sections %}
+{% if incidents %}
+<h2>Incidents ({{ incidents | length }})</h2>
+<ul>
+{% for incident in incidents %}<li class="trending-{{ incident.kind }}">{{ incident.headline }}
+<ul>
+{% for test, link in incident.members %}<li>{% if link %}<a href="{{ link }}">{{ test }}</a>\
+{% else %}{{ test }}{% endif %}</li>
+{% endfor %}</ul></li>
+{% endfor %}</ul>
+{% endif %}{% for section in sections %}
 <h2 class="trending-{{ section.reason | lower }}">\
 {{ section.title }} ({{ section.count }})</h2>
 <table border="1" cellspacing="0" cellpadding="4">
@@ -173,6 +202,21 @@ def sections(verdicts: Sequence[Verdict], links: GraphLinks) -> list[Section]:
     return result
 
 
+def incident_views(verdicts: Sequence[Verdict], links: GraphLinks) -> list[IncidentView]:
+    """The verdicts' incidents, the changes many tests share, to be read before the lists."""
+    return [
+        IncidentView(
+            headline(found),
+            found.kind,
+            tuple(
+                (member_label(member), links.series_url(member.source, member.history.ref))
+                for member in found.members
+            ),
+        )
+        for found in gate_incidents(verdicts)
+    ]
+
+
 def _one_line(text: str) -> str:
     """Header values must not carry line breaks from the data (header injection)."""
     return re.sub(r"\s+", " ", text).strip()
@@ -213,6 +257,7 @@ def compose(
         "builds": _builds(verdicts),
         "outcome": "FAIL" if any(v.fails(fail_on) for v in verdicts) else "PASS",
         "summary": summary_line(verdicts, fail_on),
+        "incidents": incident_views(verdicts, links),
         "sections": sections(verdicts, links),
     }
     message = EmailMessage()

@@ -41,6 +41,10 @@ COMMANDS: dict[str, Command] = {
         "sphinxcontrib_trending.cli.check",
         "judge the newest results: CI gate, JSON, JUnit XML, alert e-mail",
     ),
+    "incidents": Command(
+        "sphinxcontrib_trending.cli.incidents",
+        "list the changes many tests share, newest first, with their tests",
+    ),
 }
 
 

@@ -67,6 +67,7 @@ from sphinxcontrib_trending.engine import EngineError
 from sphinxcontrib_trending.engine.progress import console_progress
 from sphinxcontrib_trending.ingest import SpecError
 from sphinxcontrib_trending.ingest.cache_folder import usable
+from sphinxcontrib_trending.reports.incidents import gate_incidents, incident_lines
 from sphinxcontrib_trending.reports.junit import Suite, junit_tree, verdict_case, write_junit
 from sphinxcontrib_trending.reports.records import GraphLinks
 from sphinxcontrib_trending.reports.text import history_table, verdict_table, visible
@@ -390,6 +391,9 @@ def _print_table(
     verbose: bool, judged: Judged, fail_on: frozenset[Reason], several_sources: bool
 ) -> None:
     lines = []
+    found = gate_incidents(judged.verdicts)
+    if found:
+        lines += [f"Incidents ({len(found)}):", *map(visible, incident_lines(found)), ""]
     if judged.history:
         lines += history_table(judged.history, fail_on, verbose, several_sources)
         lines.append("Gate (newest build of every job):")

@@ -111,7 +111,7 @@ def _seconds(text: str) -> float:
     return number
 
 
-def _whole_number(minimum: int) -> Callable[[str], int]:
+def whole_number(minimum: int) -> Callable[[str], int]:
     """An argparse type for a whole number of at least ``minimum``."""
 
     def parse(text: str) -> int:
@@ -175,7 +175,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine = analysis.add_mutually_exclusive_group()
     engine.add_argument(
         "--workers",
-        type=_whole_number(1),
+        type=whole_number(1),
         metavar="N",
         help="parse new inputs and classify the tests' histories on N local worker "
         "processes (default: in-process)",
@@ -240,7 +240,7 @@ def _add_webhook_arguments(parser: argparse.ArgumentParser) -> None:
     )
     hook.add_argument(
         "--webhook-retries",
-        type=_whole_number(0),
+        type=whole_number(0),
         default=3,
         metavar="N",
         help="attempts after the first when the server is busy or unreachable, "

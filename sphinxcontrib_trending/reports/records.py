@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
-from sphinxcontrib_trending.analysis.identity import SeriesTarget
+from sphinxcontrib_trending.analysis.identity import SeriesRef, SeriesTarget
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Reason, Verdict
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import display_unit, percent
@@ -52,11 +52,19 @@ class GraphLinks:
         return templates.build_url(*where), templates.version_url(*where)
 
     def url(self, verdict: Verdict) -> str | None:
+        return self.series_url(verdict.source, verdict.history.ref)
+
+    def series_url(self, source: str, ref: SeriesRef) -> str | None:
+        """The graph of one series of ``source``, when the docs' address is known."""
         if not self.base_url:
             return None
-        anchor = SeriesTarget(verdict.source, verdict.history.ref).anchor
+        anchor = SeriesTarget(source, ref).anchor
         page = quote(self.page.strip("/"), safe="/")
         return f"{self.base_url.rstrip('/')}/{page}.html#{anchor}"
+
+    def templates(self, source: str) -> LinkTemplates:
+        """``source``'s URL templates of builds and versions; none when it has none."""
+        return self.pages.get(source, LinkTemplates())
 
 
 def format_value(verdict: Verdict, value: float | None) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.analysis.verdicts import BuildVerdicts, Reason, Verdict
+from sphinxcontrib_trending.reports.incidents import gate_incidents, incident_record
 from sphinxcontrib_trending.reports.records import GraphLinks, record
 
 SCHEMA = "sphinx-trending-check/1"
@@ -45,7 +46,8 @@ def document(
     history: Sequence[BuildVerdicts] = (),
     search: str | None = None,
 ) -> dict[str, Any]:
-    """The whole report: gate verdicts, their counts and, for ``--all``, the history.
+    """The whole report: the gate verdicts' incidents, the verdicts, their counts
+    and, for ``--all``, the history.
 
     ``search`` records which grouping search produced the verdicts, since
     the two searches can disagree on a borderline change.
@@ -57,6 +59,7 @@ def document(
         "fail_on": sorted(reason.value for reason in fail_on),
         "result": "Fail" if any(v.fails(fail_on) for v in verdicts) else "Pass",
         "counts": counts(verdicts),
+        "incidents": [incident_record(found, links) for found in gate_incidents(verdicts)],
         "verdicts": _records(verdicts, fail_on, links),
     }
     if history:

@@ -90,7 +90,12 @@ def _signature(action: argparse.Action) -> str:
 
 @pytest.mark.parametrize(
     ("command", "page"),
-    [("check", "cli_check.rst"), ("export", "cli_export.rst"), ("ingest", "cli_ingest.rst")],
+    [
+        ("check", "cli_check.rst"),
+        ("export", "cli_export.rst"),
+        ("ingest", "cli_ingest.rst"),
+        ("incidents", "cli_incidents.rst"),
+    ],
 )
 def test_every_option_is_documented_with_the_same_metavar(command: str, page: str) -> None:
     parser = _subparsers()[command]

@@ -12,6 +12,7 @@ def register(app: Sphinx) -> None:
     from sphinxcontrib_trending.sphinxext.directives.degradation import DegradationDirective
     from sphinxcontrib_trending.sphinxext.directives.failed import FailedTestsDirective
     from sphinxcontrib_trending.sphinxext.directives.graph import GraphDirective
+    from sphinxcontrib_trending.sphinxext.directives.incidents import IncidentsDirective
     from sphinxcontrib_trending.sphinxext.directives.job_stats import JobStatsDirective
     from sphinxcontrib_trending.sphinxext.directives.news import NewsDirective
     from sphinxcontrib_trending.sphinxext.directives.noise import NoiseDirective
@@ -23,5 +24,6 @@ def register(app: Sphinx) -> None:
     app.add_directive("trending-degradation", DegradationDirective)
     app.add_directive("trending-comparison", ComparisonDirective)
     app.add_directive("trending-news", NewsDirective)
+    app.add_directive("trending-incidents", IncidentsDirective)
     app.add_directive("trending-job-stats", JobStatsDirective)
     app.add_directive("trending-noise", NoiseDirective)

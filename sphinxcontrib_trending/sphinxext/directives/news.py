@@ -1,4 +1,10 @@
-"""``.. trending-news::``: new failures, regressions and progressions per period."""
+"""``.. trending-news::``: new failures, regressions and progressions per period.
+
+A period where several tests' news started at one build or DUT version
+opens with its incidents (see :mod:`.incidents`); every item is then listed
+per testbed.  Where no news is shared, the incidents would only repeat the
+tables, so they are left out.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,13 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from sphinxcontrib_trending.analysis.incident_sources import from_news
+from sphinxcontrib_trending.analysis.incidents import incidents
 from sphinxcontrib_trending.analysis.news import DEFAULT_PERIODS, news, parse_periods
 from sphinxcontrib_trending.render.atom import feed_entries
 from sphinxcontrib_trending.render.news import news_tables, period_label
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
+from sphinxcontrib_trending.sphinxext.directives.incidents import incident_nodes
 from sphinxcontrib_trending.sphinxext.feeds import feed_node
 
 
@@ -36,8 +45,14 @@ class NewsDirective(TrendingDirective):
             return []
         trends = self.trends(loaded, selected)
         output: list[nodes.Node] = []
+        name = loaded.source.name
         for days in periods:
-            tables = news_tables(news(trends, loaded.end, days), days, loaded.source.links)
+            items = news(trends, loaded.end, days)
+            found = incidents(from_news(items, name))
+            if any(len(incident.members) > 1 for incident in found):
+                caption = f"Incidents, {period_label(days).lower()}"
+                output.extend(incident_nodes(found, name, loaded.source.links, caption))
+            tables = news_tables(items, days, loaded.source.links)
             if not tables:
                 text = f"{period_label(days)}: nothing new."
                 output.append(nodes.paragraph(text, text, classes=["trending-news"]))
