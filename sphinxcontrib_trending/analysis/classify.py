@@ -27,7 +27,7 @@ from sphinxcontrib_trending.analysis.outliers import (
     OutlierPartition,
     find_outliers,
 )
-from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, prepare_runs
+from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, RunStatistics, prepare_runs
 
 Search = Literal["exact", "jumpavg"]
 Direction = Literal["higher", "lower"]
@@ -206,15 +206,7 @@ def classify_prepared(
             partition.starts, (*partition.starts[1:], prepared.count), strict=True
         )
     ]
-    runs = list(
-        zip(
-            prepared.sizes.tolist(),
-            prepared.avgs.tolist(),
-            prepared.stdevs.tolist(),
-            strict=True,
-        )
-    )
-    found = find_outliers(partition, run_counts, model, outlier_runs, runs)
+    found = find_outliers(partition, run_counts, model, outlier_runs, RunStatistics(prepared))
     return _with_groups(result, prepared, found, model)
 
 

@@ -171,6 +171,11 @@ NEAR_MIN_SURVIVORS = 64
 NEAR_MARGIN = 1e-6
 # rounds of the fixed-point iteration of a block's predecessor sets
 ROUNDS = 8
+# survivors extended at once where all of them are (see ExactSearch._extend_every_survivor)
+CHUNK = 4096
+
+Survivors = npt.NDArray[np.intp] | slice | None
+"""Which survivors: their indices, a range of them, or None for all."""
 
 # rows of ExactSearch._groups: per surviving start, its group's statistics
 TRIALS, MEAN, SPREAD, START = range(4)
@@ -219,7 +224,7 @@ class _Inside:
 class _Extended:
     """Survivors' groups extended by prefixes of a block: arrays [survivor, end].
 
-    ``which`` are the survivors' indices (None: all of them, in order).
+    ``which`` are the survivors' indices (None: all of them, in order; a slice: those).
     """
 
     trials: FloatArray
@@ -228,7 +233,7 @@ class _Extended:
     spread: FloatArray
     best: FloatArray
     keys: FloatArray  # U = best + L(mean)
-    which: npt.NDArray[np.intp] | None = None
+    which: Survivors = None
 
 
 class _Block(NamedTuple):
@@ -335,26 +340,32 @@ class ExactSearch:
         self._least_step = float(np.diff(self._size_bits[1:]).min())
 
     def _allocate(self, groups: int, pairs: int) -> None:
-        """(Re)allocate the survivors' arrays for at least this many entries."""
-        count, pair_count = self._count, self._pair_count
-        old = getattr(self, "_groups", None)
+        """Room for ``groups`` survivors and ``pairs`` predecessors."""
         self._groups = np.zeros((4, groups))
         self._trial_counts = np.zeros(groups, dtype=np.int64)
         self._pairs = np.zeros((2, pairs))
         self._owner = np.zeros(pairs, dtype=np.int64)
         self._begin = np.zeros(groups, dtype=np.int64)
-        if old is not None:
-            self._groups[:, :count] = old[:, :count]
-            self._trial_counts[:count] = self._old_trial_counts[:count]
-            self._pairs[:, :pair_count] = self._old_pairs[:, :pair_count]
-            self._owner[:pair_count] = self._old_owner[:pair_count]
-            self._begin[:count] = self._old_begin[:count]
 
     def _grow(self, groups: int, pairs: int) -> None:
-        self._old_trial_counts = self._trial_counts
-        self._old_pairs, self._old_owner, self._old_begin = self._pairs, self._owner, self._begin
-        self._allocate(groups, pairs)
-        del self._old_trial_counts, self._old_pairs, self._old_owner, self._old_begin
+        """Room for at least ``groups`` survivors and ``pairs`` predecessors, kept as they are.
+
+        One array at a time, each old one let go before the next is copied: a
+        history that keeps every start grows arrays of a MiB or two.
+        """
+        count, pair_count = self._count, self._pair_count
+        for name, used, room in (
+            ("_groups", count, groups),
+            ("_trial_counts", count, groups),
+            ("_begin", count, groups),
+            ("_pairs", pair_count, pairs),
+            ("_owner", pair_count, pairs),
+        ):
+            old = getattr(self, name)
+            grown = np.zeros((*old.shape[:-1], room), dtype=old.dtype)
+            grown[..., :used] = old[..., :used]
+            del old
+            setattr(self, name, grown)
 
     def save(self) -> SavedSearch:
         """The state to go on from later (:meth:`resume`), without the runs."""
@@ -576,11 +587,47 @@ class ExactSearch:
                 )
                 for end in range(taken)
             ]
-        last = old
-        if near is not None:  # every survivor at the run the block ends with
-            last = self._extended(inside, None, slice(taken - 1, taken))
-        self._close_block(first, taken, inside, last, new_best, new_keys, pairs)
+        ended = None
+        if old is not None:  # every survivor at the run the block ends with
+            ended = (
+                self._keep_column(old, taken - 1)
+                if near is None
+                else self._extend_every_survivor(inside, taken - 1)
+            )
+        self._close_block(first, taken, inside, ended, new_best, new_keys, pairs)
         return _Block(taken, ends)
+
+    def _keep_column(self, extended: _Extended, end: int) -> tuple[FloatArray, FloatArray]:
+        """Make every survivor's statistics those of ``extended`` (all of them) at block run
+        ``end``: their best and keys there."""
+        count = self._count
+        self._groups[TRIALS, :count] = extended.trials[:, end]
+        self._groups[MEAN, :count] = extended.mean[:, end]
+        self._groups[SPREAD, :count] = extended.spread[:, end]
+        self._trial_counts[:count] = extended.counts[:, end]
+        return extended.best[:, end], extended.keys[:, end]
+
+    def _extend_every_survivor(self, inside: _Inside, end: int) -> tuple[FloatArray, FloatArray]:
+        """Every survivor's group grown to block run ``end``, in place: their best and keys there.
+
+        :data:`CHUNK` survivors at a time: the dozen temporaries of
+        :meth:`_extended` then take a few hundred KiB whatever the survivors
+        (at 20,000 they took more than the search's whole state).  Each entry
+        is computed alone, so the chunks change no value.
+        """
+        count = self._count
+        best, keys = np.empty(count), np.empty(count)
+        groups = self._groups
+        for low in range(0, count, CHUNK):
+            rows = slice(low, min(low + CHUNK, count))
+            part = self._extended(inside, rows, slice(end, end + 1))
+            groups[TRIALS, rows] = part.trials[:, 0]
+            groups[MEAN, rows] = part.mean[:, 0]
+            groups[SPREAD, rows] = part.spread[:, 0]
+            self._trial_counts[rows] = part.counts[:, 0]
+            best[rows] = part.best[:, 0]
+            keys[rows] = part.keys[:, 0]
+        return best, keys
 
     def _base_bits(
         self, trials: FloatArray, spread: FloatArray, counts: npt.NDArray[np.int64]
@@ -608,10 +655,8 @@ class ExactSearch:
         centred += self._norm_floor
         return np.log2(centred, out=centred)
 
-    def _extended(
-        self, inside: _Inside, which: npt.NDArray[np.intp] | None, ends: slice
-    ) -> _Extended:
-        """Survivors ``which`` (None: all) extended by the block's prefixes ``ends``.
+    def _extended(self, inside: _Inside, which: Survivors, ends: slice) -> _Extended:
+        """Survivors ``which`` extended by the block's prefixes ``ends``.
 
         Arrays [survivor, end]; each entry is computed alone, so a survivor's
         values do not depend on which others are computed with it.
@@ -658,17 +703,24 @@ class ExactSearch:
         )
 
     def _pairs_of(
-        self, which: npt.NDArray[np.intp] | None
+        self, which: Survivors
     ) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray, npt.NDArray[np.int64]]:
-        """Predecessors of survivors ``which`` (None: all): owner (0 for ``which[0]``...), key,
+        """Predecessors of survivors ``which``: owner (0 for the first of them...), key,
         previous average, and where each survivor's begin."""
         pair_count = self._pair_count
         if which is None:
+            which = slice(0, self._count)
+        if isinstance(which, slice):
+            low, high, _ = which.indices(self._count)
+            first = int(self._begin[low]) if low < self._count else pair_count
+            stop = int(self._begin[high]) if high < self._count else pair_count
+            owner = self._owner[first:stop]
+            begins = self._begin[low:high]
             return (
-                self._owner[:pair_count],
-                self._pairs[KEY, :pair_count],
-                self._pairs[PREV, :pair_count],
-                self._begin[: self._count],
+                owner - low if low else owner,
+                self._pairs[KEY, first:stop],
+                self._pairs[PREV, first:stop],
+                begins - first if first else begins,
             )
         bounds = np.append(self._begin[: self._count], pair_count)
         lows = bounds[which]
@@ -678,7 +730,7 @@ class ExactSearch:
         owner = np.repeat(np.arange(len(which)), sizes)
         return owner, self._pairs[KEY, taken], self._pairs[PREV, taken], begins
 
-    def _survivor_starts(self, which: npt.NDArray[np.intp] | None) -> npt.NDArray[np.int64]:
+    def _survivor_starts(self, which: Survivors) -> npt.NDArray[np.int64]:
         starts = self._groups[START, : self._count] if which is None else self._groups[START, which]
         return starts.astype(np.int64)
 
@@ -842,7 +894,7 @@ class ExactSearch:
         first: int,
         taken: int,
         inside: _Inside,
-        last: _Extended | None,
+        ended: tuple[FloatArray, FloatArray] | None,
         new_best: FloatArray,
         new_keys: FloatArray,
         pairs: _Pairs,
@@ -860,15 +912,9 @@ class ExactSearch:
         groups = self._groups
         best = new_best[end, :taken]
         keys = new_keys[end, :taken]
-        if last is not None:
-            # the block's last run taken: last holds it alone, or all the block's runs
-            column = 0 if last.counts.shape[1] == 1 else end
-            groups[TRIALS, :count] = last.trials[:, column]
-            groups[MEAN, :count] = last.mean[:, column]
-            groups[SPREAD, :count] = last.spread[:, column]
-            self._trial_counts[:count] = last.counts[:, column]
-            best = np.concatenate((last.best[:, column], best))
-            keys = np.concatenate((last.keys[:, column], keys))
+        if ended is not None:  # the survivors' statistics are already those at the end
+            best = np.concatenate((ended[0], best))
+            keys = np.concatenate((ended[1], keys))
         groups[TRIALS, count:survivors] = inside.trials[end, :taken]
         groups[MEAN, count:survivors] = inside.mean[end, :taken]
         groups[SPREAD, count:survivors] = inside.spread[end, :taken]

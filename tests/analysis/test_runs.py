@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sphinxcontrib_trending.analysis.runs import FEW_RUNS, prepare_runs
+from sphinxcontrib_trending.analysis.runs import FEW_RUNS, RunStatistics, prepare_runs
 from sphinxcontrib_trending.ingest.trials import Trials
 
 VALUES = st.floats(0.0, 1e9, allow_nan=False) | st.sampled_from((0.0, 1.0, 3.0, 1e7))
@@ -127,3 +127,23 @@ def test_an_infinite_trial_is_refused_naming_its_run() -> None:
     runs = [(1.0, 2.0)] * 5 + [(1.0, math.inf)]
     with pytest.raises(ValueError, match="run 5: infinite value"):
         prepare_runs(runs)
+
+
+def test_run_statistics_read_as_the_list_of_python_tuples_they_replace() -> None:
+    """The outlier stage prices merges with Python numbers: each run reads back as the
+    ``(size, avg, stdev)`` the lists held, of the same types, one by one or by slice."""
+    prepared = prepare_runs([[1.0, 2.0, 4.0], None, 3.5, [2.0, 2.0]])
+    listed = list(
+        zip(prepared.sizes.tolist(), prepared.avgs.tolist(), prepared.stdevs.tolist(), strict=True)
+    )
+    statistics = RunStatistics(prepared)
+    assert len(statistics) == 3
+    assert [statistics[index] for index in range(3)] == listed
+    assert statistics[-1] == listed[-1]
+    assert statistics[1:] == listed[1:]
+    assert list(statistics) == listed
+    assert all(
+        type(value) is type(expected)
+        for run, expected_run in zip(statistics, listed, strict=True)
+        for value, expected in zip(run, expected_run, strict=True)
+    )
