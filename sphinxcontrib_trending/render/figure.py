@@ -215,7 +215,7 @@ def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool
 
 
 def _runs_template(
-    unit: DisplayUnit, one_job: bool, one_testbed: bool, percentiles: bool, clicks: bool = False
+    unit: DisplayUnit, one_job: bool, one_testbed: bool, percentiles: bool, clicks: str = ""
 ) -> str:
     """The runs' hover, as :func:`_hover_template` shows it, from fewer bytes.
 
@@ -232,11 +232,17 @@ def _runs_template(
     if percentiles:
         lines.append(f"%{{customdata[{3 if one_testbed else 4}]}}")
     if clicks:
-        lines.append(CLICK_OPENS_BUILD)
+        lines.append(clicks)
     return "<br>".join(lines) + "<extra></extra>"
 
 
 CLICK_OPENS_BUILD = "click: opens the CI build's page"
+CLICK_OPENS_VERSION = "click: opens the DUT version's page"
+
+
+def _click_hint(links: LinkTemplates) -> str:
+    """What a click on a run opens (see :func:`_build_links`)."""
+    return CLICK_OPENS_BUILD if links.build else CLICK_OPENS_VERSION
 
 
 def _runs_hover(
@@ -245,6 +251,7 @@ def _runs_hover(
     percentiles: list[str] | None,
     unit: DisplayUnit,
     addresses: list[str | None] | None = None,
+    clicks: str = "",
 ) -> dict[str, Any]:
     """The runs trace's ``customdata``, ``meta`` and template (see :func:`_runs_template`).
 
@@ -266,7 +273,7 @@ def _runs_hover(
         # a tuple per point: JSON writes it as the list Plotly reads
         "customdata": list(zip(*columns, strict=True)),
         "hovertemplate": _runs_template(
-            unit, one_job, one_testbed, percentiles is not None, addresses is not None
+            unit, one_job, one_testbed, percentiles is not None, clicks if addresses else ""
         ),
     }
     if addresses is not None:
@@ -418,7 +425,7 @@ def _failed_trace(
         if index in wanted:
             levels.append(last * unit.scale)
     addresses = _build_links([runs[i] for i in failed], links)
-    hint = f"<br>{CLICK_OPENS_BUILD}" if addresses else ""
+    hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {
         "type": "scatter",
         "mode": "markers",
@@ -568,7 +575,14 @@ def _traces(
         "legendgroup": history.key,
         "x": times,
         "y": averages,
-        **_runs_hover(texts, stdevs, shown, unit, _build_links([runs[i] for i in measured], links)),
+        **_runs_hover(
+            texts,
+            stdevs,
+            shown,
+            unit,
+            _build_links([runs[i] for i in measured], links),
+            _click_hint(links),
+        ),
         "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
     }
     if measured and steps[-1] != len(measured) - 1:

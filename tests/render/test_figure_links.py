@@ -7,7 +7,12 @@ from dataclasses import replace
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.conf.links import LinkTemplates
-from sphinxcontrib_trending.render.figure import CLICK_OPENS_BUILD, script_json, trend_figure
+from sphinxcontrib_trending.render.figure import (
+    CLICK_OPENS_BUILD,
+    CLICK_OPENS_VERSION,
+    script_json,
+    trend_figure,
+)
 from tests import hand_built
 from tests.hover import hover_lines
 
@@ -48,6 +53,13 @@ def test_each_run_links_to_its_build_and_says_so_on_hover() -> None:
     assert hover_lines(runs, 0)[-1] == CLICK_OPENS_BUILD
     failed = _trace(trend_figure(trends, links=LINKS), " failed")
     assert failed["trending_links"] == [f"https://ci.example.org/{hand_built.JOB}/7"]
+
+
+def test_with_only_a_version_template_a_run_opens_its_versions_page() -> None:
+    trends = _trends()
+    runs = _trace(trend_figure(trends, links=LinkTemplates(version=LINKS.version)), "")
+    assert runs["trending_links"][0] == "https://git.example.org/tag/26.02-rc0~1"
+    assert hover_lines(runs, 0)[-1] == CLICK_OPENS_VERSION
 
 
 def test_an_anomaly_names_its_range_and_links_the_commits_between() -> None:
