@@ -74,7 +74,7 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
     checker = Checker(base_dir)
     values = ConfValues.parse(raw, checker)
     known = values.known_changes
-    links = LinkTemplates(values.build_url, values.version_url)
+    links = LinkTemplates(values.build_url, values.version_url, values.compare_url)
     settings = Settings(
         sources={
             name: replace(source, links=source.links.over(links))

@@ -17,7 +17,7 @@ before it reaches a table cell, and links are only built by
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from urllib.parse import quote
 
 from sphinxcontrib_trending.alerts.message import (
@@ -59,27 +59,40 @@ def _url(link: str) -> str:
     return "".join(quote(char) if char in _URL_UNSAFE else char for char in link)
 
 
-def _test_cell(item: Item) -> str:
-    name = escape(item.test)
-    return f"[{name}]({_url(item.link)})" if item.link else name
+def _linked(text: str, link: str | None) -> str:
+    """A cell's text, a link where a URL was made for it (the graph's, a build's, ...)."""
+    shown = escape(text)
+    return f"[{shown}]({_url(link)})" if link and shown else shown
+
+
+_COLUMNS: tuple[tuple[str, Callable[[Item], str]], ...] = (
+    ("Test", lambda item: _linked(item.test, item.link)),
+    ("Testbed", lambda item: escape(item.testbed)),
+    ("Build", lambda item: _linked(item.build, item.build_link)),
+    ("Version", lambda item: _linked(item.version, item.version_link)),
+    ("Range", lambda item: _linked(item.change_range, item.compare_link)),
+    ("Change", lambda item: escape(item.change)),
+    ("Details", lambda item: escape(item.details)),
+)
+_OPTIONAL = frozenset({"Version", "Range"})
+"""Columns left out of a section none of whose rows has a value for them."""
 
 
 def _table(section: Section) -> list[str]:
+    shown = section.items[:MAX_ROWS]
+    rows = [[cell(item) for _title, cell in _COLUMNS] for item in shown]
+    kept = [
+        index
+        for index, (title, _cell) in enumerate(_COLUMNS)
+        if title not in _OPTIONAL or any(row[index] for row in rows)
+    ]
     lines = [
         f"**{escape(section.title)} ({section.count})**",
         "",
-        "| Test | Testbed | Build | Change | Details |",
-        "| --- | --- | --- | --- | --- |",
+        "| " + " | ".join(_COLUMNS[index][0] for index in kept) + " |",
+        "| " + " | ".join("---" for _index in kept) + " |",
     ]
-    for item in section.items[:MAX_ROWS]:
-        cells = (
-            _test_cell(item),
-            escape(item.testbed),
-            escape(item.build),
-            escape(item.change),
-            escape(item.details),
-        )
-        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["| " + " | ".join(row[index] for index in kept) + " |" for row in rows]
     hidden = section.items[MAX_ROWS:]
     if hidden:
         lines += ["", f"… and {sum(item.count for item in hidden)} more (see the JSON report)."]

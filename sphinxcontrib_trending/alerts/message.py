@@ -7,7 +7,8 @@ follow.
 Test names, messages and job names come from archives anybody may have
 written, so the HTML part is rendered by Jinja2 with autoescaping on: every
 data string is escaped, and links are only ever built from the configured
-base URL and a sanitised anchor.
+base URL and a sanitised anchor, or from conf.py's URL templates with each
+value URL-quoted (see :mod:`~sphinxcontrib_trending.conf.links`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,14 @@ class Item:
     link: str | None
     count: int = 1
     """Tests the line stands for: identical failures fold into one line."""
+    build_link: str | None = None
+    """The judged build's page, where a template says."""
+    version: str = ""
+    version_link: str | None = None
+    change_range: str = ""
+    """``last good .. first bad`` version of a regression or progression."""
+    compare_link: str | None = None
+    """The commits between the range's two versions, where a template says."""
 
 
 @dataclass(frozen=True)
@@ -100,13 +109,20 @@ Incidents ({{ incidents | length }})
 {{ section.title }} ({{ section.count }})
 {% for item in section.items %}  - {{ item.test }}\
 {% if item.testbed %} [{{ item.testbed }}]{% endif %} in {{ item.build }}: {{ item.details }}
-{% if item.link %}    {{ item.link }}
+{% if item.change_range %}    range: {{ item.change_range }}\
+{% if item.compare_link %} {{ item.compare_link }}{% endif %}
+{% endif %}{% if item.link %}    graph: {{ item.link }}
+{% endif %}{% if item.build_link %}    build: {{ item.build_link }}
+{% endif %}{% if item.version %}    version: {{ item.version }}\
+{% if item.version_link %} {{ item.version_link }}{% endif %}
 {% endif %}{% endfor %}{% endfor %}
 """
 
 _HTML = """\
 <!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{{ subject }}</title></head>
+{% macro linked(text, link) %}{% if link %}<a href="{{ link }}">{{ text }}</a>\
+{% else %}{{ text }}{% endif %}{% endmacro %}
 <body style="font-family: sans-serif">
 <p>Performance analysis of <b>{{ builds }}</b>: <b>{{ outcome }}</b><br>{{ summary }}</p>
 {% if incidents %}
@@ -122,12 +138,13 @@ _HTML = """\
 <h2 class="trending-{{ section.reason | lower }}">\
 {{ section.title }} ({{ section.count }})</h2>
 <table border="1" cellspacing="0" cellpadding="4">
-<tr><th>Test</th><th>Testbed</th><th>Build</th><th>Trend before</th><th>Trend after</th>\
-<th>Change</th><th>Details</th></tr>
+<tr><th>Test</th><th>Testbed</th><th>Build</th><th>Version</th><th>Range</th>\
+<th>Trend before</th><th>Trend after</th><th>Change</th><th>Details</th></tr>
 {% for item in section.items %}<tr>
-<td>{% if item.link %}<a href="{{ item.link }}">{{ item.test }}</a>{% else %}{{ item.test }}\
-{% endif %}</td>
-<td>{{ item.testbed }}</td><td>{{ item.build }}</td><td>{{ item.before }}</td>\
+<td>{{ linked(item.test, item.link) }}</td>
+<td>{{ item.testbed }}</td><td>{{ linked(item.build, item.build_link) }}</td>\
+<td>{{ linked(item.version, item.version_link) }}</td>\
+<td>{{ linked(item.change_range, item.compare_link) }}</td><td>{{ item.before }}</td>\
 <td>{{ item.after }}</td><td>{{ item.change }}</td><td>{{ item.details }}</td>
 </tr>
 {% endfor %}</table>
@@ -142,6 +159,7 @@ _text_environment = jinja2.Environment(keep_trailing_newline=True, undefined=jin
 
 
 def _item(verdict: Verdict, links: GraphLinks) -> Item:
+    found = verdict.change_range
     return Item(
         test=verdict.history.display_name,
         testbed=verdict.history.testbed or "",
@@ -149,8 +167,13 @@ def _item(verdict: Verdict, links: GraphLinks) -> Item:
         before=format_value(verdict, verdict.previous_trend),
         after=format_value(verdict, verdict.trend),
         change=format_change(verdict),
-        details=describe(verdict),
+        details=describe(verdict, with_range=False),
         link=links.url(verdict),
+        build_link=links.build_url(verdict),
+        version=verdict.version or "",
+        version_link=links.version_url(verdict),
+        change_range=found.text() if found is not None else "",
+        compare_link=links.compare_url(verdict),
     )
 
 

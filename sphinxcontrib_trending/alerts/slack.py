@@ -40,17 +40,19 @@ def escape(text: str) -> str:
     return "".join(_MRKDWN.get(character, character) for character in " ".join(text.split()))
 
 
-def _link(item: Item) -> str:
-    name = escape(item.test)
-    if not item.link:
+def _link(text: str, link: str | None) -> str:
+    name = escape(text)
+    if not link:
         return name
-    target = "".join(quote(char) if char in "<>| " else char for char in item.link)
+    target = "".join(quote(char) if char in "<>| " else char for char in link)
     return f"<{target}|{name}>"
 
 
 def _line(item: Item) -> str:
     testbed = f" [{escape(item.testbed)}]" if item.testbed else ""
-    return f"• {_link(item)}{testbed} in {escape(item.build)}: {escape(item.details)}"
+    build = _link(item.build, item.build_link)
+    span = f", range {_link(item.change_range, item.compare_link)}" if item.change_range else ""
+    return f"• {_link(item.test, item.link)}{testbed} in {build}: {escape(item.details)}{span}"
 
 
 def _cut(text: str, limit: int) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from sphinxcontrib_trending.analysis.change_range import ChangeRange, change_range, streak_range
 from sphinxcontrib_trending.analysis.compliance import in_window
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
@@ -44,6 +45,8 @@ class NewsItem:
     """The anomaly's ``(avg - previous avg) / |previous avg|``; None for failures."""
     provisional: bool = False
     """An anomaly too recent to be sure of (see :class:`~.grading.AnomalyPolicy`)."""
+    change_range: ChangeRange | None = None
+    """The last good run and ``since``: the old level's last run, or the last passed one."""
 
 
 def parse_periods(text: str) -> tuple[int, ...]:
@@ -77,7 +80,12 @@ def _anomalies(trend: TestTrend, since: datetime) -> Iterable[NewsItem]:
         if in_window(runs[index].time, since):
             kind: NewsKind = "regression" if verdict.verdict == "regression" else "progression"
             yield NewsItem(
-                kind, trend.history, runs[index], verdict.relative_change, verdict.provisional
+                kind,
+                trend.history,
+                runs[index],
+                verdict.relative_change,
+                verdict.provisional,
+                change_range(runs, trend.result.groups, index),
             )
 
 
@@ -89,7 +97,11 @@ def news(trends: Iterable[TestTrend], end: datetime, days: int) -> list[NewsItem
         runs = trend.history.runs
         streak = failing_streak_start(runs)
         if streak is not None and in_window(runs[streak].time, since):
-            items.append(NewsItem("failure", trend.history, runs[streak]))
+            items.append(
+                NewsItem(
+                    "failure", trend.history, runs[streak], change_range=streak_range(runs, streak)
+                )
+            )
         items.extend(_anomalies(trend, since))
     return sorted(
         items, key=lambda item: (-item.since.time.timestamp(), item.history.display_name, item.kind)

@@ -75,6 +75,9 @@ class TestTrend:
     runs_in_last_group: int
     outliers_in_last_group: int = 0
     """Outlier runs of the current level (see :mod:`.outliers`), also in ``runs_in_last_group``."""
+    newest_change: int | None = None
+    """The first run of the newest firm, unacknowledged anomaly of the short-term
+    window (one the counts include): the dashboard names its range."""
 
     @property
     def regressions(self) -> int:
@@ -139,4 +142,14 @@ def summarize(
         acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),
         outliers_in_last_group=len(result.groups[-1].outliers) if result.groups else 0,
+        newest_change=max(
+            (
+                verdict.start
+                for verdict in judged
+                if verdict.firm
+                and verdict.start >= marks.recent_from
+                and verdict.start not in acknowledged
+            ),
+            default=None,
+        ),
     )

@@ -40,6 +40,7 @@ from enum import Enum
 from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
+from sphinxcontrib_trending.analysis.change_range import ChangeRange, change_range
 from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
@@ -127,6 +128,12 @@ class Verdict:
     """The new group is too recent to be sure of: it starts within the policy's
     ``provisional_runs`` or the outlier rule's ``K`` last measured runs, so
     later runs may still merge it back or prove it an outlier excursion."""
+    change_range: ChangeRange | None = None
+    version: str | None = None
+    """The DUT version (commit) the judged build ran, where the data names one."""
+    """For a Regression or Progression, the last run of the old level and the
+    first of the new one, as the judging grouping had them: the versions (or
+    commits) between them hold the cause."""
 
     @property
     def job_build(self) -> str:
@@ -268,6 +275,7 @@ class _Judge:
             trend=group.avg,
             previous_trend=groups[-2].avg,
             since=since,
+            change_range=change_range(self.history.runs, groups, group.start),
         )
 
     def _excursion_before(self, index: int, outliers: set[int]) -> list[int]:
@@ -302,6 +310,7 @@ class _Judge:
             build=build.build,
             time=build.time,
             message="not run in this build",
+            version=build.dut_version,
         )
 
     def _make(self, run: Run, reason: Reason, **fields: object) -> Verdict:
@@ -312,6 +321,7 @@ class _Judge:
             job=run.job,
             build=run.build,
             time=run.time,
+            version=run.dut_version,
             **fields,  # type: ignore[arg-type]
         )
 

@@ -23,7 +23,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
 )
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
 from sphinxcontrib_trending.conf.issues import Checker, Invalid
-from sphinxcontrib_trending.conf.links import check_link_template
+from sphinxcontrib_trending.conf.links import COMPARE_FIELDS, check_link_template
 from sphinxcontrib_trending.conf.option import Check
 
 
@@ -120,6 +120,16 @@ def link_template(value: str | None, key: str, checker: Checker) -> str | None:
         return None
     try:
         return check_link_template(value)
+    except ValueError as error:
+        raise Invalid(str(error)) from None
+
+
+def compare_template(value: str | None, key: str, checker: Checker) -> str | None:
+    """A URL template of the commits between two versions (see :mod:`~.conf.links`)."""
+    if value is None:
+        return None
+    try:
+        return check_link_template(value, COMPARE_FIELDS)
     except ValueError as error:
         raise Invalid(str(error)) from None
 

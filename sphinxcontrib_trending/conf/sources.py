@@ -16,7 +16,12 @@ from typing import Any
 from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
 from sphinxcontrib_trending.conf.issues import Checker, Invalid
-from sphinxcontrib_trending.conf.links import LinkTemplates, check_link_template
+from sphinxcontrib_trending.conf.links import (
+    COMPARE_FIELDS,
+    LINK_FIELDS,
+    LinkTemplates,
+    check_link_template,
+)
 from sphinxcontrib_trending.ingest.dimensions import overrides_from
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from sphinxcontrib_trending.ingest.metrics import Direction, metric_direction
@@ -47,6 +52,7 @@ SOURCE_KEYS = (
     "metrics",
     "build_url",
     "version_url",
+    "compare_url",
 )
 
 
@@ -140,15 +146,21 @@ class _EntryChecker:
         except SpecError as error:
             self.reject(None, f"{error}; the source is left out")
             return None
-        links = LinkTemplates(self.template(raw, "build_url"), self.template(raw, "version_url"))
+        links = LinkTemplates(
+            self.template(raw, "build_url"),
+            self.template(raw, "version_url"),
+            self.template(raw, "compare_url", COMPARE_FIELDS),
+        )
         return Source(self.name, spec, self.choice(raw, "samples", SAMPLE_MODES, "runs"), links)
 
-    def template(self, raw: Mapping[str, Any], option: str) -> str | None:
+    def template(
+        self, raw: Mapping[str, Any], option: str, fields: tuple[str, ...] = LINK_FIELDS
+    ) -> str | None:
         value = raw.get(option)
         if value is None:
             return None
         try:
-            return check_link_template(value) if isinstance(value, str) else None
+            return check_link_template(value, fields) if isinstance(value, str) else None
         except ValueError as error:
             self.reject(option, f"{error}; no links")
             return None

@@ -228,6 +228,17 @@ class ConfValues:
             doc_type="str | None",
         )
     )
+    compare_url: str | None = field(
+        metadata=declare(
+            default=None,
+            types=(str,),
+            check=checks.compare_template,
+            rebuild="env",
+            help="URL template of the commits a change lies between "
+            "({last_good}, {first_bad}, {job}, {testbed}).",
+            doc_type="str | None",
+        )
+    )
     webhook: str | None = field(
         metadata=declare(
             default=None,

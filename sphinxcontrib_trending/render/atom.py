@@ -76,12 +76,13 @@ def feed_entries(items: Sequence[NewsItem], source: str) -> list[FeedEntry]:
             else ""
         )
         version = f" (DUT {item.since.dut_version})" if item.since.dut_version else ""
+        span = f", range {item.change_range.text()}" if item.change_range else ""
         entries.append(
             FeedEntry(
                 id=stable_id(source, item.kind, history.ref.identity, item.since.job_build),
                 title=f"{label(item)}: {history.display_name}{testbed}",
                 updated=item.since.time,
-                summary=f"{label(item)} since {item.since.job_build}{version}{change}",
+                summary=f"{label(item)} since {item.since.job_build}{version}{span}{change}",
                 ref=history.ref,
             )
         )

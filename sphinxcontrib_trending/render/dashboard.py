@@ -4,6 +4,11 @@
 runs that left it and came straight back, which the grouping does not count
 as changes (see :mod:`~sphinxcontrib_trending.analysis.outliers`).
 
+The last column names the range of the newest regression or progression the
+counts include: the last good and the first bad version (see
+:mod:`~sphinxcontrib_trending.analysis.change_range`), linked to the commits
+between them where ``trending_compare_url`` says.
+
 A short- or long-term change that cannot be had is not left blank: its cell
 says why in a word or two, and in a sentence on hover.
 """
@@ -13,11 +18,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+from sphinxcontrib_trending.analysis.change_range import ChangeRange, change_range
 from sphinxcontrib_trending.analysis.compliance import Compliance
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import display_unit, percent
 from sphinxcontrib_trending.render.grouping import split
-from sphinxcontrib_trending.render.table import Row, Table, raw_percent
+from sphinxcontrib_trending.render.ranges import range_cell
+from sphinxcontrib_trending.render.table import LABEL, NUMBER, Row, Table, raw_percent
 
 
 def header(unit_label: str) -> tuple[str, ...]:
@@ -30,7 +38,11 @@ def header(unit_label: str) -> tuple[str, ...]:
         "Regressions [#]",
         "Progressions [#]",
         "Outliers [#]",
+        "Latest Change [last good .. first bad]",
     )
+
+
+KINDS = (LABEL, *(NUMBER,) * 7, LABEL)
 
 
 NO_VALUE = ("no value", "No run of this test has a value: every run failed.")
@@ -68,7 +80,13 @@ def _sort_key(trend: TestTrend) -> tuple[int, int, float, str]:
     )
 
 
-def _row(trend: TestTrend) -> Row:
+def _newest_range(trend: TestTrend) -> ChangeRange | None:
+    if trend.newest_change is None:
+        return None
+    return change_range(trend.history.runs, trend.result.groups, trend.newest_change)
+
+
+def _row(trend: TestTrend, links: LinkTemplates) -> Row:
     unit = display_unit(trend.history.unit)
     counts = trend.counts
     classes = []
@@ -84,6 +102,7 @@ def _row(trend: TestTrend) -> Row:
     found = trend.compliance
     short, short_reason = _change(found.short_change, found.short_reference, found)
     long, long_reason = _change(found.long_change, found.long_reference, found)
+    latest, compare = range_cell(_newest_range(trend), links)
     return Row(
         cells=(
             trend.history.display_name,
@@ -94,6 +113,7 @@ def _row(trend: TestTrend) -> Row:
             str(trend.regressions),
             str(trend.progressions),
             str(trend.outliers_in_last_group),
+            latest,
         ),
         link_key=trend.history.ref,
         classes=tuple(classes),
@@ -106,30 +126,38 @@ def _row(trend: TestTrend) -> Row:
             trend.regressions,
             trend.progressions,
             trend.outliers_in_last_group,
+            latest or None,
         ),
-        reasons=("", "", "", short_reason, long_reason, "", "", "")
+        reasons=("", "", "", short_reason, long_reason, "", "", "", "")
         if short_reason or long_reason
         else (),
+        links=(*(None,) * 8, compare) if compare else (),
     )
 
 
 def dashboard_tables(
-    trends: Iterable[TestTrend], group_by: Sequence[str], normalised: str = ""
+    trends: Iterable[TestTrend],
+    group_by: Sequence[str],
+    normalised: str = "",
+    links: LinkTemplates | None = None,
 ) -> list[Table]:
-    """``normalised`` (``normalised to 2 GHz``) joins the unit in the trend header."""
+    """``normalised`` (``normalised to 2 GHz``) joins the unit in the trend header;
+    ``links`` turn each latest change's range into a link to its commits."""
+    links = links or LinkTemplates()
     tables = []
     for caption, members in split(trends, group_by, lambda trend: trend.history):
         unit = members[0].history.unit
         unit_label = display_unit(unit).label
         if normalised:
             unit_label = f"{unit_label}, {normalised}"
-        rows = tuple(_row(trend) for trend in sorted(members, key=_sort_key))
+        rows = tuple(_row(trend, links) for trend in sorted(members, key=_sort_key))
         tables.append(
             Table(
                 caption=caption,
                 header=header(unit_label),
                 rows=rows,
                 raw_header=header(unit or "value"),
+                kinds=KINDS,
             )
         )
     return tables

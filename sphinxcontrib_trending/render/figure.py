@@ -5,6 +5,13 @@ Building dicts (Plotly's documented JSON schema) instead of
 plotly.js validates nothing we would not.  Every string that came from the
 data is HTML-escaped, because Plotly renders names and hover text as a subset
 of HTML.
+
+Where conf.py has link templates (see :mod:`~sphinxcontrib_trending.conf.links`),
+a trace carries each point's address in ``trending_links`` (a key Plotly
+ignores and hands back with a click): a run opens its CI build's page, an
+anomaly's ring the commits between its last good and first bad version.
+The addresses are made by the templates, each value URL-quoted, and the
+script opens only ``http(s)`` ones.
 """
 
 from __future__ import annotations
@@ -24,9 +31,12 @@ import orjson
 
 from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
+from sphinxcontrib_trending.analysis.change_range import change_range
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
+from sphinxcontrib_trending.render.ranges import range_cell
 from sphinxcontrib_trending.render.visible import visible
 
 REGRESSION_COLOR = "#d62728"
@@ -204,7 +214,9 @@ def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool
     return "<br>".join(lines) + "<extra></extra>"
 
 
-def _runs_template(unit: DisplayUnit, one_job: bool, one_testbed: bool, percentiles: bool) -> str:
+def _runs_template(
+    unit: DisplayUnit, one_job: bool, one_testbed: bool, percentiles: bool, clicks: str = ""
+) -> str:
     """The runs' hover, as :func:`_hover_template` shows it, from fewer bytes.
 
     A graph page's data is mostly these points' hover texts, written twice
@@ -219,7 +231,18 @@ def _runs_template(unit: DisplayUnit, one_job: bool, one_testbed: bool, percenti
     lines = _hover_lines(unit, "y", "customdata[0]", "customdata[1]", build, testbed)
     if percentiles:
         lines.append(f"%{{customdata[{3 if one_testbed else 4}]}}")
+    if clicks:
+        lines.append(clicks)
     return "<br>".join(lines) + "<extra></extra>"
+
+
+CLICK_OPENS_BUILD = "click: opens the CI build's page"
+CLICK_OPENS_VERSION = "click: opens the DUT version's page"
+
+
+def _click_hint(links: LinkTemplates) -> str:
+    """What a click on a run opens (see :func:`_build_links`)."""
+    return CLICK_OPENS_BUILD if links.build else CLICK_OPENS_VERSION
 
 
 def _runs_hover(
@@ -227,6 +250,8 @@ def _runs_hover(
     stdevs: list[float],
     percentiles: list[str] | None,
     unit: DisplayUnit,
+    addresses: list[str | None] | None = None,
+    clicks: str = "",
 ) -> dict[str, Any]:
     """The runs trace's ``customdata``, ``meta`` and template (see :func:`_runs_template`).
 
@@ -247,8 +272,12 @@ def _runs_hover(
     hover: dict[str, Any] = {
         # a tuple per point: JSON writes it as the list Plotly reads
         "customdata": list(zip(*columns, strict=True)),
-        "hovertemplate": _runs_template(unit, one_job, one_testbed, percentiles is not None),
+        "hovertemplate": _runs_template(
+            unit, one_job, one_testbed, percentiles is not None, clicks if addresses else ""
+        ),
     }
+    if addresses is not None:
+        hover["trending_links"] = addresses
     if one_job or one_testbed:
         hover["meta"] = [jobs[0] if one_job else "", testbeds[0] if one_testbed else ""]
     return hover
@@ -312,8 +341,9 @@ def _testbed_and_hosts(testbed: str | None, hosts: str) -> str:
     return f"{testbed} (hosts {shown})" if testbed else f"hosts {shown}"
 
 
-def _headline(trend: TestTrend, index: int) -> str:
-    """What an anomaly marker says: the verdict, its confidence and standing."""
+def _headline(trend: TestTrend, index: int, span: str, clicks: str) -> str:
+    """What an anomaly marker says: the verdict, its confidence and standing, the
+    range it lies in (``span``) and what a click opens (``clicks``, "" for nothing)."""
     verdict = trend.verdicts[index]
     text = verdict.verdict
     if verdict.confidence is not None:
@@ -323,7 +353,38 @@ def _headline(trend: TestTrend, index: int) -> str:
     known = trend.acknowledged.get(index)
     if known is not None:
         text += f"<br>acknowledged: {_escaped(known.reason)}"
+    if span:
+        text += f"<br>range: {_escaped(span)}"
+    if clicks:
+        text += f"<br>click: {clicks}"
     return text
+
+
+def _anomaly_marks(
+    trend: TestTrend, anomalies: list[int], links: LinkTemplates
+) -> tuple[list[str], list[str | None]]:
+    """Each anomaly's headline (see :func:`_headline`) and the address its click opens."""
+    runs = trend.history.runs
+    headlines: list[str] = []
+    addresses: list[str | None] = []
+    for index in anomalies:
+        span, compare = range_cell(change_range(runs, trend.result.groups, index), links)
+        headlines.append(
+            _headline(trend, index, span, "opens the commits in this range" if compare else "")
+        )
+        addresses.append(compare)
+    return headlines, addresses
+
+
+def _build_links(runs: Sequence[Run], links: LinkTemplates) -> list[str | None] | None:
+    """Each run's CI build page (else its version's page); None when no template says."""
+    if links.build is None and links.version is None:
+        return None
+    addresses = []
+    for run in runs:
+        where = (run.job, run.build, run.dut_version, run.testbed)
+        addresses.append(links.build_url(*where) or links.version_url(*where))
+    return addresses if any(addresses) else None
 
 
 def series_label(history: TestHistory, with_testbed: bool = True) -> str:
@@ -351,9 +412,10 @@ def _failed_trace(
     name: str,
     unit: DisplayUnit,
     place: Callable[[Run], str],
+    links: LinkTemplates,
 ) -> dict[str, Any]:
     """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
-    interrupted (at zero when the test has no trend at all)."""
+    interrupted (at zero when the test has no trend at all); a click opens the build."""
     runs = trend.history.runs
     wanted = set(failed)
     levels = []
@@ -362,7 +424,9 @@ def _failed_trace(
         last = value if value is not None else last
         if index in wanted:
             levels.append(last * unit.scale)
-    return {
+    addresses = _build_links([runs[i] for i in failed], links)
+    hint = f"<br>{_click_hint(links)}" if addresses else ""
+    trace = {
         "type": "scatter",
         "mode": "markers",
         "name": f"{name} failed",
@@ -370,7 +434,7 @@ def _failed_trace(
         "x": [place(runs[i]) for i in failed],
         "y": levels,
         "customdata": [[_escaped(runs[i].job_build), _escaped(runs[i].message)] for i in failed],
-        "hovertemplate": "failed: %{customdata[0]}<br>%{customdata[1]}<extra></extra>",
+        "hovertemplate": f"failed: %{{customdata[0]}}<br>%{{customdata[1]}}{hint}<extra></extra>",
         "marker": {
             "symbol": FAILED_SYMBOL,
             "size": 10,
@@ -378,6 +442,9 @@ def _failed_trace(
             "line": {"width": 2, "color": FAILED_COLOR},
         },
     }
+    if addresses:
+        trace["trending_links"] = addresses
+    return trace
 
 
 def _outlier_trace(
@@ -453,7 +520,11 @@ _PERCENTILES = operator.attrgetter("percentiles")
 
 
 def _traces(
-    trend: TestTrend, style: _Style, place: Callable[[Run], str], trials: bool = False
+    trend: TestTrend,
+    style: _Style,
+    place: Callable[[Run], str],
+    trials: bool = False,
+    links: LinkTemplates | None = None,
 ) -> list[dict[str, Any]]:
     """The series' traces, its runs walked once.
 
@@ -461,6 +532,7 @@ def _traces(
     trend under them, the hover data and which runs failed or start an
     anomaly are all gathered in the one pass over the runs.
     """
+    links = links or LinkTemplates()
     history = trend.history
     runs = history.runs
     unit = display_unit(history.unit)
@@ -503,7 +575,14 @@ def _traces(
         "legendgroup": history.key,
         "x": times,
         "y": averages,
-        **_runs_hover(texts, stdevs, shown, unit),
+        **_runs_hover(
+            texts,
+            stdevs,
+            shown,
+            unit,
+            _build_links([runs[i] for i in measured], links),
+            _click_hint(links),
+        ),
         "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
     }
     if measured and steps[-1] != len(measured) - 1:
@@ -528,8 +607,9 @@ def _traces(
         if cloud is not None:
             traces.insert(0, cloud)
     if failed:
-        traces.append(_failed_trace(trend, failed, trend_values, name, unit, place))
+        traces.append(_failed_trace(trend, failed, trend_values, name, unit, place, links))
     if anomalies:
+        headlines, addresses = _anomaly_marks(trend, anomalies, links)
         traces.append(
             {
                 "type": "scatter",
@@ -540,7 +620,8 @@ def _traces(
                 "x": [place(runs[i]) for i in anomalies],
                 "y": [trend_values[i] * scale for i in anomalies],
                 "customdata": [
-                    _point_data(runs[i], unit, _headline(trend, i), percentiles) for i in anomalies
+                    _point_data(runs[i], unit, headline, percentiles)
+                    for i, headline in zip(anomalies, headlines, strict=True)
                 ],
                 "hovertemplate": _hover_template(unit, headline=True, percentiles=percentiles),
                 "marker": {
@@ -554,6 +635,7 @@ def _traces(
                         for i in anomalies
                     ],
                 },
+                **({"trending_links": addresses} if any(addresses) else {}),
             }
         )
     outliers = _outlier_trace(trend, name, unit, place)
@@ -588,19 +670,21 @@ def trend_figure(
     normalised: str = "",
     trials: bool = False,
     x_axis: str = "time",
+    links: LinkTemplates | None = None,
 ) -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests.
 
     ``normalised`` (``normalised to 2 GHz``) is added to the y axis label
     when the values were scaled to a reference CPU frequency; ``trials``
     draws each run's individual trials behind its average; ``x_axis`` is
-    one of :data:`X_AXES`.
+    one of :data:`X_AXES`; ``links`` make runs and anomalies open their
+    pages on a click.
     """
     place = _x_of(x_axis)
     data = [
         trace
         for trend, style in zip(trends, _styles(trends), strict=True)
-        for trace in _traces(trend, style, place, trials)
+        for trace in _traces(trend, style, place, trials, links)
     ]
     first = trends[0].history if trends else None
     y_label = axis_label(first.metric, first.unit) if first else ""

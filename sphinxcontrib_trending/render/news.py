@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from sphinxcontrib_trending.analysis.news import NewsItem
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import percent
+from sphinxcontrib_trending.render.ranges import RANGE_COLUMN, range_cell
 from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Row, Table, raw_percent
 from sphinxcontrib_trending.render.times import iso_time
 
@@ -16,10 +17,11 @@ HEADER = (
     "Since [Time]",
     "Since [DUT build]",
     "Since [CI job build]",
+    RANGE_COLUMN,
     "Change [%]",
 )
 RAW_HEADER = (*HEADER[:2], "Since [UTC, ISO 8601]", *HEADER[3:])
-KINDS = (LABEL, TEXT, LABEL, LABEL, LABEL, NUMBER)
+KINDS = (LABEL, TEXT, LABEL, LABEL, LABEL, LABEL, NUMBER)
 
 _LABELS = {"failure": "Failure", "regression": "Regression", "progression": "Progression"}
 
@@ -36,6 +38,7 @@ def label(item: NewsItem) -> str:
 def _row(item: NewsItem, links: LinkTemplates) -> Row:
     run = item.since
     where = (run.job, run.build, run.dut_version, run.testbed)
+    span, compare = range_cell(item.change_range, links)
     return Row(
         cells=(
             item.history.display_name,
@@ -43,6 +46,7 @@ def _row(item: NewsItem, links: LinkTemplates) -> Row:
             item.since.time.strftime("%Y-%m-%d %H:%M %Z").strip(),
             item.since.dut_version or "",
             item.since.job_build,
+            span,
             percent(item.relative_change),
         ),
         link_key=item.history.ref,
@@ -53,9 +57,16 @@ def _row(item: NewsItem, links: LinkTemplates) -> Row:
             iso_time(item.since.time),
             item.since.dut_version,
             item.since.job_build,
+            span or None,
             raw_percent(item.relative_change),
         ),
-        links=(None, None, None, links.version_url(*where), links.build_url(*where), None),
+        links=(
+            *(None, None, None),
+            links.version_url(*where),
+            links.build_url(*where),
+            compare,
+            None,
+        ),
     )
 
 

@@ -106,6 +106,11 @@ def write_junit(path: Path, tree: etree._ElementTree) -> None:
     tree.write(str(path), xml_declaration=True, encoding="UTF-8", pretty_print=True)
 
 
+def _end(end: dict[str, str | None] | None, name: str) -> str:
+    """A fact of one end of a change's range (see :func:`~.records.run_record`), or ""."""
+    return (end or {}).get(name) or ""
+
+
 def verdict_case(verdict: Verdict, fail_on: frozenset[Reason], links: GraphLinks) -> Case:
     """A verdict that fails the job is a failure; a Missing test that does not is skipped."""
     history = verdict.history
@@ -119,6 +124,10 @@ def verdict_case(verdict: Verdict, fail_on: frozenset[Reason], links: GraphLinks
         ("build page", facts["build_url"] or ""),
         ("since build page", facts["since_build_url"] or ""),
         ("since version page", facts["since_version_url"] or ""),
+        ("range", verdict.change_range.text() if verdict.change_range else ""),
+        ("last good build page", _end(facts["last_good"], "build_url")),
+        ("first bad build page", _end(facts["first_bad"], "build_url")),
+        ("compare page", facts["compare_url"] or ""),
     )
     output = "\n".join(
         [f"build: {verdict.job_build}", f"reason: {verdict.reason.value}"]

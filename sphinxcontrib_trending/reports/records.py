@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
+from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.identity import SeriesRef, SeriesTarget
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Reason, Verdict
 from sphinxcontrib_trending.conf.links import LinkTemplates
@@ -40,7 +41,13 @@ class GraphLinks:
         """The judged build's page, where the source's template says."""
         templates = self.pages.get(verdict.source, LinkTemplates())
         testbed = verdict.history.testbed
-        return templates.build_url(verdict.job, verdict.build, None, testbed)
+        return templates.build_url(verdict.job, verdict.build, verdict.version, testbed)
+
+    def version_url(self, verdict: Verdict) -> str | None:
+        """The page of the DUT version the judged build ran."""
+        templates = self.pages.get(verdict.source, LinkTemplates())
+        testbed = verdict.history.testbed
+        return templates.version_url(verdict.job, verdict.build, verdict.version, testbed)
 
     def since_urls(self, verdict: Verdict) -> tuple[str | None, str | None]:
         """The pages of the build and the DUT version a new group started at."""
@@ -50,6 +57,21 @@ class GraphLinks:
         templates = self.pages.get(verdict.source, LinkTemplates())
         where = (since.job, since.build, since.dut_version, since.testbed)
         return templates.build_url(*where), templates.version_url(*where)
+
+    def run_urls(self, verdict: Verdict, run: Run) -> tuple[str | None, str | None]:
+        """The pages of a run's build and DUT version, where the source's templates say."""
+        templates = self.pages.get(verdict.source, LinkTemplates())
+        where = (run.job, run.build, run.dut_version, run.testbed)
+        return templates.build_url(*where), templates.version_url(*where)
+
+    def compare_url(self, verdict: Verdict) -> str | None:
+        """The commits between a change's last good and first bad version."""
+        found = verdict.change_range
+        if found is None:
+            return None
+        templates = self.pages.get(verdict.source, LinkTemplates())
+        before, after = found.versions
+        return templates.compare_url(before, after, verdict.job, verdict.history.testbed)
 
     def url(self, verdict: Verdict) -> str | None:
         return self.series_url(verdict.source, verdict.history.ref)
@@ -80,8 +102,9 @@ def format_change(verdict: Verdict) -> str:
     return "" if change is None else f"{'+' if change > 0 else ''}{percent(change)} %"
 
 
-def describe(verdict: Verdict) -> str:
-    """One line saying what happened, for people: trend move, failure or absence."""
+def describe(verdict: Verdict, with_range: bool = True) -> str:
+    """One line saying what happened, for people: trend move, failure or absence;
+    without the change's range where a view shows it in a column of its own."""
     if verdict.anomaly:
         text = (
             f"trend {format_value(verdict, verdict.previous_trend)} -> "
@@ -91,6 +114,8 @@ def describe(verdict: Verdict) -> str:
             text += f", confidence {verdict.confidence:.3f}"
         if verdict.since is not None:
             text += f", new group since {build_name(verdict.since.job, verdict.since.build)}"
+        if with_range and verdict.change_range is not None:
+            text += f", range {verdict.change_range.text()}"
         if verdict.provisional:
             text += ", provisional"
         if verdict.acknowledged:
@@ -106,6 +131,20 @@ def first_line(text: str, limit: int = 200) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+def run_record(verdict: Verdict, run: Run | None, links: GraphLinks) -> dict[str, Any] | None:
+    """One end of a change's range: its version, build and time, and their pages."""
+    if run is None:
+        return None
+    build_url, version_url = links.run_urls(verdict, run)
+    return {
+        "version": run.dut_version,
+        "build": run.job_build,
+        "time": run.time.isoformat(),
+        "build_url": build_url,
+        "version_url": version_url,
+    }
+
+
 def record(
     verdict: Verdict,
     fail_on: Iterable[Reason] = DEFAULT_FAIL_ON,
@@ -116,6 +155,7 @@ def record(
     since = verdict.since
     links = links or GraphLinks()
     since_build_url, since_version_url = links.since_urls(verdict)
+    found = verdict.change_range
     return {
         "source": verdict.source,
         "key": history.key,
@@ -143,7 +183,12 @@ def record(
         "acknowledged": verdict.acknowledged or None,
         "description": describe(verdict),
         "graph": links.url(verdict),
+        "version": verdict.version,
         "build_url": links.build_url(verdict),
+        "version_url": links.version_url(verdict),
         "since_build_url": since_build_url,
         "since_version_url": since_version_url,
+        "last_good": run_record(verdict, found.last_good, links) if found else None,
+        "first_bad": run_record(verdict, found.first_bad, links) if found else None,
+        "compare_url": links.compare_url(verdict),
     }

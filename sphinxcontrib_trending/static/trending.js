@@ -10,9 +10,22 @@
   var figures = {};
   var waiting = {};
 
+  /* A point whose trace lists addresses in trending_links (a run's CI build, an
+   * anomaly's commit range; see render/figure.py) opens its own on a click. */
+  function openLink(event) {
+    var point = event && event.points && event.points[0];
+    var links = point && point.data && point.data.trending_links;
+    var address = links && links[point.pointIndex];
+    if (typeof address === "string" && /^https?:\/\//.test(address)) {
+      window.open(address, "_blank", "noopener");
+    }
+  }
+
   function plotFigure(plot, figure) {
     if (typeof Plotly !== "undefined") {
-      Plotly.newPlot(plot, figure.data, figure.layout, figure.config);
+      Plotly.newPlot(plot, figure.data, figure.layout, figure.config).then(function (drawn) {
+        drawn.on("plotly_click", openLink);
+      });
     }
   }
 

@@ -13,7 +13,16 @@ from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, judge_latest
 from sphinxcontrib_trending.reports.records import GraphLinks
 from tests.hand_built import failing_last
-from tests.reports.test_report_outputs import EVERY, HOSTILE, JOB, NORMAL, REGRESSION
+from tests.reports.test_report_outputs import (
+    EVERY,
+    HOSTILE,
+    HOSTILE_VERSION,
+    JOB,
+    NORMAL,
+    RANGE_LINKS,
+    REGRESSION,
+    ranged_regression,
+)
 
 LINKS = GraphLinks("https://docs.example.org/perf")
 
@@ -105,3 +114,22 @@ def test_long_sections_are_cut_and_counted() -> None:
     text = summary(many, DEFAULT_FAIL_ON, LINKS)
     assert sum(line.startswith("| [t") for line in text.splitlines()) == MAX_ROWS
     assert "… and 3 more (see the JSON report)." in text
+
+
+def test_a_regression_shows_its_range_linked_to_the_commits_between() -> None:
+    verdict = replace(ranged_regression(HOSTILE_VERSION, "v2"), version="v2")
+    text = summary([verdict, NORMAL], DEFAULT_FAIL_ON, RANGE_LINKS)
+    assert "| Test | Testbed | Build | Version | Range | Change | Details |" in text
+    document = html.fromstring(_html(text))
+    assert document.xpath("//script") == []
+    hrefs = {a.text_content(): a.get("href") for a in document.xpath("//a")}
+    assert hrefs[f"{HOSTILE_VERSION} .. v2"] == (
+        "https://git.example.org/compare/v1%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E%26x...v2"
+    )
+    assert hrefs[f"{JOB}/30"] == f"https://ci.example.org/{JOB}/30"
+    assert hrefs["v2"] == "https://git.example.org/tag/v2"
+
+
+def test_sections_without_versions_or_ranges_leave_those_columns_out() -> None:
+    text = summary([REGRESSION], DEFAULT_FAIL_ON, RANGE_LINKS)
+    assert "| Test | Testbed | Build | Change | Details |" in text

@@ -7,6 +7,7 @@ import email.policy
 import re
 from email.message import EmailMessage
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from lxml import html
@@ -16,10 +17,12 @@ from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Verdict, judge_latest
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.ingest import SourceSpec, load
 from sphinxcontrib_trending.reports.records import GraphLinks
 from tests.archives import ArchiveCache
 from tests.hand_built import JOB, failing_last
+from tests.reports.test_report_outputs import HOSTILE_VERSION, RANGE_LINKS, ranged_regression
 from tools.make_robot_archive import DEFAULT_JOB, DEFAULT_TESTS, Change, TestPlan
 
 HOSTILE = '<script>alert("x")</script> & <b>co</b>'
@@ -161,3 +164,42 @@ def test_identical_failures_fold_into_one_line_with_the_count() -> None:
     assert "<b>TG</b> <IPv4> gave no answer" in cells
     assert "ethip4-ip4base-mrr (3 tests: frame size 64b, imix; cores 1t1c, 2t1c)" in cells
     assert "Failed tests (4)" in document.text_content()
+
+
+TEMPLATES = LinkTemplates(
+    "https://ci.example.org/{job}/{build}",
+    "https://git.example.org/tag/{version}",
+    "https://git.example.org/compare/{last_good}...{first_bad}",
+)
+
+
+def test_a_regression_names_its_range_and_links_build_version_and_commits(
+    verdicts: list[Verdict],
+) -> None:
+    links = GraphLinks(pages={"mrr": TEMPLATES})
+    hostile = next(v for v in verdicts if v.history.name == HOSTILE)
+    found = hostile.change_range
+    assert found is not None and found.first_bad.build == hostile.build
+    before, after = found.versions
+    text, body = _parts(compose(verdicts, DEFAULT_FAIL_ON, ADDRESSES, links))
+    hrefs = {a.text_content(): a.get("href") for a in html.fromstring(body).xpath("//a")}
+    quoted = {version: quote(version, safe="") for version in (before, after)}
+    assert hrefs[f"{before} .. {after}"] == (
+        f"https://git.example.org/compare/{quoted[before]}...{quoted[after]}"
+    )
+    assert hrefs[hostile.job_build] == f"https://ci.example.org/{DEFAULT_JOB}/{hostile.build}"
+    assert hrefs[after] == f"https://git.example.org/tag/{quoted[after]}"
+    assert f"    range: {before} .. {after} https://git.example.org/compare/" in text
+    assert f"    build: https://ci.example.org/{DEFAULT_JOB}/{hostile.build}" in text
+
+
+def test_a_hostile_version_stays_text_in_the_html_and_quoted_in_links() -> None:
+    verdict = ranged_regression(HOSTILE_VERSION, "v2")
+    text, body = _parts(compose([verdict], DEFAULT_FAIL_ON, ADDRESSES, RANGE_LINKS))
+    assert "<script>" not in body
+    document = html.fromstring(body)
+    assert document.xpath("//script") == []
+    (anchor,) = [a for a in document.xpath("//a") if a.text_content().endswith(" .. v2")]
+    assert anchor.text_content() == f"{HOSTILE_VERSION} .. v2"
+    assert anchor.get("href").startswith("https://git.example.org/compare/v1%22%3E%3Cscript")
+    assert f"range: {HOSTILE_VERSION} .. v2" in text

@@ -12,7 +12,16 @@ from sphinxcontrib_trending.alerts.webhook import WebhookError, WebhookSettings,
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON
 from sphinxcontrib_trending.reports.records import GraphLinks
 from tests.alerts.webhook_server import SECRET_PATH, Answer, webhook_server
-from tests.reports.test_report_outputs import EVERY, FAILED, HOSTILE, JOB, REGRESSION
+from tests.reports.test_report_outputs import (
+    EVERY,
+    FAILED,
+    HOSTILE,
+    HOSTILE_VERSION,
+    JOB,
+    RANGE_LINKS,
+    REGRESSION,
+    ranged_regression,
+)
 
 LINKS = GraphLinks("https://docs.example.org")
 
@@ -116,3 +125,12 @@ def test_an_unreachable_server_is_reported_without_the_secret() -> None:
         post({"text": "x"}, settings, sleep=lambda _: None)
     assert str(raised.value) == "http://127.0.0.1/…: cannot connect (2 attempts)"
     assert "SECRET" not in repr(raised.value) and raised.value.__cause__ is None
+
+
+def test_a_regression_line_links_its_build_and_its_range() -> None:
+    verdict = ranged_regression(HOSTILE_VERSION, "v2")
+    text = payload([verdict], DEFAULT_FAIL_ON, RANGE_LINKS)["blocks"][2]["text"]["text"]
+    compare = "https://git.example.org/compare/v1%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E%26x"
+    assert f"in <https://ci.example.org/{JOB}/30|{JOB}/30>: trend" in text
+    assert text.endswith(f", range <{compare}...v2|{escape(HOSTILE_VERSION)} .. v2>")
+    assert "<script>" not in text

@@ -12,10 +12,12 @@ import json
 import re
 import socket
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from lxml import etree
 
+from sphinxcontrib_trending.alerts.markdown import escape
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.cli.check import run
 from sphinxcontrib_trending.cli.check_options import Outputs
@@ -23,7 +25,7 @@ from sphinxcontrib_trending.ingest import SourceSpec
 from sphinxcontrib_trending.settings import Settings, Source
 from tests.alerts.webhook_server import SECRET_PATH, Answer, webhook_server
 from tests.archives import ArchiveCache
-from tools.make_robot_archive import DEFAULT_JOB, Change
+from tools.make_robot_archive import DEFAULT_JOB, Change, default_version
 
 IP4_1C_CASE = "64b-1t1c-ethip4-ip4base-mrr"
 IP4_2C_CASE = "64b-2t1c-ethip4-ip4base-mrr"
@@ -596,3 +598,36 @@ def test_conf_py_templates_link_the_judged_build_in_json_and_junit(
     job, build = NEWEST.split("/")
     assert {r["build_url"] for r in records} == {f"https://ci.example.org/job/{job}/{build}/"}
     assert f"build page: https://ci.example.org/job/{job}/{build}/" in junit.read_text()
+
+
+def test_a_regression_names_its_range_in_every_output(
+    archive: Path, tmp_path: Path, capsys
+) -> None:
+    docs = _conf(
+        tmp_path / "docs",
+        f"trending_sources = {{'perf': {{'paths': [{str(archive)!r}]}}}}\n"
+        "trending_build_url = 'https://ci.example.org/job/{job}/{build}/'\n"
+        "trending_compare_url = 'https://git.example.org/compare/{last_good}...{first_bad}'\n",
+    )
+    target, junit, markdown = tmp_path / "v.json", tmp_path / "junit.xml", tmp_path / "s.md"
+    outputs = ["--json", str(target), "--junit", str(junit), "--markdown", str(markdown)]
+    assert main(["check", "--conf", str(docs), *outputs]) == 1
+    job, build = NEWEST.split("/")
+    good, bad = default_version(10), default_version(11)
+    (regression,) = [r for r in json.loads(target.read_text())["verdicts"] if r["name"] == IP4_1C]
+    assert regression["last_good"] == {
+        "version": good,
+        "build": f"{job}/11",
+        "time": regression["last_good"]["time"],
+        "build_url": f"https://ci.example.org/job/{job}/11/",
+        "version_url": None,
+    }
+    assert regression["first_bad"]["build"] == NEWEST
+    assert regression["first_bad"]["version"] == bad == regression["version"]
+    compare = f"https://git.example.org/compare/{quote(good, safe='')}...{quote(bad, safe='')}"
+    assert regression["compare_url"] == compare
+    stdout = capsys.readouterr().out
+    assert f"range {good} .. {bad}" in _rows(stdout)[IP4_1C][-1]
+    assert f"compare page: {compare}" in junit.read_text()
+    assert f"[{escape(f'{good} .. {bad}')}]({compare})" in markdown.read_text()
+    assert f"[{NEWEST}](https://ci.example.org/job/{job}/{build}/)" in markdown.read_text()

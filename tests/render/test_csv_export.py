@@ -99,7 +99,7 @@ def test_dashboard_csv_holds_raw_rates_and_unrounded_changes() -> None:
     assert float(row[1]) == pytest.approx(8e6)
     assert row[2] == "6"  # runs in the last group
     assert float(row[4]) == pytest.approx(-20.0)  # long-term change in percent
-    assert row[5:] == ["1", "0", "0"]
+    assert row[5:] == ["1", "0", "0", "26.02-rc0~24 .. 26.02-rc0~25"]
 
 
 def test_failed_csv_has_iso_times_in_utc() -> None:

@@ -16,6 +16,7 @@ from sphinxcontrib_trending.analysis import summary
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import display_unit, percent
 from sphinxcontrib_trending.render.dashboard import dashboard_tables, header
 from sphinxcontrib_trending.render.failed import HEADER as FAILED_HEADER
@@ -125,10 +126,30 @@ def test_dashboard_cells_hold_the_injected_changes(trends: list[summary.TestTren
     # the full header is asserted through the HTML in test_site; here the unit label
     assert skx.header == header("Mpps") and skx.header[1] == "Trend [Mpps]"
     cells = _cells(skx)
-    assert cells["regress"] == ("regress", "8.00", "6", "-20.00", "-20.00", "1", "0", "0")
-    assert cells["progress"] == ("progress", "6.00", "4", "20.00", "20.00", "0", "1", "0")
-    assert cells["stable"] == ("stable", "3.00", "30", "0.00", "0.00", "0", "0", "0")
-    assert _cells(icx)["stable"] == ("stable", "4.00", "10", "0.00", "0.00", "0", "0", "0")
+    assert cells["regress"] == (
+        *("regress", "8.00", "6", "-20.00", "-20.00", "1", "0", "0"),
+        "26.02-rc0~24 .. 26.02-rc0~25",
+    )
+    assert cells["progress"] == (
+        *("progress", "6.00", "4", "20.00", "20.00", "0", "1", "0"),
+        "26.02-rc0~26 .. 26.02-rc0~27",
+    )
+    assert cells["stable"] == ("stable", "3.00", "30", "0.00", "0.00", "0", "0", "0", "")
+    assert _cells(icx)["stable"] == ("stable", "4.00", "10", "0.00", "0.00", "0", "0", "0", "")
+
+
+def test_the_latest_changes_range_links_to_the_commits_between(
+    trends: list[summary.TestTrend],
+) -> None:
+    compare = "https://git.example.org/compare/{last_good}...{first_bad}?on={testbed}"
+    skx = dashboard_tables(trends, ("testbed",), links=LinkTemplates(compare=compare))[0]
+    rows = {row.cells[0]: row for row in skx.rows}
+    assert rows["regress"].links[-1] == (
+        "https://git.example.org/compare/26.02-rc0~24...26.02-rc0~25?on=2n-skx"
+    )
+    assert rows["regress"].raw[-1] == "26.02-rc0~24 .. 26.02-rc0~25"
+    assert rows["stable"].links == () and rows["stable"].raw[-1] is None
+    assert all(row.links == () for row in dashboard_tables(trends, ("testbed",))[0].rows)
 
 
 def test_dashboard_rows_carry_links_classes_and_raw_names(trends: list[summary.TestTrend]) -> None:

@@ -17,6 +17,7 @@ import pytest
 from lxml import etree
 
 from sphinxcontrib_trending.analysis import history as history_model
+from sphinxcontrib_trending.analysis.change_range import ChangeRange
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, BuildVerdicts, Reason, Verdict
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.reports.junit import (
@@ -105,6 +106,62 @@ def test_records_link_the_judged_build_and_where_the_new_group_started() -> None
     assert other_source["build_url"] is other_source["since_version_url"] is None
     case = verdict_case(persisting, DEFAULT_FAIL_ON, links)
     assert f"since build page: https://ci.example.org/{JOB}/27" in case.output
+
+
+HOSTILE_VERSION = 'v1"><script>alert(1)</script>&x'
+RANGE_LINKS = GraphLinks(
+    pages={
+        "perf": LinkTemplates(
+            "https://ci.example.org/{job}/{build}",
+            "https://git.example.org/tag/{version}",
+            "https://git.example.org/compare/{last_good}...{first_bad}",
+        )
+    }
+)
+
+
+def ranged_regression(before: str | None, after: str | None) -> Verdict:
+    good = history_model.Run(TIME, JOB, "29", before, "2n-skx", "PASS", "", (), 1e7, 0.0)
+    bad = history_model.Run(TIME, JOB, "30", after, "2n-skx", "PASS", "", (), 8e6, 0.0)
+    return replace(REGRESSION, change_range=ChangeRange(good, bad))
+
+
+def test_a_change_names_its_range_and_links_the_commits_between() -> None:
+    verdict = ranged_regression(HOSTILE_VERSION, "v2")
+    facts = record(verdict, links=RANGE_LINKS)
+    quoted = "v1%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E%26x"
+    assert facts["last_good"] == {
+        "version": HOSTILE_VERSION,
+        "build": f"{JOB}/29",
+        "time": TIME.isoformat(),
+        "build_url": f"https://ci.example.org/{JOB}/29",
+        "version_url": f"https://git.example.org/tag/{quoted}",
+    }
+    assert facts["first_bad"]["version"] == "v2"
+    assert facts["compare_url"] == f"https://git.example.org/compare/{quoted}...v2"
+    assert describe(verdict).endswith(f", range {HOSTILE_VERSION} .. v2")
+    output = verdict_case(verdict, DEFAULT_FAIL_ON, RANGE_LINKS).output
+    assert f"compare page: https://git.example.org/compare/{quoted}...v2" in output
+    assert f"first bad build page: https://ci.example.org/{JOB}/30" in output
+
+
+def test_a_range_within_one_version_or_without_one_links_no_comparison() -> None:
+    assert record(ranged_regression("v2", "v2"), links=RANGE_LINKS)["compare_url"] is None
+    unversioned = ranged_regression(None, "v2")
+    assert record(unversioned, links=RANGE_LINKS)["compare_url"] is None
+    assert describe(unversioned).endswith(f", range {JOB}/29 .. {JOB}/30")
+    plain = record(REGRESSION, links=RANGE_LINKS)
+    assert plain["last_good"] is plain["first_bad"] is plain["compare_url"] is None
+
+
+def test_junit_keeps_a_hostile_range_well_formed(tmp_path: Path) -> None:
+    verdict = ranged_regression(HOSTILE_VERSION, "v2")
+    target = tmp_path / "junit.xml"
+    case = verdict_case(verdict, DEFAULT_FAIL_ON, RANGE_LINKS)
+    write_junit(target, junit_tree("check", [Suite("perf", [case])]))
+    text = etree.parse(str(target)).findtext(".//system-out")
+    assert f"range: {HOSTILE_VERSION} .. v2" in text
+    assert "<script>" not in target.read_text()
 
 
 def test_text_table_lists_worst_first_and_closes_with_the_counts() -> None:

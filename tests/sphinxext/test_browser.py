@@ -194,3 +194,80 @@ def test_ticks_tell_apart_builds_of_one_day(browser: str, site: SiteFactory) -> 
     assert len(ticks) >= 2, ticks
     assert len(set(ticks)) == len(ticks), ticks  # a day format would repeat "Jan 05"
     assert all(":" in tick for tick in ticks), ticks
+
+
+CLICK_HARNESS = """<!DOCTYPE html><html><body><pre id="result"></pre>
+<iframe id="page" src="graphs.html#trending-perf-mrr-2n-skx-tests-perf-regress"
+width="1200" height="800"></iframe>
+<script>
+/* Moves the mouse onto point ?point= of trace ?curve= of the regress graph (?shift= pixels
+   below it), presses and releases it as a user would, and lists what the page opened. */
+var tries = 0, opened = [], asked = new URLSearchParams(location.search);
+function mouse(win, target, type, at) {
+  target.dispatchEvent(new win.MouseEvent(type, {bubbles: true, cancelable: true,
+    clientX: at[0], clientY: at[1], buttons: type === "mousedown" ? 1 : 0, view: win}));
+}
+function place(graph) {
+  var layout = graph._fullLayout, trace = graph._fullData[Number(asked.get("curve"))];
+  var point = Number(asked.get("point")), box = graph.getBoundingClientRect();
+  return [box.left + layout.xaxis._offset + layout.xaxis.d2p(trace.x[point]),
+          box.top + layout.yaxis._offset + layout.yaxis.d2p(trace.y[point])
+          + Number(asked.get("shift"))];
+}
+function clickPoint() {
+  var win = document.getElementById("page").contentWindow;
+  win.open = function (address, target, features) {
+    opened.push(address + " " + target + " " + features);
+  };
+  var graph = Array.prototype.find.call(win.document.querySelectorAll(".trending-graph-plot"),
+    function (plot) { return plot._fullData && plot.data[0].name === "regress"; });
+  if (!graph) {
+    if (++tries < 400) { setTimeout(clickPoint, 25); }
+    else { document.getElementById("result").textContent = "no graph"; }
+    return;
+  }
+  var drag = graph.querySelector(".nsewdrag"), at = place(graph);
+  mouse(win, drag, "mousemove", at);
+  setTimeout(function () {  /* Plotly settles the hover before the press */
+    mouse(win, drag, "mousedown", at);
+    mouse(win, drag, "mouseup", at);
+    setTimeout(function () {
+      document.getElementById("result").textContent = opened.join("\\n") || "nothing opened";
+    }, 300);
+  }, 150);
+}
+document.getElementById("page").addEventListener("load", clickPoint);
+</script></body></html>
+"""
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("curve=0&point=0&shift=0", f"https://ci.example.org/job/{datasets.JOB}/1/"),
+        ("curve=2&point=0&shift=0", f"https://ci.example.org/job/{datasets.JOB}/25/"),
+        ("curve=2&point=0&shift=5", "https://git.example.org/compare/26.02-rc0~24...26.02-rc0~25"),
+    ],
+    ids=["run", "the anomaly's run", "the anomaly's ring"],
+)
+def test_a_click_opens_a_runs_build_and_an_anomalys_commit_range(
+    browser: str, site: SiteFactory, query: str, expected: str
+) -> None:
+    """The frame opens the regressing test's anchor, which draws its graph at once; the
+    ring around an anomaly's first run is bigger than the run's dot, so a click on the dot
+    opens the run's build and a click on the ring the commits between."""
+    app = site(
+        confoverrides={
+            "trending_build_url": "https://ci.example.org/job/{job}/{build}/",
+            "trending_compare_url": "https://git.example.org/compare/{last_good}...{first_bad}",
+        }
+    )
+    app.build()
+    outdir = Path(app.outdir)
+    (outdir / "click.html").write_text(CLICK_HARNESS)
+    for _attempt in range(3):  # the data file loads in real time (see the tests above)
+        dom = dump_dom(browser, f"{(outdir / 'click.html').as_uri()}?{query}")
+        shown = dom.xpath("//pre[@id='result']")[0].text or ""
+        if shown != "no graph":
+            break
+    assert shown == f"{expected} _blank noopener"

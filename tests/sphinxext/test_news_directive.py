@@ -33,13 +33,19 @@ def test_news_per_period_newest_first_linked_to_graphs(site: SiteFactory) -> Non
     ]
     day, week, month = (cells(table) for table in tables)
     assert [row[:2] for row in day] == [["flaky", "Failure"]]
-    assert day[0][3:] == ["26.02-rc0~30", "csit-vpp-perf-mrr-daily-master-2n-skx/30", ""]
+    assert day[0][3:] == [
+        "26.02-rc0~30",
+        "csit-vpp-perf-mrr-daily-master-2n-skx/30",
+        "26.02-rc0~29 .. 26.02-rc0~30",  # the last passed run, then the failing one
+        "",
+    ]
     assert [(row[0], row[1].split(" ")[0], row[3]) for row in week] == [
         ("flaky", "Failure", "26.02-rc0~30"),
         ("progress", "Progression", "26.02-rc0~27"),
         ("regress", "Regression", "26.02-rc0~25"),
     ]
-    assert week[1][5] == "20.00" and week[2][5] == "-20.00"
+    assert week[1][5] == "26.02-rc0~26 .. 26.02-rc0~27"
+    assert week[1][6] == "20.00" and week[2][6] == "-20.00"
     assert month == week  # nothing older than a week happened
     classes = [tr.get("class") or "" for tr in tables[1].xpath("./tbody/tr")]
     assert ["trending-failure" in classes[0], "trending-regression" in classes[2]] == [True, True]

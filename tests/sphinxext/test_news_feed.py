@@ -59,6 +59,7 @@ def test_one_entry_per_event_with_every_required_element(site: SiteFactory) -> N
         target, anchor = _text(entry, "a:link[@rel='alternate']/@href").split("#")
         assert target == "graphs.html" and anchor in graph_ids
     assert "since csit-vpp-perf-mrr-daily-master-2n-skx/25" in _text(entries[2], "a:summary")
+    assert ", range 26.02-rc0~24 .. 26.02-rc0~25" in _text(entries[2], "a:summary")
 
 
 def test_the_page_links_the_feed_in_its_head_and_its_body(site: SiteFactory) -> None:

@@ -46,14 +46,21 @@ def test_dashboard_holds_the_expected_numbers_in_order(built) -> None:
         "Regressions [#]",
         "Progressions [#]",
         "Outliers [#]",
+        "Latest Change [last good .. first bad]",
     ]
     rows = {row[0]: row for row in _rows(page)}
     assert [row[0] for row in _rows(page)][:2] == ["regress", "progress"]
-    assert rows["regress"] == ["regress", "8.00", "6", "-20.00", "-20.00", "1", "0", "0"]
-    assert rows["progress"] == ["progress", "6.00", "4", "20.00", "20.00", "0", "1", "0"]
-    assert rows["stable"][1:] == ["3.00", "30", "0.00", "0.00", "0", "0", "0"]
+    assert rows["regress"] == [
+        *("regress", "8.00", "6", "-20.00", "-20.00", "1", "0", "0"),
+        "26.02-rc0~24 .. 26.02-rc0~25",
+    ]
+    assert rows["progress"] == [
+        *("progress", "6.00", "4", "20.00", "20.00", "0", "1", "0"),
+        "26.02-rc0~26 .. 26.02-rc0~27",
+    ]
+    assert rows["stable"][1:] == ["3.00", "30", "0.00", "0.00", "0", "0", "0", ""]
     # flaky failed twice: the failed runs are gaps, not zeros, and do not split the group
-    assert rows["flaky"][1:] == ["2.00", "28", "0.00", "0.00", "0", "0", "0"]
+    assert rows["flaky"][1:] == ["2.00", "28", "0.00", "0.00", "0", "0", "0", ""]
     classes = {
         row.xpath("./td")[0].text_content().strip(): row.get("class", "")
         for row in page.xpath("//table/tbody/tr")
@@ -138,7 +145,8 @@ def test_graph_json_holds_points_trend_and_anomaly_markers(built) -> None:
     # the texts every run shares travel once, in the trace's meta
     assert markers["meta"] == ["csit-vpp-perf-mrr-daily-master-2n-skx", "2n-skx"]
     assert hover_lines(anomalies, 0)[0].startswith("regression, confidence ")
-    assert hover_lines(anomalies, 0)[5] == "CI job build: csit-vpp-perf-mrr-daily-master-2n-skx/25"
+    assert hover_lines(anomalies, 0)[1] == "range: 26.02-rc0~24 .. 26.02-rc0~25"
+    assert hover_lines(anomalies, 0)[6] == "CI job build: csit-vpp-perf-mrr-daily-master-2n-skx/25"
     layout = regress and by_name["regress"]["layout"]
     assert "tickformatstops" in layout["xaxis"]
     labels = [button["label"] for button in layout["xaxis"]["rangeselector"]["buttons"]]

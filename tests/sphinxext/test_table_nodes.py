@@ -65,7 +65,7 @@ def test_other_builders_get_the_docutils_table(site: SiteFactory) -> None:
     app.build()
     text = (Path(app.outdir) / "dashboard.txt").read_text(encoding="utf-8")
     rows = [line for line in text.splitlines() if line.startswith("| regress ")]
-    assert len(rows) == 1 and rows[0].count("|") == 9  # a grid table: 8 columns
+    assert len(rows) == 1 and rows[0].count("|") == 10  # a grid table: 9 columns
 
 
 def test_a_page_s_doctree_keeps_the_table_as_data(site: SiteFactory) -> None:

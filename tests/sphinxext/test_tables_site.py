@@ -56,6 +56,7 @@ def test_dashboard_csv_holds_raw_values_with_units(site: SiteFactory) -> None:
         "Regressions [#]",
         "Progressions [#]",
         "Outliers [#]",
+        "Latest Change [last good .. first bad]",
     ]
     by_name = {row[0]: row for row in body}
     assert float(by_name["regress"][1]) == 8e6

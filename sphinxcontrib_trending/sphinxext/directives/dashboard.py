@@ -33,5 +33,7 @@ class DashboardDirective(TrendingDirective):
         trends = self.trends(loaded, selected)
         return [
             table_node(table, loaded.source.name, ["trending-dashboard", "trending-changes"])
-            for table in dashboard_tables(trends, group_by, self.normalised(selected))
+            for table in dashboard_tables(
+                trends, group_by, self.normalised(selected), loaded.source.links
+            )
         ]

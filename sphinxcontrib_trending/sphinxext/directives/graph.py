@@ -11,6 +11,7 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.conf.sources import Source
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.figure import X_AXES, script_json, series_label, trend_figure
 from sphinxcontrib_trending.render.visible import visible
@@ -63,17 +64,21 @@ class GraphDirective(TrendingDirective):
             return [
                 node
                 for trend in trends
-                for node in self._graph([trend], loaded.source.name, heading=_heading(trend))
+                for node in self._graph([trend], loaded.source, heading=_heading(trend))
             ]
-        return self._graph(trends, loaded.source.name, title=title)
+        return self._graph(trends, loaded.source, title=title)
 
     def _graph(
-        self, trends: list[TestTrend], source: str, title: str = "", heading: str = ""
+        self,
+        trends: list[TestTrend],
+        source: Source,
+        title: str = "",
+        heading: str = "",
     ) -> list[nodes.Node]:
         """An optional heading, then the graph; anchors are settled when all pages are read."""
         claims = []
         for trend in trends:
-            target = SeriesTarget(source, trend.history.ref)
+            target = SeriesTarget(source.name, trend.history.ref)
             if claim_anchor(self.env, target, self.lineno, *_search_text(trend.history)):
                 claims.append(target)
         graph = graph_node(
@@ -85,6 +90,7 @@ class GraphDirective(TrendingDirective):
                     self.normalised([trend.history for trend in trends]),
                     trials="trials" in self.options,
                     x_axis=self.options.get("x-axis", "time"),
+                    links=source.links,
                 )
             ),
             title=title or heading,
