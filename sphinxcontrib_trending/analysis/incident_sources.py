@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sphinxcontrib_trending.analysis.change_range import ChangeRange, streak_range
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.incidents import Anomaly, Kind
 from sphinxcontrib_trending.analysis.news import NewsItem, failing_streak_start
@@ -35,6 +36,10 @@ def _run_index(history: TestHistory, run: Run) -> int | None:
     return _index(history, run.job, run.build)
 
 
+def _last_good(found: ChangeRange | None) -> Run | None:
+    return found.last_good if found is not None else None
+
+
 def from_news(items: Iterable[NewsItem], source: str) -> list[Anomaly]:
     """One anomaly per news item of ``source``."""
     found = []
@@ -43,7 +48,13 @@ def from_news(items: Iterable[NewsItem], source: str) -> list[Anomaly]:
         if index is not None:
             found.append(
                 Anomaly(
-                    source, item.kind, item.history, index, item.relative_change, item.provisional
+                    source,
+                    item.kind,
+                    item.history,
+                    index,
+                    item.relative_change,
+                    item.provisional,
+                    _last_good(item.change_range),
                 )
             )
     return found
@@ -64,8 +75,10 @@ def from_verdicts(verdicts: Iterable[Verdict]) -> list[Anomaly]:
         if judged is None:
             continue
         start: int | None = judged
+        found_range = verdict.change_range
         if kind == "failure":
             start = failing_streak_start(verdict.history.runs[: judged + 1])
+            found_range = streak_range(verdict.history.runs, start)
         elif verdict.since is not None:
             start = _run_index(verdict.history, verdict.since)
         if start is not None:
@@ -77,6 +90,7 @@ def from_verdicts(verdicts: Iterable[Verdict]) -> list[Anomaly]:
                     start,
                     verdict.change,
                     verdict.provisional,
+                    _last_good(found_range),
                 )
             )
     return found

@@ -20,7 +20,7 @@ Sphinx, no settings.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -31,19 +31,6 @@ Kind = Literal["regression", "progression", "failure"]
 
 KIND_ORDER: dict[str, int] = {"regression": 0, "failure": 1, "progression": 2}
 """Most urgent first, where two incidents started at the same moment."""
-
-
-def last_good_run(runs: Sequence[Run], first_bad: int) -> Run | None:
-    """The newest passed, measured run before ``first_bad``: the last one still good.
-
-    One small function on purpose: a richer notion of a series' last good
-    run (an outlier-aware one, say) replaces this without touching the rest.
-    """
-    for index in range(first_bad - 1, -1, -1):
-        run = runs[index]
-        if run.status == "PASS" and run.average is not None:
-            return run
-    return None
 
 
 @dataclass(frozen=True)
@@ -58,14 +45,14 @@ class Anomaly:
     relative_change: float | None = None
     """``(new trend - old trend) / |old trend|``; None for a failure."""
     provisional: bool = False
+    last_good_run: Run | None = None
+    """The run before the change, as the news and the gate name it
+    (:mod:`~.change_range`), so an incident and its members' lines agree;
+    None when nothing came before."""
 
     @property
     def first_bad_run(self) -> Run:
         return self.history.runs[self.first_bad]
-
-    @property
-    def last_good_run(self) -> Run | None:
-        return last_good_run(self.history.runs, self.first_bad)
 
 
 @dataclass(frozen=True)

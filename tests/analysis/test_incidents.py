@@ -9,7 +9,7 @@ import pytest
 from sphinxcontrib_trending.analysis import history as series
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.incident_sources import from_news, from_verdicts
-from sphinxcontrib_trending.analysis.incidents import Anomaly, Incident, incidents, last_good_run
+from sphinxcontrib_trending.analysis.incidents import Anomaly, Incident, incidents
 from sphinxcontrib_trending.analysis.news import news
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
 from sphinxcontrib_trending.analysis.verdicts import judge_latest
@@ -122,17 +122,13 @@ def _run(build: int, status: str = "PASS", average: float | None = 1.0) -> serie
     return series.Run(time, JOB, str(build), version, None, status, "", (), average, 0.0)
 
 
-def test_last_good_run_skips_failed_and_unmeasured_runs() -> None:
-    runs = [_run(1), _run(2, "FAIL", None), _run(3, "PASS", None), _run(4)]
-    assert last_good_run(runs, 3) == runs[0]
-    assert last_good_run(runs, 0) is None
-
-
 def test_the_incident_is_bounded_by_its_earliest_member() -> None:
     runs = tuple(_run(n) for n in range(1, 6))
     history = series.TestHistory("t", "t", "t", "s", (), None, None, "mrr", "pps", runs)
-    late = Anomaly("src", "regression", history, 4, -0.1)
-    early = Anomaly("src", "regression", replace(history, key="u", name="u"), 3, -0.2)
+    late = Anomaly("src", "regression", history, 4, -0.1, last_good_run=runs[3])
+    early = Anomaly(
+        "src", "regression", replace(history, key="u", name="u"), 3, -0.2, last_good_run=runs[2]
+    )
     found = incidents([late, early])
     assert len(found) == 1
     assert found[0].first_bad.build == "4"

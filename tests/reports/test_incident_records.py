@@ -23,9 +23,10 @@ def _history(name: str) -> series.TestHistory:
 
 
 def test_a_change_json_cannot_hold_is_null() -> None:
+    first = _history("a")
     found = incidents(
         [
-            Anomaly("src", "regression", _history("a"), 2, float("-inf")),
+            Anomaly("src", "regression", first, 2, float("-inf"), last_good_run=first.runs[1]),
             Anomaly("src", "regression", _history("b"), 2, -0.5),
         ]
     )
