@@ -43,3 +43,11 @@ def axis_label(metric: str, unit: str | None) -> str:
 def percent(change: float | None) -> str:
     """A relative change as a percentage; blank when the window had no value."""
     return "" if change is None else f"{change * 100:.2f}"
+
+
+def with_testbed(name: str, testbed: str | None) -> str:
+    """A test's name for a line that stands alone (check, e-mail, feed, chat): with its
+    testbed in brackets, unless the name already leads with it (CSIT's display names)."""
+    if not testbed or name.lower().startswith(f"{testbed.lower()} "):
+        return name
+    return f"{name} [{testbed}]"

@@ -23,6 +23,7 @@ import jinja2
 
 from sphinxcontrib_trending.analysis.folding import FoldedFailure, fold_failures
 from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict, worst_first
+from sphinxcontrib_trending.display import with_testbed
 from sphinxcontrib_trending.reports.incidents import gate_incidents, headline, member_label
 from sphinxcontrib_trending.reports.records import (
     GraphLinks,
@@ -73,6 +74,12 @@ class Item:
     change_range: str = ""
     """``last good .. first bad`` version of a regression or progression."""
     compare_link: str | None = None
+
+    @property
+    def title(self) -> str:
+        """The test named once with its testbed, for the text part's lines."""
+        return with_testbed(self.test, self.testbed)
+
     """The commits between the range's two versions, where a template says."""
 
 
@@ -107,8 +114,7 @@ Incidents ({{ incidents | length }})
 {% endif %}{% endfor %}{% endfor %}{% endif %}\
 {% for section in sections %}
 {{ section.title }} ({{ section.count }})
-{% for item in section.items %}  - {{ item.test }}\
-{% if item.testbed %} [{{ item.testbed }}]{% endif %} in {{ item.build }}: {{ item.details }}
+{% for item in section.items %}  - {{ item.title }} in {{ item.build }}: {{ item.details }}
 {% if item.change_range %}    range: {{ item.change_range }}\
 {% if item.compare_link %} {{ item.compare_link }}{% endif %}
 {% endif %}{% if item.link %}    graph: {{ item.link }}

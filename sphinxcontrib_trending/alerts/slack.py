@@ -49,10 +49,9 @@ def _link(text: str, link: str | None) -> str:
 
 
 def _line(item: Item) -> str:
-    testbed = f" [{escape(item.testbed)}]" if item.testbed else ""
     build = _link(item.build, item.build_link)
     span = f", range {_link(item.change_range, item.compare_link)}" if item.change_range else ""
-    return f"• {_link(item.test, item.link)}{testbed} in {build}: {escape(item.details)}{span}"
+    return f"• {_link(item.title, item.link)} in {build}: {escape(item.details)}{span}"
 
 
 def _cut(text: str, limit: int) -> str:

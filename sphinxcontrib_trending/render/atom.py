@@ -24,7 +24,7 @@ from lxml import etree
 
 from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.news import NewsItem
-from sphinxcontrib_trending.display import percent
+from sphinxcontrib_trending.display import percent, with_testbed
 from sphinxcontrib_trending.render.news import label
 from sphinxcontrib_trending.render.times import iso_time
 from sphinxcontrib_trending.render.visible import visible
@@ -69,7 +69,6 @@ def feed_entries(items: Sequence[NewsItem], source: str) -> list[FeedEntry]:
     entries = []
     for item in items:
         history = item.history
-        testbed = f" [{history.testbed}]" if history.testbed else ""
         change = (
             f", change {percent(item.relative_change)} %"
             if item.relative_change is not None
@@ -80,7 +79,7 @@ def feed_entries(items: Sequence[NewsItem], source: str) -> list[FeedEntry]:
         entries.append(
             FeedEntry(
                 id=stable_id(source, item.kind, history.ref.identity, item.since.job_build),
-                title=f"{label(item)}: {history.display_name}{testbed}",
+                title=f"{label(item)}: {with_testbed(history.display_name, history.testbed)}",
                 updated=item.since.time,
                 summary=f"{label(item)} since {item.since.job_build}{version}{span}{change}",
                 ref=history.ref,

@@ -16,7 +16,7 @@ from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.incident_sources import from_verdicts
 from sphinxcontrib_trending.analysis.incidents import Anomaly, Incident, Spread, incidents
 from sphinxcontrib_trending.analysis.verdicts import Verdict
-from sphinxcontrib_trending.display import percent
+from sphinxcontrib_trending.display import percent, with_testbed
 from sphinxcontrib_trending.reports.records import GraphLinks
 
 DIMENSION_LABELS = {
@@ -91,9 +91,8 @@ def headline(incident: Incident) -> str:
 
 def member_label(member: Anomaly) -> str:
     history = member.history
-    where = f" [{history.testbed}]" if history.testbed else ""
     change = signed_percent(member.relative_change)
-    return f"{history.display_name}{where}" + (f": {change}" if change else "")
+    return with_testbed(history.display_name, history.testbed) + (f": {change}" if change else "")
 
 
 def incident_lines(incidents: Sequence[Incident]) -> list[str]:

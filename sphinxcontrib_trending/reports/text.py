@@ -15,6 +15,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     Verdict,
     worst_first,
 )
+from sphinxcontrib_trending.display import with_testbed
 from sphinxcontrib_trending.reports.records import describe, format_value
 from sphinxcontrib_trending.reports.verdicts_json import counts
 
@@ -100,5 +101,4 @@ def history_table(
 def _test_label(verdict: Verdict, show_source: bool) -> str:
     history = verdict.history
     prefix = f"{verdict.source}: " if show_source else ""
-    where = f" [{history.testbed}]" if history.testbed else ""
-    return f"{prefix}{history.display_name}{where}"
+    return prefix + with_testbed(history.display_name, history.testbed)

@@ -39,7 +39,7 @@ def test_payload_has_a_text_and_blocks_of_the_anomalies() -> None:
         "*Progressions (1)*",
         "*Missings (1)*",
     ]
-    assert f"• <{LINKS.url(REGRESSION)}|ip4> [2n-skx] in {JOB}/30: trend 10.00 Mpps" in texts[0]
+    assert f"• <{LINKS.url(REGRESSION)}|ip4 [2n-skx]> in {JOB}/30: trend 10.00 Mpps" in texts[0]
 
 
 def test_data_cannot_make_links_mentions_or_lines() -> None:
