@@ -299,7 +299,7 @@ Mode = Callable[[Loaded], Judged]
 def _judge_latest(engine: Engine, loaded: Loaded) -> Judged:
     """The newest builds' verdicts, from the histories' whole groupings (cached or parallel)."""
     name = loaded.source.name
-    cache = series_cache(engine.cache_dir, name, loaded.options.grouping)
+    cache = series_cache(engine.cache_dir, name, loaded.options.grouping, _warning)
     classified = classify_series(
         series_jobs(loaded.histories, loaded.options.grouping),
         cache,
