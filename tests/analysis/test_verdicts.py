@@ -25,6 +25,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     judge_build,
     judge_every_build,
     judge_latest,
+    newest_verdicts,
     parse_reasons,
 )
 from sphinxcontrib_trending.ingest import SourceSpec, load, model
@@ -403,3 +404,16 @@ def test_judging_one_build_of_a_rising_series_searches_twice_not_once_per_run(
     walked = judge_every_build("s", selected, builds, options)
     assert latest == walked[0].verdicts[0]
     assert chosen == walked[-41].verdicts[0]
+
+
+@pytest.mark.parametrize("fixture", ["data", "two_jobs"])
+@pytest.mark.parametrize("search", ["exact", "jumpavg"])
+def test_the_walk_s_newest_builds_are_the_latest_verdicts(
+    fixture: str, search: str, request: pytest.FixtureRequest
+) -> None:
+    """``check --all`` takes its gate from the walk instead of grouping every history again."""
+    builds, selected = request.getfixturevalue(fixture)
+    options = TrendOptions(search=search)
+    every = judge_every_build("mrr", selected, builds, options)
+    latest = judge_latest("mrr", selected, builds, options)
+    assert newest_verdicts(every, selected, builds) == latest
