@@ -9,12 +9,16 @@
   checked), against read with the cap ``--tests // 3``, refused as the count
   passes it;
 - a gzipped tar of ``--documents`` CSIT JSON documents (one test each) of
-  one build, the same way with the cap ``--documents // 3``.
+  one build, the same way with the cap ``--documents // 3``;
+- ``check --all`` on ``--all-tests`` tests of 200 builds (``check_all.py``'s
+  histories): the gate grouped again after the walk over every build, as it
+  was, against the gate read from the walk.
 
 Times are CPU seconds of this process (the machine may be shared), and the
 verdicts and problems of both ways are checked to agree::
 
     python benchmarks/slow_paths.py [--runs 3000] [--tests 300000] [--documents 30000]
+                                    [--all-tests 100]
 """
 
 from __future__ import annotations
@@ -35,9 +39,17 @@ from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from check_all import synthetic_builds  # the sibling file: run as a script
+
 from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.many import classify_series, series_cache, series_jobs
 from sphinxcontrib_trending.analysis.summary import TrendOptions
-from sphinxcontrib_trending.analysis.verdicts import _Judge, judge_latest
+from sphinxcontrib_trending.analysis.verdicts import (
+    _Judge,
+    judge_every_build,
+    judge_latest,
+    newest_verdicts,
+)
 from sphinxcontrib_trending.ingest import Dataset, SourceSpec, load
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
@@ -54,7 +66,10 @@ def cpu_seconds(action: Callable[[], T]) -> tuple[float, T]:
 
 
 def show(what: str, before: float, after: float) -> None:
-    print(f"{what}: before {before:.2f} s, after {after:.2f} s, {before / after:.1f}x faster")
+    print(
+        f"{what}: before {before:.2f} s, after {after:.2f} s, {before / after:.2f}x faster",
+        flush=True,
+    )
 
 
 def rising_series(runs: int) -> None:
@@ -125,12 +140,35 @@ def csit(folder: Path, documents: int) -> None:
     capped(path, "csit-json", documents, what)
 
 
+def every_build(tests: int) -> None:
+    builds = synthetic_builds(200, tests, seed=1)
+    selected = histories(builds, "mrr")
+    options = TrendOptions(search="exact")
+
+    def regrouped() -> list[object]:
+        judge_every_build("s", selected, builds, options)  # the walk, whose gate was dropped
+        jobs = series_jobs(selected, options.grouping)
+        whole = classify_series(jobs, series_cache(None, "s", options.grouping))
+        return judge_latest("s", selected, builds, options, whole)  # type: ignore[return-value]
+
+    def walked() -> list[object]:
+        every = judge_every_build("s", selected, builds, options)
+        return newest_verdicts(every, selected, builds)  # type: ignore[return-value]
+
+    before, old = cpu_seconds(regrouped)
+    after, new = cpu_seconds(walked)
+    assert old == new
+    show(f"check --all, {tests:,} tests x 200 builds", before, after)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3000)
     parser.add_argument("--tests", type=int, default=300_000)
     parser.add_argument("--documents", type=int, default=30_000)
+    parser.add_argument("--all-tests", type=int, default=100)
     args = parser.parse_args()
+    every_build(args.all_tests)
     rising_series(args.runs)
     with tempfile.TemporaryDirectory() as folder:
         table(Path(folder), args.tests)
