@@ -24,7 +24,7 @@ import functools
 import hashlib
 import json
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ from sphinxcontrib_trending.analysis.summary import run_samples
 from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
 from sphinxcontrib_trending.ingest.atomic import write_atomically
+from sphinxcontrib_trending.ingest.cache_folder import report_unwritable
 from sphinxcontrib_trending.ingest.cache_scopes import use_scope
 
 CACHE_FORMAT = "sphinxcontrib-trending/classified-series"
@@ -167,15 +168,21 @@ def series_jobs(histories: Sequence[TestHistory], grouping: GroupingSpec) -> lis
     return [SeriesJob.of(h.ref.identity, h, grouping) for h in histories]
 
 
-def series_cache(cache_dir: Path | None, source: str, grouping: GroupingSpec) -> SeriesCache:
+def series_cache(
+    cache_dir: Path | None,
+    source: str,
+    grouping: GroupingSpec,
+    warn: Callable[[str], None] | None = None,
+) -> SeriesCache:
     """The cache of one source's groupings under these settings, shared by the site and check.
 
     The scope is derived from the whole :class:`~.identity.GroupingSpec`;
     each series' entry is named by its :attr:`~.identity.SeriesRef.identity`.
+    ``warn`` is told once when the cache's folder cannot be written.
     """
     folder = None if cache_dir is None else cache_dir / "classified"
     scope = json.dumps([source, grouping.fields()], sort_keys=True)
-    return SeriesCache(folder, scope)
+    return SeriesCache(folder, scope, warn)
 
 
 @dataclass(frozen=True)
@@ -190,6 +197,8 @@ class Grouped:
     classification: Classification
     search_at: Location | None = None
     search_state: bytes | None = None
+    unwritten: OSError | None = None
+    """Why the state could not be written where it was to be kept (a full disk)."""
 
 
 @dataclass(frozen=True)
@@ -270,11 +279,20 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
         if folder is not None:
             kept.setdefault(folder, []).append(number)
     places: dict[int, Location] = {}
+    unwritten: OSError | None = None
     for folder, numbers in kept.items():
         states = [(tasks[n].job.identity, tasks[n].job.content, encoded[n]) for n in numbers]
-        places.update(zip(numbers, write_states(folder, states), strict=True))
+        try:
+            places.update(zip(numbers, write_states(folder, states), strict=True))
+        except OSError as error:  # the groupings stand; only the way to extend them is lost
+            unwritten = error
     return [
-        Grouped(result, places.get(number), encoded.get(number) if task.send_back else None)
+        Grouped(
+            result,
+            places.get(number),
+            encoded.get(number) if task.send_back else None,
+            unwritten if task.keep_in is not None and number not in places else None,
+        )
         for number, (task, (result, _)) in enumerate(zip(tasks, done, strict=True))
     ]
 
@@ -300,17 +318,25 @@ class SeriesCache:
     needs its search (a build with no new run never does).  Entries on disk
     are untrusted: a file that does not decode, or an entry of the wrong
     shape, is ignored and the series classified again.
+
+    A write that fails (a full disk, a folder made read-only mid-build)
+    does not fail the build: ``warn`` is told once, naming the folder, and
+    the cache goes on in memory only, as one without a folder.
     """
 
-    def __init__(self, folder: Path | None, scope: str) -> None:
+    def __init__(
+        self, folder: Path | None, scope: str, warn: Callable[[str], None] | None = None
+    ) -> None:
         digest = _digest(scope)
         if folder is not None:  # the scope's files, whose names start with its digest
             use_scope(folder, digest, lambda name: name.split(".", 1)[0])
+        self.folder = folder
         self.path = None if folder is None else folder / f"{digest}.json"
         self.searches = SearchStore(folder, digest)
         self.scope = scope
         self.entries: dict[str, tuple[str, Classification]] = {}
         self.dirty = False
+        self._warn = warn
         self._load()
 
     def get(self, job: SeriesJob) -> Classification | None:
@@ -345,23 +371,43 @@ class SeriesCache:
     def put(self, job: SeriesJob, grouped: Grouped) -> None:
         self.entries[job.identity] = (job.content, grouped.classification)
         self.dirty = True
+        if grouped.unwritten is not None:
+            self._stop_writing(grouped.unwritten)
         place = grouped.search_at
         if grouped.search_state is not None and self.searches.folder is not None:
             states = [(job.identity, job.content, grouped.search_state)]
-            place = write_states(self.searches.folder, states)[0]
+            try:
+                place = write_states(self.searches.folder, states)[0]
+            except OSError as error:
+                self._stop_writing(error)
         self.searches.record(job.identity, job.content, len(job.samples), place)
 
     def save(self) -> None:
         """Write what changed: the groupings, then the index of the saved searches."""
-        if self.path is not None and self.dirty:
-            entries = (
-                (identity, {"content": content, "classification": classification_to_json(result)})
-                for identity, (content, result) in self.entries.items()
-            )
-            head = {"format": CACHE_FORMAT, "scope": self.scope}
-            write_atomically(self.path, _json_chunks(head, "entries", entries))
-            self.dirty = False
-        self.searches.save()
+        try:
+            if self.path is not None and self.dirty:
+                entries = (
+                    (
+                        identity,
+                        {"content": content, "classification": classification_to_json(result)},
+                    )
+                    for identity, (content, result) in self.entries.items()
+                )
+                head = {"format": CACHE_FORMAT, "scope": self.scope}
+                write_atomically(self.path, _json_chunks(head, "entries", entries))
+                self.dirty = False
+            self.searches.save()
+        except OSError as error:
+            self._stop_writing(error)
+
+    def _stop_writing(self, error: OSError) -> None:
+        """Go on in memory: nothing more is written, and no saved search is read."""
+        if self.folder is None:
+            return
+        if self._warn is not None:
+            report_unwritable(self.folder, error, self._warn)
+        self.folder = self.path = None
+        self.searches = SearchStore(None, self.searches.scope)
 
     def _load(self) -> None:
         document = cache_document(self.path, CACHE_FORMAT, self.scope, "entries")

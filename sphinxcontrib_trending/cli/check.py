@@ -41,6 +41,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     judge_build,
     judge_every_build,
     judge_latest,
+    newest_verdicts,
     parse_reasons,
 )
 from sphinxcontrib_trending.cli import check_baseline, check_options
@@ -300,7 +301,7 @@ Mode = Callable[[Loaded], Judged]
 def _judge_latest(engine: Engine, loaded: Loaded) -> Judged:
     """The newest builds' verdicts, from the histories' whole groupings (cached or parallel)."""
     name = loaded.source.name
-    cache = series_cache(engine.cache_dir, name, loaded.options.grouping)
+    cache = series_cache(engine.cache_dir, name, loaded.options.grouping, _warning)
     classified = classify_series(
         series_jobs(loaded.histories, loaded.options.grouping),
         cache,
@@ -316,7 +317,7 @@ def _judge_named(build: str, messages: Messages, loaded: Loaded) -> Judged:
     return Judged(judge_build(loaded.source.name, loaded.histories, chosen, loaded.options))
 
 
-def _judge_every(engine: Engine, messages: Messages, loaded: Loaded) -> Judged:
+def _judge_every(messages: Messages, loaded: Loaded) -> Judged:
     """Every build's verdicts; the gate (exit code, JUnit, e-mail) stays on the newest."""
     name = loaded.source.name
     total = len(loaded.histories)
@@ -328,7 +329,7 @@ def _judge_every(engine: Engine, messages: Messages, loaded: Loaded) -> Judged:
         messages.progress(f"{name}: judged every build of {done}/{total}: {history.display_name}")
 
     history = judge_every_build(name, loaded.histories, loaded.builds, loaded.options, progress)
-    return Judged(_judge_latest(engine, loaded).verdicts, history)
+    return Judged(newest_verdicts(history, loaded.histories, loaded.builds), history)
 
 
 def _judge_branch(
@@ -349,7 +350,7 @@ def _mode(
     if baseline_job:
         return partial(_judge_branch, baseline_job, build, messages)
     if every_build:
-        return partial(_judge_every, engine, messages)
+        return partial(_judge_every, messages)
     if build:
         return partial(_judge_named, build, messages)
     return partial(_judge_latest, engine)

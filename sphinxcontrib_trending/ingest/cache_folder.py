@@ -26,6 +26,25 @@ def unwritable(folder: Path) -> str | None:
     return None
 
 
+_REPORTED: set[Path] = set()
+"""Folders whose failed writes were already reported in this process."""
+
+
+def report_unwritable(folder: Path, error: OSError, warn: Callable[[str], None]) -> None:
+    """Warn, once per folder and process, that a write into ``folder`` failed mid-build.
+
+    A disk can fill up after :func:`usable` asked: every writer of the folder
+    then fails, and one warning says so for all of them.
+    """
+    if folder in _REPORTED:
+        return
+    _REPORTED.add(folder)
+    warn(
+        f"cache folder {folder} cannot be written ({error}): "
+        "going on without it, what it lacks is computed anew and not kept"
+    )
+
+
 def usable(folder: Path | None, warn: Callable[[str], None]) -> Path | None:
     """``folder`` if it can be written; else None (no cache) after one warning saying why."""
     if folder is None or (reason := unwritable(folder)) is None:

@@ -153,6 +153,27 @@ def too_many_tests(limit: int) -> LimitExceeded:
     )
 
 
+class BuildSizes:
+    """Tests per build of one input so far, across its documents (one test each in CSIT JSON).
+
+    The loader asks after every document, so an archive of 300,000 one-test
+    documents is refused once a build passes the cap, not after all are parsed.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._counts: dict[tuple[str, str], int] = {}
+
+    def over(self, builds: list[Build]) -> Build | None:
+        """Count ``builds``' tests; the first build whose total passed the cap, if any."""
+        for build in builds:
+            count = self._counts.get(build.key, 0) + len(build.tests)
+            self._counts[build.key] = count
+            if count > self.limit:
+                return build
+        return None
+
+
 def clip(text: str, limit: int) -> str:
     """Head and tail of ``text`` within ``limit`` characters, saying how much was cut."""
     if len(text) <= limit:

@@ -32,7 +32,14 @@ from sphinxcontrib_trending.ingest.download import (
     url_path,
 )
 from sphinxcontrib_trending.ingest.formats import Reading, StoreReader
-from sphinxcontrib_trending.ingest.limits import Budget, LimitExceeded, charging, enforce
+from sphinxcontrib_trending.ingest.limits import (
+    Budget,
+    BuildSizes,
+    LimitExceeded,
+    charging,
+    enforce,
+    too_many_tests,
+)
 from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Dataset, Problem
 from sphinxcontrib_trending.ingest.options import SpecError, compile_options
@@ -577,8 +584,9 @@ def _locate(entry: str, downloads: Downloads, dataset: Dataset, report: Progress
 def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> Parsed:
     """Every build in one local file (plain, compressed or an archive).
 
-    One member's error or cap spares the others; only a spent byte budget
-    stops the whole input.
+    One member's error or cap spares the others; only a spent byte budget,
+    or a build of a format whose documents each add tests to it passing the
+    test cap, stops the whole input: its builds so far may be any part of it.
     """
     fmt = input_format(options.format)
     if fmt.read is None:
@@ -587,6 +595,7 @@ def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> 
     problems: list[Problem] = []
     documents = 0
     budget = Budget(options.limits.max_expanded_bytes)
+    tally = BuildSizes(options.limits.max_tests) if fmt.merges_builds else None
     try:
         for document in iter_documents(local, fmt.is_document, budget):
             documents += 1
@@ -604,6 +613,13 @@ def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> 
                 continue
             builds.extend(found)
             problems.extend(complaints)
+            if tally is not None and (over := tally.over(found)) is not None:
+                refusal = too_many_tests(options.limits.max_tests)
+                where = f"build {over.job}/{over.build}"
+                message = f"{where} {refusal} (the input is left out whole)"
+                problems.append(Problem(origin, message, "data"))
+                builds.clear()
+                break
     except (*MEMBER_ERRORS, LimitExceeded) as error:
         problems.append(Problem(origin, f"cannot read: {error}", "parse"))
     else:

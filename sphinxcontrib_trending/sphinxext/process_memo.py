@@ -264,7 +264,9 @@ def _series_cache(loaded: LoadedSource, grouping: GroupingSpec) -> SeriesCache:
     memo_key = (loaded.cache_dir, loaded.source.name, grouping)
     cache = _series.get(memo_key)
     if cache is None:
-        cache = _series[memo_key] = series_cache(loaded.cache_dir, loaded.source.name, grouping)
+        cache = _series[memo_key] = series_cache(
+            loaded.cache_dir, loaded.source.name, grouping, lambda message: warn(message, "cache")
+        )
     return cache
 
 

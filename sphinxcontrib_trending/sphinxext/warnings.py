@@ -25,7 +25,8 @@ SUBTYPES: dict[WarningSubtype, str] = {
     "(the message names the file and line; the rest is still read)",
     "data": "data that cannot be trended as asked (a value that is not a number, no matching test)",
     "duplicate": "the same job build archived twice (one is kept)",
-    "cache": "a corrupt or foreign file of the results store (its input is parsed again)",
+    "cache": "a corrupt or foreign file of the results store (its input is parsed again), "
+    "or a cache folder that cannot be written (the build goes on without it)",
     "filter": "a malformed ``:filter:`` expression",
     "option": "a bad directive option "
     "(unknown source, unknown group-by field, bad regular expression)",

@@ -25,6 +25,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     judge_build,
     judge_every_build,
     judge_latest,
+    newest_verdicts,
     parse_reasons,
 )
 from sphinxcontrib_trending.ingest import SourceSpec, load, model
@@ -374,3 +375,45 @@ def test_the_run_back_after_a_spike_is_judged_outlier_and_does_not_fail() -> Non
     # without outliers the run back is a progression, as in the reference
     faithful = judge_every_build("s", selected, builds, TrendOptions(outlier_runs=0))
     assert {v.build: v.reason for e in faithful for v in e.verdicts}["11"] is Reason.PROGRESSION
+
+
+def test_judging_one_build_of_a_rising_series_searches_twice_not_once_per_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every run of a rising series is a new largest value, which restarts a
+    run-by-run search; one build's verdict needs its prefix and the one before."""
+    from sphinxcontrib_trending.analysis import exact
+
+    started = 0
+    original = exact.ExactSearch.__init__
+
+    def counted(self: exact.ExactSearch, *args: object, **kwargs: object) -> None:
+        nonlocal started
+        started += 1
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(exact.ExactSearch, "__init__", counted)
+    values: list[float | None] = [100.0 + index for index in range(60)]
+    builds, selected = _synthetic(values)
+    options = TrendOptions(search="exact")
+    (latest,) = judge_latest("s", selected, builds, options)
+    assert started <= 2
+    started = 0
+    (chosen,) = judge_build("s", selected, builds[40], options)
+    assert started <= 2
+    walked = judge_every_build("s", selected, builds, options)
+    assert latest == walked[0].verdicts[0]
+    assert chosen == walked[-41].verdicts[0]
+
+
+@pytest.mark.parametrize("fixture", ["data", "two_jobs"])
+@pytest.mark.parametrize("search", ["exact", "jumpavg"])
+def test_the_walk_s_newest_builds_are_the_latest_verdicts(
+    fixture: str, search: str, request: pytest.FixtureRequest
+) -> None:
+    """``check --all`` takes its gate from the walk instead of grouping every history again."""
+    builds, selected = request.getfixturevalue(fixture)
+    options = TrendOptions(search=search)
+    every = judge_every_build("mrr", selected, builds, options)
+    latest = judge_latest("mrr", selected, builds, options)
+    assert newest_verdicts(every, selected, builds) == latest

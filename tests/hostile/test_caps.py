@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import json
 import lzma
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from tests.hostile.documents import load_here, messages, rf7, rf7_test, write
+from tests.ingest.test_csit_json import JOB, document
 
 MRR = "Maximum Receive Rate trial results in packets per second: [10.0, 11.0]"
 
@@ -92,3 +95,33 @@ def test_bad_limits_are_refused_by_name(raw: dict[str, object], said: str) -> No
 def test_limits_read_from_a_mapping() -> None:
     limits = ReadLimits.from_mapping({"max_tests": "7", "download_seconds": 2.5})
     assert (limits.max_tests, limits.download_seconds) == (7, 2.5)
+
+
+def test_documents_adding_up_past_the_test_cap_stop_the_input_at_once(tmp_path: Path) -> None:
+    """CSIT JSON holds one test per document: they are counted as they are read, and the
+    members after the one that passed the cap (here a broken one) are never read."""
+    payload = tmp_path / "doc.json"
+    archive = tmp_path / "logs.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for number in range(40):
+            doc = document("mrr", name=f"64b-2t1c-ethip4-ip4base-case{number}-mrr")
+            payload.write_text(json.dumps(doc))
+            tar.add(payload, arcname=f"{JOB}/77/archives/tests/x/case{number}.info.json")
+        payload.write_text("{not json")
+        tar.add(payload, arcname=f"{JOB}/77/archives/tests/x/last.info.json")
+    dataset = load_here(archive, format="csit-json", limits=ReadLimits(max_tests=10))
+    assert dataset.builds == []
+    (problem,) = dataset.problems
+    assert f"build {JOB}/77 holds more than max_tests (10) tests: refused" in problem.message
+
+
+def test_a_table_build_is_refused_as_its_count_passes_the_cap(tmp_path: Path) -> None:
+    """Its later rows are skipped unread (a bad time among them is not even parsed)."""
+    rows = "".join(f"s.t{n},1,2024-05-01T00:00:00Z,1\n" for n in range(60))
+    rows += "s.t99,1,not a time,1\ns.t0,2,2024-05-02T00:00:00Z,1\n"
+    path = write(tmp_path, "r.csv", "test,build,time,value\n" + rows)
+    dataset = load_here(path, format="csv", limits=ReadLimits(max_tests=50))
+    assert [build.build for build in dataset.builds] == ["2"]
+    (problem,) = dataset.problems
+    assert "build r/1 holds more than max_tests (50) tests: refused" in problem.message
+    assert problem.line == 52
