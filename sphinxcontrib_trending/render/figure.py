@@ -27,6 +27,7 @@ from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_nam
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
+from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS, percentile_views
 from sphinxcontrib_trending.render.visible import visible
 
 REGRESSION_COLOR = "#d62728"
@@ -397,6 +398,7 @@ def _outlier_trace(
         "legendgroup": trend.history.key,
         "x": [place(runs[i]) for i in outliers],
         "y": [(runs[i].average or 0.0) * unit.scale for i in outliers],
+        _RUNS: outliers,
         "customdata": [_point_data(runs[i], unit, headline) for i in outliers],
         "hovertemplate": _hover_template(unit, headline=True),
         "marker": {
@@ -450,6 +452,9 @@ def _trials_trace(
 
 
 _PERCENTILES = operator.attrgetter("percentiles")
+_RUNS = "trending_runs"
+"""Where :func:`_traces` notes the run behind each point of a trace whose points
+are runs, for :func:`trend_figure` to take out (Plotly has no use for it)."""
 
 
 def _traces(
@@ -505,6 +510,7 @@ def _traces(
         "y": averages,
         **_runs_hover(texts, stdevs, shown, unit),
         "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
+        _RUNS: measured,
     }
     if measured and steps[-1] != len(measured) - 1:
         steps.append(len(measured) - 1)  # the last level reaches the newest run
@@ -539,6 +545,7 @@ def _traces(
                 "showlegend": False,
                 "x": [place(runs[i]) for i in anomalies],
                 "y": [trend_values[i] * scale for i in anomalies],
+                _RUNS: anomalies,
                 "customdata": [
                     _point_data(runs[i], unit, _headline(trend, i), percentiles) for i in anomalies
                 ],
@@ -588,25 +595,31 @@ def trend_figure(
     normalised: str = "",
     trials: bool = False,
     x_axis: str = "time",
+    percentile_runs: int = PERCENTILE_RUNS,
 ) -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests.
 
     ``normalised`` (``normalised to 2 GHz``) is added to the y axis label
     when the values were scaled to a reference CPU frequency; ``trials``
     draws each run's individual trials behind its average; ``x_axis`` is
-    one of :data:`X_AXES`.
+    one of :data:`X_AXES`.  A latency's newest ``percentile_runs`` runs of
+    each series open their percentile graph on a click (see
+    :mod:`~sphinxcontrib_trending.render.latency_curves`).
     """
     place = _x_of(x_axis)
-    data = [
-        trace
-        for trend, style in zip(trends, _styles(trends), strict=True)
-        for trace in _traces(trend, style, place, trials)
-    ]
+    data: list[dict[str, Any]] = []
+    plotted: list[tuple[int, TestTrend, list[int]]] = []
+    for trend, style in zip(trends, _styles(trends), strict=True):
+        for trace in _traces(trend, style, place, trials):
+            runs = trace.pop(_RUNS, None)
+            if runs is not None:
+                plotted.append((len(data), trend, runs))
+            data.append(trace)
     first = trends[0].history if trends else None
     y_label = axis_label(first.metric, first.unit) if first else ""
     if normalised:
         y_label = f"{y_label}, {normalised}"
-    return {
+    figure = {
         "data": data,
         "layout": {
             "title": {"text": _escaped(title)},
@@ -621,6 +634,18 @@ def trend_figure(
         },
         "config": {"displaylogo": False, "responsive": True},
     }
+    views = percentile_views(plotted, _percentile_title, percentile_runs)
+    if views is not None:
+        figure["percentiles"] = views
+    return figure
+
+
+def _percentile_title(trend: TestTrend, run: Run) -> str:
+    """What a run's percentile graph is titled: the series, the build, version and time."""
+    version = f", {run.dut_version}" if run.dut_version else ""
+    return _escaped(
+        f"{series_label(trend.history)}: {run.job_build}{version}, {plotly_time(run.time)} UTC"
+    )
 
 
 def _finite(value: Any) -> Any:

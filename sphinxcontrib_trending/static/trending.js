@@ -13,7 +13,39 @@
   function plotFigure(plot, figure) {
     if (typeof Plotly !== "undefined") {
       Plotly.newPlot(plot, figure.data, figure.layout, figure.config);
+      if (figure.percentiles) { addPercentiles(plot, figure.percentiles, figure.config); }
     }
+  }
+
+  /* A latency graph's runs open their percentile graph on a click: the curves
+   * were drawn at build time (figure.percentiles, see render/latency_curves.py);
+   * points[i] = [trace, point, set] says which set a point opens. */
+  function addPercentiles(plot, views, config) {
+    var opens = {};
+    views.points.forEach(function (point) { opens[point[0] + ":" + point[1]] = point[2]; });
+    var note = document.createElement("p");
+    note.className = "trending-percentiles-note";
+    note.textContent = "Click one of the newest runs to see its latency percentiles.";
+    var panel = document.createElement("div");
+    panel.className = "trending-percentiles";
+    panel.hidden = true;
+    plot.parentNode.insertBefore(note, plot.nextSibling);
+    plot.parentNode.insertBefore(panel, note.nextSibling);
+    plot.on("plotly_click", function (event) {
+      var point = event.points && event.points[0];
+      if (!point) { return; }
+      var set = views.sets[opens[point.curveNumber + ":" + point.pointNumber]];
+      if (!set) {
+        note.textContent = "This run has no percentile graph: only the newest runs " +
+          "with latency histograms have one.";
+        return;
+      }
+      note.textContent = "Latency percentiles of the run clicked:";
+      var layout = JSON.parse(JSON.stringify(views.layout));
+      layout.title = { text: set.title };
+      panel.hidden = false;
+      Plotly.react(panel, set.data, layout, config);
+    });
   }
 
   /* Called by each graph data file once loaded. */

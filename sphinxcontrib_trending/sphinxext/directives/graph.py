@@ -13,6 +13,7 @@ from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.figure import X_AXES, script_json, series_label, trend_figure
+from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
 from sphinxcontrib_trending.sphinxext.env_records import claim_anchor
@@ -32,6 +33,7 @@ class GraphDirective(TrendingDirective):
         "per-test": directives.flag,
         "trials": directives.flag,
         "x-axis": lambda argument: directives.choice(argument, X_AXES),
+        "percentile-runs": directives.nonnegative_int,
     }
 
     def _selected(self, candidates: list[TestHistory]) -> list[TestHistory]:
@@ -85,6 +87,7 @@ class GraphDirective(TrendingDirective):
                     self.normalised([trend.history for trend in trends]),
                     trials="trials" in self.options,
                     x_axis=self.options.get("x-axis", "time"),
+                    percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
                 )
             ),
             title=title or heading,
