@@ -641,11 +641,10 @@ def trend_figure(
 
 
 def _percentile_title(trend: TestTrend, run: Run) -> str:
-    """What a run's percentile graph is titled: the series, the build, version and time."""
+    """What a run's percentile graph is titled: the series, then the build, version and time."""
     version = f", {run.dut_version}" if run.dut_version else ""
-    return _escaped(
-        f"{series_label(trend.history)}: {run.job_build}{version}, {plotly_time(run.time)} UTC"
-    )
+    when = f"{run.job_build}{version}, {plotly_time(run.time)} UTC"
+    return f"{_escaped(series_label(trend.history))}<br>{_escaped(when)}"
 
 
 def _finite(value: Any) -> Any:

@@ -38,6 +38,7 @@
       if (!set) {
         note.textContent = "This run has no percentile graph: only the newest runs " +
           "with latency histograms have one.";
+        panel.hidden = true;
         return;
       }
       note.textContent = "Latency percentiles of the run clicked:";

@@ -63,7 +63,9 @@ def test_the_newest_runs_each_open_their_curves_at_every_load_and_direction() ->
     views = _figure("latency_pdr50_forward_avg")["percentiles"]
     assert len(views["sets"]) == PERCENTILE_RUNS
     newest = views["sets"][-1]
-    assert "job/14, 26.02-rc0, 2026-03-15 00:00:00 UTC" in newest["title"]
+    assert newest["title"] == (
+        "64b-1c-eth-l2bdbasemaclrn-ndrpdr<br>job/14, 26.02-rc0, 2026-03-15 00:00:00 UTC"
+    )
     names = [trace["name"] for trace in newest["data"]]
     assert names == ["no load, forward", "50 % PDR, forward", "50 % PDR, reverse"]
     forward = newest["data"][1]
