@@ -59,6 +59,22 @@ def _iterative(root: Path) -> None:
             write_reference(root / f"iterative_{rls}", "iterative_ndrpdr", "ndrpdr", rows)
 
 
+def _coverage(root: Path) -> None:
+    """One run of one test, as a release's coverage job makes it."""
+    row = ndrpdr_row(
+        "4",
+        datetime(2025, 10, 25, 5),
+        10.4e6,
+        11.0e6,
+        12,
+        TEST,
+        "csit-vpp-perf-report-coverage-2510-2n-icx",
+        "25.10-release",
+        tags=["NDRPDR"],
+    )
+    write_reference(root / "coverage_rls2510", "coverage_ndrpdr", "ndrpdr", [row])
+
+
 PAGE = """Releases
 ========
 
@@ -77,21 +93,37 @@ PAGE = """Releases
    :metric: ndr
    :tests: l2bdbasemaclrn
    :title: NDR across releases
+
+.. trending-coverage::
+   :source: coverage
+   :loads: 90
 """
+
+
+def _site(tmp_path: Path, make_app: Callable[..., SphinxTestApp], page: str) -> SphinxTestApp:
+    srcdir = tmp_path / "site"
+    srcdir.mkdir()
+    _iterative(srcdir / "data")
+    _coverage(srcdir / "data")
+    sources = {
+        "iterative": {
+            "paths": ["data/iterative_rls2506", "data/iterative_rls2510"],
+            "format": "parquet",
+        },
+        "coverage": {"paths": ["data/coverage_rls2510"], "format": "parquet"},
+    }
+    (srcdir / "conf.py").write_text(
+        f"extensions = ['sphinxcontrib_trending']\ntrending_sources = {sources!r}\n"
+    )
+    (srcdir / "index.rst").write_text(page)
+    app = make_app("html", srcdir=srcdir)
+    app.build()
+    return app
 
 
 @pytest.fixture
 def outdir(tmp_path: Path, make_app: Callable[..., SphinxTestApp]) -> Path:
-    srcdir = tmp_path / "site"
-    srcdir.mkdir()
-    _iterative(srcdir / "data")
-    source = {"paths": ["data/iterative_rls2506", "data/iterative_rls2510"], "format": "parquet"}
-    (srcdir / "conf.py").write_text(
-        f"extensions = ['sphinxcontrib_trending']\ntrending_sources = {{'iterative': {source!r}}}\n"
-    )
-    (srcdir / "index.rst").write_text(PAGE)
-    app = make_app("html", srcdir=srcdir)
-    app.build()
+    app = _site(tmp_path, make_app, PAGE)
     assert "WARNING" not in app.warning.getvalue(), app.warning.getvalue()
     return Path(app.outdir)
 
@@ -107,7 +139,7 @@ def _tables(outdir: Path) -> list[tuple[str, list[str], list[list[str]]]]:
 
 
 def test_the_coverage_table_shows_a_version_s_medians(outdir: Path) -> None:
-    (caption, header, rows), _second = _tables(outdir)
+    (caption, header, rows), _second, _third = _tables(outdir)
     assert caption == "iterative: 25.10-release, 2 tests"
     assert header[:6] == [
         "Test",
@@ -133,7 +165,7 @@ def test_the_coverage_table_shows_a_version_s_medians(outdir: Path) -> None:
 
 
 def test_the_newest_version_by_default_and_the_filter_and_directions_apply(outdir: Path) -> None:
-    _first, (caption, header, rows) = _tables(outdir)
+    _first, (caption, header, rows), _third = _tables(outdir)
     assert caption == "iterative: 25.10-release, 1 test"
     assert [row[0] for row in rows] == ["2n-icx 25ge2p1xxv710 avf 64b 2c eth-l2bdbasemaclrn-ndrpdr"]
     assert not any("forward" in name for name in header)
@@ -159,3 +191,35 @@ def test_the_releases_plot_has_a_box_per_test_and_version(outdir: Path) -> None:
     assert one_core["y"] == pytest.approx([9.0, 9.4, 9.2, 10.0, 10.6, 10.2])
     assert two_cores["y"] == pytest.approx([18.0, 18.8, 18.4, 20.0, 21.2, 20.4])
     assert one_core["customdata"][0] == "csit-vpp-perf-report-iterative-2506-2n-icx/1"
+
+
+def test_a_coverage_dataset_s_one_run_is_shown_as_it_is(outdir: Path) -> None:
+    *_iterative_tables, (caption, header, rows) = _tables(outdir)
+    assert caption == "coverage: 25.10-release, 1 test"
+    (row,) = rows
+    shown = dict(zip(header, row, strict=True))
+    assert shown["Runs [#]"] == "1" and shown["NDR [Mpps]"] == "10.40"
+    # 90 % PDR: ten times the floor of 12 us forward, twenty times reverse
+    assert shown["P50 90 % PDR forward [us]"] == "120"
+    assert shown["P99 90 % PDR reverse [us]"] == "280"
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (
+            ":version: 24.02-release",
+            "no test of source 'iterative' ran DUT version '24.02-release'; "
+            "versions in the data: 25.06-release, 25.10-release",
+        ),
+        (":loads: 0 70", "expected some of 0 10 50 90, got '0 70'"),
+        (":tests: (", "bad :tests: regular expression '('"),
+    ],
+)
+def test_a_bad_option_is_a_warning_naming_it(
+    tmp_path: Path, make_app: Callable[..., SphinxTestApp], options: str, said: str
+) -> None:
+    page = f"Bad\n===\n\n.. trending-coverage::\n   :source: iterative\n   {options}\n"
+    app = _site(tmp_path, make_app, page)
+    assert said in app.warning.getvalue()
+    assert not built_html.page(app.outdir, "index").xpath("//table")
