@@ -33,6 +33,16 @@ trending_sources = {
         "metric": "ndr",
         "testbed": r"\dn-[a-z0-9]+$",
     },
+    # Release data: the reference's iterative and coverage Parquet (tools/make_demo_releases.py).
+    "releases": {
+        "paths": [
+            "demo/releases/iterative_rls2502",
+            "demo/releases/iterative_rls2506",
+            "demo/releases/iterative_rls2510",
+        ],
+        "format": "parquet",
+    },
+    "coverage": {"paths": ["demo/releases/coverage_rls2510"], "format": "parquet"},
 }
 
 # make latexpdf: the methodology pages use Unicode symbols (such as U+220E) that

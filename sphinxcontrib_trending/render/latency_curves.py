@@ -73,13 +73,14 @@ def curve_trace(curve: Curve) -> dict[str, Any]:
     Forward is drawn solid, reverse dashed, in the colour of the load.
     """
     reached = (*curve.percentiles, curve.percentiles[-1])
+    shown = (*curve.values, curve.values[-1])
     return {
         "type": "scatter",
         "mode": "lines",
         "name": curve.name,
         "legendgroup": curve.place,
-        "x": [float(f"{position:.6g}") for position in curve.positions],
-        "y": [*curve.values, curve.values[-1]],
+        "x": [float(f"{position:.5g}") for position in curve.positions],
+        "y": [int(value) if value.is_integer() else value for value in shown],
         "customdata": [round(percentile, 5) for percentile in reached],
         "hovertemplate": f"{curve.name}<br>up to %{{customdata}} %: %{{y}} us<extra></extra>",
         "line": {
