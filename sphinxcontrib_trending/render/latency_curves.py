@@ -22,6 +22,7 @@ from typing import Any
 from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.latency_curves import Curve, run_curves
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.ingest.metrics import latency_base
 
 PERCENTILE_RUNS = 10
 """How many of a series' newest runs with histograms get a percentile graph."""
@@ -93,9 +94,17 @@ def curve_trace(curve: Curve) -> dict[str, Any]:
 
 
 def newest_with_histograms(runs: Sequence[Run], most: int) -> list[int]:
-    """The indices of the ``most`` newest measured runs that kept histograms."""
-    found = [index for index, run in enumerate(runs) if run.histograms and run.measured]
-    return found[-most:] if most > 0 else []
+    """The indices of the ``most`` newest measured runs that kept histograms, oldest first.
+
+    Walked from the newest run back, so a long history costs ``most`` runs.
+    """
+    found: list[int] = []
+    for index in range(len(runs) - 1, -1, -1):
+        if len(found) >= most:
+            break
+        if runs[index].histograms and runs[index].measured:
+            found.append(index)
+    return found[::-1]
 
 
 def percentile_views(
@@ -112,6 +121,8 @@ def percentile_views(
     sets: list[dict[str, Any]] = []
     opened: dict[tuple[int, int], int] = {}  # (id of the trend, run) -> its set
     for trend in {id(trend): trend for _trace, trend, _runs in plotted}.values():
+        if latency_base(trend.history.metric) is None:
+            continue  # only a latency's runs keep histograms: no walk over the others
         runs = trend.history.runs
         for index in newest_with_histograms(runs, most_runs):
             curves, _errors = run_curves(runs[index].histograms)  # reported when read

@@ -107,3 +107,29 @@ def test_titles_are_escaped_and_the_data_file_stays_inert() -> None:
     title = figure["percentiles"]["sets"][0]["title"]
     assert "<img" not in title and "&lt;img src=x onerror=alert(1)&gt;" in title
     assert "<" not in script_json(figure)
+
+
+def test_a_failed_newest_run_opens_nothing_and_the_runs_before_it_count() -> None:
+    made = [
+        Build("job", str(n), START + timedelta(days=n), None, None, "x", (_test(n),))
+        for n in range(1, 8)
+    ]
+    failed = TestResult(
+        test_id=made[0].tests[0].test_id,
+        name=made[0].tests[0].name,
+        suite="tests.l2",
+        tags=(),
+        status="FAIL",
+        start=None,
+        message="link down",
+        attributes=made[0].tests[0].attributes,  # histograms, but no measured latency
+    )
+    made.append(Build("job", "8", START + timedelta(days=8), None, None, "x", (failed,)))
+    (history,) = histories(made, "latency_pdr50_forward_avg")
+    trend = summarize(history, TrendOptions(direction="lower"), made[-1].time)
+    views = trend_figure([trend], percentile_runs=3)["percentiles"]
+    assert [s["title"].rsplit("<br>", 1)[1].split(",")[0] for s in views["sets"]] == [
+        "job/5",
+        "job/6",
+        "job/7",
+    ]
