@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
@@ -47,8 +47,8 @@ class CoverageRow:
 
     history: TestHistory
     runs: int
-    values: Mapping[str, float]
-    units: Mapping[str, str]
+    values: dict[str, float]
+    units: dict[str, str]
 
 
 def in_version(runs: Iterable[Run], version: str) -> list[Run]:
@@ -56,23 +56,26 @@ def in_version(runs: Iterable[Run], version: str) -> list[Run]:
     return [run for run in runs if run.dut_version == version and run.average is not None]
 
 
+def averages(runs: Iterable[Run]) -> list[float]:
+    """Each measured run's value: the average of its trials."""
+    return [run.average for run in runs if run.average is not None]
+
+
 def coverage(by_metric: Mapping[str, Sequence[TestHistory]], version: str) -> list[CoverageRow]:
     """A row per test (and testbed) that measured any of the metrics in ``version``,
     in the order of the tests' names."""
-    found: dict[str, tuple[TestHistory, dict[str, float], dict[str, str], int]] = {}
+    rows: dict[str, CoverageRow] = {}
     for metric, histories in by_metric.items():
         for history in histories:
             runs = in_version(history.runs, version)
             if not runs:
                 continue
-            row = found.setdefault(history.key, (history, {}, {}, 0))
-            row[1][metric] = statistics.median(run.average for run in runs)  # type: ignore[misc]
-            row[2][metric] = history.unit or ""
-            found[history.key] = (row[0], row[1], row[2], max(row[3], len(runs)))
-    rows = [
-        CoverageRow(history, runs, values, units) for history, values, units, runs in found.values()
-    ]
-    return sorted(rows, key=lambda row: (row.history.display_name, row.history.key))
+            row = rows.setdefault(history.key, CoverageRow(history, 0, {}, {}))
+            row.values[metric] = statistics.median(averages(runs))
+            row.units[metric] = history.unit or ""
+            if len(runs) > row.runs:
+                rows[history.key] = replace(row, runs=len(runs))
+    return sorted(rows.values(), key=lambda row: (row.history.display_name, row.history.key))
 
 
 def versions_of(histories: Iterable[TestHistory]) -> list[str]:
@@ -92,11 +95,11 @@ class ReleaseBox:
 
     history: TestHistory
     version: str
-    runs: tuple[Run, ...]
+    runs: Sequence[Run]
 
     @property
     def values(self) -> list[float]:
-        return [run.average for run in self.runs if run.average is not None]
+        return averages(self.runs)
 
 
 def release_boxes(histories: Sequence[TestHistory], versions: Sequence[str]) -> list[ReleaseBox]:
