@@ -35,6 +35,16 @@ trending_sources = {
     },
     # Changes many tests share, for the incidents page (tools/make_demo_incidents.py).
     "incidents": {"paths": ["demo/incidents/*.jsonl.gz"], "format": "jsonl"},
+    # Release data: the reference's iterative and coverage Parquet (tools/make_demo_releases.py).
+    "releases": {
+        "paths": [
+            "demo/releases/iterative_rls2502",
+            "demo/releases/iterative_rls2506",
+            "demo/releases/iterative_rls2510",
+        ],
+        "format": "parquet",
+    },
+    "coverage": {"paths": ["demo/releases/coverage_rls2510"], "format": "parquet"},
 }
 
 # make latexpdf: the methodology pages use Unicode symbols (such as U+220E) that

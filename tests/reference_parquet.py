@@ -61,9 +61,38 @@ def _flattened(fields: list[dict[str, Any]], prefix: str = "") -> Iterator[pa.Fi
 
 
 def reference_schema(name: str) -> pa.Schema:
-    """The columns of the reference's ``name`` dataset (``trending_mrr`` ...) in its files."""
-    spark = json.loads((SPARK_SCHEMAS / f"{name}.json").read_text())
-    return pa.schema([f for f in _flattened(spark["fields"]) if f.name not in PARTITIONS])
+    """The columns of the reference's ``name`` dataset (``trending_mrr`` ...) in its files.
+
+    A release's ``iterative_*`` or ``coverage_*`` schema the evaluation data
+    lacks is made from the ``trending_*`` one, as :func:`_release_fields` says.
+    """
+    path = SPARK_SCHEMAS / f"{name}.json"
+    kind, _, test_type = name.partition("_")
+    if not path.is_file() and kind in ("iterative", "coverage"):
+        trending = json.loads((SPARK_SCHEMAS / f"trending_{test_type}.json").read_text())
+        fields = _release_fields(list(_flattened(trending["fields"])))
+    else:
+        fields = list(_flattened(json.loads(path.read_text())["fields"]))
+    return pa.schema([f for f in fields if f.name not in PARTITIONS])
+
+
+def _release_fields(trending: list[pa.Field]) -> list[pa.Field]:
+    """The release datasets' columns from the trending ones: no ``telemetry``, ``tags``
+    where ``message`` was, ``hosts`` after ``tg_version``.
+
+    That is how ``csit.infra.etl/iterative_ndrpdr.json`` and ``coverage_ndrpdr.json``
+    differ from ``trending_ndrpdr.json`` (and the mrr and soak ones likewise) at
+    the reference's commit 78e52b9c8a; coverage and iterative are the same.
+    """
+    fields: list[pa.Field] = []
+    hosts = next(field for field in trending if field.name == "hosts")
+    for field in trending:
+        if field.name in ("telemetry", "hosts"):
+            continue
+        fields.append(pa.field("tags", pa.list_(pa.string())) if field.name == "message" else field)
+        if field.name == "tg_version":
+            fields.append(hosts)
+    return fields
 
 
 def write_reference(root: Path, name: str, test_type: str, rows: list[dict[str, Any]]) -> Path:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 import lxml.html
+
+from tests.sphinxext import built_html
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -121,3 +124,20 @@ def test_docs_build_without_warnings_and_render_the_demo(tmp_path: Path) -> None
         if url.startswith(("http:", "https:", "//"))
     ]
     assert remote == []
+    releases = lxml.html.parse(str(out / "demo" / "releases.html")).getroot()
+    coverage = releases.xpath("//table[contains(@class, 'trending-coverage')]")
+    assert [table.xpath("string(./caption)").strip(" ¶") for table in coverage] == [
+        "coverage: 25.10-release, 4 tests",
+        "releases: 25.06-release, 4 tests",
+    ]
+    boxes = list(built_html.figures(out / "demo", "releases").values())
+    assert [figure["layout"]["xaxis"]["categoryarray"] for figure in boxes] == [
+        ["25.02-release", "25.06-release", "25.10-release"]
+    ] * 2
+    # the injected NDR: 4 % up in 25.06, 10 % down from 25.02 in 25.10
+    one_core = boxes[0]["data"][0]
+    medians = [
+        statistics.median(y for x, y in zip(one_core["x"], one_core["y"], strict=True) if x == v)
+        for v in boxes[0]["layout"]["xaxis"]["categoryarray"]
+    ]
+    assert medians[1] > 1.02 * medians[0] and medians[2] < 0.92 * medians[0]

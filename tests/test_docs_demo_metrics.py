@@ -36,6 +36,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     (site / "index.rst").write_text(
         "Demo\n====\n\n.. _metric-table:\n\nTable\n-----\n\n"
+        ".. _percentile-graph:\n\nPercentiles\n-----------\n\n"
         ".. toctree::\n\n   demo/ndrpdr\n   demo/latency\n"
     )
     out = site / "html"
@@ -111,3 +112,16 @@ def test_latency_page_trends_lower_is_better_with_percentiles_on_hover(built: Pa
     assert text.startswith("percentiles [us]: p50 ") and ", p99.9 " in text
     anomalies = [trace for trace in figures[0]["data"] if trace["name"].endswith("anomalies")]
     assert anomalies and hover_lines(anomalies[0], 0)[0].startswith("regression")
+
+    # the injected rise at build 237 moves every curve of the 1-core test up
+    views = figures[0]["percentiles"]
+    assert len(views["sets"]) == 2 * 20  # two tests, :percentile-runs: 20
+    one_core = [s for s in views["sets"] if " 1c eth-l2bdbasemaclrn" in s["title"]]
+    before, after = (
+        next(s for s in one_core if f"ndrpdr-weekly-master-2n-icx/{build}," in s["title"])
+        for build in (236, 237)
+    )
+    for old, new in zip(before["data"], after["data"], strict=True):
+        assert old["name"] == new["name"]
+        assert new["y"][0] > 1.3 * old["y"][0]
+    assert len(after["data"]) == 8

@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.identity import SeriesRef
+from sphinxcontrib_trending.analysis.latency_curves import is_histogram
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.dimensions import (
     NO_DIMENSIONS,
@@ -60,6 +61,9 @@ class Run(NamedTuple):
     """The physical testbed's host addresses, space-separated, where the data names them."""
     percentiles: tuple[tuple[str, float], ...] = ()
     """A latency's HDR percentiles in this run (``("p99.9", 41.0)``, ...), for the hover."""
+    histograms: tuple[tuple[str, str], ...] = ()
+    """A latency's run: every load's and direction's encoded HDR histogram, as
+    ``("latency_pdr50_forward_hdrh", "HISTF...")``, for its percentile curves."""
 
     @property
     def measured(self) -> bool:
@@ -145,6 +149,7 @@ def _run(
         stdev,
         hosts,
         () if latency is None else _percentiles(test, latency),
+        () if latency is None else _histograms(test),
     )
 
 
@@ -156,6 +161,11 @@ def _percentiles(test: TestResult, base: str) -> tuple[tuple[str, float], ...]:
         if measurement is not None and measurement.values:
             found.append((f"p{level:g}", measurement.values[0]))
     return tuple(found)
+
+
+def _histograms(test: TestResult) -> tuple[tuple[str, str], ...]:
+    """The test's encoded latency histograms (the strings it holds, not copies)."""
+    return tuple(pair for pair in test.attributes if is_histogram(pair[0]))
 
 
 def histories(
@@ -317,6 +327,7 @@ class _Gathered:
                 averages,
                 stdevs,
                 rows.hosts,
+                repeat((), count),
                 repeat((), count),
                 strict=True,
             ),

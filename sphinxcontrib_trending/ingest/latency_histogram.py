@@ -49,9 +49,36 @@ def percentiles(encoded: str, base: str, unit: str) -> tuple[Measurement, ...]:
     decode, so the caller can report it and keep min/avg/max.  A histogram
     with no samples gives no percentile (its zeros would be no measurement).
     """
+    histogram = _decoded(encoded, base)
+    if histogram is None:
+        return ()
+    return tuple(
+        Measurement(f"{base}_{name}", unit, (float(histogram.get_value_at_percentile(level)),))
+        for name, level in LATENCY_PERCENTILES.items()
+    )
+
+
+def distribution(encoded: str, base: str) -> tuple[tuple[float, float], ...]:
+    """Each recorded value with the percentile reached at it, lowest first.
+
+    The whole distribution, step by step, is what a percentile graph draws;
+    empty for an empty string or a histogram without samples.  Raises
+    ``ValueError`` as :func:`percentiles` does.
+    """
+    histogram = _decoded(encoded, base)
+    if histogram is None:
+        return ()
+    return tuple(
+        (float(step.percentile_level_iterated_to), float(step.value_iterated_to))
+        for step in histogram.get_recorded_iterator()
+    )
+
+
+def _decoded(encoded: str, base: str) -> HdrHistogram | None:
+    """The histogram ``encoded`` holds, inflated within the input's budget; None if empty."""
     text = encoded.strip()
     if not text:
-        return ()
+        return None
     padded = text + "=" * (-len(text) % 4)  # CSIT's messages drop base64 padding
     try:
         _inflate_bounded(padded.encode("ascii"), charged_budget())
@@ -62,11 +89,8 @@ def percentiles(encoded: str, base: str, unit: str) -> tuple[Measurement, ...]:
             f"corrupt HDR histogram {shown!r} for {base}: {str(error) or type(error).__name__}"
         ) from None
     if histogram is None or histogram.get_total_count() == 0:
-        return ()
-    return tuple(
-        Measurement(f"{base}_{name}", unit, (float(histogram.get_value_at_percentile(level)),))
-        for name, level in LATENCY_PERCENTILES.items()
-    )
+        return None
+    return histogram
 
 
 def _inflate_bounded(encoded: bytes, budget: Budget) -> None:

@@ -36,6 +36,7 @@ from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
+from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS, percentile_views
 from sphinxcontrib_trending.render.ranges import range_cell
 from sphinxcontrib_trending.render.visible import visible
 
@@ -238,6 +239,7 @@ def _runs_template(
 
 CLICK_OPENS_BUILD = "click: opens the CI build's page"
 CLICK_OPENS_VERSION = "click: opens the DUT version's page"
+CLICK_NEWEST_PERCENTILES = "the newest runs: their latency percentiles"
 
 
 def _click_hint(links: LinkTemplates) -> str:
@@ -464,6 +466,7 @@ def _outlier_trace(
         "legendgroup": trend.history.key,
         "x": [place(runs[i]) for i in outliers],
         "y": [(runs[i].average or 0.0) * unit.scale for i in outliers],
+        _RUNS: outliers,
         "customdata": [_point_data(runs[i], unit, headline) for i in outliers],
         "hovertemplate": _hover_template(unit, headline=True),
         "marker": {
@@ -517,6 +520,9 @@ def _trials_trace(
 
 
 _PERCENTILES = operator.attrgetter("percentiles")
+_RUNS = "trending_runs"
+"""Where :func:`_traces` notes the run behind each point of a trace whose points
+are runs, for :func:`trend_figure` to take out (Plotly has no use for it)."""
 
 
 def _traces(
@@ -584,6 +590,7 @@ def _traces(
             _click_hint(links),
         ),
         "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
+        _RUNS: measured,
     }
     if measured and steps[-1] != len(measured) - 1:
         steps.append(len(measured) - 1)  # the last level reaches the newest run
@@ -619,6 +626,7 @@ def _traces(
                 "showlegend": False,
                 "x": [place(runs[i]) for i in anomalies],
                 "y": [trend_values[i] * scale for i in anomalies],
+                _RUNS: anomalies,
                 "customdata": [
                     _point_data(runs[i], unit, headline, percentiles)
                     for i, headline in zip(anomalies, headlines, strict=True)
@@ -671,6 +679,7 @@ def trend_figure(
     trials: bool = False,
     x_axis: str = "time",
     links: LinkTemplates | None = None,
+    percentile_runs: int = PERCENTILE_RUNS,
 ) -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests.
 
@@ -678,19 +687,24 @@ def trend_figure(
     when the values were scaled to a reference CPU frequency; ``trials``
     draws each run's individual trials behind its average; ``x_axis`` is
     one of :data:`X_AXES`; ``links`` make runs and anomalies open their
-    pages on a click.
+    pages on a click.  A latency's newest ``percentile_runs`` runs of each
+    series open their percentile graph on a click instead (see
+    :mod:`~sphinxcontrib_trending.render.latency_curves`).
     """
     place = _x_of(x_axis)
-    data = [
-        trace
-        for trend, style in zip(trends, _styles(trends), strict=True)
-        for trace in _traces(trend, style, place, trials, links)
-    ]
+    data: list[dict[str, Any]] = []
+    plotted: list[tuple[int, TestTrend, list[int]]] = []
+    for trend, style in zip(trends, _styles(trends), strict=True):
+        for trace in _traces(trend, style, place, trials, links):
+            runs = trace.pop(_RUNS, None)
+            if runs is not None:
+                plotted.append((len(data), trend, runs))
+            data.append(trace)
     first = trends[0].history if trends else None
     y_label = axis_label(first.metric, first.unit) if first else ""
     if normalised:
         y_label = f"{y_label}, {normalised}"
-    return {
+    figure = {
         "data": data,
         "layout": {
             "title": {"text": _escaped(title)},
@@ -705,6 +719,27 @@ def trend_figure(
         },
         "config": {"displaylogo": False, "responsive": True},
     }
+    views = percentile_views(plotted, _percentile_title, percentile_runs)
+    if views is not None:
+        figure["percentiles"] = views
+        _hint_percentiles(data)
+    return figure
+
+
+def _hint_percentiles(data: list[dict[str, Any]]) -> None:
+    """Say in each run's hover that the newest runs open their percentiles, not a page."""
+    for trace in data:
+        template = trace.get("hovertemplate", "")
+        for hint in (CLICK_OPENS_BUILD, CLICK_OPENS_VERSION):
+            template = template.replace(hint, f"{hint} ({CLICK_NEWEST_PERCENTILES})")
+        trace["hovertemplate"] = template
+
+
+def _percentile_title(trend: TestTrend, run: Run) -> str:
+    """What a run's percentile graph is titled: the series, then the build, version and time."""
+    version = f", {run.dut_version}" if run.dut_version else ""
+    when = f"{run.job_build}{version}, {plotly_time(run.time)} UTC"
+    return f"{_escaped(series_label(trend.history))}<br>{_escaped(when)}"
 
 
 def _finite(value: Any) -> Any:

@@ -24,9 +24,49 @@
   function plotFigure(plot, figure) {
     if (typeof Plotly !== "undefined") {
       Plotly.newPlot(plot, figure.data, figure.layout, figure.config).then(function (drawn) {
-        drawn.on("plotly_click", openLink);
+        var percentiles = figure.percentiles &&
+          addPercentiles(drawn, figure.percentiles, figure.config);
+        drawn.on("plotly_click", function (event) {
+          if (!(percentiles && percentiles(event))) { openLink(event); }
+        });
       });
     }
+  }
+
+  /* A latency graph's runs open their percentile graph on a click: the curves
+   * were drawn at build time (figure.percentiles, see render/latency_curves.py);
+   * points[i] = [trace, point, set] says which set a point opens.  Returns the
+   * click handler. */
+  function addPercentiles(plot, views, config) {
+    var opens = {};
+    views.points.forEach(function (point) { opens[point[0] + ":" + point[1]] = point[2]; });
+    var note = document.createElement("p");
+    note.className = "trending-percentiles-note";
+    note.textContent = "Click one of the newest runs to see its latency percentiles.";
+    var panel = document.createElement("div");
+    panel.className = "trending-percentiles";
+    panel.hidden = true;
+    plot.parentNode.insertBefore(note, plot.nextSibling);
+    plot.parentNode.insertBefore(panel, note.nextSibling);
+    /* Whether the click was on a run with a percentile graph (then drawn); a
+     * click elsewhere hides the panel and is left to the run's link. */
+    return function (event) {
+      var point = event && event.points && event.points[0];
+      if (!point) { return false; }
+      var set = views.sets[opens[point.curveNumber + ":" + point.pointNumber]];
+      if (!set) {
+        note.textContent = "This run has no percentile graph: only the newest runs " +
+          "with latency histograms have one.";
+        panel.hidden = true;
+        return false;
+      }
+      note.textContent = "Latency percentiles of the run clicked:";
+      var layout = JSON.parse(JSON.stringify(views.layout));
+      layout.title = { text: set.title };
+      panel.hidden = false;
+      Plotly.react(panel, set.data, layout, config);
+      return true;
+    };
   }
 
   /* Called by each graph data file once loaded. */

@@ -16,6 +16,10 @@ def register(app: Sphinx) -> None:
     from sphinxcontrib_trending.sphinxext.directives.job_stats import JobStatsDirective
     from sphinxcontrib_trending.sphinxext.directives.news import NewsDirective
     from sphinxcontrib_trending.sphinxext.directives.noise import NoiseDirective
+    from sphinxcontrib_trending.sphinxext.directives.releases import (
+        CoverageDirective,
+        ReleasesDirective,
+    )
 
     table_nodes.register(app)  # the tables every directive but the graph's makes
     app.add_directive("trending-dashboard", DashboardDirective)
@@ -27,3 +31,5 @@ def register(app: Sphinx) -> None:
     app.add_directive("trending-incidents", IncidentsDirective)
     app.add_directive("trending-job-stats", JobStatsDirective)
     app.add_directive("trending-noise", NoiseDirective)
+    app.add_directive("trending-coverage", CoverageDirective)
+    app.add_directive("trending-releases", ReleasesDirective)

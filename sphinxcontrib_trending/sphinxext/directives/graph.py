@@ -14,6 +14,7 @@ from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.conf.sources import Source
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.render.figure import X_AXES, script_json, series_label, trend_figure
+from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
 from sphinxcontrib_trending.sphinxext.env_records import claim_anchor
@@ -33,6 +34,7 @@ class GraphDirective(TrendingDirective):
         "per-test": directives.flag,
         "trials": directives.flag,
         "x-axis": lambda argument: directives.choice(argument, X_AXES),
+        "percentile-runs": directives.nonnegative_int,
     }
 
     def _selected(self, candidates: list[TestHistory]) -> list[TestHistory]:
@@ -91,6 +93,7 @@ class GraphDirective(TrendingDirective):
                     trials="trials" in self.options,
                     x_axis=self.options.get("x-axis", "time"),
                     links=source.links,
+                    percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
                 )
             ),
             title=title or heading,
