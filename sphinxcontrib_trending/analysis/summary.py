@@ -50,6 +50,10 @@ class TrendOptions:
     sbps: float | None = None
     outlier_runs: int | None = None
     """``K`` of the outlier rule; None for the search's default (see :func:`~.classify`)."""
+    hold_unconfirmed: bool = False
+    """Judge a one-run regression's next run a Regression again when it holds the new
+    level ("confirmed"), for a gate that lets the first, unconfirmed one pass
+    (``check --unconfirmed=pass``); else that run is Normal, as the methodology has it."""
 
     @property
     def grouping(self) -> GroupingSpec:

@@ -42,6 +42,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     judge_every_build,
     judge_latest,
     parse_reasons,
+    waive,
 )
 from sphinxcontrib_trending.cli import check_baseline, check_options
 from sphinxcontrib_trending.cli.check_branch import judge_against_job
@@ -133,6 +134,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         search=args.search,
         samples=args.samples,
         fail_on=args.fail_on,
+        unconfirmed=args.unconfirmed,
         known_changes=args.known_changes,
         comparison=comparison,
         outputs=check_options.outputs_from_args(args),
@@ -180,6 +182,7 @@ def run(
     search: str | None = None,
     samples: str | None = None,
     fail_on: str = DEFAULT_FAIL_ON_TEXT,
+    unconfirmed: str = "fail",
     known_changes: Path | None = None,
     comparison: check_baseline.Comparison | None = None,
     outputs: Outputs = NO_OUTPUTS,
@@ -192,7 +195,9 @@ def run(
     ``build`` (``JOB/BUILD``) or ``every_build`` choose what is judged,
     ``baseline_job`` judges a branch build on that job's history,
     ``comparison`` switches to baseline comparisons; the other arguments
-    override the settings as the command-line options of the same names do.
+    override the settings as the command-line options of the same names do;
+    ``unconfirmed`` (``"fail"`` or ``"pass"``) decides whether a regression
+    seen in one run only fails the job.
     """
     messages = Messages(_error, verbose=outputs.verbose)
     try:
@@ -201,6 +206,11 @@ def run(
         loaded = load_sources(
             settings, metric, tag_filter, search, samples, messages, forked=engine.workers
         )
+        if unconfirmed == "pass":  # the next run then confirms with a Regression of its own
+            loaded = [
+                replace(item, options=replace(item.options, hold_unconfirmed=True))
+                for item in loaded
+            ]
         if comparison is not None:
             if build or mail.send or outputs.email or outputs.markdown or webhook.url:
                 raise UsageError(
@@ -223,6 +233,7 @@ def run(
             )
         judged = _judge(loaded, build, every_build, messages, engine, baseline_job)
         judged = _acknowledged(judged, _known_changes(known_changes, settings))
+        judged = _waived(judged, unconfirmed=unconfirmed == "pass")
     except (
         UsageError,
         MailError,
@@ -288,6 +299,18 @@ def _acknowledged(judged: Judged, known: KnownChanges | None) -> Judged:
         verdicts=acknowledge(judged.verdicts, known),
         history=[
             replace(entry, verdicts=acknowledge(entry.verdicts, known)) for entry in judged.history
+        ],
+        search=judged.search,
+    )
+
+
+def _waived(judged: Judged, *, unconfirmed: bool) -> Judged:
+    """The gate's choices of what passes although its reason fails (``--unconfirmed``)."""
+    return Judged(
+        verdicts=waive(judged.verdicts, unconfirmed=unconfirmed),
+        history=[
+            replace(entry, verdicts=tuple(waive(entry.verdicts, unconfirmed=unconfirmed)))
+            for entry in judged.history
         ],
         search=judged.search,
     )

@@ -191,6 +191,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="VERDICTS",
         help="comma-separated verdicts that fail the job (default: %(default)s; empty: never fail)",
     )
+    analysis.add_argument(
+        "--unconfirmed",
+        choices=("fail", "pass"),
+        default="fail",
+        help="whether a regression seen in the newest run only (to be confirmed by a "
+        "re-run) fails the job (default: %(default)s)",
+    )
     output = parser.add_argument_group("output")
     output.add_argument("--json", type=Path, metavar="FILE", help="write the verdicts as JSON")
     output.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")

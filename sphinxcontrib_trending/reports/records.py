@@ -14,7 +14,12 @@ from urllib.parse import quote
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
-from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Reason, Verdict
+from sphinxcontrib_trending.analysis.verdicts import (
+    DEFAULT_FAIL_ON,
+    UNCONFIRMED_NOTE,
+    Reason,
+    Verdict,
+)
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import display_unit, percent
 
@@ -85,12 +90,24 @@ def describe(verdict: Verdict) -> str:
             text += f", new group since {build_name(verdict.since.job, verdict.since.build)}"
         if verdict.provisional:
             text += ", provisional"
+        if verdict.confirmation:
+            text += f", {_CONFIRMATION_WORDS[verdict.confirmation]}"
         if verdict.acknowledged:
             text += f", acknowledged: {verdict.acknowledged}"
+        if verdict.waived:
+            text += f", passes: {verdict.waived}"
         return text
     if verdict.reason is Reason.NORMAL:
-        return f"trend {format_value(verdict, verdict.trend)}"
+        text = f"trend {format_value(verdict, verdict.trend)}"
+        return f"{text}, {first_line(verdict.message)}" if verdict.confirmation else text
     return first_line(verdict.message)
+
+
+_CONFIRMATION_WORDS = {
+    "unconfirmed": UNCONFIRMED_NOTE,
+    "confirmed": "confirmed",
+    "dismissed": "dismissed",
+}
 
 
 def first_line(text: str, limit: int = 200) -> str:
@@ -133,6 +150,8 @@ def record(
         "confidence": verdict.confidence,
         "provisional": verdict.provisional,
         "acknowledged": verdict.acknowledged or None,
+        "confirmation": verdict.confirmation or None,
+        "waived": verdict.waived or None,
         "description": describe(verdict),
         "graph": links.url(verdict),
         "build_url": links.build_url(verdict),

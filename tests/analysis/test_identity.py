@@ -24,7 +24,7 @@ CHANGED = {
 }
 """A value other than the default for each field of :class:`GroupingSpec`."""
 
-NOT_GROUPING = {"windows", "policy"}
+NOT_GROUPING = {"windows", "policy", "hold_unconfirmed"}
 """The analysis options that change what is judged of a grouping, not the grouping."""
 
 
