@@ -28,6 +28,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     acknowledged_anomalies,
 )
 from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, window_marks
+from sphinxcontrib_trending.analysis.excluded import NO_EXCLUSIONS, ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.grading import judge
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
@@ -50,6 +51,8 @@ class TrendOptions:
     sbps: float | None = None
     outlier_runs: int | None = None
     """``K`` of the outlier rule; None for the search's default (see :func:`~.classify`)."""
+    exclusions: Exclusions = NO_EXCLUSIONS
+    """Curated runs left out of the grouping (see :mod:`.excluded`)."""
     hold_unconfirmed: bool = False
     """Judge a one-run regression's next run a Regression again when it holds the new
     level ("confirmed"), for a gate that lets the first, unconfirmed one pass
@@ -58,7 +61,9 @@ class TrendOptions:
     @property
     def grouping(self) -> GroupingSpec:
         """The settings among these that change a grouping (windows and policy do not)."""
-        return GroupingSpec(self.samples, self.search, self.direction, self.sbps, self.outlier_runs)
+        return GroupingSpec(
+            self.samples, self.search, self.direction, self.sbps, self.outlier_runs, self.exclusions
+        )
 
 
 @dataclass(frozen=True)
@@ -66,8 +71,9 @@ class TestTrend:
     """Everything the pages show of one test.
 
     ``counts`` covers the short-term window; ``verdicts`` holds the graded
-    anomaly on the first run of each changed group (None elsewhere) and
-    ``acknowledged`` the known change that covers an anomaly, by that run.
+    anomaly on the first run of each changed group (None elsewhere),
+    ``acknowledged`` the known change that covers an anomaly, by that run,
+    and ``excluded`` the curated runs the grouping left out, by index.
     """
 
     history: TestHistory
@@ -79,6 +85,7 @@ class TestTrend:
     runs_in_last_group: int
     outliers_in_last_group: int = 0
     """Outlier runs of the current level (see :mod:`.outliers`), also in ``runs_in_last_group``."""
+    excluded: dict[int, ExcludedRun] = field(default_factory=dict)
 
     @property
     def regressions(self) -> int:
@@ -93,11 +100,17 @@ class TestTrend:
         return self.result.groups[-1].avg if self.result.groups else None
 
 
-def run_samples(history: TestHistory, samples: str) -> list[float | Sequence[float] | None]:
-    """Runs as the grouping sees them; unmeasured runs stay as None placeholders."""
+def run_samples(
+    history: TestHistory, samples: str, exclusions: Exclusions = NO_EXCLUSIONS
+) -> list[float | Sequence[float] | None]:
+    """Runs as the grouping sees them; unmeasured and excluded runs stay as None placeholders."""
     if samples == "trials":
-        return [run.values if run.measured else None for run in history.runs]
-    return [run.average for run in history.runs]
+        found = [run.values if run.measured else None for run in history.runs]
+    else:
+        found = [run.average for run in history.runs]
+    for index in exclusions.in_history(history.test_id, history.runs):
+        found[index] = None
+    return found
 
 
 def summarize(
@@ -116,7 +129,7 @@ def summarize(
     (from a cache or a worker), made with these ``options``.
     """
     result = classified or classify(
-        run_samples(history, options.samples),
+        run_samples(history, options.samples, options.exclusions),
         sbps=options.sbps,
         search=options.search,
         direction=options.direction,
@@ -143,4 +156,5 @@ def summarize(
         acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),
         outliers_in_last_group=len(result.groups[-1].outliers) if result.groups else 0,
+        excluded=options.exclusions.in_history(history.test_id, history.runs),
     )

@@ -209,7 +209,8 @@ class _Judge:
         self.source = source
         self.history = history
         self.options = options
-        self.samples: list[Sample] = run_samples(history, options.samples)
+        self.excluded = options.exclusions.in_history(history.test_id, history.runs)
+        self.samples: list[Sample] = run_samples(history, options.samples, options.exclusions)
         self.measured = [sample is not None for sample in self.samples]
         self._classified: dict[int, Classification] = {}
         if whole is not None:  # the whole history's grouping, from a cache or a worker
@@ -253,6 +254,14 @@ class _Judge:
         run = self.history.runs[index]
         if run.status != "PASS":
             return self._make(run, Reason.FAILED, message=run.message)
+        excluded = self.excluded.get(index)
+        if excluded is not None:
+            return self._make(
+                run,
+                Reason.MISSING,
+                value=run.average,
+                message=f"excluded from grouping ({excluded.origin}): {excluded.reason}",
+            )
         if not self.measured[index]:
             return self._make(
                 run, Reason.MISSING, message=f"passed without a {self.history.metric} value"

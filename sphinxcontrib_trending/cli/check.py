@@ -31,6 +31,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     load_known_changes,
 )
 from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build
+from sphinxcontrib_trending.analysis.excluded import ExclusionsError, load_exclusions
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.many import classify_series, series_cache, series_jobs
 from sphinxcontrib_trending.analysis.verdicts import (
@@ -136,6 +137,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         fail_on=args.fail_on,
         unconfirmed=args.unconfirmed,
         known_changes=args.known_changes,
+        excluded_runs=args.excluded_runs,
         comparison=comparison,
         outputs=check_options.outputs_from_args(args),
         mail=check_options.mail_from_args(args),
@@ -184,6 +186,7 @@ def run(
     fail_on: str = DEFAULT_FAIL_ON_TEXT,
     unconfirmed: str = "fail",
     known_changes: Path | None = None,
+    excluded_runs: Path | None = None,
     comparison: check_baseline.Comparison | None = None,
     outputs: Outputs = NO_OUTPUTS,
     mail: Mail = NO_MAIL,
@@ -197,12 +200,16 @@ def run(
     ``comparison`` switches to baseline comparisons; the other arguments
     override the settings as the command-line options of the same names do;
     ``unconfirmed`` (``"fail"`` or ``"pass"``) decides whether a regression
-    seen in one run only fails the job.
+    seen in one run only fails the job; ``excluded_runs`` replaces the
+    settings' file of runs left out of the grouping.
     """
     messages = Messages(_error, verbose=outputs.verbose)
     try:
         reasons = _fail_on(fail_on)
         mail.check(outputs.email)
+        settings = _with_exclusions(settings, excluded_runs)
+        for problem in settings.excluded_runs.warnings:
+            _warning(problem)
         loaded = load_sources(
             settings, metric, tag_filter, search, samples, messages, forked=engine.workers
         )
@@ -290,6 +297,16 @@ def _known_changes(path: Path | None, settings: Settings) -> KnownChanges | None
         return load_known_changes(path)
     except KnownChangesError as error:
         raise UsageError(f"--known-changes: {error}") from None
+
+
+def _with_exclusions(settings: Settings, path: Path | None) -> Settings:
+    """--excluded-runs wins over the conf.py's trending_excluded_runs."""
+    if path is None:
+        return settings
+    try:
+        return replace(settings, excluded_runs=load_exclusions(path), excluded_runs_path=path)
+    except ExclusionsError as error:
+        raise UsageError(f"--excluded-runs: {error}") from None
 
 
 def _acknowledged(judged: Judged, known: KnownChanges | None) -> Judged:

@@ -152,6 +152,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: trending_known_changes of --conf)",
     )
     analysis.add_argument(
+        "--excluded-runs",
+        type=Path,
+        metavar="FILE",
+        help="TOML file of runs left out of every grouping, with reasons "
+        "(default: trending_excluded_runs of --conf)",
+    )
+    analysis.add_argument(
         "--metric",
         metavar="METRIC",
         help="metric to judge; with paths also the metric a --value-pattern's group 'value' "
