@@ -44,6 +44,8 @@ class NewsItem:
     """The anomaly's ``(avg - previous avg) / |previous avg|``; None for failures."""
     provisional: bool = False
     """An anomaly too recent to be sure of (see :class:`~.grading.AnomalyPolicy`)."""
+    environment: str = ""
+    """What the machine changed where the anomaly starts (see :mod:`.environment_changes`)."""
 
 
 def parse_periods(text: str) -> tuple[int, ...]:
@@ -77,7 +79,12 @@ def _anomalies(trend: TestTrend, since: datetime) -> Iterable[NewsItem]:
         if in_window(runs[index].time, since):
             kind: NewsKind = "regression" if verdict.verdict == "regression" else "progression"
             yield NewsItem(
-                kind, trend.history, runs[index], verdict.relative_change, verdict.provisional
+                kind,
+                trend.history,
+                runs[index],
+                verdict.relative_change,
+                verdict.provisional,
+                trend.environment.get(index, ""),
             )
 
 

@@ -28,6 +28,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     acknowledged_anomalies,
 )
 from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, window_marks
+from sphinxcontrib_trending.analysis.environment_changes import environment_change
 from sphinxcontrib_trending.analysis.excluded import NO_EXCLUSIONS, ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.grading import judge
 from sphinxcontrib_trending.analysis.history import TestHistory
@@ -86,6 +87,11 @@ class TestTrend:
     outliers_in_last_group: int = 0
     """Outlier runs of the current level (see :mod:`.outliers`), also in ``runs_in_last_group``."""
     excluded: dict[int, ExcludedRun] = field(default_factory=dict)
+    environment: dict[int, str] = field(default_factory=dict)
+    """What the machine changed at each anomaly that starts with such a change, by
+    its first run (see :mod:`.environment_changes`)."""
+    environment_in_window: tuple[str, ...] = ()
+    """Those of the anomalies the short-term window counts, oldest first."""
 
     @property
     def regressions(self) -> int:
@@ -145,6 +151,7 @@ def summarize(
         acknowledged_anomalies(known, history.test_id, history.runs, result) if known else {}
     )
     judged = judge(result, options.policy)  # once: the counts and the graph's marks both use it
+    environment = _environment_changes(history, result)
     return TestTrend(
         history=history,
         result=result,
@@ -157,4 +164,19 @@ def summarize(
         runs_in_last_group=runs_in_last_group(result),
         outliers_in_last_group=len(result.groups[-1].outliers) if result.groups else 0,
         excluded=options.exclusions.in_history(history.test_id, history.runs),
+        environment=environment,
+        environment_in_window=tuple(
+            change for start, change in environment.items() if start >= marks.recent_from
+        ),
     )
+
+
+def _environment_changes(history: TestHistory, result: Classification) -> dict[int, str]:
+    """The anomalies whose first run ran on another machine than the run before."""
+    found = {}
+    for group in result.groups[1:]:
+        if group.comment != "normal":
+            change = environment_change(history.runs, group.start)
+            if change:
+                found[group.start] = change
+    return found

@@ -49,6 +49,7 @@ from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
 from sphinxcontrib_trending.analysis.classify import Group
+from sphinxcontrib_trending.analysis.environment_changes import environment_change, labelled
 from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
@@ -146,6 +147,9 @@ class Verdict:
     confirmation: Confirmation = ""
     """``"unconfirmed"``: a regression seen in this run only; ``"confirmed"``: the
     next run held the new level; ``"dismissed"``: the next run was back."""
+    environment: str = ""
+    """What the machine changed where the new group starts (hosts, TG, build
+    pattern fields...; see :mod:`.environment_changes`); "" if nothing."""
     waived: str = ""
     """Why this verdict does not fail the job although its reason would (an
     unconfirmed regression or an environment change the gate lets pass)."""
@@ -323,6 +327,7 @@ class _Judge:
             trend=group.avg,
             previous_trend=groups[-2].avg,
             since=since,
+            environment=environment_change(self.history.runs, group.start),
             confirmation=confirmation,
             message=self._confirmation_message(confirmation, run, previous),
         )
@@ -597,18 +602,22 @@ def acknowledge(verdicts: Iterable[Verdict], known: KnownChanges | None) -> list
     return marked
 
 
-def waive(verdicts: Iterable[Verdict], *, unconfirmed: bool) -> list[Verdict]:
-    """Let unconfirmed regressions pass the gate when ``unconfirmed`` says so.
+def waive(
+    verdicts: Iterable[Verdict], *, unconfirmed: bool, environment: bool = True
+) -> list[Verdict]:
+    """Let unconfirmed regressions (``unconfirmed``) and changes that came with an
+    environment change (``environment``) pass the gate.
 
     The verdict keeps its reason (a Regression is still one), only
-    :attr:`Verdict.waived` says why it does not fail; ``check --unconfirmed=pass``
-    asks for this.
+    :attr:`Verdict.waived` says why it does not fail; ``check --unconfirmed``
+    and ``--environment-changes`` choose.
     """
-    if not unconfirmed:
-        return list(verdicts)
-    return [
-        replace(verdict, waived=UNCONFIRMED_NOTE)
-        if verdict.confirmation == "unconfirmed" and not verdict.waived
-        else verdict
-        for verdict in verdicts
-    ]
+    waived = []
+    for verdict in verdicts:
+        if not verdict.waived and verdict.anomaly:
+            if environment and verdict.environment:
+                verdict = replace(verdict, waived=labelled(verdict.environment))
+            elif unconfirmed and verdict.confirmation == "unconfirmed":
+                verdict = replace(verdict, waived=UNCONFIRMED_NOTE)
+        waived.append(verdict)
+    return waived

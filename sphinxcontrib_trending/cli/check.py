@@ -136,6 +136,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         samples=args.samples,
         fail_on=args.fail_on,
         unconfirmed=args.unconfirmed,
+        environment_changes=args.environment_changes,
         known_changes=args.known_changes,
         excluded_runs=args.excluded_runs,
         comparison=comparison,
@@ -185,6 +186,7 @@ def run(
     samples: str | None = None,
     fail_on: str = DEFAULT_FAIL_ON_TEXT,
     unconfirmed: str = "fail",
+    environment_changes: str = "pass",
     known_changes: Path | None = None,
     excluded_runs: Path | None = None,
     comparison: check_baseline.Comparison | None = None,
@@ -200,7 +202,8 @@ def run(
     ``comparison`` switches to baseline comparisons; the other arguments
     override the settings as the command-line options of the same names do;
     ``unconfirmed`` (``"fail"`` or ``"pass"``) decides whether a regression
-    seen in one run only fails the job; ``excluded_runs`` replaces the
+    seen in one run only fails the job, ``environment_changes`` whether a
+    change that came with an environment change does; ``excluded_runs`` replaces the
     settings' file of runs left out of the grouping.
     """
     messages = Messages(_error, verbose=outputs.verbose)
@@ -240,7 +243,9 @@ def run(
             )
         judged = _judge(loaded, build, every_build, messages, engine, baseline_job)
         judged = _acknowledged(judged, _known_changes(known_changes, settings))
-        judged = _waived(judged, unconfirmed=unconfirmed == "pass")
+        judged = _waived(
+            judged, unconfirmed=unconfirmed == "pass", environment=environment_changes == "pass"
+        )
     except (
         UsageError,
         MailError,
@@ -321,13 +326,14 @@ def _acknowledged(judged: Judged, known: KnownChanges | None) -> Judged:
     )
 
 
-def _waived(judged: Judged, *, unconfirmed: bool) -> Judged:
-    """The gate's choices of what passes although its reason fails (``--unconfirmed``)."""
+def _waived(judged: Judged, *, unconfirmed: bool, environment: bool) -> Judged:
+    """The gate's choices of what passes although its reason fails
+    (``--unconfirmed``, ``--environment-changes``)."""
+    chosen = partial(waive, unconfirmed=unconfirmed, environment=environment)
     return Judged(
-        verdicts=waive(judged.verdicts, unconfirmed=unconfirmed),
+        verdicts=chosen(judged.verdicts),
         history=[
-            replace(entry, verdicts=tuple(waive(entry.verdicts, unconfirmed=unconfirmed)))
-            for entry in judged.history
+            replace(entry, verdicts=tuple(chosen(entry.verdicts))) for entry in judged.history
         ],
         search=judged.search,
     )

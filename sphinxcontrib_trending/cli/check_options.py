@@ -205,6 +205,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="whether a regression seen in the newest run only (to be confirmed by a "
         "re-run) fails the job (default: %(default)s)",
     )
+    analysis.add_argument(
+        "--environment-changes",
+        choices=("fail", "pass"),
+        default="pass",
+        help="whether a change whose first run ran on another environment (hosts, TG, "
+        "build pattern fields) than the run before fails the job (default: %(default)s)",
+    )
     output = parser.add_argument_group("output")
     output.add_argument("--json", type=Path, metavar="FILE", help="write the verdicts as JSON")
     output.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")

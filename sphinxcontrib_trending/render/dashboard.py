@@ -5,7 +5,10 @@ runs that left it and came straight back, which the grouping does not count
 as changes (see :mod:`~sphinxcontrib_trending.analysis.outliers`).
 
 A short- or long-term change that cannot be had is not left blank: its cell
-says why in a word or two, and in a sentence on hover.
+says why in a word or two, and in a sentence on hover.  Anomalies of the
+window that came with an environment change (see
+:mod:`~sphinxcontrib_trending.analysis.environment_changes`) name it on the
+hover of the Regressions and Progressions cells.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import math
 from collections.abc import Iterable, Sequence
 
 from sphinxcontrib_trending.analysis.compliance import Compliance
+from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.display import display_unit, percent
 from sphinxcontrib_trending.render.grouping import split
@@ -80,6 +84,9 @@ def _row(trend: TestTrend) -> Row:
         classes.append("trending-maybe")
     elif counts.acknowledged:
         classes.append("trending-acknowledged")
+    changes = "; ".join(labelled(change) for change in trend.environment_in_window)
+    if changes:
+        classes.append("trending-environment")
     history = trend.history
     found = trend.compliance
     short, short_reason = _change(found.short_change, found.short_reference, found)
@@ -107,8 +114,8 @@ def _row(trend: TestTrend) -> Row:
             trend.progressions,
             trend.outliers_in_last_group,
         ),
-        reasons=("", "", "", short_reason, long_reason, "", "", "")
-        if short_reason or long_reason
+        reasons=("", "", "", short_reason, long_reason, changes, changes, "")
+        if short_reason or long_reason or changes
         else (),
     )
 

@@ -24,6 +24,7 @@ import orjson
 
 from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
+from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
@@ -325,6 +326,9 @@ def _headline(trend: TestTrend, index: int) -> str:
     known = trend.acknowledged.get(index)
     if known is not None:
         text += f"<br>acknowledged: {_escaped(known.reason)}"
+    change = trend.environment.get(index)
+    if change:
+        text += f"<br>{_escaped(labelled(change))}"
     return text
 
 

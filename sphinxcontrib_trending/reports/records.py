@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
+from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.verdicts import (
     DEFAULT_FAIL_ON,
@@ -90,12 +91,14 @@ def describe(verdict: Verdict) -> str:
             text += f", new group since {build_name(verdict.since.job, verdict.since.build)}"
         if verdict.provisional:
             text += ", provisional"
+        if verdict.environment:
+            text += f", {labelled(verdict.environment)}"
         if verdict.confirmation:
             text += f", {_CONFIRMATION_WORDS[verdict.confirmation]}"
         if verdict.acknowledged:
             text += f", acknowledged: {verdict.acknowledged}"
         if verdict.waived:
-            text += f", passes: {verdict.waived}"
+            text += ", passes the gate"
         return text
     if verdict.reason is Reason.NORMAL:
         text = f"trend {format_value(verdict, verdict.trend)}"
@@ -150,6 +153,7 @@ def record(
         "confidence": verdict.confidence,
         "provisional": verdict.provisional,
         "acknowledged": verdict.acknowledged or None,
+        "environment_change": verdict.environment or None,
         "confirmation": verdict.confirmation or None,
         "waived": verdict.waived or None,
         "description": describe(verdict),

@@ -38,8 +38,15 @@ def test_the_build_patterns_own_groups_are_fields_of_the_first_name_it_matches()
 
 def test_a_runs_environment_comes_from_its_file_name(tmp_path: Path) -> None:
     for build, host in ((1, "s55"), (2, "s56")):
-        row = {"test": "t", "build": build, "time": f"2026-03-0{build}T00:00:00Z",
-               "status": "PASS", "metric": "mrr", "unit": "pps", "values": [1.0]}  # fmt: skip
+        row = {
+            "test": "t",
+            "build": build,
+            "time": f"2026-03-0{build}T00:00:00Z",
+            "status": "PASS",
+            "metric": "mrr",
+            "unit": "pps",
+            "values": [1.0],
+        }
         (tmp_path / f"daily__{build}__{host}.jsonl").write_text(json.dumps(row) + "\n")
     spec = SourceSpec(
         paths=(str(tmp_path / "*.jsonl"),),
