@@ -90,8 +90,9 @@ class TestTrend:
     environment: dict[int, str] = field(default_factory=dict)
     """What the machine changed at each anomaly that starts with such a change, by
     its first run (see :mod:`.environment_changes`)."""
-    environment_in_window: tuple[str, ...] = ()
-    """Those of the anomalies the short-term window counts, oldest first."""
+    environment_in_window: tuple[tuple[str, str], ...] = ()
+    """Those of the anomalies the short-term window counts, oldest first, each with
+    its group's comment (``"regression"`` or ``"progression"``)."""
 
     @property
     def regressions(self) -> int:
@@ -165,9 +166,17 @@ def summarize(
         outliers_in_last_group=len(result.groups[-1].outliers) if result.groups else 0,
         excluded=options.exclusions.in_history(history.test_id, history.runs),
         environment=environment,
-        environment_in_window=tuple(
-            change for start, change in environment.items() if start >= marks.recent_from
-        ),
+        environment_in_window=_in_window(result, environment, marks.recent_from),
+    )
+
+
+def _in_window(
+    result: Classification, environment: dict[int, str], recent_from: int
+) -> tuple[tuple[str, str], ...]:
+    """The environment changes of the anomalies from run ``recent_from`` on, with their kind."""
+    comments = {group.start: group.comment for group in result.groups}
+    return tuple(
+        (comments[start], change) for start, change in environment.items() if start >= recent_from
     )
 
 

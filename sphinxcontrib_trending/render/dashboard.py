@@ -84,8 +84,13 @@ def _row(trend: TestTrend) -> Row:
         classes.append("trending-maybe")
     elif counts.acknowledged:
         classes.append("trending-acknowledged")
-    changes = "; ".join(labelled(change) for change in trend.environment_in_window)
-    if changes:
+    regressed, progressed = (
+        "; ".join(
+            labelled(change) for comment, change in trend.environment_in_window if comment == kind
+        )
+        for kind in ("regression", "progression")
+    )
+    if regressed or progressed:
         classes.append("trending-environment")
     history = trend.history
     found = trend.compliance
@@ -114,8 +119,8 @@ def _row(trend: TestTrend) -> Row:
             trend.progressions,
             trend.outliers_in_last_group,
         ),
-        reasons=("", "", "", short_reason, long_reason, changes, changes, "")
-        if short_reason or long_reason or changes
+        reasons=("", "", "", short_reason, long_reason, regressed, progressed, "")
+        if short_reason or long_reason or regressed or progressed
         else (),
     )
 

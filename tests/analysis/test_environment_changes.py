@@ -62,7 +62,7 @@ def test_an_anomaly_at_a_host_swap_is_an_environment_change_in_trend_and_news() 
     runs += [_run(n, 8.0 + n / 1000, hosts="10.30.51.54 10.30.51.57") for n in range(7, 11)]
     trend = summarize(_history(runs), TrendOptions(), START + timedelta(days=11))
     assert trend.environment == {6: "hosts 10.30.51.55 -> 10.30.51.57"}
-    assert trend.environment_in_window == ("hosts 10.30.51.55 -> 10.30.51.57",)
+    assert trend.environment_in_window == (("regression", "hosts 10.30.51.55 -> 10.30.51.57"),)
     (item,) = news([trend], START + timedelta(days=11), 30)
     assert label(item) == "Regression, environment change: hosts 10.30.51.55 -> 10.30.51.57"
 
