@@ -270,7 +270,10 @@ def _environments(attributes: pa.ChunkedArray) -> list[str]:
     offsets = np.zeros(count + 1, dtype=np.int32)
     np.cumsum(np.bincount(owners, minlength=count), out=offsets[1:])
     joined = pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), lines), "\n")
-    return [sys.intern(text) if text else "" for text in joined.to_pylist()]
+    # a build's tests share a few environments: each text made once, then taken by index
+    encoded = pc.dictionary_encode(joined)
+    texts = [sys.intern(text) if text else "" for text in encoded.dictionary.to_pylist()]
+    return np.array(texts, dtype=object)[encoded.indices.to_numpy()].tolist()
 
 
 class StoredTests(Sequence[TestResult]):
