@@ -14,7 +14,7 @@ Only what both runs record is compared: data that starts recording a field
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.ingest.environment import PATTERN_PREFIX, parse_environment
@@ -30,8 +30,15 @@ def machine_of(run: Run) -> dict[str, str]:
     return found
 
 
-def _previous_measured(runs: Sequence[Run], start: int) -> int | None:
-    return next((at for at in range(start - 1, -1, -1) if runs[at].average is not None), None)
+def _previous_measured(runs: Sequence[Run], start: int, skipped: Container[int]) -> int | None:
+    return next(
+        (
+            at
+            for at in range(start - 1, -1, -1)
+            if runs[at].average is not None and at not in skipped
+        ),
+        None,
+    )
 
 
 def _described(name: str, old: str, new: str) -> str:
@@ -42,13 +49,14 @@ def _described(name: str, old: str, new: str) -> str:
     return f"{name.removeprefix(PATTERN_PREFIX)} {old} -> {new}"
 
 
-def environment_change(runs: Sequence[Run], start: int) -> str:
+def environment_change(runs: Sequence[Run], start: int, skipped: Container[int] = ()) -> str:
     """What changed from the measured run before ``start`` to run ``start``; "" if nothing.
 
     ``"hosts 10.30.51.55 -> 10.30.51.56; tg_version 3.00 -> 3.03"``: every
-    field both runs record whose value differs, by name.
+    field both runs record whose value differs, by name.  Runs in
+    ``skipped`` (excluded ones, which the grouping did not see) are passed over.
     """
-    before = _previous_measured(runs, start)
+    before = _previous_measured(runs, start, skipped)
     if before is None:
         return ""
     old, new = runs[before], runs[start]

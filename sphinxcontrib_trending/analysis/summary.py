@@ -152,7 +152,8 @@ def summarize(
         acknowledged_anomalies(known, history.test_id, history.runs, result) if known else {}
     )
     judged = judge(result, options.policy)  # once: the counts and the graph's marks both use it
-    environment = _environment_changes(history, result)
+    excluded = options.exclusions.in_history(history.test_id, history.runs)
+    environment = _environment_changes(history, result, excluded)
     return TestTrend(
         history=history,
         result=result,
@@ -164,7 +165,7 @@ def summarize(
         acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),
         outliers_in_last_group=len(result.groups[-1].outliers) if result.groups else 0,
-        excluded=options.exclusions.in_history(history.test_id, history.runs),
+        excluded=excluded,
         environment=environment,
         environment_in_window=_in_window(result, environment, marks.recent_from),
     )
@@ -180,12 +181,14 @@ def _in_window(
     )
 
 
-def _environment_changes(history: TestHistory, result: Classification) -> dict[int, str]:
+def _environment_changes(
+    history: TestHistory, result: Classification, excluded: dict[int, ExcludedRun]
+) -> dict[int, str]:
     """The anomalies whose first run ran on another machine than the run before."""
     found = {}
     for group in result.groups[1:]:
         if group.comment != "normal":
-            change = environment_change(history.runs, group.start)
+            change = environment_change(history.runs, group.start, excluded)
             if change:
                 found[group.start] = change
     return found

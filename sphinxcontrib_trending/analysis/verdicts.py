@@ -280,8 +280,8 @@ class _Judge:
         if excursion:
             dismissed = excursion == [previous] and self._single_run_regression(previous)
             return self._outlier(run, excursion, group.avg, dismissed)
-        if self._merged_back(result, previous):
-            return self._dismissed(run, previous, group.avg)  # type: ignore[arg-type]
+        if previous is not None and self._merged_back(result, previous):
+            return self._dismissed(run, previous, group.avg)
         if len(groups) == 1:
             return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
         since: Run | None = None
@@ -327,7 +327,7 @@ class _Judge:
             trend=group.avg,
             previous_trend=groups[-2].avg,
             since=since,
-            environment=environment_change(self.history.runs, group.start),
+            environment=environment_change(self.history.runs, group.start, self.excluded),
             confirmation=confirmation,
             message=self._confirmation_message(confirmation, run, previous),
         )
@@ -340,12 +340,12 @@ class _Judge:
             and self._single_run_regression(previous)
         )
 
-    def _merged_back(self, result: Classification, previous: int | None) -> bool:
+    def _merged_back(self, result: Classification, previous: int) -> bool:
         """Whether the run before was a one-run regression that this run's grouping
         merged back into its group (with the outlier rule off; with it on, such a
         run is an outlier excursion).  Only a run worse than its group's average
         can be one, which spares the gate a grouping of the shorter history."""
-        if previous is None or result.outlier_runs or len(result.groups) == 0:
+        if result.outlier_runs or not result.groups:
             return False
         group = next(g for g in reversed(result.groups) if g.start <= previous)
         value = self.history.runs[previous].average

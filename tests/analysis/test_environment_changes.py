@@ -43,6 +43,8 @@ def test_what_changed_is_named_field_by_field() -> None:
     ]
     assert environment_change(runs, 2) == "host s55 -> s56; hosts 10.30.51.55 -> 10.30.51.56"
     assert environment_change(runs, 0) == ""
+    # an excluded run is no reference: the one before it is
+    assert environment_change(runs, 2, skipped={0}) == ""
 
 
 def test_a_field_only_one_run_records_is_no_change() -> None:
