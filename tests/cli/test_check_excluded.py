@@ -66,3 +66,21 @@ def test_an_excluded_run_opens_no_change_and_a_bad_entry_only_warns(
 
 def test_an_unreadable_file_is_a_usage_error(archive: Path, tmp_path: Path) -> None:
     assert main(["check", str(archive), "--excluded-runs", str(tmp_path / "absent.toml")]) == 2
+
+
+def test_the_conf_files_exclusions_and_warnings_reach_the_gate(
+    archive: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "conf.py").write_text(
+        f'trending_sources = {{"perf": {{"paths": [{str(archive)!r}]}}}}\n'
+        'trending_excluded_runs = "excluded.toml"\n'
+    )
+    (tmp_path / "excluded.toml").write_text(
+        f'[[run]]\ntest = "*{CASE}"\nbuild = "11"\nreason = "bad NIC firmware"\n'
+        '[[run]]\nsource = "perf"\nreason = "no build"\n'
+    )
+    every = tmp_path / "all.json"
+    assert main(["check", "--conf", str(tmp_path), "--all", "--json", str(every)]) == 0
+    assert "excluded.toml:5: excluded run 2 ignored" in capsys.readouterr().err
+    reasons = _reasons(every)
+    assert ("11", "Missing") in reasons and ("11", "Regression") not in reasons
