@@ -605,7 +605,7 @@ def acknowledge(verdicts: Iterable[Verdict], known: KnownChanges | None) -> list
 def waive(
     verdicts: Iterable[Verdict], *, unconfirmed: bool, environment: bool = True
 ) -> list[Verdict]:
-    """Let unconfirmed regressions (``unconfirmed``) and changes that came with an
+    """Let unconfirmed regressions (``unconfirmed``) and regressions that came with an
     environment change (``environment``) pass the gate.
 
     The verdict keeps its reason (a Regression is still one), only
@@ -614,7 +614,7 @@ def waive(
     """
     waived = []
     for verdict in verdicts:
-        if not verdict.waived and verdict.anomaly:
+        if not verdict.waived and verdict.reason in _REGRESSIONS:  # what could fail
             if environment and verdict.environment:
                 verdict = replace(verdict, waived=labelled(verdict.environment))
             elif unconfirmed and verdict.confirmation == "unconfirmed":

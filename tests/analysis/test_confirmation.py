@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -101,3 +102,14 @@ def test_waiving_lets_only_unconfirmed_regressions_pass() -> None:
     assert not waived_first.fails() and waived_first.waived == "re-run to confirm"
     assert waived_second.fails() and waived_second.waived == ""
     assert waive([first], unconfirmed=False) == [first]
+
+
+def test_only_regressions_are_waived_for_an_environment_change() -> None:
+    """A progression never fails the job: it has nothing to be let off."""
+    verdicts = _verdicts(_history([*LEVEL, 13.0, 13.1]))
+    moved = replace(verdicts["11"], environment="hosts a -> b")
+    (kept,) = waive([moved], unconfirmed=True)
+    assert kept.reason is Reason.PROGRESSION and kept.waived == ""
+    regression = replace(_verdicts(_history([*LEVEL, 7.0]))["11"], environment="hosts a -> b")
+    (waived,) = waive([regression], unconfirmed=False)
+    assert waived.waived == "environment change: hosts a -> b" and not waived.fails()
