@@ -35,6 +35,7 @@ def trend_options(
         policy=settings.policy,
         sbps=settings.sbps,
         outlier_runs=settings.outlier_runs,
+        exclusions=settings.excluded_runs.for_source(source.name),
     )
 
 

@@ -24,6 +24,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     StrategyError,
     parse_strategies,
 )
+from sphinxcontrib_trending.analysis.excluded import NO_EXCLUSIONS, Exclusions
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
 from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
 from sphinxcontrib_trending.analysis.windows import Windows
@@ -61,6 +62,9 @@ class Settings:
     outlier_runs: int | None = None
     known_changes: KnownChanges | None = None
     known_changes_path: Path | None = None
+    excluded_runs: Exclusions = NO_EXCLUSIONS
+    """Runs left out of every grouping; each source's grouping takes its own share."""
+    excluded_runs_path: Path | None = None
     norm_frequency: FrequencyNorm | None = None
     workers: int | None = None
 
@@ -74,6 +78,7 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
     checker = Checker(base_dir)
     values = ConfValues.parse(raw, checker)
     known = values.known_changes
+    excluded = values.excluded_runs
     links = LinkTemplates(values.build_url, values.version_url, values.compare_url)
     settings = Settings(
         sources={
@@ -94,6 +99,8 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
         workers=values.workers,
         known_changes=known.changes if known else None,
         known_changes_path=known.path if known else None,
+        excluded_runs=excluded.exclusions if excluded else NO_EXCLUSIONS,
+        excluded_runs_path=excluded.path if excluded else None,
     )
     return settings, checker.issues
 

@@ -31,6 +31,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
     display_name,
     rules_for,
 )
+from sphinxcontrib_trending.ingest.environment import environment_text
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.ingest.store.stored_tests import StoredTests
@@ -64,6 +65,9 @@ class Run(NamedTuple):
     histograms: tuple[tuple[str, str], ...] = ()
     """A latency's run: every load's and direction's encoded HDR histogram, as
     ``("latency_pdr50_forward_hdrh", "HISTF...")``, for its percentile curves."""
+    environment: str = ""
+    """What else the run ran on (TG and DUT type, build pattern fields, ...): see
+    :mod:`~sphinxcontrib_trending.ingest.environment`."""
 
     @property
     def measured(self) -> bool:
@@ -132,6 +136,7 @@ def _run(
     measurement: Measurement | None,
     latency: str | None,
     hosts: str,
+    environment: str,
 ) -> Run:
     """``test``'s run in ``build``; ``latency`` is the metric's latency base, if it has one."""
     values = measurement.values if measurement else ()
@@ -150,6 +155,7 @@ def _run(
         hosts,
         () if latency is None else _percentiles(test, latency),
         () if latency is None else _histograms(test),
+        environment,
     )
 
 
@@ -278,7 +284,8 @@ class _Gathered:
         self.batches: list[_Batch] = []
         # a test's history and hosts are the same from build to build: found once
         self._numbers: dict[str | None, dict[str, int]] = {}
-        self._hosts: dict[int, str] = {}  # by the id of a test's attributes, which runs share
+        # by the id of a test's attributes, which runs share: its hosts and environment
+        self._machines: dict[int, tuple[str, str]] = {}
 
     def _numbered(self, testbed: str | None, test_ids: list[str]) -> list[int]:
         """The number of each test's history on ``testbed``, new ones numbered on."""
@@ -329,6 +336,7 @@ class _Gathered:
                 rows.hosts,
                 repeat((), count),
                 repeat((), count),
+                rows.environments,
                 strict=True,
             ),
         )
@@ -344,11 +352,12 @@ class _Gathered:
         units: list[str | None] = []
         for number, test in zip(numbers, tests, strict=True):
             attributes = test.attributes
-            host = self._hosts.get(id(attributes)) if attributes else ""
-            if host is None:
-                host = self._hosts[id(attributes)] = test.attribute("hosts") or ""
+            machine = self._machines.get(id(attributes)) if attributes else ("", "")
+            if machine is None:
+                machine = (test.attribute("hosts") or "", environment_text(attributes))
+                self._machines[id(attributes)] = machine
             measurement = test.measurement(self.metric)
-            self.runs[number].append(_run(build, test, measurement, self.latency, host))
+            self.runs[number].append(_run(build, test, measurement, self.latency, *machine))
             units.append(None if measurement is None else measurement.unit)
         self.batches.append(
             _Batch.of(

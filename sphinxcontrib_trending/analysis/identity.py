@@ -15,7 +15,9 @@ key is only ever one of these (or derived from one by a method here):
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
+
+from sphinxcontrib_trending.analysis.excluded import NO_EXCLUSIONS, Exclusions
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +34,18 @@ class GroupingSpec:
     direction: str = "higher"
     sbps: float | None = None
     outlier_runs: int | None = None
+    exclusions: Exclusions = NO_EXCLUSIONS
+    """The curated runs the grouping leaves out (see :mod:`.excluded`)."""
 
     def fields(self) -> dict[str, object]:
-        """The settings by name: what cache scopes and content hashes serialise."""
-        return asdict(self)
+        """The settings by name: what cache scopes and content hashes serialise.
+
+        An exclusion's reason and place in its file change no grouping, so
+        only what selects its runs is kept.
+        """
+        found: dict[str, object] = {item.name: getattr(self, item.name) for item in fields(self)}
+        found["exclusions"] = self.exclusions.key()
+        return found
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -86,7 +86,7 @@ class SeriesJob:
 
     @classmethod
     def of(cls, identity: str, history: TestHistory, settings: GroupingSpec) -> SeriesJob:
-        samples = run_samples(history, settings.samples)
+        samples = run_samples(history, settings.samples, settings.exclusions)
         if settings.samples == "trials":  # else the runs' averages: numbers or None
             samples = [None if sample is None else tuple(sample) for sample in samples]
         return cls(identity, tuple(samples), settings)

@@ -47,6 +47,8 @@ class NewsItem:
     """An anomaly too recent to be sure of (see :class:`~.grading.AnomalyPolicy`)."""
     change_range: ChangeRange | None = None
     """The last good run and ``since``: the old level's last run, or the last passed one."""
+    environment: str = ""
+    """What the machine changed where the anomaly starts (see :mod:`.environment_changes`)."""
 
 
 def parse_periods(text: str) -> tuple[int, ...]:
@@ -86,6 +88,7 @@ def _anomalies(trend: TestTrend, since: datetime) -> Iterable[NewsItem]:
                 verdict.relative_change,
                 verdict.provisional,
                 change_range(runs, trend.result.groups, index),
+                trend.environment.get(index, ""),
             )
 
 

@@ -28,6 +28,8 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     acknowledged_anomalies,
 )
 from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, window_marks
+from sphinxcontrib_trending.analysis.environment_changes import environment_change
+from sphinxcontrib_trending.analysis.excluded import NO_EXCLUSIONS, ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.grading import judge
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
@@ -50,11 +52,19 @@ class TrendOptions:
     sbps: float | None = None
     outlier_runs: int | None = None
     """``K`` of the outlier rule; None for the search's default (see :func:`~.classify`)."""
+    exclusions: Exclusions = NO_EXCLUSIONS
+    """Curated runs left out of the grouping (see :mod:`.excluded`)."""
+    hold_unconfirmed: bool = False
+    """Judge a one-run regression's next run a Regression again when it holds the new
+    level ("confirmed"), for a gate that lets the first, unconfirmed one pass
+    (``check --unconfirmed=pass``); else that run is Normal, as the methodology has it."""
 
     @property
     def grouping(self) -> GroupingSpec:
         """The settings among these that change a grouping (windows and policy do not)."""
-        return GroupingSpec(self.samples, self.search, self.direction, self.sbps, self.outlier_runs)
+        return GroupingSpec(
+            self.samples, self.search, self.direction, self.sbps, self.outlier_runs, self.exclusions
+        )
 
 
 @dataclass(frozen=True)
@@ -62,8 +72,9 @@ class TestTrend:
     """Everything the pages show of one test.
 
     ``counts`` covers the short-term window; ``verdicts`` holds the graded
-    anomaly on the first run of each changed group (None elsewhere) and
-    ``acknowledged`` the known change that covers an anomaly, by that run.
+    anomaly on the first run of each changed group (None elsewhere),
+    ``acknowledged`` the known change that covers an anomaly, by that run,
+    and ``excluded`` the curated runs the grouping left out, by index.
     """
 
     history: TestHistory
@@ -78,6 +89,13 @@ class TestTrend:
     newest_change: int | None = None
     """The first run of the newest firm, unacknowledged anomaly of the short-term
     window (one the counts include): the dashboard names its range."""
+    excluded: dict[int, ExcludedRun] = field(default_factory=dict)
+    environment: dict[int, str] = field(default_factory=dict)
+    """What the machine changed at each anomaly that starts with such a change, by
+    its first run (see :mod:`.environment_changes`)."""
+    environment_in_window: tuple[tuple[str, str], ...] = ()
+    """Those of the anomalies the short-term window counts, oldest first, each with
+    its group's comment (``"regression"`` or ``"progression"``)."""
 
     @property
     def regressions(self) -> int:
@@ -92,11 +110,17 @@ class TestTrend:
         return self.result.groups[-1].avg if self.result.groups else None
 
 
-def run_samples(history: TestHistory, samples: str) -> list[float | Sequence[float] | None]:
-    """Runs as the grouping sees them; unmeasured runs stay as None placeholders."""
+def run_samples(
+    history: TestHistory, samples: str, exclusions: Exclusions = NO_EXCLUSIONS
+) -> list[float | Sequence[float] | None]:
+    """Runs as the grouping sees them; unmeasured and excluded runs stay as None placeholders."""
     if samples == "trials":
-        return [run.values if run.measured else None for run in history.runs]
-    return [run.average for run in history.runs]
+        found = [run.values if run.measured else None for run in history.runs]
+    else:
+        found = [run.average for run in history.runs]
+    for index in exclusions.in_history(history.test_id, history.runs):
+        found[index] = None
+    return found
 
 
 def summarize(
@@ -115,7 +139,7 @@ def summarize(
     (from a cache or a worker), made with these ``options``.
     """
     result = classified or classify(
-        run_samples(history, options.samples),
+        run_samples(history, options.samples, options.exclusions),
         sbps=options.sbps,
         search=options.search,
         direction=options.direction,
@@ -131,6 +155,8 @@ def summarize(
         acknowledged_anomalies(known, history.test_id, history.runs, result) if known else {}
     )
     judged = judge(result, options.policy)  # once: the counts and the graph's marks both use it
+    excluded = options.exclusions.in_history(history.test_id, history.runs)
+    environment = _environment_changes(history, result, excluded)
     return TestTrend(
         history=history,
         result=result,
@@ -152,4 +178,30 @@ def summarize(
             ),
             default=None,
         ),
+        excluded=excluded,
+        environment=environment,
+        environment_in_window=_in_window(result, environment, marks.recent_from),
     )
+
+
+def _in_window(
+    result: Classification, environment: dict[int, str], recent_from: int
+) -> tuple[tuple[str, str], ...]:
+    """The environment changes of the anomalies from run ``recent_from`` on, with their kind."""
+    comments = {group.start: group.comment for group in result.groups}
+    return tuple(
+        (comments[start], change) for start, change in environment.items() if start >= recent_from
+    )
+
+
+def _environment_changes(
+    history: TestHistory, result: Classification, excluded: dict[int, ExcludedRun]
+) -> dict[int, str]:
+    """The anomalies whose first run ran on another machine than the run before."""
+    found = {}
+    for group in result.groups[1:]:
+        if group.comment != "normal":
+            change = environment_change(history.runs, group.start, excluded)
+            if change:
+                found[group.start] = change
+    return found

@@ -27,6 +27,13 @@ yet, and it is judged as the change it looks like; the first run back at the
 old level is then judged Outlier (``since`` names the excursion's first
 run): the change reported before did not hold.  Outlier does not fail a job
 unless ``--fail-on`` names it.
+
+A regression seen in one run only (the judged run starts its group) is
+"unconfirmed": re-running the build tells a real change from a bad run.  The
+next measured run settles it: still at the new level it is "confirmed" (a
+Regression again, ``since`` its first run), back at the old one "dismissed".
+``check --unconfirmed`` chooses whether an unconfirmed regression fails the
+job (see :attr:`Verdict.waived`).
 """
 
 from __future__ import annotations
@@ -36,11 +43,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
+from typing import Literal
 
 from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
 from sphinxcontrib_trending.analysis.change_range import ChangeRange, change_range
+from sphinxcontrib_trending.analysis.classify import Group
+from sphinxcontrib_trending.analysis.environment_changes import environment_change, labelled
 from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
@@ -70,6 +80,13 @@ ANOMALIES: frozenset[Reason] = frozenset(
     {Reason.REGRESSION, Reason.PROGRESSION, Reason.MAYBE_REGRESSION, Reason.MAYBE_PROGRESSION}
 )
 """Reasons that mean a new group arrived: they carry a trend change."""
+
+_REGRESSIONS = frozenset({Reason.REGRESSION, Reason.MAYBE_REGRESSION})
+
+Confirmation = Literal["", "unconfirmed", "confirmed", "dismissed"]
+"""Where a one-run regression stands: seen once, held on the next run, or gone."""
+
+UNCONFIRMED_NOTE = "re-run to confirm"
 
 _GRADED = {
     "regression": Reason.REGRESSION,
@@ -129,11 +146,20 @@ class Verdict:
     ``provisional_runs`` or the outlier rule's ``K`` last measured runs, so
     later runs may still merge it back or prove it an outlier excursion."""
     change_range: ChangeRange | None = None
-    version: str | None = None
-    """The DUT version (commit) the judged build ran, where the data names one."""
     """For a Regression or Progression, the last run of the old level and the
     first of the new one, as the judging grouping had them: the versions (or
     commits) between them hold the cause."""
+    version: str | None = None
+    """The DUT version (commit) the judged build ran, where the data names one."""
+    confirmation: Confirmation = ""
+    """``"unconfirmed"``: a regression seen in this run only; ``"confirmed"``: the
+    next run held the new level; ``"dismissed"``: the next run was back."""
+    environment: str = ""
+    """What the machine changed where the new group starts (hosts, TG, build
+    pattern fields...; see :mod:`.environment_changes`); "" if nothing."""
+    waived: str = ""
+    """Why this verdict does not fail the job although its reason would (an
+    unconfirmed regression or an environment change the gate lets pass)."""
 
     @property
     def job_build(self) -> str:
@@ -149,8 +175,8 @@ class Verdict:
         return self.reason in ANOMALIES
 
     def fails(self, fail_on: Iterable[Reason] = DEFAULT_FAIL_ON) -> bool:
-        """Acknowledged anomalies never fail: somebody has already looked."""
-        return self.reason in frozenset(fail_on) and not self.acknowledged
+        """Acknowledged anomalies never fail: somebody has already looked; nor waived ones."""
+        return self.reason in frozenset(fail_on) and not self.acknowledged and not self.waived
 
     def result(self, fail_on: Iterable[Reason] = DEFAULT_FAIL_ON) -> str:
         """The PA job's Result: Fail or Pass; a Missing test that does not fail is Skip."""
@@ -202,7 +228,8 @@ class _Judge:
         self.source = source
         self.history = history
         self.options = options
-        self.samples: list[Sample] = run_samples(history, options.samples)
+        self.excluded = options.exclusions.in_history(history.test_id, history.runs)
+        self.samples: list[Sample] = run_samples(history, options.samples, options.exclusions)
         self.measured = [sample is not None for sample in self.samples]
         self._classified: dict[int, Classification] = {}
         if whole is not None:  # the whole history's grouping, from a cache or a worker
@@ -247,6 +274,14 @@ class _Judge:
         run = self.history.runs[index]
         if run.status != "PASS":
             return self._make(run, Reason.FAILED, message=run.message)
+        excluded = self.excluded.get(index)
+        if excluded is not None:
+            return self._make(
+                run,
+                Reason.MISSING,
+                value=run.average,
+                message=f"excluded from grouping ({excluded.origin}): {excluded.reason}",
+            )
         if not self.measured[index]:
             return self._make(
                 run, Reason.MISSING, message=f"passed without a {self.history.metric} value"
@@ -256,16 +291,35 @@ class _Judge:
         result = self._classification(index)
         groups = result.groups
         group = groups[-1]
+        previous = self._previous_measured(index)
         excursion = self._excursion_before(index, set(group.outliers))
         if excursion:
-            return self._outlier(run, excursion, group.avg)
+            dismissed = excursion == [previous] and self._single_run_regression(previous)
+            return self._outlier(run, excursion, group.avg, dismissed)
+        if previous is not None and self._merged_back(result, previous):
+            return self._dismissed(run, previous, group.avg)
         if len(groups) == 1:
             return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
         since: Run | None = None
+        confirmation: Confirmation = ""
         if group.start != index:
-            previous = self._previous_measured(index)
-            if previous is None or group.start in _boundaries(self._classification(previous)):
+            if previous is None:
                 return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
+            if group.start in _boundaries(self._classification(previous)):
+                held = group.start == previous and group.comment == "regression"
+                if not (held and self._single_run_regression(previous)):
+                    return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
+                if not self.options.hold_unconfirmed:
+                    return self._make(
+                        run,
+                        Reason.NORMAL,
+                        value=run.average,
+                        trend=group.avg,
+                        since=self.history.runs[previous],
+                        confirmation="confirmed",
+                        message=self._confirmation_message("confirmed", run, previous),
+                    )
+                confirmation = "confirmed"
             since = self.history.runs[group.start]
         runs_since = sum(self.measured[group.start : index + 1])
         graded = judge_anomaly(
@@ -275,9 +329,14 @@ class _Judge:
             runs_since=runs_since,
             outlier_runs=result.outlier_runs,
         )
+        reason = _GRADED[graded.verdict]
+        if since is None and reason in _REGRESSIONS:
+            confirmation = "unconfirmed"
+        elif since is None and self._back_up(group, groups[-2], previous):
+            confirmation = "dismissed"
         return self._make(
             run,
-            _GRADED[graded.verdict],
+            reason,
             confidence=graded.confidence,
             provisional=graded.provisional,
             value=run.average,
@@ -285,6 +344,73 @@ class _Judge:
             previous_trend=groups[-2].avg,
             since=since,
             change_range=change_range(self.history.runs, groups, group.start),
+            environment=environment_change(self.history.runs, group.start, self.excluded),
+            confirmation=confirmation,
+            message=self._confirmation_message(confirmation, run, previous),
+        )
+
+    def _back_up(self, group: Group, before: Group, previous: int | None) -> bool:
+        """Whether ``group`` is the level's return after a one-run regression at ``previous``."""
+        return (
+            group.comment == "progression"
+            and before.start == previous
+            and self._single_run_regression(previous)
+        )
+
+    def _merged_back(self, result: Classification, previous: int) -> bool:
+        """Whether the run before was a one-run regression that this run's grouping
+        merged back into its group (with the outlier rule off; with it on, such a
+        run is an outlier excursion).  Only a run worse than its group's average
+        can be one, which spares the gate a grouping of the shorter history."""
+        if result.outlier_runs or not result.groups:
+            return False
+        group = next(g for g in reversed(result.groups) if g.start <= previous)
+        value = self.history.runs[previous].average
+        if value is None or group.start == previous:
+            return False
+        worse = value < group.avg if self.options.direction == "higher" else value > group.avg
+        return worse and self._single_run_regression(previous)
+
+    def _single_run_regression(self, index: int | None) -> bool:
+        """Whether run ``index`` was judged a regression that starts at that run:
+        the one-run regression the next run confirms or dismisses."""
+        if index is None:
+            return False
+        result = self._classification(index)
+        groups = result.groups
+        if len(groups) < 2 or groups[-1].start != index:
+            return False
+        graded = judge_anomaly(
+            groups[-1],
+            groups[-2],
+            self.options.policy,
+            runs_since=1,
+            outlier_runs=result.outlier_runs,
+        )
+        return _GRADED[graded.verdict] in _REGRESSIONS
+
+    def _confirmation_message(self, confirmation: str, run: Run, previous: int | None) -> str:
+        if confirmation == "unconfirmed":
+            return f"seen in this run only: {UNCONFIRMED_NOTE}"
+        if confirmation == "dismissed":
+            return "back from the one run before: its regression did not hold, dismissed"
+        if confirmation != "confirmed" or previous is None:
+            return ""
+        first = self.history.runs[previous]
+        rerun = "a re-run of the same DUT version" if first.dut_version == run.dut_version else ""
+        return f"the regression of {first.job_build} confirmed by {rerun or 'the next run'}"
+
+    def _dismissed(self, run: Run, first: int, trend: float) -> Verdict:
+        """The run after a one-run regression is back at the old level: it did not hold."""
+        since = self.history.runs[first]
+        return self._make(
+            run,
+            Reason.NORMAL,
+            value=run.average,
+            trend=trend,
+            since=since,
+            confirmation="dismissed",
+            message=f"the regression of {since.job_build} did not hold: dismissed",
         )
 
     def _excursion_before(self, index: int, outliers: set[int]) -> list[int]:
@@ -296,7 +422,9 @@ class _Judge:
             previous = self._previous_measured(previous)
         return excursion
 
-    def _outlier(self, run: Run, excursion: list[int], trend: float) -> Verdict:
+    def _outlier(
+        self, run: Run, excursion: list[int], trend: float, dismissed: bool = False
+    ) -> Verdict:
         first = self.history.runs[excursion[0]]
         count = len(excursion)
         runs = "run" if count == 1 else f"{count} runs"
@@ -306,6 +434,7 @@ class _Judge:
             value=run.average,
             trend=trend,
             since=first,
+            confirmation="dismissed" if dismissed else "",
             message=f"the {runs} from {first.job_build} left the group and came back: "
             "an outlier, not a change",
         )
@@ -513,3 +642,24 @@ def acknowledge(verdicts: Iterable[Verdict], known: KnownChanges | None) -> list
             change = known.find(verdict.history.test_id, job=job, build=build, time=time)
         marked.append(replace(verdict, acknowledged=change.reason) if change else verdict)
     return marked
+
+
+def waive(
+    verdicts: Iterable[Verdict], *, unconfirmed: bool, environment: bool = True
+) -> list[Verdict]:
+    """Let unconfirmed regressions (``unconfirmed``) and regressions that came with an
+    environment change (``environment``) pass the gate.
+
+    The verdict keeps its reason (a Regression is still one), only
+    :attr:`Verdict.waived` says why it does not fail; ``check --unconfirmed``
+    and ``--environment-changes`` choose.
+    """
+    waived = []
+    for verdict in verdicts:
+        if not verdict.waived and verdict.reason in _REGRESSIONS:  # what could fail
+            if environment and verdict.environment:
+                verdict = replace(verdict, waived=labelled(verdict.environment))
+            elif unconfirmed and verdict.confirmation == "unconfirmed":
+                verdict = replace(verdict, waived=UNCONFIRMED_NOTE)
+        waived.append(verdict)
+    return waived

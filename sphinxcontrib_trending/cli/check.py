@@ -31,6 +31,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     load_known_changes,
 )
 from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build
+from sphinxcontrib_trending.analysis.excluded import ExclusionsError, load_exclusions
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.many import classify_series, series_cache, series_jobs
 from sphinxcontrib_trending.analysis.verdicts import (
@@ -43,6 +44,7 @@ from sphinxcontrib_trending.analysis.verdicts import (
     judge_latest,
     newest_verdicts,
     parse_reasons,
+    waive,
 )
 from sphinxcontrib_trending.cli import check_baseline, check_options
 from sphinxcontrib_trending.cli.check_branch import judge_against_job
@@ -135,7 +137,10 @@ def run_from_args(args: argparse.Namespace) -> int:
         search=args.search,
         samples=args.samples,
         fail_on=args.fail_on,
+        unconfirmed=args.unconfirmed,
+        environment_changes=args.environment_changes,
         known_changes=args.known_changes,
+        excluded_runs=args.excluded_runs,
         comparison=comparison,
         outputs=check_options.outputs_from_args(args),
         mail=check_options.mail_from_args(args),
@@ -182,7 +187,10 @@ def run(
     search: str | None = None,
     samples: str | None = None,
     fail_on: str = DEFAULT_FAIL_ON_TEXT,
+    unconfirmed: str = "fail",
+    environment_changes: str = "pass",
     known_changes: Path | None = None,
+    excluded_runs: Path | None = None,
     comparison: check_baseline.Comparison | None = None,
     outputs: Outputs = NO_OUTPUTS,
     mail: Mail = NO_MAIL,
@@ -194,15 +202,27 @@ def run(
     ``build`` (``JOB/BUILD``) or ``every_build`` choose what is judged,
     ``baseline_job`` judges a branch build on that job's history,
     ``comparison`` switches to baseline comparisons; the other arguments
-    override the settings as the command-line options of the same names do.
+    override the settings as the command-line options of the same names do;
+    ``unconfirmed`` (``"fail"`` or ``"pass"``) decides whether a regression
+    seen in one run only fails the job, ``environment_changes`` whether a
+    change that came with an environment change does; ``excluded_runs`` replaces the
+    settings' file of runs left out of the grouping.
     """
     messages = Messages(_error, verbose=outputs.verbose)
     try:
         reasons = _fail_on(fail_on)
         mail.check(outputs.email)
+        settings = _with_exclusions(settings, excluded_runs)
+        for problem in settings.excluded_runs.warnings:
+            _warning(problem)
         loaded = load_sources(
             settings, metric, tag_filter, search, samples, messages, forked=engine.workers
         )
+        if unconfirmed == "pass":  # the next run then confirms with a Regression of its own
+            loaded = [
+                replace(item, options=replace(item.options, hold_unconfirmed=True))
+                for item in loaded
+            ]
         if comparison is not None:
             if build or mail.send or outputs.email or outputs.markdown or webhook.url:
                 raise UsageError(
@@ -225,6 +245,9 @@ def run(
             )
         judged = _judge(loaded, build, every_build, messages, engine, baseline_job)
         judged = _acknowledged(judged, _known_changes(known_changes, settings))
+        judged = _waived(
+            judged, unconfirmed=unconfirmed == "pass", environment=environment_changes == "pass"
+        )
     except (
         UsageError,
         MailError,
@@ -283,6 +306,16 @@ def _known_changes(path: Path | None, settings: Settings) -> KnownChanges | None
         raise UsageError(f"--known-changes: {error}") from None
 
 
+def _with_exclusions(settings: Settings, path: Path | None) -> Settings:
+    """--excluded-runs wins over the conf.py's trending_excluded_runs."""
+    if path is None:
+        return settings
+    try:
+        return replace(settings, excluded_runs=load_exclusions(path), excluded_runs_path=path)
+    except ExclusionsError as error:
+        raise UsageError(f"--excluded-runs: {error}") from None
+
+
 def _acknowledged(judged: Judged, known: KnownChanges | None) -> Judged:
     if known is None:
         return judged
@@ -290,6 +323,19 @@ def _acknowledged(judged: Judged, known: KnownChanges | None) -> Judged:
         verdicts=acknowledge(judged.verdicts, known),
         history=[
             replace(entry, verdicts=acknowledge(entry.verdicts, known)) for entry in judged.history
+        ],
+        search=judged.search,
+    )
+
+
+def _waived(judged: Judged, *, unconfirmed: bool, environment: bool) -> Judged:
+    """The gate's choices of what passes although its reason fails
+    (``--unconfirmed``, ``--environment-changes``)."""
+    chosen = partial(waive, unconfirmed=unconfirmed, environment=environment)
+    return Judged(
+        verdicts=chosen(judged.verdicts),
+        history=[
+            replace(entry, verdicts=tuple(chosen(entry.verdicts))) for entry in judged.history
         ],
         search=judged.search,
     )

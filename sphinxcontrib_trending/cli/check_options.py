@@ -152,6 +152,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: trending_known_changes of --conf)",
     )
     analysis.add_argument(
+        "--excluded-runs",
+        type=Path,
+        metavar="FILE",
+        help="TOML file of runs left out of every grouping, with reasons "
+        "(default: trending_excluded_runs of --conf)",
+    )
+    analysis.add_argument(
         "--metric",
         metavar="METRIC",
         help="metric to judge; with paths also the metric a --value-pattern's group 'value' "
@@ -190,6 +197,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_FAIL_ON_TEXT,
         metavar="VERDICTS",
         help="comma-separated verdicts that fail the job (default: %(default)s; empty: never fail)",
+    )
+    analysis.add_argument(
+        "--unconfirmed",
+        choices=("fail", "pass"),
+        default="fail",
+        help="whether a regression seen in the newest run only (to be confirmed by a "
+        "re-run) fails the job (default: %(default)s)",
+    )
+    analysis.add_argument(
+        "--environment-changes",
+        choices=("fail", "pass"),
+        default="pass",
+        help="whether a change whose first run ran on another environment (hosts, TG, "
+        "build pattern fields) than the run before fails the job (default: %(default)s)",
     )
     output = parser.add_argument_group("output")
     output.add_argument("--json", type=Path, metavar="FILE", help="write the verdicts as JSON")

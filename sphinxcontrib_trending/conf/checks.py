@@ -21,6 +21,12 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChangesError,
     load_known_changes,
 )
+from sphinxcontrib_trending.analysis.excluded import (
+    NO_EXCLUSIONS,
+    Exclusions,
+    ExclusionsError,
+    load_exclusions,
+)
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
 from sphinxcontrib_trending.conf.issues import Checker, Invalid
 from sphinxcontrib_trending.conf.links import COMPARE_FIELDS, check_link_template
@@ -163,3 +169,23 @@ def known_changes(value: str | Path | None, key: str, checker: Checker) -> Known
     except KnownChangesError as error:
         checker.reject(key, f"{error}; no change is acknowledged")
         return KnownChangesFile(path, None)
+
+
+@dataclass(frozen=True)
+class ExclusionsFile:
+    """The excluded-runs file: pages depend on it even when it is broken."""
+
+    path: Path
+    exclusions: Exclusions
+
+
+def excluded_runs(value: str | Path | None, key: str, checker: Checker) -> ExclusionsFile | None:
+    """The file's usable entries; its bad entries are warned of where they are used."""
+    if value is None:
+        return None
+    path = checker.base_dir / value
+    try:
+        return ExclusionsFile(path, load_exclusions(path))
+    except ExclusionsError as error:
+        checker.reject(key, f"{error}; no run is excluded")
+        return ExclusionsFile(path, NO_EXCLUSIONS)

@@ -22,7 +22,7 @@ from sphinxcontrib_trending.analysis.degradation.strategies import APPLY_MODES
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
 from sphinxcontrib_trending.analysis.windows import WINDOW_MODES, WindowMode
 from sphinxcontrib_trending.conf import checks
-from sphinxcontrib_trending.conf.checks import KnownChangesFile
+from sphinxcontrib_trending.conf.checks import ExclusionsFile, KnownChangesFile
 from sphinxcontrib_trending.conf.issues import Checker, unknown_key_message
 from sphinxcontrib_trending.conf.option import Option, declare
 from sphinxcontrib_trending.conf.sources import Source, check_sources
@@ -152,6 +152,17 @@ class ConfValues:
             check=checks.known_changes,
             rebuild="env",
             help="A TOML file of acknowledged anomalies, relative to conf.py.",
+            doc_type="str | None",
+        )
+    )
+    excluded_runs: ExclusionsFile | None = field(
+        metadata=declare(
+            default=None,
+            types=(str, Path),
+            check=checks.excluded_runs,
+            rebuild="env",
+            help="A TOML file of runs left out of every grouping, with reasons; "
+            "relative to conf.py.",
             doc_type="str | None",
         )
     )

@@ -31,6 +31,7 @@ from sphinxcontrib_trending.ingest.download import (
     temporary_folder,
     url_path,
 )
+from sphinxcontrib_trending.ingest.environment import with_pattern_fields
 from sphinxcontrib_trending.ingest.formats import Reading, StoreReader
 from sphinxcontrib_trending.ingest.limits import (
     Budget,
@@ -58,7 +59,7 @@ from sphinxcontrib_trending.ingest.store.manifest import (
     input_key,
 )
 
-PARSER_VERSION = "9"
+PARSER_VERSION = "10"
 """Bump whenever the same input would parse differently: it invalidates stored parses."""
 
 Progress = Callable[[str], None]
@@ -603,6 +604,7 @@ def parse_input(local: Path, origin: str, naming: str, options: ReadOptions) -> 
             try:
                 with charging(budget):  # histograms in messages expand too
                     found, complaints = fmt.read(reading)
+                found = with_pattern_fields(found, options.build_pattern, reading.names)
             except MEMBER_ERRORS as error:
                 problems.append(Problem(reading.where, f"cannot read, skipped: {error}", "parse"))
                 continue

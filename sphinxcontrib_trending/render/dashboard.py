@@ -10,7 +10,10 @@ counts include: the last good and the first bad version (see
 between them where ``trending_compare_url`` says.
 
 A short- or long-term change that cannot be had is not left blank: its cell
-says why in a word or two, and in a sentence on hover.
+says why in a word or two, and in a sentence on hover.  Anomalies of the
+window that came with an environment change (see
+:mod:`~sphinxcontrib_trending.analysis.environment_changes`) name it on the
+hover of the Regressions and Progressions cells.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections.abc import Iterable, Sequence
 
 from sphinxcontrib_trending.analysis.change_range import ChangeRange, change_range
 from sphinxcontrib_trending.analysis.compliance import Compliance
+from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import display_unit, percent
@@ -98,6 +102,14 @@ def _row(trend: TestTrend, links: LinkTemplates) -> Row:
         classes.append("trending-maybe")
     elif counts.acknowledged:
         classes.append("trending-acknowledged")
+    regressed, progressed = (
+        "; ".join(
+            labelled(change) for comment, change in trend.environment_in_window if comment == kind
+        )
+        for kind in ("regression", "progression")
+    )
+    if regressed or progressed:
+        classes.append("trending-environment")
     history = trend.history
     found = trend.compliance
     short, short_reason = _change(found.short_change, found.short_reference, found)
@@ -128,8 +140,8 @@ def _row(trend: TestTrend, links: LinkTemplates) -> Row:
             trend.outliers_in_last_group,
             latest or None,
         ),
-        reasons=("", "", "", short_reason, long_reason, "", "", "", "")
-        if short_reason or long_reason
+        reasons=("", "", "", short_reason, long_reason, regressed, progressed, "", "")
+        if short_reason or long_reason or regressed or progressed
         else (),
         links=(*(None,) * 8, compare) if compare else (),
     )

@@ -32,6 +32,7 @@ import orjson
 from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
 from sphinxcontrib_trending.analysis.change_range import change_range
+from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.conf.links import LinkTemplates
@@ -50,6 +51,8 @@ MARKER_COLORS = {
 }
 ACKNOWLEDGED_COLOR = "#8c8c8c"
 OUTLIER_COLOR = "#a0a0a0"
+EXCLUDED_COLOR = "#c8c8c8"
+EXCLUDED_SYMBOL = "x-thin-open"
 OUTLIER_SYMBOL = "diamond-open"
 RANGE_BUTTONS = (
     {"count": 14, "label": "2w", "step": "day", "stepmode": "backward"},
@@ -357,6 +360,9 @@ def _headline(trend: TestTrend, index: int, span: str, clicks: str) -> str:
         text += f"<br>acknowledged: {_escaped(known.reason)}"
     if span:
         text += f"<br>range: {_escaped(span)}"
+    change = trend.environment.get(index)
+    if change:
+        text += f"<br>{_escaped(labelled(change))}"
     if clicks:
         text += f"<br>click: {clicks}"
     return text
@@ -478,6 +484,35 @@ def _outlier_trace(
     }
 
 
+def _excluded_trace(
+    trend: TestTrend, name: str, unit: DisplayUnit, place: Callable[[Run], str]
+) -> dict[str, Any]:
+    """Curated runs (see :mod:`~sphinxcontrib_trending.analysis.excluded`), greyed on
+    their own values with the reason: shown, but part of no group."""
+    runs = trend.history.runs
+    shown = [index for index in sorted(trend.excluded) if runs[index].average is not None]
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": f"{name} excluded",
+        "legendgroup": trend.history.key,
+        "showlegend": False,
+        "x": [place(runs[i]) for i in shown],
+        "y": [(runs[i].average or 0.0) * unit.scale for i in shown],
+        "customdata": [
+            _point_data(runs[i], unit, f"excluded: {_escaped(trend.excluded[i].reason)}")
+            for i in shown
+        ],
+        "hovertemplate": _hover_template(unit, headline=True),
+        "marker": {
+            "symbol": EXCLUDED_SYMBOL,
+            "size": 10,
+            "color": EXCLUDED_COLOR,
+            "line": {"width": 2, "color": EXCLUDED_COLOR},
+        },
+    }
+
+
 TRIAL_OPACITY = 0.35
 
 
@@ -557,12 +592,15 @@ def _traces(
     texts: list[tuple[str, str, str, str]] = []
     steps: list[int] = []  # where the trend line changes level, among the measured runs
     level = None
+    excluded = trend.excluded
     for index, run in enumerate(runs):
         average = run.average
         if average is None:
             if run.status != "PASS":
                 failed.append(index)
             continue
+        if excluded and index in excluded:
+            continue  # drawn apart, greyed: the grouping never saw it
         if trend_values[index] != level:
             level = trend_values[index]
             steps.append(len(measured))
@@ -649,6 +687,8 @@ def _traces(
     outliers = _outlier_trace(trend, name, unit, place)
     if outliers is not None:
         traces.append(outliers)
+    if excluded:
+        traces.append(_excluded_trace(trend, name, unit, place))
     return traces
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.news import NewsItem
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import percent
@@ -31,8 +32,9 @@ def period_label(days: int) -> str:
 
 
 def label(item: NewsItem) -> str:
-    """The kind of news as the table and the feed name it."""
-    return _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
+    """The kind of news as the table and the feed name it, and what the machine changed."""
+    text = _LABELS[item.kind] + (" (provisional)" if item.provisional else "")
+    return f"{text}, {labelled(item.environment)}" if item.environment else text
 
 
 def _row(item: NewsItem, links: LinkTemplates) -> Row:
@@ -50,7 +52,8 @@ def _row(item: NewsItem, links: LinkTemplates) -> Row:
             percent(item.relative_change),
         ),
         link_key=item.history.ref,
-        classes=(f"trending-{item.kind}",),
+        classes=(f"trending-{item.kind}",)
+        + (("trending-environment",) if item.environment else ()),
         raw=(
             item.history.display_name,
             label(item),

@@ -13,9 +13,15 @@ from typing import Any
 from urllib.parse import quote
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
+from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.identity import SeriesRef, SeriesTarget
-from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, Reason, Verdict
+from sphinxcontrib_trending.analysis.verdicts import (
+    DEFAULT_FAIL_ON,
+    UNCONFIRMED_NOTE,
+    Reason,
+    Verdict,
+)
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import display_unit, percent
 
@@ -118,12 +124,26 @@ def describe(verdict: Verdict, with_range: bool = True) -> str:
             text += f", range {verdict.change_range.text()}"
         if verdict.provisional:
             text += ", provisional"
+        if verdict.environment:
+            text += f", {labelled(verdict.environment)}"
+        if verdict.confirmation:
+            text += f", {_CONFIRMATION_WORDS[verdict.confirmation]}"
         if verdict.acknowledged:
             text += f", acknowledged: {verdict.acknowledged}"
+        if verdict.waived:
+            text += ", passes the gate"
         return text
     if verdict.reason is Reason.NORMAL:
-        return f"trend {format_value(verdict, verdict.trend)}"
+        text = f"trend {format_value(verdict, verdict.trend)}"
+        return f"{text}, {first_line(verdict.message)}" if verdict.confirmation else text
     return first_line(verdict.message)
+
+
+_CONFIRMATION_WORDS = {
+    "unconfirmed": UNCONFIRMED_NOTE,
+    "confirmed": "confirmed",
+    "dismissed": "dismissed",
+}
 
 
 def first_line(text: str, limit: int = 200) -> str:
@@ -181,6 +201,9 @@ def record(
         "confidence": verdict.confidence,
         "provisional": verdict.provisional,
         "acknowledged": verdict.acknowledged or None,
+        "environment_change": verdict.environment or None,
+        "confirmation": verdict.confirmation or None,
+        "waived": verdict.waived or None,
         "description": describe(verdict),
         "graph": links.url(verdict),
         "version": verdict.version,

@@ -41,6 +41,8 @@ def _validate(app: Sphinx, config: Config) -> None:
     settings, issues = validate(raw_values(config), Path(app.confdir))
     for issue in issues:
         warn(f"configuration {issue}", "config")
+    for problem in settings.excluded_runs.warnings:
+        warn(problem, "config")
     for name, option in OPTIONS.items():
         if not option.accepts(getattr(config, name)):
             setattr(config, name, option.fresh_default())

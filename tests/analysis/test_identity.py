@@ -11,6 +11,7 @@ from dataclasses import fields, replace
 
 import pytest
 
+from sphinxcontrib_trending.analysis.excluded import ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.identity import GroupingSpec, SeriesRef, SeriesTarget
 from sphinxcontrib_trending.analysis.many import SeriesJob, series_cache
 from sphinxcontrib_trending.analysis.summary import TrendOptions
@@ -21,10 +22,11 @@ CHANGED = {
     "direction": "lower",
     "sbps": 2.0,
     "outlier_runs": 3,
+    "exclusions": Exclusions((ExcludedRun("bad testbed", "excluded.toml:1", build="7"),)),
 }
 """A value other than the default for each field of :class:`GroupingSpec`."""
 
-NOT_GROUPING = {"windows", "policy"}
+NOT_GROUPING = {"windows", "policy", "hold_unconfirmed"}
 """The analysis options that change what is judged of a grouping, not the grouping."""
 
 
@@ -46,6 +48,17 @@ def test_every_trend_option_reaches_the_grouping_or_is_declared_apart() -> None:
     assert options - NOT_GROUPING == set(CHANGED)
     for name, value in CHANGED.items():
         assert getattr(replace(TrendOptions(), **{name: value}).grouping, name) == value
+
+
+def test_an_exclusions_reason_and_place_change_no_key() -> None:
+    """Rewording a reason, or moving an entry down the file, regroups nothing."""
+    entry = ExcludedRun("bad testbed", "excluded.toml:1", build="7")
+    moved = ExcludedRun("testbed rebooted", "excluded.toml:9", build="7")
+    spec, same = (
+        GroupingSpec(exclusions=Exclusions((entry,))),
+        GroupingSpec(exclusions=Exclusions((moved,))),
+    )
+    assert series_cache(None, "s", spec).scope == series_cache(None, "s", same).scope
 
 
 def test_a_series_is_named_by_its_metric_too() -> None:

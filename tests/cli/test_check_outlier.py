@@ -66,4 +66,6 @@ def test_all_shows_the_spike_as_a_regression_then_the_outlier(archive: Path, tmp
         for item in entry["verdicts"]
         if item["reason"] == "Regression"
     )
-    assert spike["provisional"] is True and spike["description"].endswith(", provisional")
+    assert spike["provisional"] is True
+    assert spike["description"].endswith(", provisional, re-run to confirm")
+    assert spike["confirmation"] == "unconfirmed"

@@ -87,7 +87,7 @@ def test_a_build_no_other_shares_is_merged_as_it_is() -> None:
     assert all(_unmade(build) for build in stored) and problems == []
 
 
-HOST_NAMES = st.sampled_from(["hosts", "dut_type"]) | texts
+HOST_NAMES = st.sampled_from(["hosts", "dut_type", "tg_version", "build.host"]) | texts
 results = st.builds(
     TestResult,
     test_id=st.sampled_from(["t1", "t2", "t3"]),

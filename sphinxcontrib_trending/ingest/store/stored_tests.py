@@ -26,6 +26,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sphinxcontrib_trending.ingest.environment import ENVIRONMENT_ATTRIBUTES, PATTERN_PREFIX
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS
 from sphinxcontrib_trending.ingest.store.rows import (
@@ -53,6 +54,8 @@ class MetricRows(NamedTuple):
     messages: list[str]
     hosts: list[str]
     """The ``hosts`` attribute, "" where a test has none."""
+    environments: list[str]
+    """The environment text of each test (see :func:`.environment_text`)."""
     measured: npt.NDArray[np.bool_]
     """Whether the test measured any metric at all."""
     failed: npt.NDArray[np.bool_]
@@ -186,11 +189,13 @@ class StoredInput:
         names = [sys.intern(name) for name in statuses.dictionary.to_pylist()]
         codes = statuses.indices.to_numpy(zero_copy_only=False)
         passed = names.index("PASS") if "PASS" in names else -1
+        attributes = table.column("attributes").take(heads)
         return MetricRows(
             test_ids=table.column("test_id").take(heads).to_pylist(),
             statuses=[names[index] for index in codes.tolist()],
             messages=table.column("message").take(heads).to_pylist(),
-            hosts=_hosts(table.column("attributes").take(heads)),
+            hosts=_hosts(attributes),
+            environments=_environments(attributes),
             measured=measured,
             failed=codes != passed,
             with_metric=with_metric,
@@ -241,6 +246,34 @@ def _hosts(attributes: pa.ChunkedArray) -> list[str]:
     ):
         found[owner] = sys.intern(value) if value else ""
     return found
+
+
+_ENVIRONMENT_NAMES = pa.array(sorted(ENVIRONMENT_ATTRIBUTES))
+
+
+def _environments(attributes: pa.ChunkedArray) -> list[str]:
+    """Each test's environment text, as :func:`.environment_text` makes it from its
+    attributes (kept sorted by name), joined by Arrow: one text per test run."""
+    count = len(attributes)
+    attributes = attributes.combine_chunks()
+    pairs = pc.list_flatten(attributes)
+    names = pairs.field("name")
+    wanted = pc.or_(
+        pc.is_in(names, value_set=_ENVIRONMENT_NAMES), pc.starts_with(names, PATTERN_PREFIX)
+    )
+    if not pc.any(wanted).as_py():
+        return [""] * count
+    owners = pc.filter(pc.list_parent_indices(attributes), wanted).to_numpy()
+    lines = pc.binary_join_element_wise(
+        pc.filter(names, wanted), pc.filter(pairs.field("value"), wanted), "="
+    )
+    offsets = np.zeros(count + 1, dtype=np.int32)
+    np.cumsum(np.bincount(owners, minlength=count), out=offsets[1:])
+    joined = pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), lines), "\n")
+    # a build's tests share a few environments: each text made once, then taken by index
+    encoded = pc.dictionary_encode(joined)
+    texts = [sys.intern(text) if text else "" for text in encoded.dictionary.to_pylist()]
+    return np.array(texts, dtype=object)[encoded.indices.to_numpy()].tolist()
 
 
 class StoredTests(Sequence[TestResult]):

@@ -138,9 +138,10 @@ class TrendingDirective(SphinxDirective):
             raise self.unusable(f"unknown source {name!r}; known sources: {known}", "option")
         loaded = load_source(self.env, name)
         note_source_use(self.env, self.env.docname, name, loaded.fingerprint)
-        known_changes_path = settings_of(self.config).known_changes_path
-        if known_changes_path is not None:
-            self.env.note_dependency(str(known_changes_path))
+        settings = settings_of(self.config)
+        for path in (settings.known_changes_path, settings.excluded_runs_path):
+            if path is not None:
+                self.env.note_dependency(str(path))
         if not loaded.dataset.builds:
             raise NoBuilds(loaded)
         return loaded
