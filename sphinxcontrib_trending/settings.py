@@ -59,6 +59,7 @@ class Settings:
     policy: AnomalyPolicy = field(default_factory=AnomalyPolicy)
     sbps: float | None = None
     outlier_runs: int | None = None
+    calibration: str = "auto"
     known_changes: KnownChanges | None = None
     known_changes_path: Path | None = None
     norm_frequency: FrequencyNorm | None = None
@@ -90,6 +91,7 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
         policy=values.anomaly_policy,
         sbps=values.sbps,
         outlier_runs=values.outlier_runs,
+        calibration=values.calibration,
         norm_frequency=values.norm_frequency,
         workers=values.workers,
         known_changes=known.changes if known else None,

@@ -32,6 +32,8 @@ class GroupingSpec:
     direction: str = "higher"
     sbps: float | None = None
     outlier_runs: int | None = None
+    calibration: str = "seed"
+    """``"seed"`` or ``"spread"`` (resolved, see :mod:`.calibration`): how the unit is found."""
 
     def fields(self) -> dict[str, object]:
         """The settings by name: what cache scopes and content hashes serialise."""

@@ -27,6 +27,7 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChanges,
     acknowledged_anomalies,
 )
+from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, window_marks
 from sphinxcontrib_trending.analysis.grading import judge
 from sphinxcontrib_trending.analysis.history import TestHistory
@@ -50,11 +51,21 @@ class TrendOptions:
     sbps: float | None = None
     outlier_runs: int | None = None
     """``K`` of the outlier rule; None for the search's default (see :func:`~.classify`)."""
+    calibration: str = "seed"
+    """``"seed"`` or ``"spread"``, already resolved (see :mod:`.calibration`); the
+    policy is the caller's to calibrate."""
 
     @property
     def grouping(self) -> GroupingSpec:
         """The settings among these that change a grouping (windows and policy do not)."""
-        return GroupingSpec(self.samples, self.search, self.direction, self.sbps, self.outlier_runs)
+        return GroupingSpec(
+            self.samples,
+            self.search,
+            self.direction,
+            self.sbps,
+            self.outlier_runs,
+            self.calibration,
+        )
 
 
 @dataclass(frozen=True)
@@ -111,8 +122,10 @@ def summarize(
     ``classified`` is the history's grouping when the caller already has it
     (from a cache or a worker), made with these ``options``.
     """
+    samples = run_samples(history, options.samples)
     result = classified or classify(
-        run_samples(history, options.samples),
+        samples,
+        unit=calibrated_unit(samples, options.calibration),
         sbps=options.sbps,
         search=options.search,
         direction=options.direction,

@@ -40,6 +40,7 @@ from enum import Enum
 from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
+from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
@@ -189,11 +190,15 @@ class _Judge:
         self.options = options
         self.samples: list[Sample] = run_samples(history, options.samples)
         self.measured = [sample is not None for sample in self.samples]
+        # a spread unit is the whole history's, for every prefix: a search per prefix
+        # otherwise (see :mod:`.calibration`)
+        self.unit = calibrated_unit(self.samples, options.calibration)
         self._classified: dict[int, Classification] = {}
         if whole is not None:  # the whole history's grouping, from a cache or a worker
             self._classified[len(history.runs) - 1] = whole
         # prefixes are mostly asked for in order: extend one search run by run
         self._growing = IncrementalClassifier(
+            unit=self.unit,
             sbps=options.sbps,
             search=options.search,
             direction=options.direction,
@@ -212,6 +217,7 @@ class _Judge:
             else:
                 result = classify(
                     self.samples[: index + 1],
+                    unit=self.unit,
                     sbps=self.options.sbps,
                     search=self.options.search,
                     direction=self.options.direction,

@@ -21,6 +21,7 @@ CHANGED = {
     "direction": "lower",
     "sbps": 2.0,
     "outlier_runs": 3,
+    "calibration": "spread",
 }
 """A value other than the default for each field of :class:`GroupingSpec`."""
 
