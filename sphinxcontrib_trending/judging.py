@@ -40,6 +40,7 @@ def trend_options(
         sbps=settings.sbps,
         outlier_runs=settings.outlier_runs,
         calibration=calibration,
+        false_alarm_target=settings.false_alarm_target,
     )
 
 

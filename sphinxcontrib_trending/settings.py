@@ -60,6 +60,7 @@ class Settings:
     sbps: float | None = None
     outlier_runs: int | None = None
     calibration: str = "auto"
+    false_alarm_target: float | None = None
     known_changes: KnownChanges | None = None
     known_changes_path: Path | None = None
     norm_frequency: FrequencyNorm | None = None
@@ -92,6 +93,7 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
         sbps=values.sbps,
         outlier_runs=values.outlier_runs,
         calibration=values.calibration,
+        false_alarm_target=values.false_alarm_target,
         norm_frequency=values.norm_frequency,
         workers=values.workers,
         known_changes=known.changes if known else None,

@@ -7,7 +7,7 @@ computing them in one place keeps the site and the gate from disagreeing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Literal, get_args
 
@@ -32,6 +32,8 @@ from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, wind
 from sphinxcontrib_trending.analysis.grading import judge
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
+from sphinxcontrib_trending.analysis.runs import Run
+from sphinxcontrib_trending.analysis.sensitivity import Sensitivity, sensitivity
 from sphinxcontrib_trending.analysis.windows import Windows
 
 Samples = Literal["runs", "trials"]
@@ -54,6 +56,13 @@ class TrendOptions:
     calibration: str = "seed"
     """``"seed"`` or ``"spread"``, already resolved (see :mod:`.calibration`); the
     policy is the caller's to calibrate."""
+    false_alarm_target: float | None = None
+    """False alarms per 100 runs each test's ``min_confidence`` is raised to reach
+    (see :mod:`.sensitivity`); None keeps the policy's for every test."""
+
+    def sensitivity(self, runs: Sequence[Run]) -> Sensitivity | None:
+        """The stated false-alarm rate of a test with these ``runs``, under these options."""
+        return sensitivity(runs, self.grouping, self.policy, self.false_alarm_target)
 
     @property
     def grouping(self) -> GroupingSpec:
@@ -86,6 +95,9 @@ class TestTrend:
     runs_in_last_group: int
     outliers_in_last_group: int = 0
     """Outlier runs of the current level (see :mod:`.outliers`), also in ``runs_in_last_group``."""
+    sensitivity: Sensitivity | None = None
+    """The test's stated false-alarm rate when a target set its threshold, else None
+    (:func:`stated_sensitivity` measures it on demand)."""
 
     @property
     def regressions(self) -> int:
@@ -140,16 +152,28 @@ def summarize(
     acknowledged = (
         acknowledged_anomalies(known, history.test_id, history.runs, result) if known else {}
     )
-    judged = judge(result, options.policy)  # once: the counts and the graph's marks both use it
+    stated = None
+    policy = options.policy
+    if options.false_alarm_target is not None:
+        stated = options.sensitivity(samples)
+        if stated is not None:
+            policy = replace(policy, min_confidence=stated.min_confidence)
+    judged = judge(result, policy)  # once: the counts and the graph's marks both use it
     return TestTrend(
         history=history,
         result=result,
         compliance=compliance_in(marks, result),
-        counts=anomaly_counts(
-            times, result, marks.recent_from, options.policy, acknowledged, judged
-        ),
-        verdicts=verdict_per_run(result, options.policy, judged),
+        counts=anomaly_counts(times, result, marks.recent_from, policy, acknowledged, judged),
+        verdicts=verdict_per_run(result, policy, judged),
         acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),
         outliers_in_last_group=len(result.groups[-1].outliers) if result.groups else 0,
+        sensitivity=stated,
     )
+
+
+def stated_sensitivity(trend: TestTrend, options: TrendOptions) -> Sensitivity | None:
+    """The test's stated false-alarm rate: the one its target gave, else measured now."""
+    if trend.sensitivity is not None:
+        return trend.sensitivity
+    return options.sensitivity(run_samples(trend.history, options.samples))

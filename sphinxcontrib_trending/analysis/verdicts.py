@@ -41,9 +41,10 @@ from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
 from sphinxcontrib_trending.analysis.calibration import calibrated_unit
-from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
+from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
+from sphinxcontrib_trending.analysis.sensitivity import Sensitivity
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.ingest.model import Build
 
@@ -128,6 +129,9 @@ class Verdict:
     """The new group is too recent to be sure of: it starts within the policy's
     ``provisional_runs`` or the outlier rule's ``K`` last measured runs, so
     later runs may still merge it back or prove it an outlier excursion."""
+    false_alarms_per_100_runs: float | None = None
+    """The test's stated false-alarm rate under its own noise (see :mod:`.sensitivity`);
+    None when its history is too short to measure the noise."""
 
     @property
     def job_build(self) -> str:
@@ -194,6 +198,8 @@ class _Judge:
         # otherwise (see :mod:`.calibration`)
         self.unit = calibrated_unit(self.samples, options.calibration)
         self._classified: dict[int, Classification] = {}
+        self._stated: Sensitivity | None = None
+        self._sensitivity_known = False
         if whole is not None:  # the whole history's grouping, from a cache or a worker
             self._classified[len(history.runs) - 1] = whole
         # prefixes are mostly asked for in order: extend one search run by run
@@ -261,7 +267,7 @@ class _Judge:
         graded = judge_anomaly(
             group,
             groups[-2],
-            self.options.policy,
+            self._policy(),
             runs_since=runs_since,
             outlier_runs=result.outlier_runs,
         )
@@ -308,6 +314,7 @@ class _Judge:
             build=build.build,
             time=build.time,
             message="not run in this build",
+            false_alarms_per_100_runs=self._stated_rate(),
         )
 
     def _make(self, run: Run, reason: Reason, **fields: object) -> Verdict:
@@ -318,8 +325,31 @@ class _Judge:
             job=run.job,
             build=run.build,
             time=run.time,
+            false_alarms_per_100_runs=self._stated_rate(),
             **fields,  # type: ignore[arg-type]
         )
+
+    def _sensitivity(self) -> Sensitivity | None:
+        """The stated rate, measured once on the whole history.
+
+        Every prefix is judged by the whole history's threshold, as a spread
+        unit is the whole history's (see :mod:`.sensitivity`).
+        """
+        if not self._sensitivity_known:
+            self._stated = self.options.sensitivity(self.samples)
+            self._sensitivity_known = True
+        return self._stated
+
+    def _stated_rate(self) -> float | None:
+        stated = self._sensitivity()
+        return None if stated is None else stated.false_alarms_per_100_runs
+
+    def _policy(self) -> AnomalyPolicy:
+        """The options' policy, its threshold raised where a false-alarm target asks."""
+        stated = self._sensitivity() if self.options.false_alarm_target is not None else None
+        if stated is None:
+            return self.options.policy
+        return replace(self.options.policy, min_confidence=stated.min_confidence)
 
 
 def _boundaries(result: Classification) -> set[int]:

@@ -119,6 +119,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args, warn=_error)
         settings = replace(settings, cache_dir=usable(settings.cache_dir, _warning))
+        if args.false_alarm_target is not None:
+            settings = replace(settings, false_alarm_target=args.false_alarm_target)
         comparison = check_baseline.from_args(args)
     except (SourceError, SpecError, check_baseline.ComparisonError) as error:
         _error(str(error))

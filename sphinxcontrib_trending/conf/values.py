@@ -159,6 +159,17 @@ class ConfValues:
             doc_type='"auto" | "seed" | "spread"',
         )
     )
+    false_alarm_target: float | None = field(
+        metadata=declare(
+            default=None,
+            types=(int, float),
+            check=checks.positive,
+            rebuild="env",
+            help="False alarms per 100 runs each test's confidence threshold is raised to "
+            "reach under its own noise; None keeps the policy's threshold for every test.",
+            doc_type="float | None",
+        )
+    )
     known_changes: KnownChangesFile | None = field(
         metadata=declare(
             default=None,

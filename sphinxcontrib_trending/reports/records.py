@@ -132,6 +132,7 @@ def record(
         "message": verdict.message,
         "confidence": verdict.confidence,
         "provisional": verdict.provisional,
+        "false_alarms_per_100_runs": verdict.false_alarms_per_100_runs,
         "acknowledged": verdict.acknowledged or None,
         "description": describe(verdict),
         "graph": links.url(verdict),
