@@ -59,6 +59,9 @@ class TrendOptions:
     false_alarm_target: float | None = None
     """False alarms per 100 runs each test's ``min_confidence`` is raised to reach
     (see :mod:`.sensitivity`); None keeps the policy's for every test."""
+    stated_rates: bool = False
+    """Give ``check``'s verdicts each test's stated false-alarm rate: a few tens of
+    milliseconds per test, so only for the JSON report (a target measures it anyway)."""
 
     def sensitivity(self, runs: Sequence[Run]) -> Sensitivity | None:
         """The stated false-alarm rate of a test with these ``runs``, under these options."""

@@ -131,7 +131,8 @@ class Verdict:
     later runs may still merge it back or prove it an outlier excursion."""
     false_alarms_per_100_runs: float | None = None
     """The test's stated false-alarm rate under its own noise (see :mod:`.sensitivity`);
-    None when its history is too short to measure the noise."""
+    None when its history is too short to measure the noise, or when the options
+    neither ask for it (``stated_rates``) nor set a target."""
 
     @property
     def job_build(self) -> str:
@@ -341,6 +342,8 @@ class _Judge:
         return self._stated
 
     def _stated_rate(self) -> float | None:
+        if not self.options.stated_rates and self.options.false_alarm_target is None:
+            return None
         stated = self._sensitivity()
         return None if stated is None else stated.false_alarms_per_100_runs
 

@@ -223,6 +223,10 @@ def run(
             raise UsageError(
                 "--baseline-job judges one branch build; --all walks a job's own history"
             )
+        if outputs.json is not None:  # the only report that states each test's rate
+            loaded = [
+                replace(item, options=replace(item.options, stated_rates=True)) for item in loaded
+            ]
         judged = _judge(loaded, build, every_build, messages, engine, baseline_job)
         judged = _acknowledged(judged, _known_changes(known_changes, settings))
     except (

@@ -25,7 +25,7 @@ CHANGED = {
 }
 """A value other than the default for each field of :class:`GroupingSpec`."""
 
-NOT_GROUPING = {"windows", "policy", "false_alarm_target"}
+NOT_GROUPING = {"windows", "policy", "false_alarm_target", "stated_rates"}
 """The analysis options that change what is judged of a grouping, not the grouping
 (a false-alarm target raises a threshold of the policy)."""
 

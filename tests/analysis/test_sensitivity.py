@@ -25,6 +25,7 @@ from sphinxcontrib_trending.analysis.sensitivity import (
     threshold_for,
 )
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples, summarize
+from sphinxcontrib_trending.analysis.verdicts import judge_latest
 from tests.hand_built import build_time, builds
 
 RUNS = 40
@@ -155,3 +156,18 @@ def test_the_noise_table_states_the_rate_under_the_trends_options() -> None:
 def test_a_history_without_values_states_nothing(runs: list[None]) -> None:
     assert residuals(runs) == []
     assert sensitivity(runs, GroupingSpec(), AnomalyPolicy()) is None
+
+
+def test_check_states_rates_only_when_asked_or_targeted() -> None:
+    """Stating costs a few groupings per test: only the JSON report and a target pay for it."""
+    history, _end = _noisy_history()
+    data = builds({"t": lambda n: 1.0}, range(1, 2 * RUNS + 1), testbed=None)
+
+    def rate(options: TrendOptions) -> float | None:
+        (verdict,) = judge_latest("s", [history], data, options)
+        return verdict.false_alarms_per_100_runs
+
+    assert rate(TrendOptions()) is None
+    stated = rate(TrendOptions(stated_rates=True))
+    assert stated is not None and stated > 0.0
+    assert rate(TrendOptions(false_alarm_target=100.0)) is not None  # on its second shuffles
