@@ -38,8 +38,12 @@ first point of each new segment; 0 is implied).  ``reference MDL`` is
 jumpavg 0.4.2's ``classify`` (a test-only dependency used as the oracle).
 This project's detectors report the first run of every *firm* anomaly:
 
-* ``default``: ``classify(series)`` (exact search, faithful defaults): every
-  change the grouping finds;
+* ``default``: what a source that is not CSIT's gets by default, the
+  ``"spread"`` calibration (see ``analysis/calibration.py``): ``classify``
+  with a unit of a quarter of the series' stdev, judged at 95 % confidence
+  with the serial-correlation discount;
+* ``seed calibration``: ``classify(series)`` (exact search, the methodology's
+  resolution, CSIT's default): every change the grouping finds;
 * ``recommended``: ``classify(series, sbps=4)`` judged by
   ``AnomalyPolicy(min_confidence=0.95, discount_serial_correlation=True)``:
   a resolution of 1/31 of the largest value, and only changes whose
@@ -85,6 +89,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cpd_metrics import covering, f1_score
 
 from sphinxcontrib_trending.analysis import AnomalyPolicy, classify, judge
+from sphinxcontrib_trending.analysis.calibration import calibrated_policy, calibrated_unit
 
 Detector = Callable[[Sequence[float]], list[int]]
 
@@ -117,12 +122,20 @@ RECOMMENDED_SBPS = 4.0
 RECOMMENDED_POLICY = AnomalyPolicy(min_confidence=0.95, discount_serial_correlation=True)
 
 
-def project_mdl(sbps: float | None = None, policy: AnomalyPolicy | None = None) -> Detector:
-    """This project's grouping: the first run of every firm anomaly under ``policy``."""
+def project_mdl(
+    sbps: float | None = None, policy: AnomalyPolicy | None = None, calibration: str = "seed"
+) -> Detector:
+    """This project's grouping: the first run of every firm anomaly under ``policy``.
+
+    ``calibration`` is resolved already: ``"spread"`` takes the unit from the
+    series and, without ``policy``, judges by the spread's policy.
+    """
 
     def detect(series: Sequence[float]) -> list[int]:
-        result = classify(list(series), sbps=sbps)
-        return [verdict.start for verdict in judge(result, policy) if verdict.firm]
+        values = list(series)
+        result = classify(values, unit=calibrated_unit(values, calibration), sbps=sbps)
+        judged = judge(result, calibrated_policy(policy or AnomalyPolicy(), calibration))
+        return [verdict.start for verdict in judged if verdict.firm]
 
     return detect
 
@@ -145,7 +158,8 @@ def otava_detector(series: Sequence[float]) -> list[int]:
 DETECTORS: dict[str, Detector] = {
     "reference MDL (jumpavg 0.4.2)": reference_mdl,
     "Apache Otava (its defaults)": otava_detector,
-    "this project, default": project_mdl(),
+    "this project, default": project_mdl(calibration="spread"),
+    "this project, seed calibration": project_mdl(),
     "this project, recommended": project_mdl(RECOMMENDED_SBPS, RECOMMENDED_POLICY),
     "this project, sbps=4 conf=0.9": project_mdl(RECOMMENDED_SBPS, LENIENT_POLICY),
 }

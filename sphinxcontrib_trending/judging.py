@@ -8,6 +8,7 @@ judging the same data differently.
 
 from __future__ import annotations
 
+from sphinxcontrib_trending.analysis.calibration import calibrated_policy, resolve_calibration
 from sphinxcontrib_trending.analysis.degradation.builds import single_method
 from sphinxcontrib_trending.analysis.degradation.strategies import Strategies, layered
 from sphinxcontrib_trending.analysis.summary import TrendOptions
@@ -25,17 +26,22 @@ def trend_options(
     """How to group and judge ``metric`` of ``source``; ``samples`` and ``search`` override.
 
     The direction is the source's if the user set one, else the metric
-    table's: ``latency_pdr50_forward_avg`` improves downwards unasked.
+    table's: ``latency_pdr50_forward_avg`` improves downwards unasked.  The
+    calibration is resolved by the source's format (see :mod:`.calibration`),
+    and a spread calibration judges by its own policy unless one is configured.
     """
+    calibration = resolve_calibration(settings.calibration, source.spec.format, settings.sbps)
     return TrendOptions(
         samples=samples or source.samples,
         search=search or settings.search,
         direction=source.direction_for(metric),
         windows=settings.windows,
-        policy=settings.policy,
+        policy=calibrated_policy(settings.policy, calibration),
         sbps=settings.sbps,
         outlier_runs=settings.outlier_runs,
         exclusions=settings.excluded_runs.for_source(source.name),
+        calibration=calibration,
+        false_alarm_target=settings.false_alarm_target,
     )
 
 

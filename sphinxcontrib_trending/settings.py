@@ -60,6 +60,8 @@ class Settings:
     policy: AnomalyPolicy = field(default_factory=AnomalyPolicy)
     sbps: float | None = None
     outlier_runs: int | None = None
+    calibration: str = "auto"
+    false_alarm_target: float | None = None
     known_changes: KnownChanges | None = None
     known_changes_path: Path | None = None
     excluded_runs: Exclusions = NO_EXCLUSIONS
@@ -95,6 +97,8 @@ def validate(raw: Mapping[str, Any], base_dir: Path) -> tuple[Settings, list[Con
         policy=values.anomaly_policy,
         sbps=values.sbps,
         outlier_runs=values.outlier_runs,
+        calibration=values.calibration,
+        false_alarm_target=values.false_alarm_target,
         norm_frequency=values.norm_frequency,
         workers=values.workers,
         known_changes=known.changes if known else None,

@@ -240,3 +240,13 @@ def test_a_parquet_source_takes_days_and_metrics() -> None:
     settings, issues = validate({"trending_sources": {"s": {"paths": "x.xml", "days": 3}}}, BASE)
     assert settings.sources == {}
     assert "days does not apply to format 'robot'" in issues[0].message
+
+
+def test_a_false_alarm_target_reaches_the_trend_options() -> None:
+    conf = {"trending_sources": {"a": "x.xml"}, "trending_false_alarm_target": 0.5}
+    settings, issues = validate(conf, BASE)
+    assert issues == [] and settings.false_alarm_target == 0.5
+    assert trend_options(settings, settings.sources["a"], "mrr").false_alarm_target == 0.5
+    settings, issues = validate({**conf, "trending_false_alarm_target": -1}, BASE)
+    assert [issue.key for issue in issues] == ["trending_false_alarm_target"]
+    assert settings.false_alarm_target is None

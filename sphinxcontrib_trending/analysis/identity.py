@@ -36,6 +36,8 @@ class GroupingSpec:
     outlier_runs: int | None = None
     exclusions: Exclusions = NO_EXCLUSIONS
     """The curated runs the grouping leaves out (see :mod:`.excluded`)."""
+    calibration: str = "seed"
+    """``"seed"`` or ``"spread"`` (resolved, see :mod:`.calibration`): how the unit is found."""
 
     def fields(self) -> dict[str, object]:
         """The settings by name: what cache scopes and content hashes serialise.

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.analysis.cache_documents import cache_document
+from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.classification_json import (
     classification_from_json,
     classification_to_json,
@@ -224,6 +225,7 @@ def classify_job(job: SeriesJob) -> tuple[Classification, SavedSearch | None]:
     """
     settings = job.settings
     classifier = IncrementalClassifier(
+        unit=calibrated_unit(job.samples, settings.calibration),
         sbps=settings.sbps,
         search=settings.search,  # type: ignore[arg-type]
         direction=settings.direction,  # type: ignore[arg-type]
@@ -245,6 +247,7 @@ def extend_job(
         classifier = IncrementalClassifier.resumed(
             job.samples[:seen],
             SavedSearch.from_bytes(state),
+            unit=calibrated_unit(job.samples, settings.calibration),
             sbps=settings.sbps,
             direction=settings.direction,  # type: ignore[arg-type]
             outlier_runs=settings.outlier_runs,

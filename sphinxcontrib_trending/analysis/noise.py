@@ -15,7 +15,11 @@ newest build (the same half-open rule as every other window):
   turned off), the share of runs that form a group of their own stands in
   for it: the grouping had to give such a run its own level because it fits
   neither neighbour;
-- **failures per 30 days**: failed runs, as a rate: flaky tests show here.
+- **failures per 30 days**: failed runs, as a rate: flaky tests show here;
+- **stated false alarms per 100 runs**: how often the test would report a
+  firm change where nothing changed, under its own measured noise and the
+  policy it is judged by (see :mod:`.sensitivity`): the rate an alarm of
+  this test is to be weighed against.
 
 Rates divide by the part of the window the test's history covers (from its
 first run, or the window's start when it is older; at least a day), so a
@@ -30,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import Literal, get_args
 
 from sphinxcontrib_trending.analysis.compliance import in_window
-from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, stated_sensitivity
 
 NoiseOrder = Literal["noise", "anomalies", "outliers", "failures"]
 NOISE_ORDERS: tuple[NoiseOrder, ...] = get_args(NoiseOrder)
@@ -54,6 +58,8 @@ class TestNoise:
     outliers_flagged: bool
     """True when the share counts flagged outliers, False for single-run groups."""
     failures_per_30_days: float
+    false_alarms_per_100_runs: float | None = None
+    """The stated rate (:mod:`.sensitivity`); None for a history too short to measure."""
 
 
 def outlier_flags(trend: TestTrend) -> list[bool] | None:
@@ -90,8 +96,15 @@ def _relative_noise(trend: TestTrend) -> float | None:
     return None if current.avg == 0 else current.stdev / abs(current.avg)
 
 
-def measure(trend: TestTrend, end: datetime, window: timedelta) -> TestNoise:
-    """The trust measures of one test over ``(end - window, end]``."""
+def measure(
+    trend: TestTrend, end: datetime, window: timedelta, options: TrendOptions | None = None
+) -> TestNoise:
+    """The trust measures of one test over ``(end - window, end]``.
+
+    The stated false-alarm rate is the whole history's, measured under
+    ``options`` (the ones the trend was made with); without them, only the
+    one a false-alarm target already measured.
+    """
     runs = trend.history.runs
     since = end - window
     inside = [i for i, run in enumerate(runs) if in_window(run.time, since)]
@@ -112,7 +125,13 @@ def measure(trend: TestTrend, end: datetime, window: timedelta) -> TestNoise:
         outlier_share=share,
         outliers_flagged=flags is not None,
         failures_per_30_days=failures * RATE_DAYS / days,
+        false_alarms_per_100_runs=_stated_rate(trend, options),
     )
+
+
+def _stated_rate(trend: TestTrend, options: TrendOptions | None) -> float | None:
+    stated = trend.sensitivity if options is None else stated_sensitivity(trend, options)
+    return None if stated is None else stated.false_alarms_per_100_runs
 
 
 def _value(noise: TestNoise, order: NoiseOrder) -> float:

@@ -7,7 +7,7 @@ computing them in one place keeps the site and the gate from disagreeing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Literal, get_args
 
@@ -27,12 +27,15 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     KnownChanges,
     acknowledged_anomalies,
 )
+from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, window_marks
 from sphinxcontrib_trending.analysis.environment_changes import environment_change
 from sphinxcontrib_trending.analysis.excluded import NO_EXCLUSIONS, ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.grading import judge
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
+from sphinxcontrib_trending.analysis.runs import Run
+from sphinxcontrib_trending.analysis.sensitivity import Sensitivity, sensitivity
 from sphinxcontrib_trending.analysis.windows import Windows
 
 Samples = Literal["runs", "trials"]
@@ -58,12 +61,31 @@ class TrendOptions:
     """Judge a one-run regression's next run a Regression again when it holds the new
     level ("confirmed"), for a gate that lets the first, unconfirmed one pass
     (``check --unconfirmed=pass``); else that run is Normal, as the methodology has it."""
+    calibration: str = "seed"
+    """``"seed"`` or ``"spread"``, already resolved (see :mod:`.calibration`); the
+    policy is the caller's to calibrate."""
+    false_alarm_target: float | None = None
+    """False alarms per 100 runs each test's ``min_confidence`` is raised to reach
+    (see :mod:`.sensitivity`); None keeps the policy's for every test."""
+    stated_rates: bool = False
+    """Give ``check``'s verdicts each test's stated false-alarm rate: a few tens of
+    milliseconds per test, so only for the JSON report (a target measures it anyway)."""
+
+    def sensitivity(self, runs: Sequence[Run]) -> Sensitivity | None:
+        """The stated false-alarm rate of a test with these ``runs``, under these options."""
+        return sensitivity(runs, self.grouping, self.policy, self.false_alarm_target)
 
     @property
     def grouping(self) -> GroupingSpec:
         """The settings among these that change a grouping (windows and policy do not)."""
         return GroupingSpec(
-            self.samples, self.search, self.direction, self.sbps, self.outlier_runs, self.exclusions
+            samples=self.samples,
+            search=self.search,
+            direction=self.direction,
+            sbps=self.sbps,
+            outlier_runs=self.outlier_runs,
+            exclusions=self.exclusions,
+            calibration=self.calibration,
         )
 
 
@@ -96,6 +118,9 @@ class TestTrend:
     environment_in_window: tuple[tuple[str, str], ...] = ()
     """Those of the anomalies the short-term window counts, oldest first, each with
     its group's comment (``"regression"`` or ``"progression"``)."""
+    sensitivity: Sensitivity | None = None
+    """The test's stated false-alarm rate when a target set its threshold, else None
+    (:func:`stated_sensitivity` measures it on demand)."""
 
     @property
     def regressions(self) -> int:
@@ -138,8 +163,10 @@ def summarize(
     ``classified`` is the history's grouping when the caller already has it
     (from a cache or a worker), made with these ``options``.
     """
+    samples = run_samples(history, options.samples, options.exclusions)
     result = classified or classify(
-        run_samples(history, options.samples, options.exclusions),
+        samples,
+        unit=calibrated_unit(samples, options.calibration),
         sbps=options.sbps,
         search=options.search,
         direction=options.direction,
@@ -154,17 +181,21 @@ def summarize(
     acknowledged = (
         acknowledged_anomalies(known, history.test_id, history.runs, result) if known else {}
     )
-    judged = judge(result, options.policy)  # once: the counts and the graph's marks both use it
     excluded = options.exclusions.in_history(history.test_id, history.runs)
     environment = _environment_changes(history, result, excluded)
+    stated = None
+    policy = options.policy
+    if options.false_alarm_target is not None:
+        stated = options.sensitivity(samples)
+        if stated is not None:
+            policy = replace(policy, min_confidence=stated.min_confidence)
+    judged = judge(result, policy)  # once: the counts and the graph's marks both use it
     return TestTrend(
         history=history,
         result=result,
         compliance=compliance_in(marks, result),
-        counts=anomaly_counts(
-            times, result, marks.recent_from, options.policy, acknowledged, judged
-        ),
-        verdicts=verdict_per_run(result, options.policy, judged),
+        counts=anomaly_counts(times, result, marks.recent_from, policy, acknowledged, judged),
+        verdicts=verdict_per_run(result, policy, judged),
         acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),
         outliers_in_last_group=len(result.groups[-1].outliers) if result.groups else 0,
@@ -181,6 +212,7 @@ def summarize(
         excluded=excluded,
         environment=environment,
         environment_in_window=_in_window(result, environment, marks.recent_from),
+        sensitivity=stated,
     )
 
 
@@ -205,3 +237,10 @@ def _environment_changes(
             if change:
                 found[group.start] = change
     return found
+
+
+def stated_sensitivity(trend: TestTrend, options: TrendOptions) -> Sensitivity | None:
+    """The test's stated false-alarm rate: the one its target gave, else measured now."""
+    if trend.sensitivity is not None:
+        return trend.sensitivity
+    return options.sensitivity(run_samples(trend.history, options.samples, options.exclusions))

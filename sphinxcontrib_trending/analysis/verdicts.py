@@ -48,12 +48,14 @@ from typing import Literal
 from sphinxcontrib_trending.analysis import Classification, classify
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.build_selection import build_name, newest_per_job
+from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.change_range import ChangeRange, change_range
 from sphinxcontrib_trending.analysis.classify import Group
 from sphinxcontrib_trending.analysis.environment_changes import environment_change, labelled
-from sphinxcontrib_trending.analysis.grading import change_ratio, judge_anomaly
+from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
+from sphinxcontrib_trending.analysis.sensitivity import Sensitivity
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.ingest.model import Build
 
@@ -160,6 +162,10 @@ class Verdict:
     waived: str = ""
     """Why this verdict does not fail the job although its reason would (an
     unconfirmed regression or an environment change the gate lets pass)."""
+    false_alarms_per_100_runs: float | None = None
+    """The test's stated false-alarm rate under its own noise (see :mod:`.sensitivity`);
+    None when its history is too short to measure the noise, or when the options
+    neither ask for it (``stated_rates``) nor set a target."""
 
     @property
     def job_build(self) -> str:
@@ -231,12 +237,18 @@ class _Judge:
         self.excluded = options.exclusions.in_history(history.test_id, history.runs)
         self.samples: list[Sample] = run_samples(history, options.samples, options.exclusions)
         self.measured = [sample is not None for sample in self.samples]
+        # a spread unit is the whole history's, for every prefix: a search per prefix
+        # otherwise (see :mod:`.calibration`)
+        self.unit = calibrated_unit(self.samples, options.calibration)
         self._classified: dict[int, Classification] = {}
+        self._stated: Sensitivity | None = None
+        self._sensitivity_known = False
         if whole is not None:  # the whole history's grouping, from a cache or a worker
             self._classified[len(history.runs) - 1] = whole
         self._walking = walking
         # a walk asks for the prefixes in order: extend one search run by run
         self._growing = IncrementalClassifier(
+            unit=self.unit,
             sbps=options.sbps,
             search=options.search,
             direction=options.direction,
@@ -255,6 +267,7 @@ class _Judge:
             else:
                 result = classify(
                     self.samples[: index + 1],
+                    unit=self.unit,
                     sbps=self.options.sbps,
                     search=self.options.search,
                     direction=self.options.direction,
@@ -325,7 +338,7 @@ class _Judge:
         graded = judge_anomaly(
             group,
             groups[-2],
-            self.options.policy,
+            self._policy(),
             runs_since=runs_since,
             outlier_runs=result.outlier_runs,
         )
@@ -449,6 +462,7 @@ class _Judge:
             time=build.time,
             message="not run in this build",
             version=build.dut_version,
+            false_alarms_per_100_runs=self._stated_rate(),
         )
 
     def _make(self, run: Run, reason: Reason, **fields: object) -> Verdict:
@@ -460,8 +474,33 @@ class _Judge:
             build=run.build,
             time=run.time,
             version=run.dut_version,
+            false_alarms_per_100_runs=self._stated_rate(),
             **fields,  # type: ignore[arg-type]
         )
+
+    def _sensitivity(self) -> Sensitivity | None:
+        """The stated rate, measured once on the whole history.
+
+        Every prefix is judged by the whole history's threshold, as a spread
+        unit is the whole history's (see :mod:`.sensitivity`).
+        """
+        if not self._sensitivity_known:
+            self._stated = self.options.sensitivity(self.samples)
+            self._sensitivity_known = True
+        return self._stated
+
+    def _stated_rate(self) -> float | None:
+        if not self.options.stated_rates and self.options.false_alarm_target is None:
+            return None
+        stated = self._sensitivity()
+        return None if stated is None else stated.false_alarms_per_100_runs
+
+    def _policy(self) -> AnomalyPolicy:
+        """The options' policy, its threshold raised where a false-alarm target asks."""
+        stated = self._sensitivity() if self.options.false_alarm_target is not None else None
+        if stated is None:
+            return self.options.policy
+        return replace(self.options.policy, min_confidence=stated.min_confidence)
 
 
 def _boundaries(result: Classification) -> set[int]:

@@ -123,6 +123,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args, warn=_error)
         settings = replace(settings, cache_dir=usable(settings.cache_dir, _warning))
+        if args.false_alarm_target is not None:
+            settings = replace(settings, false_alarm_target=args.false_alarm_target)
         comparison = check_baseline.from_args(args)
     except (SourceError, SpecError, check_baseline.ComparisonError) as error:
         _error(str(error))
@@ -243,6 +245,10 @@ def run(
             raise UsageError(
                 "--baseline-job judges one branch build; --all walks a job's own history"
             )
+        if outputs.json is not None:  # the only report that states each test's rate
+            loaded = [
+                replace(item, options=replace(item.options, stated_rates=True)) for item in loaded
+            ]
         judged = _judge(loaded, build, every_build, messages, engine, baseline_job)
         judged = _acknowledged(judged, _known_changes(known_changes, settings))
         judged = _waived(

@@ -6,6 +6,7 @@ The metavars are those of ``docs/cli_check.rst``; a test compares them.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -111,6 +112,17 @@ def _seconds(text: str) -> float:
     return number
 
 
+def _positive_rate(text: str) -> float:
+    """An argparse type for a rate above zero (false alarms per 100 runs)."""
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = math.nan
+    if not 0.0 < rate < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return rate
+
+
 def whole_number(minimum: int) -> Callable[[str], int]:
     """An argparse type for a whole number of at least ``minimum``."""
 
@@ -178,6 +190,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     analysis.add_argument(
         "--samples", choices=SAMPLE_MODES, help="runs or trials (default: the source's)"
+    )
+    analysis.add_argument(
+        "--false-alarm-target",
+        type=_positive_rate,
+        metavar="RATE",
+        help="raise each test's confidence threshold until its stated false-alarm rate "
+        "is at most RATE per 100 runs (default: trending_false_alarm_target, or none)",
     )
     engine = analysis.add_mutually_exclusive_group()
     engine.add_argument(

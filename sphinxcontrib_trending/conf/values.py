@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.analysis import AnomalyPolicy
+from sphinxcontrib_trending.analysis.calibration import CALIBRATIONS, Calibration
 from sphinxcontrib_trending.analysis.classify import SEARCHES, Search
 from sphinxcontrib_trending.analysis.degradation.strategies import APPLY_MODES
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
@@ -143,6 +144,30 @@ class ConfValues:
             help="Longest excursion (in runs) that can be an outlier, not two changes; "
             "0 for none, None for 3 with exact and 0 with jumpavg.",
             doc_type="int | None",
+        )
+    )
+    calibration: Calibration = field(
+        metadata=declare(
+            default="auto",
+            types=(str,),
+            check=checks.one_of(CALIBRATIONS),
+            rebuild="env",
+            help="The grouping's resolution and judging: the seed's (1/8191 of the largest "
+            "value, every change), the series' spread's (a quarter of its stdev, 95 % "
+            "confidence with the serial-correlation discount), or auto (the seed's for "
+            "CSIT's formats or when sbps is set, else the spread's).",
+            doc_type='"auto" | "seed" | "spread"',
+        )
+    )
+    false_alarm_target: float | None = field(
+        metadata=declare(
+            default=None,
+            types=(int, float),
+            check=checks.positive,
+            rebuild="env",
+            help="False alarms per 100 runs each test's confidence threshold is raised to "
+            "reach under its own noise; None keeps the policy's threshold for every test.",
+            doc_type="float | None",
         )
     )
     known_changes: KnownChangesFile | None = field(

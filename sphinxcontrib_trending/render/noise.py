@@ -12,6 +12,7 @@ from sphinxcontrib_trending.render.table import Row, Table
 OUTLIERS_LABEL = "Outliers [%]"
 SINGLE_RUN_LABEL = "Single-run groups [%]"
 """What the outlier column shows while the analysis flags no outliers (see analysis.noise)."""
+FALSE_ALARMS_LABEL = "Stated false alarms [per 100 runs]"
 
 
 def header(unit_label: str, flagged: bool) -> tuple[str, ...]:
@@ -22,11 +23,17 @@ def header(unit_label: str, flagged: bool) -> tuple[str, ...]:
         "Anomalies [per 30 days]",
         OUTLIERS_LABEL if flagged else SINGLE_RUN_LABEL,
         "Failures [per 30 days]",
+        FALSE_ALARMS_LABEL,
     )
 
 
 def _rate(value: float) -> str:
     return f"{value:.1f}"
+
+
+def _stated(rate: float | None) -> str:
+    """Two decimals: stated rates are often well below one per 100 runs."""
+    return "" if rate is None else f"{rate:.2f}"
 
 
 def _row(noise: TestNoise) -> Row:
@@ -40,6 +47,9 @@ def _row(noise: TestNoise) -> Row:
             _rate(noise.anomalies_per_30_days),
             percent(noise.outlier_share),
             _rate(noise.failures_per_30_days),
+            ""
+            if noise.false_alarms_per_100_runs is None
+            else f"{noise.false_alarms_per_100_runs:.2f}",
         ),
         link_key=trend.history.ref,
     )

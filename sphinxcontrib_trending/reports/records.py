@@ -200,6 +200,7 @@ def record(
         "message": verdict.message,
         "confidence": verdict.confidence,
         "provisional": verdict.provisional,
+        "false_alarms_per_100_runs": verdict.false_alarms_per_100_runs,
         "acknowledged": verdict.acknowledged or None,
         "environment_change": verdict.environment or None,
         "confirmation": verdict.confirmation or None,

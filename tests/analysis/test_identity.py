@@ -23,11 +23,13 @@ CHANGED = {
     "sbps": 2.0,
     "outlier_runs": 3,
     "exclusions": Exclusions((ExcludedRun("bad testbed", "excluded.toml:1", build="7"),)),
+    "calibration": "spread",
 }
 """A value other than the default for each field of :class:`GroupingSpec`."""
 
-NOT_GROUPING = {"windows", "policy", "hold_unconfirmed"}
-"""The analysis options that change what is judged of a grouping, not the grouping."""
+NOT_GROUPING = {"windows", "policy", "hold_unconfirmed", "false_alarm_target", "stated_rates"}
+"""The analysis options that change what is judged of a grouping, not the grouping
+(a false-alarm target raises a threshold of the policy)."""
 
 
 def test_every_grouping_field_has_a_changed_value_here() -> None:

@@ -69,3 +69,27 @@ def test_policy_from_conf_grades_the_change(
     ]
     assert main(argv) == code
     assert _verdict(tmp_path / "r.json")["reason"] == reason
+
+
+def test_every_verdict_states_its_false_alarm_rate(archive: Path, tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    main(["check", str(archive), "--json", str(report)])
+    verdicts = json.loads(report.read_text())["verdicts"]
+    rates = [verdict["false_alarms_per_100_runs"] for verdict in verdicts]
+    assert rates and all(isinstance(rate, float) and rate >= 0.0 for rate in rates)
+
+
+def test_a_false_alarm_target_keeps_a_clear_regression(archive: Path, tmp_path: Path) -> None:
+    """A target raises thresholds only as far as the test's own noise needs: a 25 % drop stays."""
+    report = tmp_path / "r.json"
+    argv = ["check", str(archive), "--fail-on", "Regression", "--json", str(report)]
+    assert main([*argv, "--false-alarm-target", "0.1"]) == 1
+    assert _verdict(report)["reason"] == "Regression"
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "many", "inf"])
+def test_a_false_alarm_target_must_be_a_positive_rate(bad: str, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["check", "p", "--false-alarm-target", bad])
+    assert exited.value.code == 2
+    assert f"expected a positive number, got {bad!r}" in capsys.readouterr().err

@@ -34,7 +34,10 @@ class NoiseDirective(TrendingDirective):
         window = settings_of(self.config).windows.long
         if "window" in self.options:
             window = timedelta(days=self.options["window"])
-        noises = [measure(trend, loaded.end, window) for trend in self.trends(loaded, selected)]
+        options = self.trend_options(loaded)
+        noises = [
+            measure(trend, loaded.end, window, options) for trend in self.trends(loaded, selected)
+        ]
         return [
             table_node(table, loaded.source.name, ["trending-noise"])
             for table in noise_tables(noises, self.options.get("sort-by", "noise"))
