@@ -1,0 +1,173 @@
+"""Does one new build cost the same on a six times longer history?  (Issue 28's target.)
+
+The same series (``--testbeds`` x ``--tests``) with a history of H builds
+and of 6H builds; on each, one new build arrives and is measured two ways,
+side by side in one run:
+
+- from a results store: ``sphinx-trending ingest --store`` of the new
+  archives, then ``sphinx-build`` of a site whose source is that store;
+- embedded: ``sphinx-build`` of a site reading the archives itself (its own
+  store beside the doctrees).
+
+Before the new build each site is built cold and then once more, so the
+measured build starts from a warm cache, as a CI job's next run does.  The
+ratio of the long history's time to the short one's is the figure to watch
+(target: within 1.25x).  The archives are ``bench_site.py``'s; the sites are
+``bench_scale.py``'s (a dashboard and ten pages of per-test graphs).
+
+Usage::
+
+    python benchmarks/bench_incremental.py [--history 60] [--tests 2000] [--testbeds 2]
+        [--quick] [--workdir DIR] [--profile DIR]
+
+``--quick`` is ``--history 20 --tests 500 --testbeds 1``.  ``--profile DIR``
+writes cProfile dumps of the measured ingest and builds into DIR.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_scale import CONF, STORE_CONF, TESTBEDS, job_of, write_site
+from bench_site import build_path, write_build
+
+LONGER = 6
+"""How many times longer the long history is."""
+
+
+@dataclass(frozen=True)
+class Timing:
+    ingest: float
+    store_build: float
+    embedded_build: float
+    peak_gb: float
+
+    @property
+    def from_store(self) -> float:
+        return self.ingest + self.store_build
+
+
+def _command(profile: Path | None, name: str, module_or_script: list[str]) -> list[str]:
+    if profile is None:
+        return [sys.executable, *module_or_script]
+    dump = str(profile / f"{name}.prof")
+    return [sys.executable, "-m", "cProfile", "-o", dump, *module_or_script]
+
+
+def ingest(archive: Path, store: Path, profile: Path | None = None, name: str = "") -> float:
+    """Seconds of one ``sphinx-trending ingest`` (parsing in-process) into ``store``."""
+    script = str(Path(sys.executable).with_name("sphinx-trending"))
+    arguments = [script, "ingest", str(archive / "*.xml.gz"), "--store", str(store), "--quiet"]
+    started = time.perf_counter()
+    subprocess.run(_command(profile, name, arguments), check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def sphinx_build(root: Path, profile: Path | None = None, name: str = "") -> tuple[float, float]:
+    """Seconds and peak memory (GB) of one ``sphinx-build`` of ``root``."""
+    arguments = ["-m", "sphinx", "-b", "html", "-q", str(root), str(root / "_build")]
+    started = time.perf_counter()
+    with subprocess.Popen(
+        _command(profile, name, arguments), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    ) as build:
+        assert build.stderr is not None
+        errors = build.stderr.read()
+        _, status, usage = os.wait4(build.pid, 0)
+        build.returncode = os.waitstatus_to_exitcode(status)
+    if build.returncode:
+        raise RuntimeError(f"sphinx-build {root} failed:\n{errors.decode()}")
+    return time.perf_counter() - started, usage.ru_maxrss / 1024**2
+
+
+def _link_history(source: Path, target: Path, builds: int, testbeds: tuple[str, ...]) -> None:
+    """``target`` holds builds 1..``builds`` of ``source`` (hard links: no copies)."""
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for testbed in testbeds:
+        for build in range(1, builds + 1):
+            job = job_of(testbed)
+            os.link(build_path(source, build, job), build_path(target, build, job))
+
+
+def one_history(
+    root: Path, pool: Path, builds: int, testbeds: tuple[str, ...], profile: Path | None
+) -> Timing:
+    """Store and embedded sites over ``builds`` builds, warmed, then one build added."""
+    shutil.rmtree(root, ignore_errors=True)
+    archive = root / "archive"
+    _link_history(pool, archive, builds, testbeds)
+    store, store_site, embedded = root / "store", root / "store-site", root / "embedded-site"
+    write_site(store_site, STORE_CONF)
+    write_site(embedded, CONF)
+    ingest(archive, store)
+    for site in (store_site, embedded):
+        sphinx_build(site)
+        sphinx_build(site)
+    for testbed in testbeds:
+        new = build_path(pool, builds + 1, job_of(testbed))
+        os.link(new, build_path(archive, builds + 1, job_of(testbed)))
+    name = f"h{builds}"
+    ingested = ingest(archive, store, profile, f"{name}-ingest")
+    store_build, store_peak = sphinx_build(store_site, profile, f"{name}-store-build")
+    embedded_build, embedded_peak = sphinx_build(embedded, profile, f"{name}-embedded-build")
+    return Timing(ingested, store_build, embedded_build, max(store_peak, embedded_peak))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--history", type=int, default=60, help="H: the short history's builds")
+    parser.add_argument("--tests", type=int, default=2000, help="tests per testbed")
+    parser.add_argument("--testbeds", type=int, default=2, choices=range(1, len(TESTBEDS) + 1))
+    parser.add_argument("--quick", action="store_true", help="--history 20 --tests 500")
+    parser.add_argument(
+        "--workdir", type=Path, default=Path(__file__).parent / "_work" / "incremental"
+    )
+    parser.add_argument("--profile", type=Path, help="write cProfile dumps into this folder")
+    args = parser.parse_args()
+    if args.quick:
+        args.history, args.tests, args.testbeds = 20, 500, 1
+    testbeds = TESTBEDS[: args.testbeds]
+    short, long = args.history, args.history * LONGER
+    pool = args.workdir / "pool"
+    pool.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    for testbed in testbeds:
+        for build in range(1, long + 2):
+            if not build_path(pool, build, job_of(testbed)).exists():
+                write_build(pool, build, args.tests, job_of(testbed), testbed)
+    print(
+        f"{len(testbeds) * args.tests} series (10 trials a run), histories of {short} and "
+        f"{long} builds, one new build on each (archives ready in "
+        f"{time.perf_counter() - started:.1f} s)"
+    )
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    timings = {
+        builds: one_history(args.workdir / f"h{builds}", pool, builds, testbeds, args.profile)
+        for builds in (short, long)
+    }
+    rows = [
+        ("store: ingest of the new build", lambda timing: timing.ingest),
+        ("store: sphinx-build", lambda timing: timing.store_build),
+        ("store: ingest + build", lambda timing: timing.from_store),
+        ("embedded: sphinx-build", lambda timing: timing.embedded_build),
+        ("peak memory (GB)", lambda timing: timing.peak_gb),
+    ]
+    print(f"\n{'one new build':<32} {f'H={short}':>9} {f'6H={long}':>9}   6H / H (target <= 1.25)")
+    for label, value in rows:
+        first, second = value(timings[short]), value(timings[long])
+        print(f"{label:<32} {first:9.2f} {second:9.2f}   {second / first:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
