@@ -50,6 +50,7 @@ class Timing:
     store_build: float
     embedded_build: float
     peak_gb: float
+    published_mb: float
 
     @property
     def from_store(self) -> float:
@@ -88,6 +89,15 @@ def sphinx_build(root: Path, profile: Path | None = None, name: str = "") -> tup
     return time.perf_counter() - started, usage.ru_maxrss / 1024**2
 
 
+def published_mb(output: Path) -> float:
+    """What a site's output weighs as published: every file but Sphinx's hidden ones."""
+    total = 0
+    for folder, folders, files in os.walk(output):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        total += sum(os.stat(os.path.join(folder, name)).st_size for name in files)
+    return total / 1e6
+
+
 def _link_history(source: Path, target: Path, builds: int, testbeds: tuple[str, ...]) -> None:
     """``target`` holds builds 1..``builds`` of ``source`` (hard links: no copies)."""
     shutil.rmtree(target, ignore_errors=True)
@@ -119,7 +129,8 @@ def one_history(
     ingested = ingest(archive, store, profile, f"{name}-ingest")
     store_build, store_peak = sphinx_build(store_site, profile, f"{name}-store-build")
     embedded_build, embedded_peak = sphinx_build(embedded, profile, f"{name}-embedded-build")
-    return Timing(ingested, store_build, embedded_build, max(store_peak, embedded_peak))
+    peak = max(store_peak, embedded_peak)
+    return Timing(ingested, store_build, embedded_build, peak, published_mb(store_site / "_build"))
 
 
 def main() -> int:
@@ -161,6 +172,7 @@ def main() -> int:
         ("store: ingest + build", lambda timing: timing.from_store),
         ("embedded: sphinx-build", lambda timing: timing.embedded_build),
         ("peak memory (GB)", lambda timing: timing.peak_gb),
+        ("published site (MB)", lambda timing: timing.published_mb),
     ]
     print(f"\n{'one new build':<32} {f'H={short}':>9} {f'6H={long}':>9}   6H / H (target <= 1.25)")
     for label, value in rows:
