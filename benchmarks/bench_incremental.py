@@ -9,8 +9,11 @@ side by side in one run:
 - embedded: ``sphinx-build`` of a site reading the archives itself (its own
   store beside the doctrees).
 
-Before the new build each site is built cold and then once more, so the
-measured build starts from a warm cache, as a CI job's next run does.  The
+Before the new builds each site is built cold and then once more, so the
+measured builds start from a warm cache, as a CI job's next run does.  The
+new builds of the two histories alternate (``--repeats`` of each, one more
+build each time) and each figure is their median, so a change in the
+machine's load falls on both alike.  The
 ratio of the long history's time to the short one's is the figure to watch
 (target: within 1.25x).  The archives are ``bench_site.py``'s; the sites are
 ``bench_scale.py``'s (a dashboard and ten pages of per-test graphs).
@@ -18,7 +21,7 @@ ratio of the long history's time to the short one's is the figure to watch
 Usage::
 
     python benchmarks/bench_incremental.py [--history 60] [--tests 2000] [--testbeds 2]
-        [--quick] [--workdir DIR] [--profile DIR]
+        [--repeats 3] [--quick] [--workdir DIR] [--profile DIR]
 
 ``--quick`` is ``--history 20 --tests 500 --testbeds 1``.  ``--profile DIR``
 writes cProfile dumps of the measured ingest and builds into DIR.
@@ -27,8 +30,10 @@ writes cProfile dumps of the measured ingest and builds into DIR.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -108,29 +113,32 @@ def _link_history(source: Path, target: Path, builds: int, testbeds: tuple[str, 
             os.link(build_path(source, build, job), build_path(target, build, job))
 
 
-def one_history(
-    root: Path, pool: Path, builds: int, testbeds: tuple[str, ...], profile: Path | None
-) -> Timing:
-    """Store and embedded sites over ``builds`` builds, warmed, then one build added."""
+def prepare(root: Path, pool: Path, builds: int, testbeds: tuple[str, ...]) -> None:
+    """Store and embedded sites over ``builds`` builds, built cold and once more (warm)."""
     shutil.rmtree(root, ignore_errors=True)
-    archive = root / "archive"
-    _link_history(pool, archive, builds, testbeds)
-    store, store_site, embedded = root / "store", root / "store-site", root / "embedded-site"
-    write_site(store_site, STORE_CONF)
-    write_site(embedded, CONF)
-    ingest(archive, store)
-    for site in (store_site, embedded):
+    _link_history(pool, root / "archive", builds, testbeds)
+    write_site(root / "store-site", STORE_CONF)
+    write_site(root / "embedded-site", CONF)
+    ingest(root / "archive", root / "store")
+    for site in (root / "store-site", root / "embedded-site"):
         sphinx_build(site)
         sphinx_build(site)
+
+
+def new_build(
+    root: Path, pool: Path, build: int, testbeds: tuple[str, ...], profile: Path | None
+) -> Timing:
+    """Build number ``build`` arrives: ingest and rebuild the store site, rebuild the embedded."""
     for testbed in testbeds:
-        new = build_path(pool, builds + 1, job_of(testbed))
-        os.link(new, build_path(archive, builds + 1, job_of(testbed)))
-    name = f"h{builds}"
-    ingested = ingest(archive, store, profile, f"{name}-ingest")
+        job = job_of(testbed)
+        os.link(build_path(pool, build, job), build_path(root / "archive", build, job))
+    name = f"{root.name}-{build}"
+    ingested = ingest(root / "archive", root / "store", profile, f"{name}-ingest")
+    store_site = root / "store-site"
     store_build, store_peak = sphinx_build(store_site, profile, f"{name}-store-build")
-    embedded_build, embedded_peak = sphinx_build(embedded, profile, f"{name}-embedded-build")
+    embedded, embedded_peak = sphinx_build(root / "embedded-site", profile, f"{name}-embedded")
     peak = max(store_peak, embedded_peak)
-    return Timing(ingested, store_build, embedded_build, peak, published_mb(store_site / "_build"))
+    return Timing(ingested, store_build, embedded, peak, published_mb(store_site / "_build"))
 
 
 def main() -> int:
@@ -143,6 +151,9 @@ def main() -> int:
         "--workdir", type=Path, default=Path(__file__).parent / "_work" / "incremental"
     )
     parser.add_argument("--profile", type=Path, help="write cProfile dumps into this folder")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="new builds on each history, alternating (median)"
+    )
     args = parser.parse_args()
     if args.quick:
         args.history, args.tests, args.testbeds = 20, 500, 1
@@ -152,7 +163,7 @@ def main() -> int:
     pool.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     for testbed in testbeds:
-        for build in range(1, long + 2):
+        for build in range(1, long + args.repeats + 1):
             if not build_path(pool, build, job_of(testbed)).exists():
                 write_build(pool, build, args.tests, job_of(testbed), testbed)
     print(
@@ -162,9 +173,23 @@ def main() -> int:
     )
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
+    for builds in (short, long):
+        prepare(args.workdir / f"h{builds}", pool, builds, testbeds)
+    # the two histories' new builds alternate, so a change in the machine's
+    # load falls on both alike; each figure is the median of the repeats
+    measured: dict[int, list[Timing]] = {short: [], long: []}
+    for repeat in range(1, args.repeats + 1):
+        for builds in (short, long):
+            root = args.workdir / f"h{builds}"
+            measured[builds].append(new_build(root, pool, builds + repeat, testbeds, args.profile))
     timings = {
-        builds: one_history(args.workdir / f"h{builds}", pool, builds, testbeds, args.profile)
-        for builds in (short, long)
+        builds: Timing(
+            *(
+                statistics.median(getattr(timing, field.name) for timing in found)
+                for field in dataclasses.fields(Timing)
+            )
+        )
+        for builds, found in measured.items()
     }
     rows = [
         ("store: ingest of the new build", lambda timing: timing.ingest),
@@ -174,7 +199,8 @@ def main() -> int:
         ("peak memory (GB)", lambda timing: timing.peak_gb),
         ("published site (MB)", lambda timing: timing.published_mb),
     ]
-    print(f"\n{'one new build':<32} {f'H={short}':>9} {f'6H={long}':>9}   6H / H (target <= 1.25)")
+    heading = f"one new build, median of {args.repeats}"
+    print(f"\n{heading:<32} {f'H={short}':>9} {f'6H={long}':>9}   6H / H (target <= 1.25)")
     for label, value in rows:
         first, second = value(timings[short]), value(timings[long])
         print(f"{label:<32} {first:9.2f} {second:9.2f}   {second / first:.2f}x")
