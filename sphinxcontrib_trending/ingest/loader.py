@@ -241,6 +241,7 @@ def ingest(
         _parse_missing(slots, options, dataset, report, engine, writes_here)
         if store is not None and writable:
             _commit(store, manifest, slots, dataset)
+            store.keep_checked()
             if read_back:
                 _read_back(store, slots, options, dataset, passed_messages)
     builds = [build for slot in slots for build in slot.builds or ()]

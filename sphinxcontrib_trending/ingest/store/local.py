@@ -11,6 +11,7 @@ a row of it; with a cache folder, the rows it verified are kept decoded
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import os
 from collections.abc import Iterator, Sequence
@@ -25,6 +26,7 @@ from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.store.bounded import read_regular
+from sphinxcontrib_trending.ingest.store.checked import CheckedFiles, hashed_now
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
 from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
@@ -193,10 +195,17 @@ class LocalStore:
 
         ``ingest`` reads no rows of the inputs it keeps; this is its check
         that their files still hold them, so a damaged one is written anew.
+        A file an earlier run hashed and that looks as it did then is not
+        hashed again (:mod:`.checked`; :meth:`keep_checked` saves what this
+        run hashed).
         """
         for data in entry.files:
             path = self.root / data.path
             try:
+                info = path.stat()
+                if self.checked.vouches_for(data.path, data, info):
+                    continue
+                hashed = hashed_now()
                 check_listed(read_regular(path, data.size), data)
             except FileNotFoundError as error:
                 return Problem(
@@ -204,7 +213,18 @@ class LocalStore:
                 )
             except (OSError, ValueError) as error:
                 return _unusable(path, error)
+            self.checked.note(data.path, data, info, hashed)
         return None
+
+    @functools.cached_property
+    def checked(self) -> CheckedFiles:
+        """The files earlier runs hashed; read on the first :meth:`damaged`."""
+        return CheckedFiles(self.root)
+
+    def keep_checked(self) -> None:
+        """Save which files :meth:`damaged` hashed or trusted, for the next run."""
+        if "checked" in self.__dict__:
+            self.checked.save()
 
     def write(self, key: str, builds: list[Build]) -> tuple[DataFile, ...]:
         """New files holding ``builds``; nothing lists them until a commit does."""

@@ -1,0 +1,94 @@
+"""Which store files ``ingest`` has hashed already, so the next run need not hash them again.
+
+``sphinx-trending ingest`` reads no rows of the inputs a store keeps, but it
+checks that each kept file still is what the manifest says (size and
+SHA-256) before trusting it: a damaged file has its input parsed again.
+Hashing every file made one new build's ingest cost as much as the whole
+history's bytes.  So a run notes, beside the manifest, what each file it
+hashed looked like then (size, modification time, inode); the next run
+hashes only files that look different, which a write in place, a rename
+over it or a removal all make them.
+
+A file is noted only when its modification time was well before the hash
+(:data:`SETTLE_NS`): a write within the same clock tick as the hash could
+otherwise leave the time unchanged.  The note is a cache: unreadable or
+foreign, it is ignored and every file is hashed as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from pathlib import Path
+
+from sphinxcontrib_trending.ingest.atomic import write_atomically
+from sphinxcontrib_trending.ingest.store.bounded import read_regular
+from sphinxcontrib_trending.ingest.store.manifest import DataFile
+
+CHECKED_NAME = "_checked.json"
+"""Beside the manifest; the leading ``_`` keeps it out of the store's data files."""
+CHECKED_FORMAT = "sphinxcontrib-trending/checked-files/1"
+SETTLE_NS = 2 * 10**9
+"""How much older than its hash a file's modification time must be to be noted (two
+seconds: coarser than any file system's timestamps that a store lives on)."""
+CHECKED_MAX_BYTES = 64 * 1024 * 1024
+
+Look = list[object]
+"""What a file looked like when it was hashed: size, SHA-256, mtime (ns), inode."""
+
+
+class CheckedFiles:
+    """The files of one store hashed by earlier runs, and those this run hashed or trusted."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = root / CHECKED_NAME
+        self._before = _read(self.path)
+        self._now: dict[str, Look] = {}
+
+    def vouches_for(self, relative: str, data: DataFile, info: os.stat_result) -> bool:
+        """Whether ``relative`` was hashed as ``data`` says and looks as it did then."""
+        look = _look(data, info)
+        if self._before.get(relative) != look:
+            return False
+        self._now[relative] = look
+        return True
+
+    def note(self, relative: str, data: DataFile, info: os.stat_result, hashed_ns: int) -> None:
+        """``relative`` (as ``info`` found it) was just hashed and matched ``data``."""
+        if info.st_mtime_ns + SETTLE_NS <= hashed_ns:
+            self._now[relative] = _look(data, info)
+
+    def save(self) -> None:
+        """Keep what this run hashed or trusted (the files it did not look at are let go).
+
+        A store that cannot be written costs only speed: the next run hashes again.
+        """
+        if self._now == self._before:
+            return
+        document = {"format": CHECKED_FORMAT, "files": self._now}
+        with contextlib.suppress(OSError):
+            write_atomically(self.path, [json.dumps(document, sort_keys=True).encode()])
+
+
+def hashed_now() -> int:
+    """The clock :meth:`CheckedFiles.note` compares modification times with."""
+    return time.time_ns()
+
+
+def _look(data: DataFile, info: os.stat_result) -> Look:
+    return [data.size, data.sha256, info.st_mtime_ns, info.st_ino]
+
+
+def _read(path: Path) -> dict[str, Look]:
+    try:
+        document = json.loads(read_regular(path, CHECKED_MAX_BYTES))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(document, dict) or document.get("format") != CHECKED_FORMAT:
+        return {}
+    files = document.get("files")
+    if not isinstance(files, dict):
+        return {}
+    return {name: look for name, look in files.items() if isinstance(look, list)}
