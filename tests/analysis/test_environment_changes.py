@@ -28,8 +28,7 @@ def _run(number: int, value: float | None, hosts: str = HOSTS, environment: str 
         value,
         None if value is None else 0.0,
         hosts,
-        (),
-        environment,
+        environment=environment,
     )
 
 

@@ -72,4 +72,5 @@ def test_a_step_at_a_host_swap_is_named_an_environment_change(
     assert moved.xpath(".//abbr/@title") == [CHANGE]
     (figure,) = built_html.figures(app.outdir, "index").values()
     (anomalies,) = [trace for trace in figure["data"] if trace["name"].endswith("anomalies")]
-    assert html.unescape(hover_lines(anomalies, 0)[1]) == CHANGE  # Plotly shows entities
+    lines = [html.unescape(line) for line in hover_lines(anomalies, 0)]  # Plotly shows entities
+    assert lines[1].startswith("range: ") and lines[2] == CHANGE
