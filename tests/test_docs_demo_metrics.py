@@ -1,7 +1,7 @@
-"""The live demo's NDR/PDR and latency pages find the changes injected into their data.
+"""The live demo's NDR/PDR, latency and telemetry pages find the changes injected into their data.
 
 The pages and the archive are the docs' own (``docs/demo/ndrpdr.rst``,
-``latency.rst``, ``docs/demo/json``), built with the ``ndrpdr`` source of
+``latency.rst``, ``telemetry.rst``, ``docs/demo/json``), built with the ``ndrpdr`` source of
 ``docs/conf.py`` in a site of their own, so this runs without the whole docs.
 """
 
@@ -29,7 +29,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = runpy.run_path(str(ROOT / "docs" / "conf.py"))["trending_sources"]["ndrpdr"]
     (site / "demo").mkdir()
     shutil.copytree(DEMO / "json", site / "demo" / "json")
-    for page in ("ndrpdr", "latency"):
+    for page in ("ndrpdr", "latency", "telemetry"):
         shutil.copy(DEMO / f"{page}.rst", site / "demo" / f"{page}.rst")
     (site / "conf.py").write_text(
         f"extensions = [\"sphinxcontrib_trending\"]\ntrending_sources = {{'ndrpdr': {source!r}}}\n"
@@ -37,7 +37,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (site / "index.rst").write_text(
         "Demo\n====\n\n.. _metric-table:\n\nTable\n-----\n\n"
         ".. _percentile-graph:\n\nPercentiles\n-----------\n\n"
-        ".. toctree::\n\n   demo/ndrpdr\n   demo/latency\n"
+        ".. _telemetry:\n\nTelemetry\n---------\n\n"
+        ".. toctree::\n\n   demo/ndrpdr\n   demo/latency\n   demo/telemetry\n"
     )
     out = site / "html"
     completed = subprocess.run(
@@ -125,3 +126,34 @@ def test_latency_page_trends_lower_is_better_with_percentiles_on_hover(built: Pa
         assert old["name"] == new["name"]
         assert new["y"][0] > 1.3 * old["y"][0]
     assert len(after["data"]) == 8
+
+
+def _changes(page: lxml.html.HtmlElement) -> list[dict[str, float]]:
+    """Each dashboard's tests with their long-term change [%] (the fifth column)."""
+    return [
+        {
+            tr.xpath("./td")[0].text_content().strip(): float(tr.xpath("./td")[4].text_content())
+            for tr in table.xpath("./tbody/tr")
+        }
+        for table in page.xpath("//table[contains(@class, 'trending-dashboard')]")
+    ]
+
+
+def test_telemetry_page_trends_the_counters_each_label_set_names(built: Path) -> None:
+    page = lxml.html.parse(str(built / "telemetry.html")).getroot()
+    ip4_1c = "2n-icx 25ge2p1xxv710 avf 64b 1c ethip4-ip4base-ndrpdr"
+    clocks_1c, clocks_2c, vectors_1c, vectors_2c = _changes(page)
+    # ip4-lookup runs in the ip4 tests alone; its clocks per vector rose 25 % at the
+    # build whose NDR (and so the vectors a trial sends) fell to 90 %: 1.25 x 0.9
+    assert list(clocks_1c) == [ip4_1c] and list(clocks_2c) == [ip4_1c.replace("1c", "2c")]
+    assert clocks_1c[ip4_1c] == pytest.approx(12.5, abs=1.0)
+    assert abs(next(iter(clocks_2c.values()))) < 1.0
+    # avf-input is in every test; only the ip4 1c test's vectors fell, by the NDR's 10 %
+    assert len(vectors_1c) + len(vectors_2c) == 4
+    assert vectors_1c[ip4_1c] == pytest.approx(-10.0, abs=1.0)
+    others = [change for name, change in {**vectors_1c, **vectors_2c}.items() if name != ip4_1c]
+    assert all(abs(change) < 1.0 for change in others)
+    assert _rows(page, "trending-progression") == [ip4_1c]
+    assert _rows(page, "trending-regression") == [ip4_1c]
+    graph = page.xpath("//div[contains(@class, 'trending-graph-plot')]")
+    assert len(graph) == 1
