@@ -65,11 +65,10 @@ from sphinxcontrib_trending.cli.check_options import (
     Webhook,
 )
 from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
-from sphinxcontrib_trending.cli.sources import SourceError, settings_from_args
+from sphinxcontrib_trending.cli.sources import SourceError, writable_settings
 from sphinxcontrib_trending.engine import EngineError
 from sphinxcontrib_trending.engine.progress import console_progress
 from sphinxcontrib_trending.ingest import SpecError
-from sphinxcontrib_trending.ingest.cache_folder import usable
 from sphinxcontrib_trending.reports.incidents import gate_incidents, incident_lines
 from sphinxcontrib_trending.reports.junit import Suite, junit_tree, verdict_case, write_junit
 from sphinxcontrib_trending.reports.records import GraphLinks
@@ -121,8 +120,7 @@ def _warning(message: str) -> None:
 def run_from_args(args: argparse.Namespace) -> int:
     """Turn the parsed command line into :func:`run`'s typed arguments."""
     try:
-        settings = settings_from_args(args, warn=_error)
-        settings = replace(settings, cache_dir=usable(settings.cache_dir, _warning))
+        settings = writable_settings(args, _error, _warning)
         if args.false_alarm_target is not None:
             settings = replace(settings, false_alarm_target=args.false_alarm_target)
         comparison = check_baseline.from_args(args)

@@ -140,6 +140,46 @@ def whole_number(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+def add_selection_arguments(group: argparse._ArgumentGroup, verb: str) -> None:
+    """What to read and how to group it: one spelling for every command over sources."""
+    group.add_argument(
+        "--metric",
+        metavar="METRIC",
+        help=f"metric to {verb}; with paths also the metric a --value-pattern's group "
+        "'value' and CSV/JSON Lines rows without a metric column stand for (default: the "
+        "source's metric, else mrr)",
+    )
+    group.add_argument(
+        "--filter",
+        metavar="EXPRESSION",
+        help=f"{verb} only tests whose tags match, e.g. 'mrr and (1t1c or 2t1c)' "
+        "(the syntax of the directives' :filter: option)",
+    )
+    group.add_argument(
+        "--search",
+        choices=SEARCHES,
+        help="grouping search (default: trending_search, or exact)",
+    )
+    group.add_argument(
+        "--samples", choices=SAMPLE_MODES, help="runs or trials (default: the source's)"
+    )
+
+
+def add_graph_link_arguments(group: argparse._ArgumentGroup) -> None:
+    """Where the published graphs are, for the links a report gives each test."""
+    group.add_argument(
+        "--docs-base-url",
+        metavar="URL",
+        help="published address of the docs, for graph links (default: trending_docs_base_url)",
+    )
+    group.add_argument(
+        "--graph-page",
+        default=DEFAULT_GRAPH_PAGE,
+        metavar="PAGE",
+        help="document holding the per-test graphs, without .html (default: %(default)s)",
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
     check_baseline.add_arguments(parser)
@@ -170,27 +210,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="TOML file of runs left out of every grouping, with reasons "
         "(default: trending_excluded_runs of --conf)",
     )
-    analysis.add_argument(
-        "--metric",
-        metavar="METRIC",
-        help="metric to judge; with paths also the metric a --value-pattern's group 'value' "
-        "and CSV/JSON Lines rows without a metric column stand for (default: the source's "
-        "metric, else mrr)",
-    )
-    analysis.add_argument(
-        "--filter",
-        metavar="EXPRESSION",
-        help="judge only tests whose tags match, e.g. 'mrr and (1t1c or 2t1c)' "
-        "(the syntax of the directives' :filter: option)",
-    )
-    analysis.add_argument(
-        "--search",
-        choices=SEARCHES,
-        help="grouping search (default: trending_search, or exact)",
-    )
-    analysis.add_argument(
-        "--samples", choices=SAMPLE_MODES, help="runs or trials (default: the source's)"
-    )
+    add_selection_arguments(analysis, "judge")
     analysis.add_argument(
         "--false-alarm-target",
         type=_positive_rate,
@@ -247,17 +267,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="list Normal verdicts (No Change reports with a baseline option) in the table too",
     )
-    output.add_argument(
-        "--docs-base-url",
-        metavar="URL",
-        help="published address of the docs, for graph links (default: trending_docs_base_url)",
-    )
-    output.add_argument(
-        "--graph-page",
-        default=DEFAULT_GRAPH_PAGE,
-        metavar="PAGE",
-        help="document holding the per-test graphs, without .html (default: %(default)s)",
-    )
+    add_graph_link_arguments(output)
     _add_mail_arguments(parser)
     _add_webhook_arguments(parser)
 

@@ -19,7 +19,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +34,18 @@ from sphinxcontrib_trending.cli.check_loading import (
     load_sources,
     print_lines,
 )
-from sphinxcontrib_trending.cli.check_options import whole_number
+from sphinxcontrib_trending.cli.check_options import (
+    add_graph_link_arguments,
+    add_selection_arguments,
+    whole_number,
+)
 from sphinxcontrib_trending.cli.exits import EXIT_USAGE
-from sphinxcontrib_trending.cli.sources import SourceError, add_source_arguments, settings_from_args
+from sphinxcontrib_trending.cli.sources import SourceError, add_source_arguments, writable_settings
 from sphinxcontrib_trending.ingest import SpecError
-from sphinxcontrib_trending.ingest.cache_folder import usable
 from sphinxcontrib_trending.reports.incidents import incident_lines, incident_record
 from sphinxcontrib_trending.reports.records import DEFAULT_GRAPH_PAGE, GraphLinks
 from sphinxcontrib_trending.reports.text import visible
-from sphinxcontrib_trending.settings import SAMPLE_MODES, SEARCHES, Settings
+from sphinxcontrib_trending.settings import Settings
 
 DEFAULT_DAYS = 30
 SCHEMA = "sphinx-trending-incidents/1"
@@ -70,37 +72,10 @@ def register(subparsers: Any, summary: str) -> None:
         help="incidents whose first bad run is in the N days up to each source's newest "
         "build (default: %(default)s)",
     )
-    chosen.add_argument(
-        "--metric",
-        metavar="METRIC",
-        help="metric to read; with paths also the metric a --value-pattern's group 'value' "
-        "and CSV/JSON Lines rows without a metric column stand for (default: the source's "
-        "metric, else mrr)",
-    )
-    chosen.add_argument(
-        "--filter",
-        metavar="EXPRESSION",
-        help="only tests whose tags match, e.g. 'mrr and 2t1c' (the directives' :filter:)",
-    )
-    chosen.add_argument(
-        "--search", choices=SEARCHES, help="grouping search (default: trending_search, or exact)"
-    )
-    chosen.add_argument(
-        "--samples", choices=SAMPLE_MODES, help="runs or trials (default: the source's)"
-    )
+    add_selection_arguments(chosen, "list")
     output = parser.add_argument_group("output")
     output.add_argument("--json", type=Path, metavar="FILE", help="write the incidents as JSON")
-    output.add_argument(
-        "--docs-base-url",
-        metavar="URL",
-        help="published address of the docs, for graph links (default: trending_docs_base_url)",
-    )
-    output.add_argument(
-        "--graph-page",
-        default=DEFAULT_GRAPH_PAGE,
-        metavar="PAGE",
-        help="document holding the per-test graphs, without .html (default: %(default)s)",
-    )
+    add_graph_link_arguments(output)
     parser.set_defaults(handler=run_from_args)
 
 
@@ -115,8 +90,7 @@ def _warning(message: str) -> None:
 def run_from_args(args: argparse.Namespace) -> int:
     """Turn the parsed command line into :func:`run`'s typed arguments."""
     try:
-        settings = settings_from_args(args, warn=_error)
-        settings = replace(settings, cache_dir=usable(settings.cache_dir, _warning))
+        settings = writable_settings(args, _error, _warning)
     except (SourceError, SpecError) as error:
         _error(str(error))
         return EXIT_USAGE

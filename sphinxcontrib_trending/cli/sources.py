@@ -20,6 +20,7 @@ from sphinxcontrib_trending.cli.reading import (
     metric_of,
     spec_from_args,
 )
+from sphinxcontrib_trending.ingest.cache_folder import usable
 from sphinxcontrib_trending.settings import (
     DIRECTIONS,
     OPTIONS,
@@ -75,6 +76,15 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
         choices=DIRECTIONS,
         help="higher or lower is better (default: the metric table's, else higher)",
     )
+
+
+def writable_settings(
+    args: argparse.Namespace, error: Callable[[str], None], warning: Callable[[str], None]
+) -> Settings:
+    """:func:`settings_from_args`, with no cache folder (and a ``warning``) where the
+    given one cannot be written: a gate goes on without its cache."""
+    settings = settings_from_args(args, warn=error)
+    return replace(settings, cache_dir=usable(settings.cache_dir, warning))
 
 
 def settings_from_args(args: argparse.Namespace, warn: Callable[[str], None]) -> Settings:
