@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -155,6 +156,18 @@ class TrendingDirective(SphinxDirective):
             return compile_filter(expression)
         except FilterError as error:
             raise self.unusable(f"bad :filter: {expression!r}: {error}", "filter") from None
+
+    def regex_option(self, option: str) -> re.Pattern[str] | None:
+        """The compiled regular expression of ``:option:``, or None when it is not given."""
+        pattern = self.options.get(option)
+        if pattern is None:
+            return None
+        try:
+            return re.compile(pattern)
+        except re.error as error:
+            raise self.unusable(
+                f"bad :{option}: regular expression {pattern!r}: {error}", "option"
+            ) from None
 
     def metric(self, loaded: LoadedSource) -> str:
         """The metric the directive shows; a telemetry name with ``:labels:``, the one

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from docutils import nodes
@@ -38,15 +37,9 @@ class GraphDirective(TrendingDirective):
     }
 
     def _selected(self, candidates: list[TestHistory]) -> list[TestHistory]:
-        pattern = self.options.get("tests")
-        if pattern is None:
+        regex = self.regex_option("tests")
+        if regex is None:
             return candidates
-        try:
-            regex = re.compile(pattern)
-        except re.error as error:
-            raise self.unusable(
-                f"bad :tests: regular expression {pattern!r}: {error}", "option"
-            ) from None
         return [history for history in candidates if regex.search(history.test_id)]
 
     def render(self) -> list[nodes.Node]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from typing import ClassVar
 
@@ -29,19 +28,8 @@ class JobStatsDirective(TrendingDirective):
         "jobs": directives.unchanged_required,
     }
 
-    def _job_pattern(self) -> re.Pattern[str] | None:
-        pattern = self.options.get("jobs")
-        if pattern is None:
-            return None
-        try:
-            return re.compile(pattern)
-        except re.error as error:
-            raise self.unusable(
-                f"bad :jobs: regular expression {pattern!r}: {error}", "option"
-            ) from None
-
     def render(self) -> list[nodes.Node]:
-        jobs = self._job_pattern()
+        jobs = self.regex_option("jobs")
         loaded = self.loaded_source()
         window = settings_of(self.config).windows.long
         if "window" in self.options:

@@ -3,7 +3,6 @@ a test family's across releases (see :mod:`~sphinxcontrib_trending.analysis.rele
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -42,19 +41,8 @@ def _words(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
 class _ReleaseDirective(TrendingDirective):
     """What both views share: the ``:tests:`` regular expression over the test ids."""
 
-    def _pattern(self, option: str) -> re.Pattern[str] | None:
-        pattern = self.options.get(option)
-        if pattern is None:
-            return None
-        try:
-            return re.compile(pattern)
-        except re.error as error:
-            raise self.unusable(
-                f"bad :{option}: regular expression {pattern!r}: {error}", "option"
-            ) from None
-
     def _histories(self, loaded: LoadedSource, metric: str) -> list[TestHistory]:
-        tests = self._pattern("tests")
+        tests = self.regex_option("tests")
         chosen = select(source_histories(loaded, metric), self.tag_filter())
         return [history for history in chosen if tests is None or tests.search(history.test_id)]
 
@@ -113,7 +101,7 @@ class ReleasesDirective(_ReleaseDirective):
         loaded = self.loaded_source()
         metric = self.metric(loaded)
         selected = self._histories(loaded, metric)
-        wanted = self._pattern("versions")
+        wanted = self.regex_option("versions")
         versions = [
             version for version in versions_of(selected) if wanted is None or wanted.search(version)
         ]
