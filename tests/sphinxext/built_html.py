@@ -33,3 +33,16 @@ def figures(outdir: str | Path, name: str) -> dict[str, dict]:
         assert call is not None and call.group(1) == plot.get("data-figure"), text[:200]
         result[call.group(1)] = json.loads(call.group(2))
     return result
+
+
+def dashboard_rows(page: lxml.html.HtmlElement) -> dict[str, dict[str, str]]:
+    """The page's one dashboard: each row by its test name, its cells by column header."""
+    (table,) = page.xpath("//table[contains(@class, 'trending-dashboard')]")
+    header = [th.text_content().strip() for th in table.xpath("./thead//th")]
+    return {row[0]: dict(zip(header, row, strict=True)) for row in cells(table)}
+
+
+def traces(outdir: str | Path, name: str = "index") -> dict[str, dict]:
+    """The traces of the page's one graph, by trace name."""
+    (figure,) = figures(outdir, name).values()
+    return {trace["name"]: trace for trace in figure["data"]}

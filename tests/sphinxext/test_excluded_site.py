@@ -6,7 +6,6 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import lxml.html
 from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_trending.render.figure import EXCLUDED_COLOR
@@ -81,31 +80,13 @@ def _site(
     return app
 
 
-def _dashboard(outdir: str | Path) -> dict[str, dict[str, str]]:
-    page = lxml.html.fromstring((Path(outdir) / "index.html").read_bytes())
-    (table,) = page.xpath("//table[contains(@class, 'trending-dashboard')]")
-    header = [th.text_content().strip() for th in table.xpath("./thead//th")]
-    return {
-        cells[0]: dict(zip(header, cells, strict=True))
-        for cells in (
-            [td.text_content().strip() for td in row.xpath("./td")]
-            for row in table.xpath("./tbody/tr")
-        )
-    }
-
-
-def _traces(outdir: str | Path) -> dict[str, dict]:
-    (figure,) = built_html.figures(outdir, "index").values()
-    return {trace["name"]: trace for trace in figure["data"]}
-
-
 def test_without_the_file_the_bad_runs_are_a_regression_and_a_progression(
     tmp_path: Path, make_app: Callable[..., SphinxTestApp]
 ) -> None:
     app = _site(tmp_path, make_app, None)
-    row = _dashboard(app.outdir)["dippy"]
+    row = built_html.dashboard_rows(built_html.page(app.outdir, "index"))["dippy"]
     assert (row["Regressions [#]"], row["Progressions [#]"]) == ("1", "1")
-    assert "dippy excluded" not in _traces(app.outdir)
+    assert "dippy excluded" not in built_html.traces(app.outdir)
 
 
 def test_excluded_runs_are_greyed_with_their_reason_and_open_no_group(
@@ -115,9 +96,9 @@ def test_excluded_runs_are_greyed_with_their_reason_and_open_no_group(
     warnings = app.warning.getvalue()
     assert "excluded.toml:11: excluded run 3 ignored: give 'build', 'version'" in warnings
     assert warnings.count("WARNING") == 1, warnings
-    row = _dashboard(app.outdir)["dippy"]
+    row = built_html.dashboard_rows(built_html.page(app.outdir, "index"))["dippy"]
     assert (row["Regressions [#]"], row["Progressions [#]"]) == ("0", "0")
-    traces = _traces(app.outdir)
+    traces = built_html.traces(app.outdir)
     runs, excluded = traces["dippy"], traces["dippy excluded"]
     assert len(runs["x"]) == 18 and len(excluded["x"]) == 2
     assert excluded["marker"]["color"] == EXCLUDED_COLOR

@@ -61,34 +61,17 @@ def _site(tmp_path: Path, make_app: Callable[..., SphinxTestApp], conf: str = ""
     return app
 
 
-def _dashboard(page: lxml.html.HtmlElement) -> dict[str, dict[str, str]]:
-    (table,) = page.xpath("//table[contains(@class, 'trending-dashboard')]")
-    header = [th.text_content().strip() for th in table.xpath("./thead//th")]
-    return {
-        cells[0]: dict(zip(header, cells, strict=True))
-        for cells in (
-            [td.text_content().strip() for td in row.xpath("./td")]
-            for row in table.xpath("./tbody/tr")
-        )
-    }
-
-
-def _traces(outdir: str | Path) -> dict[str, dict]:
-    (figure,) = built_html.figures(outdir, "index").values()
-    return {trace["name"]: trace for trace in figure["data"]}
-
-
 def test_a_spike_is_a_grey_marker_and_counted_as_an_outlier(
     tmp_path: Path, make_app: Callable[..., SphinxTestApp]
 ) -> None:
     app = _site(tmp_path, make_app)
     page = lxml.html.fromstring((Path(app.outdir) / "index.html").read_bytes())
-    rows = _dashboard(page)
+    rows = built_html.dashboard_rows(page)
     assert rows["spiky"]["Outliers [#]"] == "1"
     assert (rows["spiky"]["Regressions [#]"], rows["spiky"]["Progressions [#]"]) == ("0", "0")
     assert rows["spiky"]["Runs [#]"] == "20"
     assert rows["steady"]["Outliers [#]"] == "0"
-    traces = _traces(app.outdir)
+    traces = built_html.traces(app.outdir)
     outliers = traces["spiky outliers"]
     assert outliers.get("showlegend", True)
     assert outliers["marker"]["symbol"] == OUTLIER_SYMBOL
@@ -108,10 +91,10 @@ def test_with_outliers_off_the_spike_is_two_changes(
 ) -> None:
     app = _site(tmp_path, make_app, conf="trending_outlier_runs = 0\n")
     page = lxml.html.fromstring((Path(app.outdir) / "index.html").read_bytes())
-    spiky = _dashboard(page)["spiky"]
+    spiky = built_html.dashboard_rows(page)["spiky"]
     assert spiky["Outliers [#]"] == "0"
     # lower is better: the halved time is a progression, the way back a regression
     assert (spiky["Regressions [#]"], spiky["Progressions [#]"]) == ("1", "1")
-    traces = _traces(app.outdir)
+    traces = built_html.traces(app.outdir)
     assert "spiky outliers" not in traces
     assert len(traces["spiky anomalies"]["x"]) == 2
