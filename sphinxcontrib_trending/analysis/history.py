@@ -229,7 +229,7 @@ def _histories(
     return gathered.histories(keep_failing, rules)
 
 
-STORED_BATCH = 50_000
+STORED_BATCH = 20_000
 """Test runs of stored builds whose columns are read in one pass: a pass has a fixed
 cost of a few milliseconds, and its rows' Python lists last until their runs are made."""
 
