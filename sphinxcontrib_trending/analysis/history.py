@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from itertools import repeat
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +34,11 @@ from sphinxcontrib_trending.ingest.dimensions import (
 from sphinxcontrib_trending.ingest.environment import environment_text
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
-from sphinxcontrib_trending.ingest.store.stored_tests import StoredTests
+from sphinxcontrib_trending.ingest.store.stored_tests import (
+    MetricRows,
+    StoredTests,
+    metric_rows_of,
+)
 from sphinxcontrib_trending.ingest.trials import Trials
 
 
@@ -205,13 +209,29 @@ def _histories(
     rules: DimensionRules,
 ) -> list[TestHistory]:
     gathered = _Gathered(metric)
+    columnar = accept is None and gathered.latency is None
+    stored: list[Build] = []  # read from the columns together (see metric_rows_of)
+    stored_tests = 0
     for build in builds:
         tests = build.tests
-        if accept is None and gathered.latency is None and type(tests) is StoredTests:
-            gathered.add_stored(build, tests)
-        else:
+        if columnar and type(tests) is StoredTests:
+            stored.append(build)
+            stored_tests += len(tests)
+            if stored_tests < STORED_BATCH:
+                continue
+        if stored:
+            gathered.add_stored(stored)
+            stored, stored_tests = [], 0
+        if type(tests) is not StoredTests or not columnar:
             gathered.add_made(build, accept)
+    if stored:
+        gathered.add_stored(stored)
     return gathered.histories(keep_failing, rules)
+
+
+STORED_BATCH = 20_000
+"""Test runs of stored builds whose columns are read in one pass: a pass has a fixed
+cost of a few milliseconds, and its rows' Python lists last until their runs are made."""
 
 
 class _Batch(NamedTuple):
@@ -304,11 +324,17 @@ class _Gathered:
                 numbers[at] = number
         return numbers  # type: ignore[return-value]
 
-    def add_stored(self, build: Build, tests: StoredTests) -> None:
+    def add_stored(self, builds: list[Build]) -> None:
+        """Builds read from a store (each one's tests a :class:`StoredTests`): their
+        columns are read in one pass, then their runs made build by build."""
+        tests = [cast(StoredTests, build.tests) for build in builds]
+        for build, rows in zip(builds, metric_rows_of(tests, self.metric), strict=True):
+            self._add_rows(build, cast(StoredTests, build.tests), rows)
+
+    def _add_rows(self, build: Build, tests: StoredTests, rows: MetricRows) -> None:
         """The hot loop of a site (a run per test and build): per-run work is the run
         itself; the bookkeeping goes a build at a time."""
         testbed, runs = build.testbed, self.runs
-        rows = tests.metric_rows(self.metric)
         numbers = self._numbered(testbed, rows.test_ids)
         count = len(numbers)
         values = rows.trials

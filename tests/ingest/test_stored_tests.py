@@ -15,9 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sphinxcontrib_trending.analysis import history as history_module
 from sphinxcontrib_trending.analysis.history import histories, history_key
 from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
+from sphinxcontrib_trending.ingest.store import stored_tests
 from sphinxcontrib_trending.ingest.store.rows import tables_by_partition
 from sphinxcontrib_trending.ingest.store.stored_tests import (
     StoredTests,
@@ -77,6 +79,42 @@ def test_histories_of_stored_builds_make_only_the_newest_test_of_each() -> None:
     assert len(history.runs) == 2 and history.runs[1].values == (1.0, 2.0, 3.0)
     assert all(_unmade(build) for build in stored)
     assert history.name == "64b-1t1c-mrr" and history.tags == ()
+
+
+def _daily(days: int) -> list[Build]:
+    """``BUILDS[0]`` on ``days`` days, each read back from an input of its own."""
+    return [
+        stored
+        for day in range(days)
+        for stored in _stored([replace(BUILDS[0], build=str(day), time=T0 + timedelta(days=day))])
+    ]
+
+
+def test_stored_builds_are_read_in_one_pass_over_their_columns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pass has a fixed cost: one per build made a history as long again cost that
+    much more to read, whatever the new builds held."""
+    passes = []
+    one_pass = stored_tests._metric_rows
+    monkeypatch.setattr(
+        stored_tests, "_metric_rows", lambda *given: passes.append(1) or one_pass(*given)
+    )
+    stored = _daily(12)
+    (history, *_) = histories(stored, "mrr")
+    assert len(passes) == 1 and len(history.runs) == 12
+
+
+def test_passes_are_bounded_and_keep_the_order_of_made_builds_between_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stored = _daily(9)
+    expected = histories([replace(build, tests=tuple(build.tests)) for build in stored], "mrr")
+    monkeypatch.setattr(history_module, "STORED_BATCH", 2 * len(BUILDS[0].tests))
+    # a build that is not stored between them: read test by test, in its place
+    stored[4] = replace(stored[4], tests=tuple(stored[4].tests))
+    assert histories(_daily(9), "mrr") == expected
+    assert histories(stored, "mrr") == expected
 
 
 def test_a_build_no_other_shares_is_merged_as_it_is() -> None:
