@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -177,7 +178,7 @@ class TableReader:
         build.time = max(build.time, time)
         build.dut_version = self._agree(build.dut_version, fields.get("version"), "version", row)
         build.testbed = self._agree(build.testbed, fields.get("testbed"), "testbed", row)
-        status = _text(fields.get("status", "PASS")).upper()
+        status = sys.intern(_text(fields.get("status", "PASS")).upper())  # one per row otherwise
         draft = build.tests.get(test_id)
         if draft is None:
             draft = build.tests[test_id] = _TestDraft(self._named_by(fields), status, start)

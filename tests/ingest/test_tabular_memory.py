@@ -41,6 +41,7 @@ def test_every_build_shares_its_tests_names(tmp_path: Path) -> None:
     dataset = load_paths(_table(tmp_path / "results.csv"), format="csv")
     first, second = (build.tests[7] for build in dataset.builds[:2])
     assert first.name == "test7" and first.name is second.name and first.suite is second.suite
+    assert first.status == "PASS" and first.status is second.status  # upper-cased once a row
 
 
 def test_a_list_of_tags_and_the_same_text_stay_apart(tmp_path: Path) -> None:
