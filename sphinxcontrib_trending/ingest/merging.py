@@ -50,8 +50,9 @@ class _Joined:
                 continue
             self.tests.append(test)
             if self.max_tests is not None and len(self.tests) > self.max_tests:
-                self.passed_at = self.passed_at or build.origin
+                self.passed_at = build.origin
                 self.tests.clear()  # refused: its tests are never needed
+                return
 
     def merged(self) -> Build:
         return replace(
