@@ -10,6 +10,8 @@
   passes it;
 - a gzipped tar of ``--documents`` CSIT JSON documents (one test each) of
   one build, the same way with the cap ``--documents // 3``;
+- the same documents as separate files in a folder, the same way (before,
+  a build joined from separate files was not held to the cap at all);
 - ``check --all`` on ``--all-tests`` tests of 200 builds (``check_all.py``'s
   histories): the gate grouped again after the walk over every build, as it
   was, against the gate read from the walk.
@@ -140,6 +142,16 @@ def csit(folder: Path, documents: int) -> None:
     capped(path, "csit-json", documents, what)
 
 
+def csit_folder(folder: Path, documents: int) -> None:
+    tests = folder / "logs" / JOB / "77" / "archives" / "tests" / "x"
+    tests.mkdir(parents=True)
+    for number in range(documents):
+        doc = document("mrr", name=f"64b-2t1c-ethip4-ip4base-case{number}-mrr")
+        (tests / f"case{number:06d}.info.json").write_text(json.dumps(doc))
+    what = f"CSIT JSON, {documents:,} one-test files in a folder, refused at the cap"
+    capped(folder / "logs", "csit-json", documents, what)
+
+
 def every_build(tests: int) -> None:
     builds = synthetic_builds(200, tests, seed=1)
     selected = histories(builds, "mrr")
@@ -173,6 +185,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         table(Path(folder), args.tests)
         csit(Path(folder), args.documents)
+        csit_folder(Path(folder), args.documents)
     return 0
 
 

@@ -117,9 +117,12 @@ def parse_reasons(text: str) -> frozenset[Reason]:
     return frozenset(reasons)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """One test judged in one build.
+
+    With slots: ``check --all`` keeps one per test and build (400,000 at
+    2,000 tests x 200 builds), and an instance dictionary each cost 86 MB.
 
     ``trend`` is the average of the group the run belongs to and
     ``previous_trend`` the average of the group before it, both only when a

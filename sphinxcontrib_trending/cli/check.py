@@ -216,7 +216,14 @@ def run(
         for problem in settings.excluded_runs.warnings:
             _warning(problem)
         loaded = load_sources(
-            settings, metric, tag_filter, search, samples, messages, forked=engine.workers
+            settings,
+            metric,
+            tag_filter,
+            search,
+            samples,
+            messages,
+            forked=engine.workers,
+            keep_tests=comparison is not None or baseline_job is not None,  # they read results
         )
         if unconfirmed == "pass":  # the next run then confirms with a Regression of its own
             loaded = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
@@ -71,13 +71,18 @@ def load_sources(
     samples: str | None,
     messages: Messages,
     forked: int | None = None,
+    *,
+    keep_tests: bool = True,
 ) -> list[Loaded]:
     """Every source of ``settings``, cut into the histories of the judged metric.
 
     A source that ends up with no build, or no test with a value of the
     metric, is an error: a gate must not pass on data it could not read.
     New inputs are parsed on ``forked`` processes forked from this one
-    (``--workers``), as the site parses them.
+    (``--workers``), as the site parses them.  ``keep_tests=False`` leaves
+    the builds without their test results once the histories are cut:
+    judging trends reads only the builds' names and times, and the results
+    beside the histories' runs doubled what ``check --all`` held.
     """
     accept = tag_filter(expression)
     loaded = []
@@ -114,7 +119,9 @@ def load_sources(
                 f"({metrics_note(dataset.builds)})"
             )
         options = trend_options(settings, source, judged_metric, samples=samples, search=search)
-        loaded.append(Loaded(source, dataset.builds, selected, options, judged_metric, accept))
+        builds = dataset.builds if keep_tests else [replace(b, tests=()) for b in dataset.builds]
+        del dataset
+        loaded.append(Loaded(source, builds, selected, options, judged_metric, accept))
     return loaded
 
 

@@ -154,10 +154,11 @@ def too_many_tests(limit: int) -> LimitExceeded:
 
 
 class BuildSizes:
-    """Tests per build of one input so far, across its documents (one test each in CSIT JSON).
+    """Tests per build so far, across documents (one test each in CSIT JSON) or files.
 
     The loader asks after every document, so an archive of 300,000 one-test
-    documents is refused once a build passes the cap, not after all are parsed.
+    documents is refused once a build passes the cap, not after all are
+    parsed; and after every file, so a folder of them stops there too.
     """
 
     def __init__(self, limit: int) -> None:
@@ -166,12 +167,12 @@ class BuildSizes:
 
     def over(self, builds: list[Build]) -> Build | None:
         """Count ``builds``' tests; the first build whose total passed the cap, if any."""
-        for build in builds:
-            count = self._counts.get(build.key, 0) + len(build.tests)
-            self._counts[build.key] = count
-            if count > self.limit:
-                return build
-        return None
+        return next((build for build in builds if self.passes(build.key, len(build.tests))), None)
+
+    def passes(self, key: tuple[str, str], tests: int) -> bool:
+        """Count ``tests`` more of build ``key``: has its total passed the cap?"""
+        count = self._counts[key] = self._counts.get(key, 0) + tests
+        return count > self.limit
 
 
 def clip(text: str, limit: int) -> str:

@@ -248,7 +248,7 @@ def ingest(
     for slot in slots:
         dataset.problems.extend(slot.problems)
     if fmt.merges_builds:
-        builds = merge_builds(builds, dataset.problems)
+        builds = merge_builds(builds, dataset.problems, options.limits.max_tests)
     return _finished(dataset, builds)
 
 
@@ -400,16 +400,19 @@ class _Stored:
     error: str = ""
     builds: tuple[Build, ...] = ()
     """The parsed builds, sent back only when the store could not be written."""
+    sizes: tuple[tuple[tuple[str, str], int], ...] = ()
+    """Each parsed build's key and number of tests, for the test cap across files."""
 
 
 def _parse_into_store_job(job: _StoreJob) -> _Stored:
     parsed = _parse_job(job.parse)
+    sizes = tuple((build.key, len(build.tests)) for build in parsed.builds)
     try:
         files = LocalStore(job.store).write(job.key, parsed.builds)
         content = job.content or file_digest(job.parse.local)
     except OSError as error:
-        return _Stored(None, "", tuple(parsed.problems), str(error), tuple(parsed.builds))
-    return _Stored(files, content, tuple(parsed.problems))
+        return _Stored(None, "", tuple(parsed.problems), str(error), tuple(parsed.builds), sizes)
+    return _Stored(files, content, tuple(parsed.problems), sizes=sizes)
 
 
 @dataclass(frozen=True)
@@ -421,15 +424,40 @@ class _Engine:
     scheduler: str | None
     forked: int | None
 
-    def map(self, task: Callable[[Any], Any], jobs: Sequence[Any], report: Progress) -> list[Any]:
+    def map(
+        self,
+        task: Callable[[Any], Any],
+        jobs: Sequence[Any],
+        report: Progress,
+        last: Callable[[Any], bool] | None = None,
+    ) -> list[Any]:
+        """The results of ``jobs`` in order, up to the first that ``last`` says ends them.
+
+        In this process the jobs after it are never run; on workers they
+        all run, and their results are dropped the same way.
+        """
+
         def progress(done: int, total: int) -> None:
             report(f"parsed {done}/{total}")
 
+        if last is not None and not (self.forked or self.workers or self.scheduler):
+            results = []
+            for job in jobs:
+                results.extend(map_ordered(task, [job]))
+                progress(len(results), len(jobs))
+                if last(results[-1]):
+                    break
+            return results
         if self.forked and self.workers is None and self.scheduler is None:
-            return map_forked(task, jobs, self.forked, progress=progress)
-        return map_ordered(
-            task, jobs, workers=self.workers, scheduler=self.scheduler, progress=progress
-        )
+            results = map_forked(task, jobs, self.forked, progress=progress)
+        else:
+            results = map_ordered(
+                task, jobs, workers=self.workers, scheduler=self.scheduler, progress=progress
+            )
+        if last is None:
+            return results
+        ended = next((done for done, result in enumerate(results, 1) if last(result)), None)
+        return results[:ended]
 
 
 def _parse_missing(
@@ -465,15 +493,54 @@ def _parse_missing(
         ]
         task = _parse_into_store_job
     report(f"parsing {len(jobs)} of {len(slots)} input(s)")
-    results = engine.map(task, jobs, report)
+    passes = None
+    if input_format(options.format).merges_builds:
+        passes = _test_cap(options, [build for slot in slots for build in slot.builds or ()])
+    results = engine.map(task, jobs, report, passes)
+    if len(results) < len(missing):
+        _left_unread(slots, missing[len(results) - 1], missing[len(results) :], dataset)
     store_name = str(writes_here.root) if writes_here is not None else ""
-    for slot, result in zip(missing, results, strict=True):
+    for slot, result in zip(missing, results, strict=False):
         dataset.parsed.append(slot.item.origin)
         if isinstance(result, _Stored):
             _take_stored(slot, result, store_name, dataset)
         else:
             slot.builds, slot.problems = result.builds, tuple(result.problems)
             slot.parsed = True
+
+
+def _test_cap(options: ReadOptions, stored: list[Build]) -> Callable[[Parsed | _Stored], bool]:
+    """Whether a file's builds take one build of the files so far past ``max_tests``.
+
+    A format whose files each add tests to a build (CSIT JSON: one test a
+    file) is counted file by file, the ``stored`` builds first, so a folder
+    of 300,000 of them stops where its build passes the cap instead of
+    after every file is parsed.
+    """
+    tally = BuildSizes(options.limits.max_tests)
+    for build in stored:
+        tally.passes(build.key, len(build.tests))
+
+    def passes(result: Parsed | _Stored) -> bool:
+        if isinstance(result, _Stored):
+            sizes = list(result.sizes)
+        else:
+            sizes = [(build.key, len(build.tests)) for build in result.builds]
+        return any([tally.passes(key, tests) for key, tests in sizes])
+
+    return passes
+
+
+def _left_unread(slots: list[_Slot], last: _Slot, unread: list[_Slot], dataset: Dataset) -> None:
+    """The inputs after the one that took a build past the cap: never parsed, never stored.
+
+    Out of the slots, so the store records nothing for them and the next
+    load reads them again.
+    """
+    message = f"{len(unread):,} input(s) after this one left unread: a build passed max_tests"
+    dataset.problems.append(Problem(last.item.origin, message, "data"))
+    left = {id(slot) for slot in unread}
+    slots[:] = [slot for slot in slots if id(slot) not in left]
 
 
 def _take_stored(slot: _Slot, stored: _Stored, store_name: str, dataset: Dataset) -> None:

@@ -122,8 +122,8 @@ def parse_number_list(text: str, *, bracketed: bool = False) -> tuple[float, ...
         if not body.endswith("]"):
             raise ValueError(f"unterminated list {text.strip()!r}")
         body = body[1:-1]
-    try:  # fast path: the comma-separated form every CSIT message uses
-        values = tuple(map(float, body.split(",")))
+    try:  # fast path: the comma-separated form every CSIT message uses (or a table's ";")
+        values = tuple(map(float, body.replace(";", ",").split(",")))
     except ValueError:
         values = tuple(_checked_float(item) for item in _SEPARATORS.split(body) if item)
     if not values:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -52,9 +53,26 @@ class Row:
     fields: dict[str, Any]
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
+class _Named:
+    """What a test result takes from its first row in a build: names, tags, message, hosts.
+
+    Kept instead of the row, whose fields (its raw values text above all)
+    would otherwise stay in memory for every test of every build until the
+    table ends; one instance serves every build whose row says the same.
+    """
+
+    name: str
+    suite: str
+    tags: tuple[str, ...]
+    message: str
+    thread_core: str | None
+    attributes: tuple[tuple[str, str], ...]
+
+
+@dataclass(slots=True)
 class _TestDraft:
-    row: Row
+    named: _Named
     status: str
     start: datetime | None
     measurements: list[Measurement] = field(default_factory=list)
@@ -125,6 +143,7 @@ class TableReader:
         self.builds: dict[tuple[str, str], _BuildDraft] = {}
         self.refused: set[tuple[str, str]] = set()
         self.problems: list[Problem] = []
+        self._named: dict[tuple[Any, ...], _Named] = {}
 
     def add(self, row: Row | RowError) -> None:
         if isinstance(row, RowError):
@@ -159,8 +178,10 @@ class TableReader:
         build.time = max(build.time, time)
         build.dut_version = self._agree(build.dut_version, fields.get("version"), "version", row)
         build.testbed = self._agree(build.testbed, fields.get("testbed"), "testbed", row)
-        status = _text(fields.get("status", "PASS")).upper()
-        draft = build.tests.setdefault(test_id, _TestDraft(row, status, start))
+        status = sys.intern(_text(fields.get("status", "PASS")).upper())  # one per row otherwise
+        draft = build.tests.get(test_id)
+        if draft is None:
+            draft = build.tests[test_id] = _TestDraft(self._named_by(fields), status, start)
         if status != "PASS":
             draft.status = status
         self._measure(draft, row)
@@ -234,8 +255,21 @@ class TableReader:
                 )
             )
 
+    def _named_by(self, fields: dict[str, Any]) -> _Named:
+        """The names of the row's test, made once for every build whose row gives the same."""
+        key = tuple(map(_hashable, map(fields.get, _NAMING)))
+        named = self._named.get(key)
+        if named is None:
+            named = self._named[key] = _named(fields)
+        return named
+
     def result(self) -> list[Build]:
-        return [self._build(draft) for draft in self.builds.values()]
+        """The builds, each made as its drafts are dropped: the table is never held twice."""
+        builds = []
+        while self.builds:
+            draft = self.builds.pop(next(iter(self.builds)))
+            builds.append(self._build(draft))
+        return builds
 
     def _build(self, draft: _BuildDraft) -> Build:
         return Build(
@@ -245,27 +279,48 @@ class TableReader:
             dut_version=draft.dut_version,
             testbed=draft.testbed,
             origin=self.origin,
-            tests=tuple(self._test(test_id, test) for test_id, test in draft.tests.items()),
+            tests=tuple(_test(test_id, test) for test_id, test in draft.tests.items()),
         )
 
-    def _test(self, test_id: str, draft: _TestDraft) -> TestResult:
-        fields = draft.row.fields
-        full = _text(fields["test"])
-        suite, _, last = full.rpartition(".")
-        tags = _tags(fields["tags"]) if "tags" in fields else ()
-        hosts = fields.get("hosts")
-        return TestResult(
-            test_id=test_id,
-            name=_text(fields.get("name", strip_tc_prefix(last))),
-            suite=_text(fields.get("suite", suite)),
-            tags=tags,
-            status=draft.status,
-            start=draft.start,
-            message=_text(fields.get("message", "")),
-            measurements=tuple(draft.measurements) if draft.status == "PASS" else (),
-            thread_core=thread_core(tags),
-            attributes=(("hosts", _hosts(hosts)),) if hosts else (),
-        )
+
+_NAMING = ("test", "name", "suite", "tags", "message", "hosts")
+"""The columns a test result's :class:`_Named` is made from."""
+
+
+def _hashable(value: Any) -> Any:
+    """A JSON Lines value as a key; a list or object never equals a text."""
+    return value if value is None or isinstance(value, str) else ("json", json.dumps(value))
+
+
+def _named(fields: dict[str, Any]) -> _Named:
+    full = _text(fields["test"])
+    suite, _, last = full.rpartition(".")
+    tags = _tags(fields["tags"]) if "tags" in fields else ()
+    hosts = fields.get("hosts")
+    return _Named(
+        name=_text(fields.get("name", strip_tc_prefix(last))),
+        suite=_text(fields.get("suite", suite)),
+        tags=tags,
+        message=_text(fields.get("message", "")),
+        thread_core=thread_core(tags),
+        attributes=(("hosts", _hosts(hosts)),) if hosts else (),
+    )
+
+
+def _test(test_id: str, draft: _TestDraft) -> TestResult:
+    named = draft.named
+    return TestResult(
+        test_id=test_id,
+        name=named.name,
+        suite=named.suite,
+        tags=named.tags,
+        status=draft.status,
+        start=draft.start,
+        message=named.message,
+        measurements=tuple(draft.measurements) if draft.status == "PASS" else (),
+        thread_core=named.thread_core,
+        attributes=named.attributes,
+    )
 
 
 def read_table(split: RowSplitter, reading: Reading) -> tuple[list[Build], list[Problem]]:

@@ -11,17 +11,21 @@ import email.policy
 import json
 import re
 import socket
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
 from lxml import etree
 
 from sphinxcontrib_trending.alerts.markdown import escape
-from sphinxcontrib_trending.cli import main
+from sphinxcontrib_trending.analysis import verdicts
+from sphinxcontrib_trending.cli import check, main
 from sphinxcontrib_trending.cli.check import run
 from sphinxcontrib_trending.cli.check_options import Outputs
 from sphinxcontrib_trending.ingest import SourceSpec
+from sphinxcontrib_trending.ingest.model import Build
 from sphinxcontrib_trending.settings import Settings, Source
 from tests.alerts.webhook_server import SECRET_PATH, Answer, webhook_server
 from tests.archives import ArchiveCache
@@ -252,6 +256,22 @@ def test_all_prints_the_history_newest_first(archive: Path, tmp_path: Path, caps
     }
     assert report["counts"]["Regression"] == 1
     assert report["search"] == "exact" and report["mode"] == "all"
+
+
+def test_all_judges_builds_without_their_test_results(
+    archive: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """The histories hold every run: the builds' results beside them doubled the memory."""
+    judged: list[Sequence[Build]] = []
+
+    def judge_every_build(source: str, histories: Any, builds: Sequence[Build], *args: Any) -> Any:
+        judged.append(builds)
+        return verdicts.judge_every_build(source, histories, builds, *args)
+
+    monkeypatch.setattr(check, "judge_every_build", judge_every_build)
+    assert main(["check", str(archive), "--all"]) == 1
+    (builds,) = judged
+    assert len(builds) == 12 and all(build.tests == () for build in builds)
 
 
 def test_unknown_build_is_a_usage_error(archive: Path, capsys) -> None:

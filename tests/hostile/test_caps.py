@@ -125,3 +125,38 @@ def test_a_table_build_is_refused_as_its_count_passes_the_cap(tmp_path: Path) ->
     (problem,) = dataset.problems
     assert "build r/1 holds more than max_tests (50) tests: refused" in problem.message
     assert problem.line == 52
+
+
+def _documents(folder: Path, build: int, count: int) -> None:
+    """``count`` one-test CSIT JSON files of ``build``, each in its own file."""
+    tests = folder / JOB / str(build) / "archives" / "tests" / "x"
+    tests.mkdir(parents=True)
+    for number in range(count):
+        doc = document("mrr", name=f"64b-2t1c-ethip4-ip4base-case{number}-mrr")
+        (tests / f"case{number:02d}.info.json").write_text(json.dumps(doc))
+
+
+def test_a_folder_of_documents_stops_at_the_file_that_passes_the_test_cap(tmp_path: Path) -> None:
+    """Files are counted as they are parsed, as an archive's members are: the build that
+    passes the cap is refused naming that file, and the files after it (a broken one
+    here, another build's) are never read, nor stored: a second load from the store
+    counts the stored files first and stops at the first new one."""
+    folder = tmp_path / "logs"
+    _documents(folder, 76, 3)
+    _documents(folder, 77, 40)
+    _documents(folder, 78, 2)
+    (folder / JOB / "78" / "archives" / "tests" / "x" / "zz.info.json").write_text("{not json")
+    files = f"{folder}/{JOB}/77/archives/tests/x"
+    refused = f"build {JOB}/77 holds more than max_tests (10) tests: refused"
+    for cache, stopped, unread in [
+        (None, "case10", 32),
+        (tmp_path / "cache", "case10", 32),
+        (tmp_path / "cache", "case11", 31),  # case00 to case10 stored
+    ]:
+        limits = ReadLimits(max_tests=10)
+        dataset = load_here(folder, format="csit-json", limits=limits, cache_dir=cache)
+        assert [(build.build, len(build.tests)) for build in dataset.builds] == [("76", 3)]
+        left, cap = dataset.problems
+        assert left.origin == f"{files}/{stopped}.info.json"
+        assert left.message.startswith(f"{unread} input(s) after this one left unread")
+        assert cap.origin == f"{files}/case10.info.json" and cap.message.startswith(refused)
