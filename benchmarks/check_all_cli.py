@@ -11,7 +11,7 @@ own, so its peak resident memory is the kernel's account of that process
 alone; times are wall-clock and CPU seconds.  Both runs must print the same
 verdicts (exit status 1 otherwise)::
 
-    python benchmarks/check_all_cli.py [--tests 2000] [--builds 200] [--before main]
+    python benchmarks/check_all_cli.py [--tests 2000] [--builds 200] [--before REVISION]
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from check_all import synthetic_builds  # the sibling file: run as a script
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "sphinxcontrib_trending"
+BEFORE_MEMORY_WORK = "a91aa4e"
+"""main when the table reader still kept its rows and check kept the builds' results."""
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tests", type=int, default=2000)
     parser.add_argument("--builds", type=int, default=200)
-    parser.add_argument("--before", default="main", help="git revision measured as 'before'")
+    parser.add_argument(
+        "--before",
+        default=BEFORE_MEMORY_WORK,
+        help="git revision measured as 'before' (default: the one before issue 30's memory work)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)

@@ -33,7 +33,8 @@ class ReadLimits:
     max_expanded_bytes: int = 1024 * MiB
     """Bytes one input (file, URL or whole archive) may expand to, its HDR histograms too."""
     max_tests: int = 100_000
-    """Test results one build may hold (one output.xml, or one build of a table)."""
+    """Test results one build may hold (one output.xml, one build of a table, or the
+    CSIT JSON documents of one build, in one archive or in separate files)."""
     max_message_chars: int = 65_536
     """Characters of one test message that are stored; the middle of a longer one is cut."""
     max_telemetry_bytes: int = 16 * MiB
