@@ -220,7 +220,7 @@ def run(
         loaded = load_sources(
             settings, metric, tag_filter, search, samples, messages, forked=engine.workers
         )
-        if unconfirmed == "pass":  # the next run then confirms with a Regression of its own
+        if unconfirmed == "pass":  # a re-run then confirms with a Regression of its own
             loaded = [
                 replace(item, options=replace(item.options, hold_unconfirmed=True))
                 for item in loaded
