@@ -384,9 +384,12 @@ class _Judge:
         """Whether run ``index`` confirms or dismisses a one-run regression at ``first``:
         it is the first measured run after it of the same DUT version (or, where either
         names no version, the next measured run)."""
-        later = (i for i in range(first + 1, index + 1) if self.measured[i])
-        settling = next((i for i in later if self._same_version(first, i)), None)
-        return settling == index and self._single_run_regression(first)
+        if not self._same_version(first, index):  # most runs: no scan of the runs between
+            return False
+        between = (i for i in range(first + 1, index) if self.measured[i])
+        if any(self._same_version(first, i) for i in between):
+            return False
+        return self._single_run_regression(first)
 
     def _same_version(self, first: int, other: int) -> bool:
         """Whether run ``other`` re-ran run ``first``'s DUT version; runs without a
