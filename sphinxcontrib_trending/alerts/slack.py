@@ -1,15 +1,18 @@
 """The failing gate as a Slack-compatible webhook message: ``text`` plus ``blocks``.
 
 ``text`` is what notifications and clients without blocks show; the blocks
-carry the outcome, the counts and one section per kind of anomaly (the
-e-mail's sections, so folded failures stay one line), each test linked to
-its graph.  Mattermost, Rocket.Chat and Teams' Slack-compatible endpoints
-read the same shape.
+carry the outcome, the counts, then the incidents (changes many tests share,
+see :mod:`~sphinxcontrib_trending.analysis.incidents`), each with its member
+tests listed under it, and one section per kind of anomaly (the e-mail's
+sections, so folded failures stay one line), each test linked to its graph.
+Mattermost, Rocket.Chat and Teams' Slack-compatible endpoints read the same
+shape.
 
 Slack's mrkdwn treats ``&``, ``<`` and ``>`` as markup (``<url|text>`` is a
 link, ``<!channel>`` pings everybody), so data strings are escaped before
 they are put into it; Slack's size limits (3000 characters per section, 50
-blocks) are kept by listing at most :data:`MAX_LINES` lines per section.
+blocks) are kept by listing at most :data:`MAX_LINES` lines per section or
+incident, and at most :data:`MAX_LINES` incidents.
 """
 
 from __future__ import annotations
@@ -18,7 +21,14 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
-from sphinxcontrib_trending.alerts.message import Item, Section, sections, subject_of
+from sphinxcontrib_trending.alerts.message import (
+    IncidentView,
+    Item,
+    Section,
+    incident_views,
+    sections,
+    subject_of,
+)
 from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict
 from sphinxcontrib_trending.reports.records import GraphLinks
 from sphinxcontrib_trending.reports.text import summary_line
@@ -74,6 +84,27 @@ def _section_block(section: Section) -> dict[str, Any]:
     }
 
 
+def _incident_block(view: IncidentView) -> dict[str, Any]:
+    """One incident: its headline, then its member tests indented under it (cut like a section)."""
+    lines = [f"• {escape(view.headline)}"]
+    lines += [f"    ◦ {_link(test, link)}" for test, link in view.members[:MAX_LINES]]
+    hidden = len(view.members) - MAX_LINES
+    if hidden > 0:
+        lines.append(f"    ◦ … and {hidden} more")
+    return _mrkdwn(_cut("\n".join(lines), SECTION_LIMIT))
+
+
+def _incident_blocks(views: Sequence[IncidentView]) -> list[dict[str, Any]]:
+    """A title block and one block per incident, at most :data:`MAX_LINES` of them."""
+    if not views:
+        return []
+    blocks = [_mrkdwn(f"*Incidents ({len(views)})*")]
+    blocks += [_incident_block(view) for view in views[:MAX_LINES]]
+    if len(views) > MAX_LINES:
+        blocks.append(_mrkdwn(f"… and {len(views) - MAX_LINES} more incidents"))
+    return blocks
+
+
 def payload(
     verdicts: Sequence[Verdict], fail_on: frozenset[Reason], links: GraphLinks | None = None
 ) -> dict[str, Any]:
@@ -86,5 +117,7 @@ def payload(
             "text": {"type": "mrkdwn", "text": escape(summary_line(verdicts, fail_on))},
         },
     ]
-    blocks += [_section_block(section) for section in sections(verdicts, links or GraphLinks())]
+    links = links or GraphLinks()
+    blocks += _incident_blocks(incident_views(verdicts, links))
+    blocks += [_section_block(section) for section in sections(verdicts, links)]
     return {"text": escape(subject), "blocks": blocks}

@@ -23,8 +23,10 @@ wherever ``A | B | A'`` with ``B`` of at most ``K`` runs is cheaper as one
 group ``A + A'`` with ``B`` an excursion, it merges them (best saving first);
 a merged group is then re-checked against its neighbours, and merged with
 one when the partition without that boundary is cheaper.  Then, by rule and
-not by bits, a short group that overshoots both neighbouring levels at a
-step becomes an excursion of the nearer one (:func:`_overshoots_at_steps`).
+not by bits, excursions that a short return to their level separates from a
+step become excursions of that level (:func:`_returns_at_steps`), and a
+short group that overshoots both neighbouring levels at a step becomes an
+excursion of the nearer one (:func:`_overshoots_at_steps`).
 Group statistics are those of the inlier runs only.
 """
 
@@ -454,6 +456,80 @@ def _longest_stretch(runs: set[int]) -> int:
     return longest
 
 
+RETURN_SPREAD = 3.0
+"""How close, in standard deviations of a level, a short stretch must be to that
+level to count as the history's return to it (:func:`_returns_at_steps`)."""
+
+
+def _returns_at_steps(
+    groups: list[_Group], pricer: _Pricer, max_runs: int
+) -> tuple[list[_Group], bool]:
+    """Make excursions that a short stretch of the same level separates from a step
+    excursions of that level; whether there were any.
+
+    ``A | B | R | C``: ``A`` longer than ``K``, ``B`` one or more groups of at
+    most ``K`` runs in all, each away from ``A``'s level, ``R`` of at most ``K``
+    runs back at it (within :data:`RETURN_SPREAD` of ``A``'s standard
+    deviation), then a step to ``C``: the history left ``A``, came back, and
+    then changed.  Or the mirror, ``P | R | B | A`` after a step: the new
+    level's first runs ``R``, an excursion ``B``, then the level ``A`` again.
+    Bits do not decide these: ``R`` is so short that it costs about as much on
+    its own as inside ``A``, so merging them saves next to nothing and the
+    search's extra changes stay.  By rule ``B`` is an excursion of ``A + R``,
+    so the alert names one change, the step, where it happened.  A return at
+    the very end of the history (no step after ``R``) is left to the bits.
+    """
+    groups = list(groups)
+    found = False
+    index = 0
+    while index < len(groups):
+        match = _return_after(groups, index, max_runs) or _return_before(groups, index, max_runs)
+        if match is None:
+            index += 1
+            continue
+        first, last = match
+        merged = pricer.merge(groups[first], groups[last], tuple(groups[first + 1 : last]))
+        groups[first : last + 1] = [merged]
+        found = True
+        index = max(first - 1, 0)  # the merged level may now meet its neighbours' shapes
+    return groups, found
+
+
+def _return_after(groups: list[_Group], index: int, max_runs: int) -> tuple[int, int] | None:
+    """``(index, r)`` when the long group at ``index`` has excursions and then a short
+    return ``r`` followed by another group; else None."""
+    if groups[index].inliers <= max_runs:
+        return None
+    for back in range(index + 2, min(index + 2 + max_runs, len(groups) - 1)):
+        if _returns(groups[index], groups[index + 1 : back], groups[back], max_runs):
+            return index, back
+    return None
+
+
+def _return_before(groups: list[_Group], index: int, max_runs: int) -> tuple[int, int] | None:
+    """``(r, index)`` when the long group at ``index`` has a short stretch ``r`` of its
+    level before it, after another group, with excursions between; else None."""
+    if groups[index].inliers <= max_runs:
+        return None
+    for back in range(index - 2, max(index - 2 - max_runs, 0), -1):
+        if _returns(groups[index], groups[back + 1 : index], groups[back], max_runs):
+            return back, index
+    return None
+
+
+def _returns(level: _Group, away: list[_Group], back: _Group, max_runs: int) -> bool:
+    """Whether ``away`` (at most ``K`` runs in all) leaves ``level`` and ``back``, of at
+    most ``K`` runs, is at it again."""
+    if back.inliers > max_runs or sum(group.inliers for group in away) > max_runs:
+        return False
+    if any(group.excursions for group in away):
+        return False
+    reach = RETURN_SPREAD * level.stats[2]
+    avg = level.stats[1]
+    far = all(abs(group.stats[1] - avg) > reach for group in away)
+    return far and abs(back.stats[1] - avg) <= reach
+
+
 def _overshoots_at_steps(
     groups: list[_Group], pricer: _Pricer, max_runs: int
 ) -> tuple[list[_Group], bool]:
@@ -530,8 +606,9 @@ def find_outliers(
     pricer = _Pricer(model)
     chain = _Chain(groups)
     merged = _Merger(chain, pricer, max_runs, runs).run()
-    groups, overshoots = _overshoots_at_steps(chain.ordered(), pricer, max_runs)
-    if not merged and not overshoots:
+    groups, returns = _returns_at_steps(chain.ordered(), pricer, max_runs)
+    groups, overshoots = _overshoots_at_steps(groups, pricer, max_runs)
+    if not merged and not returns and not overshoots:
         return unchanged
     return OutlierPartition(
         Partition(

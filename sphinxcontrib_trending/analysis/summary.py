@@ -58,7 +58,8 @@ class TrendOptions:
     exclusions: Exclusions = NO_EXCLUSIONS
     """Curated runs left out of the grouping (see :mod:`.excluded`)."""
     hold_unconfirmed: bool = False
-    """Judge a one-run regression's next run a Regression again when it holds the new
+    """Judge a one-run regression's re-run (the first later run of its DUT version, see
+    :mod:`.verdicts`) a Regression again when it holds the new
     level ("confirmed"), for a gate that lets the first, unconfirmed one pass
     (``check --unconfirmed=pass``); else that run is Normal, as the methodology has it."""
     calibration: str = "seed"

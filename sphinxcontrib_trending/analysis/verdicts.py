@@ -30,10 +30,15 @@ unless ``--fail-on`` names it.
 
 A regression seen in one run only (the judged run starts its group) is
 "unconfirmed": re-running the build tells a real change from a bad run.  The
-next measured run settles it: still at the new level it is "confirmed" (a
-Regression again, ``since`` its first run), back at the old one "dismissed".
-``check --unconfirmed`` chooses whether an unconfirmed regression fails the
-job (see :attr:`Verdict.waived`).
+first later run of the same DUT version settles it: still at the new level it
+is "confirmed" (a Regression again, ``since`` its first run), back at the old
+one "dismissed".  Runs of other versions before it cannot settle it, as their
+own changes could move the level: each is judged as the grouping has it
+(Normal while the level holds, Outlier when it is back) without confirming or
+dismissing anything.  Where either run names no DUT version the next measured
+run settles it, there being nothing to match.  ``check --unconfirmed``
+chooses whether an unconfirmed regression fails the job (see
+:attr:`Verdict.waived`).
 """
 
 from __future__ import annotations
@@ -157,8 +162,9 @@ class Verdict:
     version: str | None = None
     """The DUT version (commit) the judged build ran, where the data names one."""
     confirmation: Confirmation = ""
-    """``"unconfirmed"``: a regression seen in this run only; ``"confirmed"``: the
-    next run held the new level; ``"dismissed"``: the next run was back."""
+    """``"unconfirmed"``: a regression seen in this run only; ``"confirmed"``: this
+    run, the first later one of the same DUT version, held the new level;
+    ``"dismissed"``: it was back."""
     environment: str = ""
     """What the machine changed where the new group starts (hosts, TG, build
     pattern fields...; see :mod:`.environment_changes`); "" if nothing."""
@@ -310,9 +316,9 @@ class _Judge:
         previous = self._previous_measured(index)
         excursion = self._excursion_before(index, set(group.outliers))
         if excursion:
-            dismissed = excursion == [previous] and self._single_run_regression(previous)
+            dismissed = self._settles(excursion[0], index)
             return self._outlier(run, excursion, group.avg, dismissed)
-        if previous is not None and self._merged_back(result, previous):
+        if previous is not None and self._merged_back(result, previous, index):
             return self._dismissed(run, previous, group.avg)
         if len(groups) == 1:
             return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
@@ -322,8 +328,8 @@ class _Judge:
             if previous is None:
                 return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
             if group.start in _boundaries(self._classification(previous)):
-                held = group.start == previous and group.comment == "regression"
-                if not (held and self._single_run_regression(previous)):
+                held = group.comment == "regression" and self._settles(group.start, index)
+                if not held:
                     return self._make(run, Reason.NORMAL, value=run.average, trend=group.avg)
                 if not self.options.hold_unconfirmed:
                     return self._make(
@@ -331,9 +337,9 @@ class _Judge:
                         Reason.NORMAL,
                         value=run.average,
                         trend=group.avg,
-                        since=self.history.runs[previous],
+                        since=self.history.runs[group.start],
                         confirmation="confirmed",
-                        message=self._confirmation_message("confirmed", run, previous),
+                        message=self._confirmation_message("confirmed", run, group.start),
                     )
                 confirmation = "confirmed"
             since = self.history.runs[group.start]
@@ -362,18 +368,40 @@ class _Judge:
             change_range=change_range(self.history.runs, groups, group.start),
             environment=environment_change(self.history.runs, group.start, self.excluded),
             confirmation=confirmation,
-            message=self._confirmation_message(confirmation, run, previous),
+            message=self._confirmation_message(
+                confirmation, run, group.start if since is not None else previous
+            ),
         )
 
     def _back_up(self, group: Group, before: Group, previous: int | None) -> bool:
-        """Whether ``group`` is the level's return after a one-run regression at ``previous``."""
+        """Whether ``group`` is the level's return after a one-run regression at ``previous``
+        that its first run settles (see :meth:`_settles`)."""
         return (
             group.comment == "progression"
             and before.start == previous
-            and self._single_run_regression(previous)
+            and previous is not None
+            and self._settles(previous, group.start)
         )
 
-    def _merged_back(self, result: Classification, previous: int) -> bool:
+    def _settles(self, first: int, index: int) -> bool:
+        """Whether run ``index`` confirms or dismisses a one-run regression at ``first``:
+        it is the first measured run after it of the same DUT version (or, where either
+        names no version, the next measured run)."""
+        if not self._same_version(first, index):  # most runs: no scan of the runs between
+            return False
+        between = (i for i in range(first + 1, index) if self.measured[i])
+        if any(self._same_version(first, i) for i in between):
+            return False
+        return self._single_run_regression(first)
+
+    def _same_version(self, first: int, other: int) -> bool:
+        """Whether run ``other`` re-ran run ``first``'s DUT version; runs without a
+        version match any run, as nothing tells them apart."""
+        mine = self.history.runs[first].dut_version
+        theirs = self.history.runs[other].dut_version
+        return not mine or not theirs or mine == theirs
+
+    def _merged_back(self, result: Classification, previous: int, index: int) -> bool:
         """Whether the run before was a one-run regression that this run's grouping
         merged back into its group (with the outlier rule off; with it on, such a
         run is an outlier excursion).  Only a run worse than its group's average
@@ -385,7 +413,7 @@ class _Judge:
         if value is None or group.start == previous:
             return False
         worse = value < group.avg if self.options.direction == "higher" else value > group.avg
-        return worse and self._single_run_regression(previous)
+        return worse and self._settles(previous, index)
 
     def _single_run_regression(self, index: int | None) -> bool:
         """Whether run ``index`` was judged a regression that starts at that run:
@@ -413,8 +441,9 @@ class _Judge:
         if confirmation != "confirmed" or previous is None:
             return ""
         first = self.history.runs[previous]
-        rerun = "a re-run of the same DUT version" if first.dut_version == run.dut_version else ""
-        return f"the regression of {first.job_build} confirmed by {rerun or 'the next run'}"
+        rerun = bool(first.dut_version) and first.dut_version == run.dut_version
+        by = "a re-run of the same DUT version" if rerun else "the next run"
+        return f"the regression of {first.job_build} confirmed by {by}"
 
     def _dismissed(self, run: Run, first: int, trend: float) -> Verdict:
         """The run after a one-run regression is back at the old level: it did not hold."""

@@ -225,7 +225,7 @@ def run(
             forked=engine.workers,
             keep_tests=comparison is not None or baseline_job is not None,  # they read results
         )
-        if unconfirmed == "pass":  # the next run then confirms with a Regression of its own
+        if unconfirmed == "pass":  # a re-run then confirms with a Regression of its own
             loaded = [
                 replace(item, options=replace(item.options, hold_unconfirmed=True))
                 for item in loaded

@@ -57,9 +57,10 @@ def test_held_out_histories_report_few_excursions_as_changes_and_find_the_steps(
     """Seed 2 was not looked at while the rules were written; 60 of its histories.
 
     Before adjacent excursions and the overshoot rule, 20 % and more of the
-    excursions were reported as changes."""
+    excursions were reported as changes; before the rule for returns at steps,
+    5.7 % of all 200 (here 6.0 %, 11 of 182)."""
     cases = eval_excursions.histories(2, 60)
     score = eval_excursions.score(eval_excursions.change_points(), cases)
-    assert score.excursions_as_changes / score.excursions <= 0.07
+    assert score.excursions_as_changes / score.excursions <= 0.05
     assert score.steps_found / score.steps >= 0.95
     assert score.false_changes == 0

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 
 from sphinxcontrib_trending.analysis import AnomalyPolicy, classify, judge
 from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
-from sphinxcontrib_trending.analysis.classify import SEARCHES
+from sphinxcontrib_trending.analysis.classify import SEARCHES, Group
 from sphinxcontrib_trending.analysis.confidence import merged_stats, serial_correlation_per_group
 from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
@@ -141,6 +141,32 @@ def test_an_overshoot_at_a_step_is_an_outlier_of_the_nearer_level_and_one_change
     assert result.groups[1].avg == pytest.approx(statistics.fmean(runs[16:]), rel=1e-12)
 
 
+def test_an_excursion_then_one_run_back_then_a_step_is_an_outlier_and_one_change() -> None:
+    """A | B | R | C with R one run back at A's level, 2.4 of A's deviations off: it
+    costs as many bits on its own as inside A, so only the rule makes B an outlier."""
+    runs = [*flat(15, seed=1), 125.0, 101.2, *flat(15, seed=2, level=80.0)]
+    assert [group.start for group in classify(runs, outlier_runs=0).groups] == [0, 15, 16, 17]
+    result = classify(runs)
+    assert [group.start for group in result.groups] == [0, 17]
+    assert result.groups[0].outliers == (15,)
+    assert [group.comment for group in result.groups] == ["normal", "regression"]
+
+
+def test_a_step_then_one_run_then_an_excursion_is_one_change_with_an_outlier() -> None:
+    """The mirror, P | R | B | A: the new level's first run, an excursion, the level."""
+    runs = [*flat(15, seed=1), 81.2, 105.0, *flat(15, seed=2, level=80.0)]
+    result = classify(runs)
+    assert [group.start for group in result.groups] == [0, 15]
+    assert result.groups[1].outliers == (16,)
+    assert [group.comment for group in result.groups] == ["normal", "regression"]
+
+
+def test_a_return_too_far_from_the_level_stays_a_change() -> None:
+    """R beyond three of A's deviations is no return: the changes stay."""
+    runs = [*flat(15, seed=1), 125.0, 103.0, *flat(15, seed=2, level=80.0)]
+    assert [group.start for group in classify(runs).groups] == [0, 15, 16, 17]
+
+
 def test_spikes_at_the_end_are_provisional_changes_until_runs_come_back() -> None:
     runs = flat(30, seed=4)
     ended = [*runs, 80.0]
@@ -193,6 +219,10 @@ def test_jumpavg_mode_is_still_the_reference_on_spiky_series() -> None:
         assert classify(runs, search="jumpavg", outlier_runs=3).outliers != ()
 
 
+def _inliers(group: Group, start: int, stop: int) -> int:
+    return sum(run not in group.outliers for run in range(start, stop))
+
+
 @settings(max_examples=60, deadline=None)
 @given(series_cases(max_length=30))
 def test_outliers_only_ever_save_bits_and_sit_inside_their_group(case) -> None:
@@ -204,10 +234,11 @@ def test_outliers_only_ever_save_bits_and_sit_inside_their_group(case) -> None:
             run
             for group in result.groups
             for run in group.outliers
-            if not group.start < run < group.stop - 1
+            if min(_inliers(group, group.start, run), _inliers(group, run + 1, group.stop)) <= 2
         }
         if not edge:
-            # only an overshoot at a step (an outlier at a group's edge, by rule) costs bits
+            # only the rules at steps cost bits: an overshoot (an outlier at a group's
+            # edge) and a short return (at most K inlier runs between it and the edge)
             assert result.bits <= plain.bits + 1e-9 * (1.0 + abs(plain.bits))
         if not result.outliers:
             assert result.groups == plain.groups
@@ -396,7 +427,7 @@ def _naive_outliers(partition: Partition, counts: list[int], model: BitModel, k:
             options, key=lambda option: option[0], default=(0.0, 0, 0, None)
         )
         if saved <= 0.0:
-            return _naive_overshoots(groups, k)
+            return _naive_overshoots(_naive_returns(groups, k), k)
         groups[low:high] = [candidate]
         index = low
         while True:
@@ -414,6 +445,49 @@ def _naive_outliers(partition: Partition, counts: list[int], model: BitModel, k:
                 break
             groups[first : first + 2] = [merged(groups[first], groups[first + 1])]
             index = first
+
+
+def _naive_returns(groups: list, k: int) -> list:
+    """Excursions between a long level and a short stretch of it next to a step join it,
+    the first such shape from the left each time, until there is none."""
+
+    def returns(level, away, back) -> bool:
+        reach = 3.0 * level[3][2]
+        return (
+            back[2] <= k
+            and sum(group[2] for group in away) <= k
+            and not any(group[4] for group in away)
+            and all(abs(group[3][1] - level[3][1]) > reach for group in away)
+            and abs(back[3][1] - level[3][1]) <= reach
+        )
+
+    def shapes(groups: list):
+        for index, level in enumerate(groups):
+            if level[2] <= k:
+                continue
+            for back in range(index + 2, len(groups) - 1):
+                if back - index - 1 <= k and returns(level, groups[index + 1 : back], groups[back]):
+                    yield index, back
+            for back in range(index - 2, 0, -1):
+                if index - back - 1 <= k and returns(level, groups[back + 1 : index], groups[back]):
+                    yield back, index
+
+    while True:
+        found = next(shapes(groups), None)
+        if found is None:
+            return groups
+        low, high = found
+        first, second = groups[low], groups[high]
+        block = tuple((group[0], group[1], group[3]) for group in groups[low + 1 : high])
+        groups[low : high + 1] = [
+            (
+                first[0],
+                second[1],
+                first[2] + second[2],
+                merged_stats(first[3], second[3]),
+                (*first[4], block, *second[4]),
+            )
+        ]
 
 
 def _naive_overshoots(groups: list, k: int) -> list:
@@ -473,6 +547,22 @@ def test_the_queued_post_pass_equals_a_brute_force_rescan(seed: int) -> None:
             level = rng.uniform(60.0, 140.0)
         value = rng.gauss(level, 1.0)
         runs.append(value * rng.choice([0.7, 1.3]) if rng.random() < 0.12 else value)
+    _assert_queued_equals_naive(runs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_queued_post_pass_equals_a_brute_force_rescan_on_returns_at_steps(seed: int) -> None:
+    """Series with excursions a short return separates from a step, both ways round."""
+    runs = [
+        *flat(20, seed=seed),
+        125.0,
+        101.2,
+        *flat(20, seed=seed + 1, level=80.0),
+        81.2,
+        105.0,
+        *flat(20, seed=seed + 2, level=80.0),
+    ]
+    runs[60:63] = (80.9, 60.0, 58.0)
     _assert_queued_equals_naive(runs)
 
 

@@ -156,3 +156,26 @@ def test_nan_times_are_left_out_and_named(run_file: Path) -> None:
     assert problem.origin == str(run_file) and "sum_small: cpu_time value nan" in problem.message
     small = dataset.builds[0].tests[0]
     assert small.measurement("cpu_time") is None and small.measurement("real_time") is not None
+
+
+def test_infinite_times_are_left_out_and_named(run_file: Path) -> None:
+    _edit(run_file, lambda data: data["benchmarks"][0].update(real_time=math.inf))
+    dataset = _read(run_file)
+    (problem,) = dataset.problems
+    assert problem.origin == str(run_file) and "sum_small: real_time value inf" in problem.message
+    small = dataset.builds[0].tests[0]
+    assert small.measurement("real_time") is None and small.measurement("cpu_time") is not None
+
+
+def test_null_times_are_named_and_the_rest_read(run_file: Path) -> None:
+    _edit(run_file, lambda data: data["benchmarks"][0].update(cpu_time=None))
+    dataset = _read(run_file)
+    (problem,) = dataset.problems
+    assert problem.origin == str(run_file)
+    assert problem.message == (
+        "benchmark 0: sum_small: null cpu_time; those measurements are left out"
+    )
+    small, *others = dataset.builds[0].tests
+    assert small.measurement("cpu_time") is None and small.measurement("real_time") is not None
+    passed = [test for test in others if test.status == "PASS"]
+    assert passed and all(test.measurement("cpu_time") is not None for test in passed)

@@ -187,3 +187,31 @@ def test_a_folder_of_saved_runs_is_one_build_per_run_in_time_order(
     assert dataset.problems == []
     assert [build.origin for build in dataset.builds] == [str(earlier), str(later)]
     assert dataset.builds[0].build == "20240501T120000Z"
+
+
+def test_null_statistics_are_named_and_the_rest_read(run_file: Path) -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["benchmarks"][0]["stats"]["max"] = None
+        data["benchmarks"][0]["stats"]["data"][0] = None
+
+    _edit(run_file, change)
+    dataset = _read(run_file)
+    (problem,) = dataset.problems
+    first, second, _ = dataset.builds[0].tests
+    assert problem.origin == str(run_file)
+    assert problem.message == (
+        f"{first.test_id}: null stats.max, rounds in stats.data; those measurements are left out"
+    )
+    assert first.measurement("time_max") is None
+    (time,) = [m for m in first.measurements if m.metric == "time"]
+    assert len(time.values) == 1  # the mean stands for the rounds
+    assert second.measurement("time_max") is not None
+
+
+def test_a_file_of_a_newer_pytest_benchmark_is_read_with_a_note(run_file: Path) -> None:
+    _edit(run_file, lambda data: data.update(version="7.1.0"))
+    dataset = _read(run_file)
+    (problem,) = dataset.problems
+    assert problem.origin == str(run_file)
+    assert "written by pytest-benchmark 7.1.0, newer than this reader knows" in problem.message
+    assert len(dataset.builds[0].tests) == 3

@@ -129,17 +129,22 @@ def _add(run: Any, instances: dict[str, _Instance]) -> str | None:
         return f"{name}: an aggregate without aggregate_name; left out"
     suffix = f"_{aggregate}" if run.get("run_type") == "aggregate" else ""
     time_unit = text(run.get("time_unit")) or "ns"
+    nulls = []
     for key, value in run.items():
         if key in _NOT_COUNTERS:
             continue
         measured = number(value)
         if measured is None:
+            if value is None:  # a time or counter the run could not compute
+                nulls.append(key)
             continue
         if key in ("real_time", "cpu_time"):
             unit = "ratio" if run.get("aggregate_unit") == "percentage" else time_unit
         else:
             unit = _RATE_UNITS.get(key, "")
         instance.add(f"{key}{suffix}", unit, measured)
+    if nulls:
+        return f"{name}: null {', '.join(nulls)}; those measurements are left out"
     return None
 
 

@@ -32,6 +32,13 @@ STATISTICS = {
 }
 """pytest-benchmark's statistic -> our metric and its unit."""
 
+NEWEST_MAJOR = 5
+"""The newest pytest-benchmark major version whose files this reader was checked on.
+
+The files carry the writing tool's version, not a format version, and their
+layout has not changed since 3.0; a newer one is read as 5's with a note, so
+an upgrade of the tool does not blank the site."""
+
 
 def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
     data = load_object(reading, TOOL, ("machine_info", "benchmarks"))
@@ -44,14 +51,21 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
     except ValueError as error:
         return [], [Problem(reading.where, f"no run time: {error}", "parse")]
     problems: list[Problem] = []
+    newer = _newer(data.get("version"))
+    if newer is not None:
+        problems.append(Problem(reading.where, newer, "data"))
     tests = []
     benchmarks = data["benchmarks"] if isinstance(data["benchmarks"], list) else []
     for index, benchmark in enumerate(benchmarks):
         test = _test(benchmark, time)
         if isinstance(test, str):
             problems.append(Problem(reading.where, f"benchmark {index}: {test}; left out", "data"))
-        else:
-            tests.append(test)
+            continue
+        tests.append(test)
+        nulls = _nulls(benchmark["stats"])
+        if nulls:
+            complaint = f"{test.test_id}: null {', '.join(nulls)}; those measurements are left out"
+            problems.append(Problem(reading.where, complaint, "data"))
     if not tests and not problems:
         problems.append(Problem(reading.where, "no benchmarks in this file", "parse"))
     job, build, complaint = identify(
@@ -65,6 +79,27 @@ def read(reading: Reading) -> tuple[list[Build], list[Problem]]:
     testbed = text(machine.get("node")) or text(machine.get("machine"))
     version = text(commit.get("id"))
     return [Build(job, build, time, version, testbed, reading.where, tuple(tests))], problems
+
+
+def _newer(version: Any) -> str | None:
+    """The note for a file written by a pytest-benchmark newer than :data:`NEWEST_MAJOR`."""
+    major = re.match(r"(\d+)\.", version) if isinstance(version, str) else None
+    if major is None or int(major.group(1)) <= NEWEST_MAJOR:
+        return None
+    return (
+        f"written by {TOOL} {version}, newer than this reader knows (up to "
+        f"{NEWEST_MAJOR}.x); read as {NEWEST_MAJOR}.x's layout"
+    )
+
+
+def _nulls(stats: dict[str, Any]) -> list[str]:
+    """What the file has as null (a failed computation), to be named: statistics, and
+    the raw rounds when some are null (the mean then stands for them)."""
+    found = [f"stats.{name}" for name in STATISTICS if name in stats and stats[name] is None]
+    rounds = stats.get("data")
+    if isinstance(rounds, list) and any(value is None for value in rounds):
+        found.append("rounds in stats.data")
+    return found
 
 
 def _test(benchmark: Any, time: datetime) -> TestResult | str:
