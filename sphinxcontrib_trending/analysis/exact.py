@@ -50,6 +50,14 @@ import numpy as np
 import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.bits import BitModel, perturb
+from sphinxcontrib_trending.analysis.exact_kernels import (
+    choose_states,
+    extend_survivors,
+    fill_rows,
+    inside_groups,
+    key_floor,
+    welford_pass,
+)
 from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.runs import PreparedRuns
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
@@ -98,29 +106,10 @@ class GroupPass:
 
     def advance(self, sizes: FloatArray, avgs: FloatArray, stdevs: FloatArray, stop: int) -> None:
         """Take in the runs up to ``stop`` (exclusive)."""
-        total, avg, moment = self.total, self.avg, self.moment
         first = max(self.start, self.stop)
-        # Python floats, converted once: indexing numpy one value at a time cost twice the pass
-        run_sizes = sizes[first:stop].tolist()
-        run_avgs = avgs[first:stop].tolist()
-        run_stdevs = stdevs[first:stop].tolist()
-        if run_sizes.count(1.0) == len(run_sizes) and run_stdevs.count(0.0) == len(run_stdevs):
-            # runs of one value each (the site's default): the same arithmetic without
-            # its exact no-ops (times 1.0, plus 0.0 to a moment that is never -0.0)
-            for run_avg in run_avgs:
-                old_total = total
-                delta = run_avg - avg
-                total += 1.0
-                avg += delta / total
-                moment += delta * delta * old_total / total
-        else:
-            for size, run_avg, stdev in zip(run_sizes, run_avgs, run_stdevs, strict=True):
-                old_total = total
-                delta = run_avg - avg
-                total += size
-                avg += delta * size / total
-                moment += stdev * stdev * size
-                moment += delta * delta * old_total * size / total
+        total, avg, moment = welford_pass(
+            sizes, avgs, stdevs, first, stop, self.total, self.avg, self.moment
+        )
         self.stop, self.total, self.avg, self.moment = stop, total, avg, moment
 
     @property
@@ -191,33 +180,9 @@ class _Inside:
     """
 
     def __init__(self, sizes: npt.NDArray[np.int64], avgs: FloatArray, stdevs: FloatArray) -> None:
-        length = len(sizes)
-        cumulative = np.concatenate(([0], np.cumsum(sizes)))
-        counts = cumulative[1:, None] - cumulative[None, :-1]
-        self.before_start = counts <= 0
-        self.counts = np.maximum(counts, 1)
-        self.trials = self.counts.astype(np.float64)
-        # averages from sums of differences to the block's first value: the
-        # sums stay within a block's range, so they lose no precision to speak of
-        sizes_float = sizes.astype(np.float64)
-        offset = avgs[0]
-        sums = np.concatenate(([0.0], np.cumsum(sizes_float * (avgs - offset))))
-        self.mean = sums[1:, None] - sums[None, :-1]
-        self.mean /= self.trials
-        self.mean += offset
-        # Welford's increments, (x - mean before)(x - mean after) * size, are
-        # never negative: their running sum is the spread, with no cancellation
-        increments = np.empty((length, length))
-        increments[0] = 0.0
-        np.subtract(avgs[1:, None], self.mean[:-1], out=increments[1:])
-        increments[1:] *= avgs[1:, None] - self.mean[1:]
-        np.maximum(increments, 0.0, out=increments)  # rounding can dip below
-        increments *= sizes_float[:, None]
-        increments += (stdevs * stdevs * sizes_float)[:, None]
-        # a group's first run brings only its own spread
-        np.fill_diagonal(increments, stdevs * stdevs * sizes_float)
-        increments[self.before_start] = 0.0
-        self.spread = np.cumsum(increments, axis=0)
+        self.before_start, self.counts, self.trials, self.mean, self.spread = inside_groups(
+            sizes, avgs, stdevs
+        )
 
 
 @dataclass
@@ -662,73 +627,35 @@ class ExactSearch:
         values do not depend on which others are computed with it.
         """
         count = self._count
-        groups = self._groups
-        rows = slice(0, count) if which is None else which
-        trials, mean, spread = (row[rows, None] for row in groups[TRIALS:START])
-        counts = self._trial_counts[rows, None] + inside.counts[ends, 0][None, :]
-        block_trials = inside.trials[ends, 0][None, :]
-        new_trials = counts.astype(np.float64)
-        delta = inside.mean[ends, 0][None, :] - mean
-        share = block_trials / new_trials
-        new_mean = delta * share
-        new_mean += mean
-        new_spread = delta * delta
-        new_spread *= share
-        new_spread *= trials
-        new_spread += spread
-        new_spread += inside.spread[ends, 0][None, :]
-        best = self._base_bits(new_trials, new_spread, counts)
-        owner, keys, prevs, begins = self._pairs_of(which)
-        jumps = new_mean[owner] if len(owner) != len(begins) else new_mean.copy()
-        jumps -= prevs[:, None]
-        np.abs(jumps, out=jumps)
-        jumps += 1.0
-        np.log2(jumps, out=jumps)
-        if len(begins) and groups[START, rows][0] == 0.0:
-            jumps[0] = 0.0  # the first group has no previous average
-        np.subtract(keys[:, None], jumps, out=jumps)
-        if len(owner) != len(begins):
-            jumps = np.minimum.reduceat(jumps, begins, axis=0)
-        best += jumps
-        keys = self._norm_bits(new_mean)
-        keys += best
+        if which is None:
+            rows = np.arange(count)
+        elif isinstance(which, slice):
+            rows = np.arange(*which.indices(count))
+        else:
+            rows = which.astype(np.int64)
+        trials, counts, mean, spread, best, keys = extend_survivors(
+            rows,
+            self._groups,
+            self._trial_counts[:count],
+            self._begin[:count],
+            self._pair_count,
+            self._pairs,
+            np.ascontiguousarray(inside.counts[ends, 0]),
+            np.ascontiguousarray(inside.mean[ends, 0]),
+            np.ascontiguousarray(inside.spread[ends, 0]),
+            self._size_bits,
+            self._half_m,
+            self._norm_floor,
+        )
         return _Extended(
-            trials=new_trials,
+            trials=trials,
             counts=counts,
-            mean=new_mean,
-            spread=new_spread,
+            mean=mean,
+            spread=spread,
             best=best,
             keys=keys,
             which=which,
         )
-
-    def _pairs_of(
-        self, which: Survivors
-    ) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray, npt.NDArray[np.int64]]:
-        """Predecessors of survivors ``which``: owner (0 for the first of them...), key,
-        previous average, and where each survivor's begin."""
-        pair_count = self._pair_count
-        if which is None:
-            which = slice(0, self._count)
-        if isinstance(which, slice):
-            low, high, _ = which.indices(self._count)
-            first = int(self._begin[low]) if low < self._count else pair_count
-            stop = int(self._begin[high]) if high < self._count else pair_count
-            owner = self._owner[first:stop]
-            begins = self._begin[low:high]
-            return (
-                owner - low if low else owner,
-                self._pairs[KEY, first:stop],
-                self._pairs[PREV, first:stop],
-                begins - first if first else begins,
-            )
-        bounds = np.append(self._begin[: self._count], pair_count)
-        lows = bounds[which]
-        sizes = bounds[which + 1] - lows
-        begins = np.cumsum(sizes) - sizes
-        taken = np.arange(int(sizes.sum())) - np.repeat(begins - lows, sizes)
-        owner = np.repeat(np.arange(len(which)), sizes)
-        return owner, self._pairs[KEY, taken], self._pairs[PREV, taken], begins
 
     def _survivor_starts(self, which: Survivors) -> npt.NDArray[np.int64]:
         starts = self._groups[START, : self._count] if which is None else self._groups[START, which]
@@ -776,27 +703,18 @@ class ExactSearch:
     def _key_floor(self, inside: _Inside) -> tuple[FloatArray, FloatArray]:
         """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see _near)."""
         count = self._count
-        groups = self._groups
-        trials, mean, spread = groups[TRIALS, :count], groups[MEAN, :count], groups[SPREAD, :count]
-        # base(A) - r(s_A) = c(n) + n log2(s + 1)
-        lower = np.sqrt(spread / trials)
-        lower += 1.0
-        np.log2(lower, out=lower)
-        lower *= trials
-        lower += self._size_bits[self._trial_counts[:count]]
-        # the cheapest predecessor term any average in the block's range can get
         block_means = inside.mean[:, 0]
-        low = np.minimum(mean, block_means.min())
-        high = np.maximum(mean, block_means.max())
-        owner, keys, prevs, begins = self._pairs_of(None)
-        reach = np.maximum(np.abs(low[owner] - prevs), np.abs(high[owner] - prevs))
-        reach += 1.0
-        np.log2(reach, out=reach)
-        if groups[START, 0] == 0.0:
-            reach[0] = 0.0  # the first group has no previous average
-        cheapest = np.minimum.reduceat(keys - reach, begins) if len(owner) else keys
-        lower += cheapest
-        lower += math.log2(self._norm_floor)
+        lower = key_floor(
+            self._groups,
+            self._trial_counts[:count],
+            self._begin[:count],
+            self._pair_count,
+            self._pairs,
+            self._size_bits,
+            float(block_means.min()),
+            float(block_means.max()),
+            math.log2(self._norm_floor),
+        )
         # per run e of the block: what every survivor's state adds at least
         block_trials = inside.trials[:, 0]
         added = np.sqrt(inside.spread[:, 0] / block_trials)
@@ -846,25 +764,18 @@ class ExactSearch:
             # the states at runs since - 1 .. length - 2, by the run
             survivors = len(states.starts) - length
             states.keys[since - 1 :, survivors:] = new_keys[since - 1 : -1]
-            state_keys = states.keys[since - 1 :]
-            state_means = states.means[since - 1 :]
-            cheapest = state_keys.argmin(axis=1)
-            ends = np.arange(length - since)
-            lowest = state_keys[ends, cheapest]
-            lowest += RELATIVE_SLACK * (np.abs(lowest) + 1.0)
-            # no state further than log2(M + 1) above the cheapest can qualify
-            column, state = np.nonzero(state_keys <= (lowest + self._widest_jump)[:, None])
-            means = state_means[column, state]
-            state_key = state_keys[column, state]
-            bound = np.abs(means - state_means[ends, cheapest][column])
-            bound += 1.0
-            np.log2(bound, out=bound)
-            bound += lowest[column]
-            kept = state_key <= bound  # order kept: by the new group's start
-            froms = np.concatenate((froms, states.starts[state[kept]]))
-            keys = np.concatenate((keys, state_key[kept]))
-            prevs = np.concatenate((prevs, means[kept]))
-            owner = np.concatenate((owner, column[kept] + since))
+            chosen = choose_states(
+                states.keys[since - 1 :],
+                states.means[since - 1 :],
+                states.starts,
+                self._widest_jump,
+                RELATIVE_SLACK,
+                since,
+            )
+            earlier_parts = (owner, froms, keys, prevs)
+            owner, froms, keys, prevs = (
+                np.concatenate((part, new)) for part, new in zip(earlier_parts, chosen, strict=True)
+            )
         begins = np.searchsorted(owner, np.arange(length))
         return _Pairs(owner, froms, keys, prevs, begins)
 
@@ -876,18 +787,18 @@ class ExactSearch:
 
         Inf where start > end; the columns before ``since`` stay as they are.
         """
-        low = int(pairs.begins[since])
-        jumps = inside.mean.T[pairs.owner[low:]] - pairs.prevs[low:, None]
-        np.abs(jumps, out=jumps)
-        jumps += 1.0
-        np.log2(jumps, out=jumps)
-        if low == 0 and pairs.froms[0] < 0:
-            jumps[0] = 0.0  # the first group has no previous average
-        np.subtract(pairs.keys[low:, None], jumps, out=jumps)
-        cheapest = np.minimum.reduceat(jumps, pairs.begins[since:] - low, axis=0)
-        best[:, since:] = inside_bits[:, since:]
-        best[:, since:] += cheapest.T
-        best[:, since:][inside.before_start[:, since:]] = np.inf
+        fill_rows(
+            inside.mean,
+            inside_bits,
+            inside.before_start,
+            pairs.owner,
+            pairs.froms,
+            pairs.keys,
+            pairs.prevs,
+            pairs.begins,
+            since,
+            best,
+        )
 
     def _close_block(
         self,
