@@ -245,9 +245,17 @@ def key_floor(
 
 @_compiled
 def inside_groups(
-    sizes: IntArray, avgs: FloatArray, stdevs: FloatArray
-) -> tuple[npt.NDArray[np.bool_], IntArray, FloatArray, FloatArray, FloatArray]:
+    sizes: IntArray,
+    avgs: FloatArray,
+    stdevs: FloatArray,
+    size_bits: FloatArray,
+    half_m: float,
+    norm_floor: float,
+) -> tuple[npt.NDArray[np.bool_], IntArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     """Every group within one block's runs: arrays [end, start] (see ``exact._Inside``).
+
+    Before-start flags, trial counts, means, spreads, base bits and ``L`` of
+    the mean.
 
     Averages from sums of differences to the block's first value: the sums
     stay within a block's range, so they lose no precision to speak of.
@@ -257,9 +265,10 @@ def inside_groups(
     length = len(sizes)
     before_start = np.empty((length, length), dtype=np.bool_)
     counts = np.empty((length, length), dtype=np.int64)
-    trials = np.empty((length, length))
     mean = np.empty((length, length))
     spread = np.empty((length, length))
+    bits = np.empty((length, length))
+    norms = np.empty((length, length))
     cumulative = np.zeros(length + 1, dtype=np.int64)
     sums = np.zeros(length + 1)
     offset = avgs[0]
@@ -274,8 +283,8 @@ def inside_groups(
             before_start[end, start] = count <= 0
             count = max(count, 1)
             counts[end, start] = count
-            trials[end, start] = float(count)
-            mean[end, start] = (sums[end + 1] - sums[start]) / float(count) + offset
+            average = (sums[end + 1] - sums[start]) / float(count) + offset
+            mean[end, start] = average
             if before_start[end, start]:
                 increment = 0.0
             elif start == end:
@@ -283,8 +292,11 @@ def inside_groups(
             else:
                 step = (avgs[end] - mean[end - 1, start]) * (avgs[end] - mean[end, start])
                 increment = max(step, 0.0) * size + own  # rounding can dip below zero
-            spread[end, start] = increment if end == 0 else spread[end - 1, start] + increment
-    return before_start, counts, trials, mean, spread
+            total = increment if end == 0 else spread[end - 1, start] + increment
+            spread[end, start] = total
+            bits[end, start] = base_bits(float(count), total, size_bits[count])
+            norms[end, start] = norm_bits(average, half_m, norm_floor)
+    return before_start, counts, mean, spread, bits, norms
 
 
 @_compiled
