@@ -184,7 +184,7 @@ class _Inside:
     """Statistics of every group that starts and ends inside one block: arrays [end, start].
 
     Entries with ``start > end`` are not groups; :attr:`before_start` marks them
-    and they hold harmless values (one trial, zero spread).  ``bits`` are a
+    and they hold harmless values (one trial, zero spread and bits).  ``bits`` are a
     group's bits but its average's (``c(n) + (n-1) log2(s+1) + log2(s+2)``), ``norm``
     ``L`` of its mean.
     """
@@ -530,12 +530,13 @@ class ExactSearch:
             self._near_count = self._count if near is None else len(near)
         states = self._states(first, inside, old) if old is not None and length > 1 else None
         new_best = np.empty_like(inside.bits)
-        pairs = self._choose(states, np.full((length, length), np.inf), None, 1)
+        new_keys = np.full_like(inside.bits, np.inf)  # no group of the block chosen yet
+        pairs = self._choose(states, new_keys, None, 1)
         taken = length
         changed = 0  # the rows from this start on are (re)computed
         for _ in range(ROUNDS):
             self._rows(inside, pairs, new_best, changed)
-            new_keys = new_best + inside.norm
+            np.add(new_best, inside.norm, out=new_keys)
             if length == 1:
                 break
             # a choice depends on the rows before its start only

@@ -294,8 +294,11 @@ def inside_groups(
                 increment = max(step, 0.0) * size + own  # rounding can dip below zero
             total = increment if end == 0 else spread[end - 1, start] + increment
             spread[end, start] = total
-            bits[end, start] = base_bits(float(count), total, size_bits[count])
-            norms[end, start] = norm_bits(average, half_m, norm_floor)
+            if before_start[end, start]:  # read nowhere: half the logarithms saved
+                bits[end, start] = norms[end, start] = 0.0
+            else:
+                bits[end, start] = base_bits(float(count), total, size_bits[count])
+                norms[end, start] = norm_bits(average, half_m, norm_floor)
     return before_start, counts, mean, spread, bits, norms
 
 
