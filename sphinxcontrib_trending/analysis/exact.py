@@ -64,8 +64,8 @@ FloatArray = npt.NDArray[np.float64]
 def _kernels() -> ModuleType:
     """The compiled inner loops, imported when a search first runs.
 
-    Importing numba and loading the compiled code costs a process about half
-    a second: a build whose groupings all come from the cache never pays it.
+    Importing numba and loading the compiled code costs a process about a
+    second: a build whose groupings all come from the cache never pays it.
     """
     from sphinxcontrib_trending.analysis import exact_kernels
 
@@ -585,10 +585,9 @@ class ExactSearch:
     def _extend_every_survivor(self, inside: _Inside, end: int) -> tuple[FloatArray, FloatArray]:
         """Every survivor's group grown to block run ``end``, in place: their best and keys there.
 
-        :data:`CHUNK` survivors at a time: the dozen temporaries of
-        :meth:`_extended` then take a few hundred KiB whatever the survivors
-        (at 20,000 they took more than the search's whole state).  Each entry
-        is computed alone, so the chunks change no value.
+        :data:`CHUNK` survivors at a time: the six arrays :meth:`_extended`
+        returns then take a couple of hundred KiB whatever the survivors.
+        Each entry is computed alone, so the chunks change no value.
         """
         count = self._count
         best, keys = np.empty(count), np.empty(count)
