@@ -1,7 +1,8 @@
 """Every sphinx-build and every CLI call imports the extension: keep its start light.
 
 scipy.stats (half a second), matplotlib and Dask's distributed serve a few
-directives and options only, prometheus_client (a quarter second) telemetry;
+directives and options only, prometheus_client (a quarter second) telemetry,
+numba (a second with its compiled code) the exact search when it runs;
 they are imported where used.  A module-level
 import of one of them anywhere on the extension's import path would add its
 cost to every build, a build with nothing to do included.
@@ -14,7 +15,7 @@ import sys
 
 import pytest
 
-HEAVY = ("scipy", "matplotlib", "distributed", "prometheus_client")
+HEAVY = ("scipy", "matplotlib", "distributed", "prometheus_client", "numba")
 
 
 def loaded_after(statement: str) -> set[str]:

@@ -23,9 +23,9 @@ state and transition that no optimal partition uses:
 
 The search advances a block of up to :data:`MAX_BLOCK` runs at a time (more
 with thousands of survivors, :meth:`ExactSearch._longest`;
-:meth:`ExactSearch._advance_block`): a few 2-D numpy operations extend the
-surviving starts over the whole block, and the groups opened inside it get
-their predecessors by a short fixed-point iteration.  A survivor that no
+:meth:`ExactSearch._advance_block`): a compiled loop (:mod:`.exact_kernels`)
+extends the surviving starts over the whole block, and the groups opened
+inside it get their predecessors by a short fixed-point iteration.  A survivor that no
 group opened in the block can take as predecessor (a lower bound on its
 states, :meth:`ExactSearch._near`) is extended to the block's last run only:
 on a stable level that is most of them.  It is near-linear in the length of
@@ -33,9 +33,12 @@ a history with changes, and its state is small, picklable and can be
 extended with later runs (:meth:`ExactSearch.extend`) for the same optimum
 as a fresh search.
 
-Candidates are ranked with numpy's fast logarithm; the partition found is then
-priced with the reference's exact formula and statistics (:class:`GroupPass`),
-so its bits are those the reference counts for the same groups, to the last digit.
+Candidates are ranked with the C library's logarithm in the compiled loops and
+numpy's elsewhere (each rule leaves a relative slack for their last-bit
+differences, :data:`RELATIVE_SLACK`); the partition found is then priced
+with the reference's exact formula and statistics (:class:`GroupPass`), so
+its bits are those the reference counts for the same groups, to the last
+digit.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ import functools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -55,6 +59,18 @@ from sphinxcontrib_trending.analysis.runs import PreparedRuns
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
 
 FloatArray = npt.NDArray[np.float64]
+
+
+def _kernels() -> ModuleType:
+    """The compiled inner loops, imported when a search first runs.
+
+    Importing numba and loading the compiled code costs a process about a
+    second: a build whose groupings all come from the cache never pays it.
+    """
+    from sphinxcontrib_trending.analysis import exact_kernels
+
+    return exact_kernels
+
 
 GAUSS_BITS_PER_TRIAL = 0.5 * math.log2(2 * math.pi * math.e)
 """The limit of ``c(n + 1) - c(n)`` (see :func:`size_costs`); every step is above it."""
@@ -98,29 +114,10 @@ class GroupPass:
 
     def advance(self, sizes: FloatArray, avgs: FloatArray, stdevs: FloatArray, stop: int) -> None:
         """Take in the runs up to ``stop`` (exclusive)."""
-        total, avg, moment = self.total, self.avg, self.moment
         first = max(self.start, self.stop)
-        # Python floats, converted once: indexing numpy one value at a time cost twice the pass
-        run_sizes = sizes[first:stop].tolist()
-        run_avgs = avgs[first:stop].tolist()
-        run_stdevs = stdevs[first:stop].tolist()
-        if run_sizes.count(1.0) == len(run_sizes) and run_stdevs.count(0.0) == len(run_stdevs):
-            # runs of one value each (the site's default): the same arithmetic without
-            # its exact no-ops (times 1.0, plus 0.0 to a moment that is never -0.0)
-            for run_avg in run_avgs:
-                old_total = total
-                delta = run_avg - avg
-                total += 1.0
-                avg += delta / total
-                moment += delta * delta * old_total / total
-        else:
-            for size, run_avg, stdev in zip(run_sizes, run_avgs, run_stdevs, strict=True):
-                old_total = total
-                delta = run_avg - avg
-                total += size
-                avg += delta * size / total
-                moment += stdev * stdev * size
-                moment += delta * delta * old_total * size / total
+        total, avg, moment = _kernels().welford_pass(
+            sizes, avgs, stdevs, first, stop, self.total, self.avg, self.moment
+        )
         self.stop, self.total, self.avg, self.moment = stop, total, avg, moment
 
     @property
@@ -187,37 +184,22 @@ class _Inside:
     """Statistics of every group that starts and ends inside one block: arrays [end, start].
 
     Entries with ``start > end`` are not groups; :attr:`before_start` marks them
-    and they hold harmless values (one trial, zero spread).
+    and they hold harmless values (one trial, zero spread and bits).  ``bits`` are a
+    group's bits but its average's (``c(n) + (n-1) log2(s+1) + log2(s+2)``), ``norm``
+    ``L`` of its mean.
     """
 
-    def __init__(self, sizes: npt.NDArray[np.int64], avgs: FloatArray, stdevs: FloatArray) -> None:
-        length = len(sizes)
-        cumulative = np.concatenate(([0], np.cumsum(sizes)))
-        counts = cumulative[1:, None] - cumulative[None, :-1]
-        self.before_start = counts <= 0
-        self.counts = np.maximum(counts, 1)
-        self.trials = self.counts.astype(np.float64)
-        # averages from sums of differences to the block's first value: the
-        # sums stay within a block's range, so they lose no precision to speak of
-        sizes_float = sizes.astype(np.float64)
-        offset = avgs[0]
-        sums = np.concatenate(([0.0], np.cumsum(sizes_float * (avgs - offset))))
-        self.mean = sums[1:, None] - sums[None, :-1]
-        self.mean /= self.trials
-        self.mean += offset
-        # Welford's increments, (x - mean before)(x - mean after) * size, are
-        # never negative: their running sum is the spread, with no cancellation
-        increments = np.empty((length, length))
-        increments[0] = 0.0
-        np.subtract(avgs[1:, None], self.mean[:-1], out=increments[1:])
-        increments[1:] *= avgs[1:, None] - self.mean[1:]
-        np.maximum(increments, 0.0, out=increments)  # rounding can dip below
-        increments *= sizes_float[:, None]
-        increments += (stdevs * stdevs * sizes_float)[:, None]
-        # a group's first run brings only its own spread
-        np.fill_diagonal(increments, stdevs * stdevs * sizes_float)
-        increments[self.before_start] = 0.0
-        self.spread = np.cumsum(increments, axis=0)
+    def __init__(
+        self,
+        search: ExactSearch,
+        sizes: npt.NDArray[np.int64],
+        avgs: FloatArray,
+        stdevs: FloatArray,
+    ) -> None:
+        groups = _kernels().inside_groups(
+            sizes, avgs, stdevs, search._size_bits, search._half_m, search._norm_floor
+        )
+        self.before_start, self.counts, self.mean, self.spread, self.bits, self.norm = groups
 
 
 @dataclass
@@ -334,8 +316,6 @@ class ExactSearch:
 
     def _tables(self, model: BitModel) -> None:
         self._size_bits = size_costs(model)
-        sizes = np.arange(len(self._size_bits), dtype=np.float64)
-        self._size_theta = self._size_bits - sizes * GAUSS_BITS_PER_TRIAL
         # c(n + k) - c(n) >= k * this, for n >= 1 (see _near)
         self._least_step = float(np.diff(self._size_bits[1:]).min())
 
@@ -344,7 +324,6 @@ class ExactSearch:
         self._groups = np.zeros((4, groups))
         self._trial_counts = np.zeros(groups, dtype=np.int64)
         self._pairs = np.zeros((2, pairs))
-        self._owner = np.zeros(pairs, dtype=np.int64)
         self._begin = np.zeros(groups, dtype=np.int64)
 
     def _grow(self, groups: int, pairs: int) -> None:
@@ -359,7 +338,6 @@ class ExactSearch:
             ("_trial_counts", count, groups),
             ("_begin", count, groups),
             ("_pairs", pair_count, pairs),
-            ("_owner", pair_count, pairs),
         ):
             old = getattr(self, name)
             grown = np.zeros((*old.shape[:-1], room), dtype=old.dtype)
@@ -384,7 +362,7 @@ class ExactSearch:
             groups=self._groups[:, :count].copy(),
             trial_counts=self._trial_counts[:count].copy(),
             pairs=self._pairs[:, :pair_count].copy(),
-            owner=self._owner[:pair_count].copy(),
+            owner=np.repeat(np.arange(count), np.diff(np.append(self._begin[:count], pair_count))),
             begin=self._begin[:count].copy(),
             best=self._best.copy(),
             doomed=doomed,
@@ -423,7 +401,6 @@ class ExactSearch:
         search._groups[:, :count] = saved.groups
         search._trial_counts[:count] = saved.trial_counts
         search._pairs[:, :pair_count] = saved.pairs
-        search._owner[:pair_count] = saved.owner
         search._begin[:count] = saved.begin
         search._best = saved.best.copy()
         search._doomed = saved.doomed == 0 if saved.doomed.any() else None
@@ -540,27 +517,26 @@ class ExactSearch:
         if not self._count:
             sizes, avgs, stdevs = sizes[:1], avgs[:1], stdevs[:1]
         length = len(sizes)
-        inside = _Inside(sizes, avgs, stdevs)  # groups within the block: [end, start]
+        inside = _Inside(self, sizes, avgs, stdevs)  # groups within the block: [end, start]
         near = self._near(inside) if self._count and length > 1 else None
         fit = max(2, BLOCK_AREA // max(self._count if near is None else len(near), 1))
         if length > fit:
             # more near than the last block had: fewer runs (far ones stay far in a prefix)
             sizes, avgs, stdevs = sizes[:fit], avgs[:fit], stdevs[:fit]
             length = fit
-            inside = _Inside(sizes, avgs, stdevs)
+            inside = _Inside(self, sizes, avgs, stdevs)
         old = self._extended(inside, near, slice(None)) if self._count else None
         if length > 1:  # a block of one run tells nothing of how many are near
             self._near_count = self._count if near is None else len(near)
-        inside_norm = self._norm_bits(inside.mean)
-        inside_bits = self._base_bits(inside.trials, inside.spread, inside.counts)
         states = self._states(first, inside, old) if old is not None and length > 1 else None
-        new_best = np.empty_like(inside_bits)
-        pairs = self._choose(states, np.full((length, length), np.inf), None, 1)
+        new_best = np.empty_like(inside.bits)
+        new_keys = np.full_like(inside.bits, np.inf)  # no group of the block chosen yet
+        pairs = self._choose(states, new_keys, None, 1)
         taken = length
         changed = 0  # the rows from this start on are (re)computed
         for _ in range(ROUNDS):
-            self._rows(inside, inside_bits, pairs, new_best, changed)
-            new_keys = new_best + inside_norm
+            self._rows(inside, pairs, new_best, changed)
+            np.add(new_best, inside.norm, out=new_keys)
             if length == 1:
                 break
             # a choice depends on the rows before its start only
@@ -588,12 +564,11 @@ class ExactSearch:
                 for end in range(taken)
             ]
         ended = None
-        if old is not None:  # every survivor at the run the block ends with
-            ended = (
-                self._keep_column(old, taken - 1)
-                if near is None
-                else self._extend_every_survivor(inside, taken - 1)
-            )
+        if old is not None and near is None:  # every survivor at the run the block ends with
+            ended = self._keep_column(old, taken - 1)
+        elif old is not None:
+            del states, old  # a MiB at 20,000 runs: let go before all are extended
+            ended = self._extend_every_survivor(inside, taken - 1)
         self._close_block(first, taken, inside, ended, new_best, new_keys, pairs)
         return _Block(taken, ends)
 
@@ -610,10 +585,9 @@ class ExactSearch:
     def _extend_every_survivor(self, inside: _Inside, end: int) -> tuple[FloatArray, FloatArray]:
         """Every survivor's group grown to block run ``end``, in place: their best and keys there.
 
-        :data:`CHUNK` survivors at a time: the dozen temporaries of
-        :meth:`_extended` then take a few hundred KiB whatever the survivors
-        (at 20,000 they took more than the search's whole state).  Each entry
-        is computed alone, so the chunks change no value.
+        :data:`CHUNK` survivors at a time: the six arrays :meth:`_extended`
+        returns then take a couple of hundred KiB whatever the survivors.
+        Each entry is computed alone, so the chunks change no value.
         """
         count = self._count
         best, keys = np.empty(count), np.empty(count)
@@ -629,32 +603,6 @@ class ExactSearch:
             keys[rows] = part.keys[:, 0]
         return best, keys
 
-    def _base_bits(
-        self, trials: FloatArray, spread: FloatArray, counts: npt.NDArray[np.int64]
-    ) -> FloatArray:
-        """A group's bits but its average's: ``c(n) + (n-1) log2(s+1) + log2(s+2)``.
-
-        ``spread`` is the sum of squared deviations (units); any shape.
-        """
-        plus_one = np.divide(spread, trials)
-        np.sqrt(plus_one, out=plus_one)
-        plus_one += 1.0
-        plus_two = np.add(plus_one, 1.0)
-        np.log2(plus_one, out=plus_one)
-        np.log2(plus_two, out=plus_two)
-        bits = np.subtract(trials, 1.0)
-        bits *= plus_one
-        bits += plus_two
-        bits += self._size_bits[counts]
-        return bits
-
-    def _norm_bits(self, avgs: FloatArray) -> FloatArray:
-        """``L(p) = log2(norm(p))`` for each average ``p`` (units), any shape."""
-        centred = avgs - self._half_m
-        centred *= centred
-        centred += self._norm_floor
-        return np.log2(centred, out=centred)
-
     def _extended(self, inside: _Inside, which: Survivors, ends: slice) -> _Extended:
         """Survivors ``which`` extended by the block's prefixes ``ends``.
 
@@ -662,73 +610,35 @@ class ExactSearch:
         values do not depend on which others are computed with it.
         """
         count = self._count
-        groups = self._groups
-        rows = slice(0, count) if which is None else which
-        trials, mean, spread = (row[rows, None] for row in groups[TRIALS:START])
-        counts = self._trial_counts[rows, None] + inside.counts[ends, 0][None, :]
-        block_trials = inside.trials[ends, 0][None, :]
-        new_trials = counts.astype(np.float64)
-        delta = inside.mean[ends, 0][None, :] - mean
-        share = block_trials / new_trials
-        new_mean = delta * share
-        new_mean += mean
-        new_spread = delta * delta
-        new_spread *= share
-        new_spread *= trials
-        new_spread += spread
-        new_spread += inside.spread[ends, 0][None, :]
-        best = self._base_bits(new_trials, new_spread, counts)
-        owner, keys, prevs, begins = self._pairs_of(which)
-        jumps = new_mean[owner] if len(owner) != len(begins) else new_mean.copy()
-        jumps -= prevs[:, None]
-        np.abs(jumps, out=jumps)
-        jumps += 1.0
-        np.log2(jumps, out=jumps)
-        if len(begins) and groups[START, rows][0] == 0.0:
-            jumps[0] = 0.0  # the first group has no previous average
-        np.subtract(keys[:, None], jumps, out=jumps)
-        if len(owner) != len(begins):
-            jumps = np.minimum.reduceat(jumps, begins, axis=0)
-        best += jumps
-        keys = self._norm_bits(new_mean)
-        keys += best
+        if which is None:
+            rows = np.arange(count)
+        elif isinstance(which, slice):
+            rows = np.arange(*which.indices(count))
+        else:
+            rows = which.astype(np.int64)
+        trials, counts, mean, spread, best, keys = _kernels().extend_survivors(
+            rows,
+            self._groups,
+            self._trial_counts[:count],
+            self._begin[:count],
+            self._pair_count,
+            self._pairs,
+            np.ascontiguousarray(inside.counts[ends, 0]),
+            np.ascontiguousarray(inside.mean[ends, 0]),
+            np.ascontiguousarray(inside.spread[ends, 0]),
+            self._size_bits,
+            self._half_m,
+            self._norm_floor,
+        )
         return _Extended(
-            trials=new_trials,
+            trials=trials,
             counts=counts,
-            mean=new_mean,
-            spread=new_spread,
+            mean=mean,
+            spread=spread,
             best=best,
             keys=keys,
             which=which,
         )
-
-    def _pairs_of(
-        self, which: Survivors
-    ) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray, npt.NDArray[np.int64]]:
-        """Predecessors of survivors ``which``: owner (0 for the first of them...), key,
-        previous average, and where each survivor's begin."""
-        pair_count = self._pair_count
-        if which is None:
-            which = slice(0, self._count)
-        if isinstance(which, slice):
-            low, high, _ = which.indices(self._count)
-            first = int(self._begin[low]) if low < self._count else pair_count
-            stop = int(self._begin[high]) if high < self._count else pair_count
-            owner = self._owner[first:stop]
-            begins = self._begin[low:high]
-            return (
-                owner - low if low else owner,
-                self._pairs[KEY, first:stop],
-                self._pairs[PREV, first:stop],
-                begins - first if first else begins,
-            )
-        bounds = np.append(self._begin[: self._count], pair_count)
-        lows = bounds[which]
-        sizes = bounds[which + 1] - lows
-        begins = np.cumsum(sizes) - sizes
-        taken = np.arange(int(sizes.sum())) - np.repeat(begins - lows, sizes)
-        owner = np.repeat(np.arange(len(which)), sizes)
-        return owner, self._pairs[KEY, taken], self._pairs[PREV, taken], begins
 
     def _survivor_starts(self, which: Survivors) -> npt.NDArray[np.int64]:
         starts = self._groups[START, : self._count] if which is None else self._groups[START, which]
@@ -776,29 +686,20 @@ class ExactSearch:
     def _key_floor(self, inside: _Inside) -> tuple[FloatArray, FloatArray]:
         """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see _near)."""
         count = self._count
-        groups = self._groups
-        trials, mean, spread = groups[TRIALS, :count], groups[MEAN, :count], groups[SPREAD, :count]
-        # base(A) - r(s_A) = c(n) + n log2(s + 1)
-        lower = np.sqrt(spread / trials)
-        lower += 1.0
-        np.log2(lower, out=lower)
-        lower *= trials
-        lower += self._size_bits[self._trial_counts[:count]]
-        # the cheapest predecessor term any average in the block's range can get
         block_means = inside.mean[:, 0]
-        low = np.minimum(mean, block_means.min())
-        high = np.maximum(mean, block_means.max())
-        owner, keys, prevs, begins = self._pairs_of(None)
-        reach = np.maximum(np.abs(low[owner] - prevs), np.abs(high[owner] - prevs))
-        reach += 1.0
-        np.log2(reach, out=reach)
-        if groups[START, 0] == 0.0:
-            reach[0] = 0.0  # the first group has no previous average
-        cheapest = np.minimum.reduceat(keys - reach, begins) if len(owner) else keys
-        lower += cheapest
-        lower += math.log2(self._norm_floor)
+        lower = _kernels().key_floor(
+            self._groups,
+            self._trial_counts[:count],
+            self._begin[:count],
+            self._pair_count,
+            self._pairs,
+            self._size_bits,
+            float(block_means.min()),
+            float(block_means.max()),
+            math.log2(self._norm_floor),
+        )
         # per run e of the block: what every survivor's state adds at least
-        block_trials = inside.trials[:, 0]
+        block_trials = inside.counts[:, 0].astype(np.float64)
         added = np.sqrt(inside.spread[:, 0] / block_trials)
         added += 1.0
         np.log2(added, out=added)
@@ -846,48 +747,39 @@ class ExactSearch:
             # the states at runs since - 1 .. length - 2, by the run
             survivors = len(states.starts) - length
             states.keys[since - 1 :, survivors:] = new_keys[since - 1 : -1]
-            state_keys = states.keys[since - 1 :]
-            state_means = states.means[since - 1 :]
-            cheapest = state_keys.argmin(axis=1)
-            ends = np.arange(length - since)
-            lowest = state_keys[ends, cheapest]
-            lowest += RELATIVE_SLACK * (np.abs(lowest) + 1.0)
-            # no state further than log2(M + 1) above the cheapest can qualify
-            column, state = np.nonzero(state_keys <= (lowest + self._widest_jump)[:, None])
-            means = state_means[column, state]
-            state_key = state_keys[column, state]
-            bound = np.abs(means - state_means[ends, cheapest][column])
-            bound += 1.0
-            np.log2(bound, out=bound)
-            bound += lowest[column]
-            kept = state_key <= bound  # order kept: by the new group's start
-            froms = np.concatenate((froms, states.starts[state[kept]]))
-            keys = np.concatenate((keys, state_key[kept]))
-            prevs = np.concatenate((prevs, means[kept]))
-            owner = np.concatenate((owner, column[kept] + since))
+            chosen = _kernels().choose_states(
+                states.keys[since - 1 :],
+                states.means[since - 1 :],
+                states.starts,
+                self._widest_jump,
+                RELATIVE_SLACK,
+                since,
+            )
+            earlier_parts = (owner, froms, keys, prevs)
+            owner, froms, keys, prevs = (
+                np.concatenate((part, new)) for part, new in zip(earlier_parts, chosen, strict=True)
+            )
         begins = np.searchsorted(owner, np.arange(length))
         return _Pairs(owner, froms, keys, prevs, begins)
 
     @staticmethod
-    def _rows(
-        inside: _Inside, inside_bits: FloatArray, pairs: _Pairs, best: FloatArray, since: int
-    ) -> None:
+    def _rows(inside: _Inside, pairs: _Pairs, best: FloatArray, since: int) -> None:
         """Fill ``best`` ([end, start]) for the groups opened at ``since`` and after.
 
         Inf where start > end; the columns before ``since`` stay as they are.
         """
-        low = int(pairs.begins[since])
-        jumps = inside.mean.T[pairs.owner[low:]] - pairs.prevs[low:, None]
-        np.abs(jumps, out=jumps)
-        jumps += 1.0
-        np.log2(jumps, out=jumps)
-        if low == 0 and pairs.froms[0] < 0:
-            jumps[0] = 0.0  # the first group has no previous average
-        np.subtract(pairs.keys[low:, None], jumps, out=jumps)
-        cheapest = np.minimum.reduceat(jumps, pairs.begins[since:] - low, axis=0)
-        best[:, since:] = inside_bits[:, since:]
-        best[:, since:] += cheapest.T
-        best[:, since:][inside.before_start[:, since:]] = np.inf
+        _kernels().fill_rows(
+            inside.mean,
+            inside.bits,
+            inside.before_start,
+            pairs.owner,
+            pairs.froms,
+            pairs.keys,
+            pairs.prevs,
+            pairs.begins,
+            since,
+            best,
+        )
 
     def _close_block(
         self,
@@ -905,7 +797,7 @@ class ExactSearch:
         pair_total = int(pairs.begins[taken]) if taken < len(pairs.begins) else len(pairs.owner)
         survivors = count + taken
         pair_count = self._pair_count + pair_total
-        if survivors > len(self._begin) or pair_count > len(self._owner):
+        if survivors > len(self._begin) or pair_count > self._pairs.shape[1]:
             # half as much again, but never past one survivor per run seen: a history
             # that keeps every start (no change) would otherwise hold room it cannot use
             self._grow(min(survivors * 3 // 2, max(survivors, self.count)), pair_count * 3 // 2)
@@ -915,7 +807,7 @@ class ExactSearch:
         if ended is not None:  # the survivors' statistics are already those at the end
             best = np.concatenate((ended[0], best))
             keys = np.concatenate((ended[1], keys))
-        groups[TRIALS, count:survivors] = inside.trials[end, :taken]
+        groups[TRIALS, count:survivors] = inside.counts[end, :taken]
         groups[MEAN, count:survivors] = inside.mean[end, :taken]
         groups[SPREAD, count:survivors] = inside.spread[end, :taken]
         groups[START, count:survivors] = np.arange(first, first + taken)
@@ -923,7 +815,6 @@ class ExactSearch:
         self._begin[count:survivors] = self._pair_count + pairs.begins[:taken]
         self._pairs[KEY, self._pair_count : pair_count] = pairs.keys[:pair_total]
         self._pairs[PREV, self._pair_count : pair_count] = pairs.prevs[:pair_total]
-        self._owner[self._pair_count : pair_count] = count + pairs.owner[:pair_total]
         self._history_begin.extend(self._history_from.used + pairs.begins[:taken])
         self._history_from.extend(pairs.froms[:pair_total])
         self._history_key.extend(pairs.keys[:pair_total])
@@ -969,7 +860,8 @@ class ExactSearch:
         """
         centred = prev_avg - self._half_m
         norm_bits = math.log2(centred * centred + self._norm_floor)
-        return float(self._size_theta[trials]) + norm_bits + self._theta_base
+        size_theta = float(self._size_bits[trials] - trials * GAUSS_BITS_PER_TRIAL)
+        return size_theta + norm_bits + self._theta_base
 
     @property
     def survivors(self) -> int:
@@ -985,8 +877,10 @@ class ExactSearch:
         the runs so far, so it is dropped only when the next run arrives.
         """
         floor = float(best[lowest])
-        # split_bound for every survivor at once
-        limit = self._size_theta[self._trial_counts[: self._count]]
+        # split_bound for every survivor at once (its size term not tabled: the table
+        # would take 8 bytes a trial of the history)
+        trials = self._trial_counts[: self._count]
+        limit = self._size_bits[trials] - trials * GAUSS_BITS_PER_TRIAL
         limit += norm_of_lowest + self._theta_base + floor + RELATIVE_SLACK * (abs(floor) + 1.0)
         keep = best <= limit
         return None if keep.all() else keep
@@ -1003,7 +897,6 @@ class ExactSearch:
         self._pair_count = pairs_kept = int(counts.sum())
         self._pairs[:, :pairs_kept] = self._pairs[:, :pair_count][:, pair_keep]
         self._begin[:kept] = np.cumsum(counts) - counts
-        self._owner[:pairs_kept] = np.repeat(np.arange(kept), counts)
         self._best = self._best[keep]
 
     def partition(self) -> Partition:

@@ -1,0 +1,329 @@
+"""The exact search's inner loops, compiled: one call per step of a block, not hundreds.
+
+A block of the search (:mod:`.exact`) works on arrays of a few hundred
+values; as numpy operations it took about 400 calls per block, and their
+fixed cost, not the arithmetic, was most of its time.  Each function here
+does one of its steps in a single compiled loop with the same arithmetic,
+term for term.  The logarithm is the C library's (numba's, and
+``math.log2``'s), where numpy's vectorised one may differ in the last bit:
+every rule that drops a candidate keeps a relative slack for that
+(``RELATIVE_SLACK``), and the partition found is priced with the exact
+formula anyway.
+
+Compiled once per machine: ``cache=True`` keeps the machine code beside this
+file, so later processes (every ``sphinx-build``) load it instead.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_compiled = numba.njit(cache=True, nogil=True)
+
+
+@_compiled
+def base_bits(trials: float, spread: float, size_bits: float) -> float:
+    """A group's bits but its average's: ``c(n) + (n-1) log2(s+1) + log2(s+2)``."""
+    plus_one = math.sqrt(spread / trials) + 1.0
+    bits = (trials - 1.0) * math.log2(plus_one)
+    bits += math.log2(plus_one + 1.0)
+    return bits + size_bits
+
+
+@_compiled
+def norm_bits(avg: float, half_m: float, norm_floor: float) -> float:
+    """``L(p) = log2(norm(p))`` of an average ``p`` in units."""
+    centred = avg - half_m
+    return math.log2(centred * centred + norm_floor)
+
+
+@_compiled
+def extend_survivors(
+    rows: IntArray,
+    groups: FloatArray,
+    trial_counts: IntArray,
+    begin: IntArray,
+    pair_count: int,
+    pairs: FloatArray,
+    block_counts: IntArray,
+    block_mean: FloatArray,
+    block_spread: FloatArray,
+    size_bits: FloatArray,
+    half_m: float,
+    norm_floor: float,
+) -> tuple[FloatArray, IntArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Survivors ``rows`` (indices, by start) grown by each prefix of the block given.
+
+    ``block_*`` describe the block's prefixes (runs ``0..e``); arrays
+    [survivor, end] of trials, counts, mean, spread, best and keys.  Each
+    entry is computed alone: a survivor's values do not depend on the others.
+    """
+    count, ends = len(rows), len(block_counts)
+    survivors = len(trial_counts)
+    new_trials = np.empty((count, ends))
+    new_counts = np.empty((count, ends), dtype=np.int64)
+    new_mean = np.empty((count, ends))
+    new_spread = np.empty((count, ends))
+    best = np.empty((count, ends))
+    keys = np.empty((count, ends))
+    for row in range(count):
+        index = rows[row]
+        trials, mean, spread = groups[0, index], groups[1, index], groups[2, index]
+        low = begin[index]
+        high = begin[index + 1] if index + 1 < survivors else pair_count
+        first_group = groups[3, index] == 0.0
+        for end in range(ends):
+            total = trial_counts[index] + block_counts[end]
+            total_float = float(total)
+            delta = block_mean[end] - mean
+            share = float(block_counts[end]) / total_float
+            moved = delta * share + mean
+            grown = delta * delta * share * trials + spread + block_spread[end]
+            bits = base_bits(total_float, grown, size_bits[total])
+            cheapest = np.inf
+            for pair in range(low, high):
+                if first_group and pair == low:
+                    jump = 0.0  # the first group has no previous average
+                else:
+                    jump = math.log2(abs(moved - pairs[1, pair]) + 1.0)
+                cost = pairs[0, pair] - jump
+                if cost < cheapest:
+                    cheapest = cost
+            bits += cheapest
+            new_trials[row, end] = total_float
+            new_counts[row, end] = total
+            new_mean[row, end] = moved
+            new_spread[row, end] = grown
+            best[row, end] = bits
+            keys[row, end] = norm_bits(moved, half_m, norm_floor) + bits
+    return new_trials, new_counts, new_mean, new_spread, best, keys
+
+
+@_compiled
+def fill_rows(
+    inside_mean: FloatArray,
+    inside_bits: FloatArray,
+    before_start: npt.NDArray[np.bool_],
+    owner: IntArray,
+    froms: IntArray,
+    keys: FloatArray,
+    prevs: FloatArray,
+    begins: IntArray,
+    since: int,
+    best: FloatArray,
+) -> None:
+    """``best[e, t]`` ([end, start]) of the groups opened at ``since`` and after.
+
+    Inf where ``start > end``; the columns before ``since`` stay as they are.
+    Group ``t``'s predecessors are pairs ``begins[t]`` up to the next's.
+    """
+    length = len(begins)
+    pair_total = len(owner)
+    for start in range(since, length):
+        low = begins[start]
+        high = begins[start + 1] if start + 1 < length else pair_total
+        for end in range(length):
+            if before_start[end, start]:
+                best[end, start] = np.inf
+                continue
+            avg = inside_mean[end, start]
+            cheapest = np.inf
+            for pair in range(low, high):
+                if pair == 0 and froms[0] < 0:
+                    jump = 0.0  # the first group has no previous average
+                else:
+                    jump = math.log2(abs(avg - prevs[pair]) + 1.0)
+                cost = keys[pair] - jump
+                if cost < cheapest:
+                    cheapest = cost
+            best[end, start] = inside_bits[end, start] + cheapest
+
+
+@_compiled
+def choose_states(
+    state_keys: FloatArray,
+    state_means: FloatArray,
+    starts: IntArray,
+    widest_jump: float,
+    slack: float,
+    since: int,
+) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
+    """The states each group opened at ``since + r`` may follow: row ``r``'s not dominated.
+
+    Rows are the runs before those groups open, states in columns; a state
+    qualifies when its key is within ``log2(|p - p*| + 1)`` of the cheapest
+    key (``p*`` that state's average), plus a relative ``slack``.  Owner
+    (the group's start), the state's start, key and average; by owner, then
+    by state.
+    """
+    rows, states = state_keys.shape
+    # which qualify, then just the room they need: a long block's rows times
+    # states are tens of thousands, and the chosen few hundred
+    qualifies = np.zeros((rows, states), dtype=np.bool_)
+    found = 0
+    for row in range(rows):
+        cheapest = 0
+        for state in range(1, states):
+            if state_keys[row, state] < state_keys[row, cheapest]:
+                cheapest = state
+        lowest = state_keys[row, cheapest]
+        lowest += slack * (abs(lowest) + 1.0)
+        # no state further than log2(M + 1) above the cheapest can qualify
+        reach = lowest + widest_jump
+        centre = state_means[row, cheapest]
+        for state in range(states):
+            key = state_keys[row, state]
+            if not key <= reach:
+                continue
+            if key <= math.log2(abs(state_means[row, state] - centre) + 1.0) + lowest:
+                qualifies[row, state] = True
+                found += 1
+    owner = np.empty(found, dtype=np.int64)
+    froms = np.empty(found, dtype=np.int64)
+    keys = np.empty(found)
+    prevs = np.empty(found)
+    found = 0
+    for row in range(rows):
+        for state in range(states):
+            if qualifies[row, state]:
+                owner[found] = row + since
+                froms[found] = starts[state]
+                keys[found] = state_keys[row, state]
+                prevs[found] = state_means[row, state]
+                found += 1
+    return owner, froms, keys, prevs
+
+
+@_compiled
+def key_floor(
+    groups: FloatArray,
+    trial_counts: IntArray,
+    begin: IntArray,
+    pair_count: int,
+    pairs: FloatArray,
+    size_bits: FloatArray,
+    block_low: float,
+    block_high: float,
+    least_norm: float,
+) -> FloatArray:
+    """Per survivor, the least key a state of it can have in a block, less the block's part.
+
+    ``c(n) + n log2(s + 1)`` of its group, plus the cheapest predecessor term
+    any average between its own and the block's runs' (``block_low`` ..
+    ``block_high``) can get, plus ``least_norm`` (``L_min``): see
+    ``ExactSearch._near``.
+    """
+    survivors = len(trial_counts)
+    lower = np.empty(survivors)
+    for index in range(survivors):
+        trials, mean = groups[0, index], groups[1, index]
+        bits = math.log2(math.sqrt(groups[2, index] / trials) + 1.0) * trials
+        bits += size_bits[trial_counts[index]]
+        low, high = min(mean, block_low), max(mean, block_high)
+        first = begin[index]
+        stop = begin[index + 1] if index + 1 < survivors else pair_count
+        cheapest = np.inf
+        for pair in range(first, stop):
+            if index == 0 and pair == first and groups[3, 0] == 0.0:
+                reach = 0.0  # the first group has no previous average
+            else:
+                prev = pairs[1, pair]
+                reach = math.log2(max(abs(low - prev), abs(high - prev)) + 1.0)
+            cost = pairs[0, pair] - reach
+            if cost < cheapest:
+                cheapest = cost
+        lower[index] = bits + cheapest + least_norm
+    return lower
+
+
+@_compiled
+def inside_groups(
+    sizes: IntArray,
+    avgs: FloatArray,
+    stdevs: FloatArray,
+    size_bits: FloatArray,
+    half_m: float,
+    norm_floor: float,
+) -> tuple[npt.NDArray[np.bool_], IntArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Every group within one block's runs: arrays [end, start] (see ``exact._Inside``).
+
+    Before-start flags, trial counts, means, spreads, base bits and ``L`` of
+    the mean.
+
+    Averages from sums of differences to the block's first value: the sums
+    stay within a block's range, so they lose no precision to speak of.
+    Spreads are running sums of Welford's increments, ``(x - mean before)(x
+    - mean after) * size``, which are never negative: no cancellation.
+    """
+    length = len(sizes)
+    before_start = np.empty((length, length), dtype=np.bool_)
+    counts = np.empty((length, length), dtype=np.int64)
+    mean = np.empty((length, length))
+    spread = np.empty((length, length))
+    bits = np.empty((length, length))
+    norms = np.empty((length, length))
+    cumulative = np.zeros(length + 1, dtype=np.int64)
+    sums = np.zeros(length + 1)
+    offset = avgs[0]
+    for run in range(length):
+        cumulative[run + 1] = cumulative[run] + sizes[run]
+        sums[run + 1] = sums[run] + float(sizes[run]) * (avgs[run] - offset)
+    for end in range(length):
+        size = float(sizes[end])
+        own = stdevs[end] * stdevs[end] * size
+        for start in range(length):
+            count = cumulative[end + 1] - cumulative[start]
+            before_start[end, start] = count <= 0
+            count = max(count, 1)
+            counts[end, start] = count
+            average = (sums[end + 1] - sums[start]) / float(count) + offset
+            mean[end, start] = average
+            if before_start[end, start]:
+                increment = 0.0
+            elif start == end:
+                increment = own  # a group's first run brings only its own spread
+            else:
+                step = (avgs[end] - mean[end - 1, start]) * (avgs[end] - mean[end, start])
+                increment = max(step, 0.0) * size + own  # rounding can dip below zero
+            total = increment if end == 0 else spread[end - 1, start] + increment
+            spread[end, start] = total
+            if before_start[end, start]:  # read nowhere: half the logarithms saved
+                bits[end, start] = norms[end, start] = 0.0
+            else:
+                bits[end, start] = base_bits(float(count), total, size_bits[count])
+                norms[end, start] = norm_bits(average, half_m, norm_floor)
+    return before_start, counts, mean, spread, bits, norms
+
+
+@_compiled
+def welford_pass(
+    sizes: FloatArray,
+    avgs: FloatArray,
+    stdevs: FloatArray,
+    first: int,
+    stop: int,
+    total: float,
+    avg: float,
+    moment: float,
+) -> tuple[float, float, float]:
+    """Runs ``first..stop`` merged into a group's (trials, average, moment), one at a time.
+
+    The reference's operation order (``exact.GroupPass``); for runs of one
+    value (size 1, stdev 0) its extra terms are exact no-ops.
+    """
+    for run in range(first, stop):
+        size = sizes[run]
+        old_total = total
+        delta = avgs[run] - avg
+        total += size
+        avg += delta * size / total
+        moment += stdevs[run] * stdevs[run] * size
+        moment += delta * delta * old_total * size / total
+    return total, avg, moment
