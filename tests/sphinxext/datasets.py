@@ -7,6 +7,7 @@ average is the level itself and the expected dashboard numbers are exact.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -67,4 +68,27 @@ def write(folder: Path, builds: range, name: str = "results.jsonl") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     path.write_text("".join(json.dumps(row) + "\n" for row in rows(builds)), encoding="utf-8")
+    return path
+
+
+def write_timings(
+    folder: Path, names: Iterable[str], value: Callable[[str, int], float], builds: int = 20
+) -> Path:
+    """``runs.jsonl``: one test a name (``suite.<name>``), seconds from ``value(name,
+    build)``, a build a day in March 2026: small lower-is-better histories of a test's shape."""
+    rows = [
+        {
+            "test": f"suite.{name}",
+            "build": build,
+            "time": f"2026-03-{build:02d}T00:00:00Z",
+            "status": "PASS",
+            "metric": "seconds",
+            "unit": "s",
+            "values": [value(name, build)],
+        }
+        for build in range(1, builds + 1)
+        for name in names
+    ]
+    path = folder / "runs.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return path

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,7 +9,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_trending.render.figure import EXCLUDED_COLOR
 from tests.hover import hover_lines
-from tests.sphinxext import built_html
+from tests.sphinxext import built_html, datasets
 
 PAGES = """Curated
 =======
@@ -61,20 +60,7 @@ def _site(
         conf += 'trending_excluded_runs = "excluded.toml"\n'
     (srcdir / "conf.py").write_text(conf)
     (srcdir / "index.rst").write_text(PAGES)
-    rows = [
-        {
-            "test": f"suite.{name}",
-            "build": build,
-            "time": f"2026-03-{build:02d}T00:00:00Z",
-            "status": "PASS",
-            "metric": "seconds",
-            "unit": "s",
-            "values": [_value(name, build)],
-        }
-        for build in range(1, 21)
-        for name in ("dippy", "steady")
-    ]
-    (srcdir / "runs.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    datasets.write_timings(srcdir, ("dippy", "steady"), _value)
     app = make_app("html", srcdir=srcdir)
     app.build()
     return app

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +10,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_trending.render.figure import OUTLIER_COLOR, OUTLIER_SYMBOL
 from tests.hover import hover_lines
-from tests.sphinxext import built_html
+from tests.sphinxext import built_html, datasets
 
 PAGES = """Outliers
 ========
@@ -41,20 +40,7 @@ def _site(tmp_path: Path, make_app: Callable[..., SphinxTestApp], conf: str = ""
         ' "metric": "seconds", "direction": "lower"}}\n' + conf
     )
     (srcdir / "index.rst").write_text(PAGES)
-    rows = [
-        {
-            "test": f"suite.{name}",
-            "build": build,
-            "time": f"2026-03-{build:02d}T00:00:00Z",
-            "status": "PASS",
-            "metric": "seconds",
-            "unit": "s",
-            "values": [_value(name, build)],
-        }
-        for build in range(1, 21)
-        for name in LEVELS
-    ]
-    (srcdir / "runs.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    datasets.write_timings(srcdir, LEVELS, _value)
     app = make_app("html", srcdir=srcdir)
     app.build()
     assert "WARNING" not in app.warning.getvalue(), app.warning.getvalue()
