@@ -35,6 +35,8 @@ class Case:
     details: str = ""
     skipped: str | None = None
     output: str = ""
+    properties: Sequence[tuple[str, str]] = field(default_factory=tuple)
+    """Named facts a CI can read without parsing ``output`` (the verdict's pages)."""
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,7 @@ def junit_tree(name: str, suites: Iterable[Suite]) -> etree._ElementTree:
         _totals(element, suite.cases)
         if suite.timestamp is not None:
             element.set("timestamp", suite.timestamp.replace(microsecond=0).isoformat())
-        if suite.properties:
-            properties = etree.SubElement(element, "properties")
-            for key, value in suite.properties:
-                etree.SubElement(properties, "property", name=key, value=value)
+        _properties(element, suite.properties)
         for case in suite.cases:
             _case(element, case)
         every_case.extend(suite.cases)
@@ -80,6 +79,7 @@ def _case(parent: etree._Element, case: Case) -> None:
         parent, "testcase", classname=_xml_safe(case.classname), name=_xml_safe(case.name)
     )
     element.set("time", "0")
+    _properties(element, case.properties)
     if case.failure_type is not None:
         failure = etree.SubElement(
             element,
@@ -92,6 +92,13 @@ def _case(parent: etree._Element, case: Case) -> None:
         etree.SubElement(element, "skipped", message=_xml_safe(case.skipped))
     if case.output:
         etree.SubElement(element, "system-out").text = _xml_safe(case.output)
+
+
+def _properties(parent: etree._Element, facts: Sequence[tuple[str, str]]) -> None:
+    if facts:
+        properties = etree.SubElement(parent, "properties")
+        for key, value in facts:
+            etree.SubElement(properties, "property", name=key, value=_xml_safe(value))
 
 
 def _xml_safe(text: str) -> str:
@@ -133,6 +140,17 @@ def verdict_case(verdict: Verdict, fail_on: frozenset[Reason], links: GraphLinks
         [f"build: {verdict.job_build}", f"reason: {verdict.reason.value}"]
         + [f"{label}: {text}" for label, text in numbers if text]
     )
+    pages = (
+        ("graph", facts["graph"]),
+        ("build_url", facts["build_url"]),
+        ("version_url", facts["version_url"]),
+        ("since_build_url", facts["since_build_url"]),
+        ("since_version_url", facts["since_version_url"]),
+        ("last_good_build_url", _end(facts["last_good"], "build_url")),
+        ("first_bad_build_url", _end(facts["first_bad"], "build_url")),
+        ("compare_url", facts["compare_url"]),
+    )
+    properties = tuple((name, url) for name, url in pages if url)
     classname = ".".join(part for part in (verdict.source, history.testbed, history.suite) if part)
     summary = f"{verdict.reason.value}: {describe(verdict)}"
     if verdict.fails(fail_on):
@@ -143,6 +161,13 @@ def verdict_case(verdict: Verdict, fail_on: frozenset[Reason], links: GraphLinks
             failure_message=first_line(summary),
             details=verdict.message.strip() or summary,
             output=output,
+            properties=properties,
         )
     skipped = summary if verdict.reason is Reason.MISSING else None
-    return Case(classname=classname, name=history.display_name, skipped=skipped, output=output)
+    return Case(
+        classname=classname,
+        name=history.display_name,
+        skipped=skipped,
+        output=output,
+        properties=properties,
+    )

@@ -619,6 +619,13 @@ def test_conf_py_templates_link_the_judged_build_in_json_and_junit(
     job, build = NEWEST.split("/")
     assert {r["build_url"] for r in records} == {f"https://ci.example.org/job/{job}/{build}/"}
     assert f"build page: https://ci.example.org/job/{job}/{build}/" in junit.read_text()
+    # the same pages as test-case properties, named as in the JSON
+    cases = list(etree.parse(str(junit)).getroot().iter("testcase"))
+    assert cases
+    for case in cases:
+        found = {item.get("name"): item.get("value") for item in case.iter("property")}
+        assert found["build_url"] == f"https://ci.example.org/job/{job}/{build}/", found
+        assert found["version_url"].startswith("https://git.example.org/tag/"), found
 
 
 def test_a_regression_names_its_range_in_every_output(
