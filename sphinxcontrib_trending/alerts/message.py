@@ -24,7 +24,12 @@ import jinja2
 from sphinxcontrib_trending.analysis.folding import FoldedFailure, fold_failures
 from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict, worst_first
 from sphinxcontrib_trending.display import with_testbed
-from sphinxcontrib_trending.reports.incidents import gate_incidents, headline, member_label
+from sphinxcontrib_trending.reports.incidents import (
+    gate_incidents,
+    headline,
+    incident_compare_url,
+    member_label,
+)
 from sphinxcontrib_trending.reports.records import (
     GraphLinks,
     describe,
@@ -101,6 +106,8 @@ class IncidentView:
     headline: str
     kind: str
     members: tuple[tuple[str, str | None], ...]
+    compare_link: str | None = None
+    """The commits between the last good and the first bad version."""
 
 
 _TEXT = """\
@@ -109,7 +116,8 @@ Performance analysis of {{ builds }}: {{ outcome }}
 {% if incidents %}
 Incidents ({{ incidents | length }})
 {% for incident in incidents %}  * {{ incident.headline }}
-{% for test, link in incident.members %}      - {{ test }}
+{% if incident.compare_link %}    commits: {{ incident.compare_link }}
+{% endif %}{% for test, link in incident.members %}      - {{ test }}
 {% if link %}        {{ link }}
 {% endif %}{% endfor %}{% endfor %}{% endif %}\
 {% for section in sections %}
@@ -134,7 +142,8 @@ _HTML = """\
 {% if incidents %}
 <h2>Incidents ({{ incidents | length }})</h2>
 <ul>
-{% for incident in incidents %}<li class="trending-{{ incident.kind }}">{{ incident.headline }}
+{% for incident in incidents %}<li class="trending-{{ incident.kind }}">{{ incident.headline }}\
+{% if incident.compare_link %} (<a href="{{ incident.compare_link }}">commits</a>){% endif %}
 <ul>
 {% for test, link in incident.members %}<li>{% if link %}<a href="{{ link }}">{{ test }}</a>\
 {% else %}{{ test }}{% endif %}</li>
@@ -241,6 +250,7 @@ def incident_views(verdicts: Sequence[Verdict], links: GraphLinks) -> list[Incid
                 (member_label(member), links.series_url(member.source, member.history.ref))
                 for member in found.members
             ),
+            incident_compare_url(found, links),
         )
         for found in gate_incidents(verdicts)
     ]

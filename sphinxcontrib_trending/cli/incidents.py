@@ -162,7 +162,7 @@ def run(
         except OSError as error:
             _error(f"cannot write output: {error}")
             return EXIT_USAGE
-    print_lines(text_report(found, days))
+    print_lines(text_report(found, days, links))
     return 0
 
 
@@ -174,8 +174,11 @@ def document(found: Sequence[Incident], days: int, links: GraphLinks) -> dict[st
     }
 
 
-def text_report(found: Sequence[Incident], days: int) -> list[str]:
+def text_report(found: Sequence[Incident], days: int, links: GraphLinks) -> list[str]:
     period = "the last day" if days == 1 else f"the last {days} days"
     count = f"{len(found)} incident{'s' if len(found) != 1 else ''}"
     # Names come from the data: control characters are shown, never sent to the terminal.
-    return [f"{count} in {period}{':' if found else '.'}", *map(visible, incident_lines(found))]
+    return [
+        f"{count} in {period}{':' if found else '.'}",
+        *map(visible, incident_lines(found, links)),
+    ]

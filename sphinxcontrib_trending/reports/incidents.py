@@ -95,11 +95,32 @@ def member_label(member: Anomaly) -> str:
     return with_testbed(history.display_name, history.testbed) + (f": {change}" if change else "")
 
 
-def incident_lines(incidents: Sequence[Incident]) -> list[str]:
-    """Each incident's headline, its member tests indented under it."""
+def compare_url(
+    source: str, last_good: Run | None, first_bad: Run, links: GraphLinks
+) -> str | None:
+    """The commits between the last good and the first bad version, where the source's
+    ``compare_url`` template says (see :mod:`~sphinxcontrib_trending.conf.links`)."""
+    if last_good is None:
+        return None
+    return links.templates(source).compare_url(
+        last_good.dut_version, first_bad.dut_version, first_bad.job, first_bad.testbed
+    )
+
+
+def incident_compare_url(incident: Incident, links: GraphLinks) -> str | None:
+    return compare_url(incident.witness.source, incident.last_good, incident.first_bad, links)
+
+
+def incident_lines(incidents: Sequence[Incident], links: GraphLinks | None = None) -> list[str]:
+    """Each incident's headline (and the commits between, where a template says), its
+    member tests indented under it."""
+    links = links or GraphLinks()
     lines = []
     for incident in incidents:
         lines.append(f"* {headline(incident)}")
+        commits = incident_compare_url(incident, links)
+        if commits:
+            lines.append(f"  commits: {commits}")
         lines.extend(f"    - {member_label(member)}" for member in incident.members)
     return lines
 
@@ -132,6 +153,9 @@ def _member_record(member: Anomaly, links: GraphLinks) -> dict[str, Any]:
         "provisional": member.provisional,
         "first_bad": _run_record(member.first_bad_run, member.source, links),
         "last_good": _run_record(member.last_good_run, member.source, links),
+        "compare_url": compare_url(
+            member.source, member.last_good_run, member.first_bad_run, links
+        ),
         "graph": links.series_url(member.source, history.ref),
     }
 
@@ -146,6 +170,7 @@ def incident_record(incident: Incident, links: GraphLinks | None = None) -> dict
         "provisional": incident.provisional,
         "first_bad": _run_record(incident.first_bad, source, links),
         "last_good": _run_record(incident.last_good, source, links),
+        "compare_url": incident_compare_url(incident, links),
         "shared": incident.shared,
         "changes": None
         if spread is None

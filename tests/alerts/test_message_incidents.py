@@ -5,6 +5,7 @@ from __future__ import annotations
 import email
 import email.policy
 from email.message import EmailMessage
+from urllib.parse import quote
 
 from lxml import html
 
@@ -13,6 +14,7 @@ from sphinxcontrib_trending.alerts.message import Addresses, compose
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions
 from sphinxcontrib_trending.analysis.verdicts import DEFAULT_FAIL_ON, judge_latest
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.reports.records import GraphLinks
 from tests.hand_built import JOB, builds
 
@@ -84,3 +86,18 @@ def test_the_markdown_summary_lists_the_incident_first_escaped() -> None:
         for line in members
     )
     assert "drop-&lt;i&gt;c&lt;/i&gt; \\[2n-skx\\]: -10.00 %" in members[2]
+
+
+def test_both_parts_link_the_commits_between_when_a_template_says() -> None:
+    data = builds(LEVELS, range(1, LAST + 1))
+    verdicts = judge_latest("mrr", histories(data, "mrr"), data, TrendOptions())
+    compare = LinkTemplates(compare="https://git.example.org/compare/{last_good}...{first_bad}")
+    links = GraphLinks("https://d.example.org", pages={"mrr": compare})
+    text, body = _parts(compose(verdicts, DEFAULT_FAIL_ON, ADDRESSES, links))
+    commits = "https://git.example.org/compare/26.02-rc0~11...26.02-rc0~12"
+    lines = text.splitlines()
+    headline = next(index for index, line in enumerate(lines) if line.startswith("  * "))
+    assert lines[headline + 1] == f"    commits: {quote(commits, safe=':/')}"
+    incident = html.fromstring(body).xpath("//li[@class='trending-regression']")[0]
+    assert incident.xpath("./a/@href") == [quote(commits, safe=":/")]
+    assert incident.xpath("./a/text()") == ["commits"]

@@ -131,13 +131,14 @@ def test_run_takes_typed_options_and_a_filter(data: Path, capsys) -> None:
     assert capsys.readouterr().out.splitlines() == ["0 incidents in the last day."]
 
 
-def test_links_come_from_the_sources_templates(data: Path, tmp_path: Path) -> None:
+def test_links_come_from_the_sources_templates(data: Path, tmp_path: Path, capsys) -> None:
     templated = Source(
         "perf",
         SourceSpec(paths=(str(data),), format="jsonl"),
         links=LinkTemplates(
             build="https://ci.example.org/{job}/{build}",
             version="https://git.example.org/log/{version}",
+            compare="https://git.example.org/compare/{last_good}...{first_bad}",
         ),
     )
     target = tmp_path / "linked.json"
@@ -146,6 +147,10 @@ def test_links_come_from_the_sources_templates(data: Path, tmp_path: Path) -> No
     assert drop["first_bad"]["version_url"] == "https://git.example.org/log/v15"
     assert drop["last_good"]["build_url"].startswith("https://ci.example.org/perf-")
     assert drop["tests"][0]["graph"].startswith("https://d.org/graphs.html#trending-perf-")
+    commits = "https://git.example.org/compare/v14...v15"
+    assert drop["compare_url"] == commits
+    assert {test["compare_url"] for test in drop["tests"]} == {commits}
+    assert f"  commits: {commits}" in capsys.readouterr().out.splitlines()
 
 
 def test_usage_errors_exit_2(tmp_path: Path, capsys) -> None:
