@@ -149,22 +149,20 @@ def test_an_unreadable_file_is_named_and_the_others_read(
     assert [build.origin for build in dataset.builds] == [str(run_file)]
 
 
-def test_nan_times_are_left_out_and_named(run_file: Path) -> None:
-    _edit(run_file, lambda data: data["benchmarks"][0].update(cpu_time=math.nan))
+@pytest.mark.parametrize(
+    ("spoilt", "kept", "value", "shown"),
+    [("cpu_time", "real_time", math.nan, "nan"), ("real_time", "cpu_time", math.inf, "inf")],
+)
+def test_times_that_are_not_finite_are_left_out_and_named(
+    run_file: Path, spoilt: str, kept: str, value: float, shown: str
+) -> None:
+    _edit(run_file, lambda data: data["benchmarks"][0].update({spoilt: value}))
     dataset = _read(run_file)
     (problem,) = dataset.problems
-    assert problem.origin == str(run_file) and "sum_small: cpu_time value nan" in problem.message
+    assert problem.origin == str(run_file)
+    assert f"sum_small: {spoilt} value {shown}" in problem.message
     small = dataset.builds[0].tests[0]
-    assert small.measurement("cpu_time") is None and small.measurement("real_time") is not None
-
-
-def test_infinite_times_are_left_out_and_named(run_file: Path) -> None:
-    _edit(run_file, lambda data: data["benchmarks"][0].update(real_time=math.inf))
-    dataset = _read(run_file)
-    (problem,) = dataset.problems
-    assert problem.origin == str(run_file) and "sum_small: real_time value inf" in problem.message
-    small = dataset.builds[0].tests[0]
-    assert small.measurement("real_time") is None and small.measurement("cpu_time") is not None
+    assert small.measurement(spoilt) is None and small.measurement(kept) is not None
 
 
 def test_null_times_are_named_and_the_rest_read(run_file: Path) -> None:

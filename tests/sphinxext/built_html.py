@@ -42,6 +42,12 @@ def dashboard_rows(page: lxml.html.HtmlElement) -> dict[str, dict[str, str]]:
     return {row[0]: dict(zip(header, row, strict=True)) for row in cells(table)}
 
 
+def change_counts(outdir: str | Path) -> tuple[str, str]:
+    """The Regressions and Progressions cells of the index page's one table row."""
+    (row,) = dashboard_rows(page(outdir, "index")).values()
+    return row["Regressions [#]"], row["Progressions [#]"]
+
+
 def traces(outdir: str | Path, name: str = "index") -> dict[str, dict]:
     """The traces of the page's one graph, by trace name."""
     (figure,) = figures(outdir, name).values()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from tests.sphinxext.built_html import cells, page
+from tests.sphinxext import built_html
 
 STEADY = [1.00, 1.01, 0.99, 1.00, 1.02, 0.98, 1.00, 1.01, 0.99, 1.00, 1.01, 0.99]
 PAGE = """Latency
@@ -53,25 +53,17 @@ def _site(
     return app
 
 
-def _counts(app: SphinxTestApp) -> tuple[str, str]:
-    html = page(app.outdir, "index")
-    (table,) = html.xpath("//table[contains(@class, 'trending-table')]")
-    header = [th.text_content().strip() for th in table.xpath("./thead//th")]
-    (row,) = cells(table)
-    return row[header.index("Regressions [#]")], row[header.index("Progressions [#]")]
-
-
 @pytest.mark.parametrize("metric", ["latency_pdr50_forward_avg", "reconf_time_lost"])
 def test_a_lower_is_better_metric_rising_is_a_regression_unasked(
     tmp_path: Path, make_app: Callable[..., SphinxTestApp], metric: str
 ) -> None:
     app = _site(tmp_path, make_app, metric, direction=None)
     assert "WARNING" not in app.warning.getvalue(), app.warning.getvalue()
-    assert _counts(app) == ("1", "0")
+    assert built_html.change_counts(app.outdir) == ("1", "0")
 
 
 def test_the_sources_explicit_direction_still_wins(
     tmp_path: Path, make_app: Callable[..., SphinxTestApp]
 ) -> None:
     app = _site(tmp_path, make_app, "latency_pdr50_forward_avg", direction="higher")
-    assert _counts(app) == ("0", "1")
+    assert built_html.change_counts(app.outdir) == ("0", "1")

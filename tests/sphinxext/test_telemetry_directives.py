@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from tests.sphinxext.built_html import cells, page
+from tests.sphinxext import built_html
+from tests.sphinxext.built_html import page
 
 STEADY = [1.00, 1.01, 0.99, 1.00, 1.02, 0.98, 1.00, 1.01, 0.99, 1.00, 1.01, 0.99]
 TEST = "tests.vpp.perf.l2.64b-1c-eth-l2bdbasemaclrn-mrr"
@@ -54,14 +55,6 @@ def _site(
     return app
 
 
-def _counts(app: SphinxTestApp) -> tuple[str, str]:
-    html = page(app.outdir, "index")
-    (table,) = html.xpath("//table[contains(@class, 'trending-table')]")
-    header = [th.text_content().strip() for th in table.xpath("./thead//th")]
-    (row,) = cells(table)
-    return row[header.index("Regressions [#]")], row[header.index("Progressions [#]")]
-
-
 @pytest.mark.parametrize(
     ("labels", "counts"),
     [("thread_id=1", ("0", "1")), ("thread_id=~[2-9] name=ip4-input", ("0", "0"))],
@@ -72,7 +65,7 @@ def test_the_labels_choose_the_series_that_is_trended_and_judged(
     options = f"   :metric: telemetry:calls_total\n   :labels: {labels}\n"
     app = _site(tmp_path, make_app, options)
     assert "WARNING" not in app.warning.getvalue(), app.warning.getvalue()
-    assert _counts(app) == counts
+    assert built_html.change_counts(app.outdir) == counts
 
 
 def test_a_series_spelt_whole_needs_no_labels(
@@ -81,7 +74,7 @@ def test_a_series_spelt_whole_needs_no_labels(
     metric = 'telemetry:calls_total{name="ip4-input",thread_id="1"}'
     app = _site(tmp_path, make_app, f"   :metric: {metric}\n")
     assert "WARNING" not in app.warning.getvalue(), app.warning.getvalue()
-    assert _counts(app) == ("0", "1")
+    assert built_html.change_counts(app.outdir) == ("0", "1")
 
 
 @pytest.mark.parametrize(
