@@ -60,9 +60,12 @@ BUILDS = 180
 GRAPH_PAGES = 10
 
 CONF = """extensions = ["sphinxcontrib_trending"]
+exclude_patterns = ["_build"]
 trending_sources = {"mrr": {"paths": ["../archive/*.xml.gz"]}}
 """
 STORE_CONF = """extensions = ["sphinxcontrib_trending"]
+exclude_patterns = ["_build"]
+exclude_patterns = ["_build"]
 trending_sources = {"mrr": {"format": "parquet", "paths": ["../store"]}}
 """
 

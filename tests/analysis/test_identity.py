@@ -7,6 +7,8 @@ to the analysis options without reaching the keys derived from them.
 
 from __future__ import annotations
 
+import pickle
+import pickletools
 from dataclasses import fields, replace
 
 import pytest
@@ -69,3 +71,16 @@ def test_a_series_is_named_by_its_metric_too() -> None:
     assert SeriesTarget("s", ndr).anchor != SeriesTarget("s", pdr).anchor
     assert SeriesTarget("s", ndr).anchor != SeriesTarget("t", ndr).anchor
     assert SeriesTarget("s", SeriesRef("ndr", "2n-icx/T <b>")).anchor == "trending-s-ndr-2n-icx-t-b"
+
+
+def test_series_identities_pickle_by_their_constructor() -> None:
+    """A site's environment holds a few identities per series (20,000 at CSIT's size):
+    loaded through the constructor, not a slotted dataclass's per-field state."""
+    target = SeriesTarget("mrr-source", SeriesRef("mrr", "2n-icx/tests.vpp.perf.ip4-mrr"))
+    dumped = pickle.dumps(target, protocol=pickle.HIGHEST_PROTOCOL)
+    opcodes = {opcode.name for opcode, _, _ in pickletools.genops(dumped)}
+    assert "BUILD" not in opcodes
+    loaded = pickle.loads(dumped)
+    assert loaded == target
+    assert type(loaded.series) is SeriesRef
+    assert loaded.anchor == target.anchor
