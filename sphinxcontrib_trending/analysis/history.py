@@ -19,18 +19,8 @@ from typing import NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
-from sphinxcontrib_trending.analysis.history_columns import (
-    RUN_SCHEMA,
-    HistoryColumns,
-    KeptRuns,
-    Numbering,
-    kept_identities,
-    new_runs,
-    settled,
-)
 from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.latency_curves import is_histogram
 from sphinxcontrib_trending.engine.collector import collector_paused
@@ -195,7 +185,6 @@ def histories(
     *,
     keep_failing: bool = False,
     rules: DimensionRules | None = None,
-    kept: HistoryColumns | None = None,
 ) -> list[TestHistory]:
     """Histories of every test that measured ``metric`` at least once.
 
@@ -206,61 +195,10 @@ def histories(
     and failed at least once gets a history too (its ``unit`` is None).
     Builds are taken in the order given (the ingest layer sorts them by
     time).  ``rules`` (the source's, else the built-in ones) derive each
-    history's dimensions from its newest run.  ``kept`` is where the runs of
-    a store's builds are kept between builds (:mod:`.history_columns`): a
-    build whose first builds were kept takes only the new ones' rows.
+    history's dimensions from its newest run.
     """
     with collector_paused():
-        builds = list(builds)
-        rules = rules or rules_for()
-        if (
-            kept is not None
-            and builds
-            and accept is None
-            and latency_base(metric) is None
-            and kept_identities(builds)
-        ):
-            return _kept_histories(builds, metric, keep_failing, rules, kept)
-        return _histories(builds, metric, accept, keep_failing, rules)
-
-
-def _kept_histories(
-    builds: list[Build],
-    metric: str,
-    keep_failing: bool,
-    rules: DimensionRules,
-    kept: HistoryColumns,
-) -> list[TestHistory]:
-    """:func:`histories` of builds all read from a store, from their runs as kept
-    and the new builds' rows; the runs kept anew when there were new builds."""
-    found = kept.read(builds)
-    if found is None:
-        found = KeptRuns([], [], [], RUN_SCHEMA.empty_table())
-    numbering = Numbering(found.test_ids, found.testbeds)
-    start = len(found.builds)
-    tables = new_runs(builds[start:], start, metric, numbering, STORED_BATCH, trial_statistics)
-    table = pa.concat_tables([found.table, *tables]) if tables else found.table
-    if tables or start < len(builds):
-        identities = [*found.builds, *(build.tests.identity for build in builds[start:])]
-        kept.write(KeptRuns(identities, numbering.test_ids, numbering.testbeds, table))  # type: ignore[arg-type]
-    keys = list(map(history_key, numbering.testbeds, numbering.test_ids))
-    made = settled(builds, table, numbering, keep_failing, Run, keys)
-    return [
-        TestHistory(
-            key=keys[number],
-            test_id=test.test_id,
-            name=test.name,
-            suite=test.suite,
-            tags=test.tags,
-            testbed=numbering.testbeds[number],
-            thread_core=test.thread_core,
-            metric=metric,
-            unit=made.units[number],
-            runs=made.runs[number],
-            dimensions=rules.derive(test, numbering.testbeds[number]),
-        )
-        for number, test in zip(made.shown, made.newest, strict=True)
-    ]
+        return _histories(builds, metric, accept, keep_failing, rules or rules_for())
 
 
 def _histories(

@@ -41,11 +41,6 @@ class Trials(Sequence[float]):
             return None
         return self._average, self._stdev
 
-    @property
-    def packed(self) -> bytes:
-        """The doubles as kept, to be written out whole (see :mod:`~.analysis.history_columns`)."""
-        return self._packed
-
     def _view(self) -> memoryview:
         return memoryview(self._packed).cast("d")
 

@@ -37,12 +37,7 @@ from sphinxcontrib_trending.ingest.store.columns import (
     REFERENCE_METRICS,
     STORE_MARKER,
 )
-from sphinxcontrib_trending.ingest.store.decoded import (
-    DecodedCopies,
-    copy_identity,
-    copy_name,
-    scoped,
-)
+from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
     INPUT_PREFIX,
     in_days,
@@ -193,12 +188,6 @@ class _Kept:
         if self.decoded is not None and (identity := self._identity(relatives)) is not None:
             self.decoded.write(copy_name(relatives), identity, table)
 
-    def rows_identity(self, relatives: list[str]) -> str | None:
-        """What the input's rows are, when its decoded copy can vouch for them."""
-        if self.decoded is None or (identity := self._identity(relatives)) is None:
-            return None
-        return copy_identity(self.decoded, copy_name(relatives), identity)
-
     def _identity(self, relatives: list[str]) -> list[object] | None:
         """The files' listed states; None if one was not listed (a manifest's own)."""
         if not all(relative in self.states for relative in relatives):
@@ -323,10 +312,7 @@ def _read_wanted(
                 read.data_problems.clear()  # of tests that are skipped with their file
         if read_now.rows is not None:
             prefix = _input_of(wanted[positions[0]][0])
-            identity = kept.rows_identity([wanted[position][0] for position in positions])
-            builds[prefix] = _our_builds(
-                location, prefix, read_now.rows, shared, problems, identity
-            )
+            builds[prefix] = _our_builds(location, prefix, read_now.rows, shared, problems)
         del read_now
     for position in range(len(wanted)):
         read = reads[position]
@@ -367,13 +353,12 @@ def _our_builds(
     rows: pa.Table | Exception,
     shared: SharedValues,
     problems: list[Problem],
-    identity: str | None,
 ) -> list[Build]:
     """One input's rows together: its builds come back whole, or not at all."""
     try:
         if isinstance(rows, Exception):
             raise rows
-        return builds_from_input(rows, shared, identity)
+        return builds_from_input(rows, shared)
     except READ_ERRORS as error:
         where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
         problems.append(Problem(where, f"corrupt rows, skipped: {error}"))

@@ -93,13 +93,6 @@ class DecodedCopies:
                     kept.unlink(missing_ok=True)
 
 
-def copy_identity(copies: DecodedCopies, name: str, identity: object) -> str:
-    """One text for what an input's decoded rows are: which files, in which state,
-    read how (the copies' scope) and decoded by which version of this module."""
-    named = [DECODED_VERSION, copies.folder.name, name, identity]
-    return hashlib.sha256(json.dumps(named, sort_keys=True).encode()).hexdigest()
-
-
 def copy_name(paths: Iterable[str]) -> str:
     """What names an input's copy: the paths of its files, in order."""
     return "\n".join(paths)

@@ -28,12 +28,7 @@ from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.store.bounded import read_regular
 from sphinxcontrib_trending.ingest.store.checked import CheckedFiles, hashed_now
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
-from sphinxcontrib_trending.ingest.store.decoded import (
-    DecodedCopies,
-    copy_identity,
-    copy_name,
-    scoped,
-)
+from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
     file_name,
     is_our_file,
@@ -142,7 +137,7 @@ class LocalStore:
             elif rows is None:  # an input that gave no builds
                 found.append(([], None))
             else:
-                found.append(self._builds(entry, *rows))
+                found.append(self._builds(entry, rows))
         return found
 
     def _decoded(self, passed_messages: bool) -> DecodedCopies | None:
@@ -152,10 +147,9 @@ class LocalStore:
 
     def _input_rows(
         self, entry: Entry, passed_messages: bool, decoded: DecodedCopies | None
-    ) -> tuple[pa.Table, str | None] | Problem | None:
-        """An entry's rows in order (:func:`.input_rows`), verified now or when last decoded,
-        and what they are when a decoded copy vouches for them (:class:`.StoredInput`'s
-        identity); None for an entry without files.
+    ) -> pa.Table | Problem | None:
+        """An entry's rows in order (:func:`.input_rows`), verified now or when last decoded;
+        None for an entry without files.
 
         A decoded copy stands for the entry's files while each keeps the
         size, digest and modification time it had then: a file written in
@@ -171,10 +165,9 @@ class LocalStore:
                 identity.append([data.path, data.size, data.sha256, path.stat().st_mtime_ns])
             except OSError as error:
                 return _unusable(path, error)
-        rows_identity = None if decoded is None else copy_identity(decoded, name, identity)
         copy = decoded.read(name, identity) if decoded is not None else None
         if copy is not None:
-            return copy, rows_identity
+            return copy
         tables = []
         for data in entry.files:
             path = self.root / data.path
@@ -188,13 +181,11 @@ class LocalStore:
             return _unusable(self.root / entry.files[0].path, error)
         if decoded is not None:
             decoded.write(name, identity, rows)
-        return rows, rows_identity
+        return rows
 
-    def _builds(
-        self, entry: Entry, rows: pa.Table, identity: str | None
-    ) -> tuple[list[Build] | None, Problem | None]:
+    def _builds(self, entry: Entry, rows: pa.Table) -> tuple[list[Build] | None, Problem | None]:
         try:
-            builds = builds_from_input(rows, self.shared, identity)
+            builds = builds_from_input(rows, self.shared)
         except READ_ERRORS as error:
             return None, _unusable(self.root / entry.files[0].path, error)
         return builds, None

@@ -91,20 +91,13 @@ class StoredInput:
     start, and later slice.
     """
 
-    def __init__(self, table: pa.Table, shared: SharedValues, identity: str | None = None) -> None:
-        """``table`` as :func:`input_rows` gives it; rows out of order are sorted first.
-
-        ``identity`` names what the rows are (the input's files as they were
-        when decoded, and how they were read), where the read can say so:
-        histories kept between builds (:mod:`~.analysis.history_columns`)
-        stand for exactly the inputs so named.
-        """
+    def __init__(self, table: pa.Table, shared: SharedValues) -> None:
+        """``table`` as :func:`input_rows` gives it; rows out of order are sorted first."""
         builds, tests = _sort_keys(table)
         if not _ordered(builds, tests):
             table = input_rows([table])
             builds, tests = _sort_keys(table)
         self.shared = shared
-        self.identity = identity
         new_build = np.ones(len(builds), dtype=bool)
         new_build[1:] = builds[1:] != builds[:-1]
         new_test = new_build | (tests != np.roll(tests, 1))
@@ -321,13 +314,6 @@ class StoredTests(Sequence[TestResult]):
     def metric_rows(self, metric: str) -> MetricRows:
         return self._input.metric_rows(metric, self._first, self._stop)
 
-    @property
-    def identity(self) -> str | None:
-        """What these tests are, if their input's read could say (see :class:`StoredInput`)."""
-        if self._input.identity is None:
-            return None
-        return f"{self._input.identity}:{self._first}:{self._stop}"
-
     def metrics(self) -> set[str]:
         """Every metric the tests measured, none of them made (see :func:`.metrics_in`)."""
         return self._input.metrics(self._first, self._stop)
@@ -436,12 +422,9 @@ def input_rows(tables: list[pa.Table]) -> pa.Table:
     return table.take(pa.array(np.lexsort((tests, builds))))
 
 
-def builds_from_input(
-    table: pa.Table, shared: SharedValues, identity: str | None = None
-) -> list[Build]:
-    """One input's rows as :func:`input_rows` gives them, back into its builds
-    (``identity``: see :class:`StoredInput`)."""
-    return StoredInput(table, shared, identity).builds()
+def builds_from_input(table: pa.Table, shared: SharedValues) -> list[Build]:
+    """One input's rows as :func:`input_rows` gives them, back into its builds."""
+    return StoredInput(table, shared).builds()
 
 
 def builds_from_rows(
