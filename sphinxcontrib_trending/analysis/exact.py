@@ -112,7 +112,9 @@ class GroupPass:
     avg: float = 0.0
     moment: float = 0.0
 
-    def advance(self, sizes: FloatArray, avgs: FloatArray, stdevs: FloatArray, stop: int) -> None:
+    def advance(
+        self, sizes: npt.NDArray[np.int64], avgs: FloatArray, stdevs: FloatArray, stop: int
+    ) -> None:
         """Take in the runs up to ``stop`` (exclusive)."""
         first = max(self.start, self.stop)
         total, avg, moment = _kernels().welford_pass(
@@ -136,6 +138,18 @@ class _Column:
     def __init__(self, dtype: type[np.generic] = np.float64) -> None:
         self.data = np.zeros(64, dtype=dtype)
         self.used = 0
+
+    def share(self, values: npt.NDArray[Any]) -> None:
+        """:meth:`extend`, but an empty column holds ``values`` themselves, not a copy.
+
+        For the caller's runs: a one-off search keeps no second copy of them.
+        They are never written to, since the column is then full: more values
+        copy them first.
+        """
+        if self.used:
+            self.extend(values)
+        else:
+            self.data, self.used = values, len(values)
 
     def extend(self, values: npt.NDArray[Any]) -> None:
         need = self.used + len(values)
@@ -168,14 +182,12 @@ NEAR_MIN_SURVIVORS = 64
 NEAR_MARGIN = 1e-6
 # rounds of the fixed-point iteration of a block's predecessor sets
 ROUNDS = 8
-# survivors extended at once where all of them are (see ExactSearch._extend_every_survivor)
-CHUNK = 4096
 
-Survivors = npt.NDArray[np.intp] | slice | None
-"""Which survivors: their indices, a range of them, or None for all."""
+Survivors = npt.NDArray[np.intp] | None
+"""Which survivors: their indices, or None for all."""
 
-# rows of ExactSearch._groups: per surviving start, its group's statistics
-TRIALS, MEAN, SPREAD, START = range(4)
+# rows of ExactSearch._groups: per surviving start, its group's statistics and best
+TRIALS, MEAN, SPREAD, START, BEST = range(5)
 # rows of ExactSearch._pairs: per predecessor of a surviving start
 KEY, PREV = range(2)
 
@@ -206,11 +218,10 @@ class _Inside:
 class _Extended:
     """Survivors' groups extended by prefixes of a block: arrays [survivor, end].
 
-    ``which`` are the survivors' indices (None: all of them, in order; a slice: those).
+    ``which`` are the survivors' indices (None: all of them, in order).
     """
 
     trials: FloatArray
-    counts: npt.NDArray[np.int64]
     mean: FloatArray
     spread: FloatArray
     best: FloatArray
@@ -290,7 +301,7 @@ class ExactSearch:
         self._theta_base = 2.0 * math.log2(1.0 + big_m / 2.0) + norm_span + 2.0
         self._widest_jump = math.log2(big_m + 1.0)
         # the runs, for the exact statistics of the groups found
-        self._run_sizes = _Column()
+        self._run_sizes = _Column(np.int64)
         self._run_avgs = _Column()
         self._run_stdevs = _Column()
         self._trials = 0
@@ -300,7 +311,6 @@ class ExactSearch:
         self._near_count = 0  # survivors the last block extended over all its runs
         self._pair_count = 0
         self._allocate(64, 64)
-        self._best = np.zeros(0)  # best[j, e] of the survivors at the last run e
         self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at the next run
         # predecessors of the next start to open: (from, key, prev)
         self._pending: tuple[list[int], list[float], list[float]] = (
@@ -321,8 +331,7 @@ class ExactSearch:
 
     def _allocate(self, groups: int, pairs: int) -> None:
         """Room for ``groups`` survivors and ``pairs`` predecessors."""
-        self._groups = np.zeros((4, groups))
-        self._trial_counts = np.zeros(groups, dtype=np.int64)
+        self._groups = np.zeros((BEST + 1, groups))
         self._pairs = np.zeros((2, pairs))
         self._begin = np.zeros(groups, dtype=np.int64)
 
@@ -335,7 +344,6 @@ class ExactSearch:
         count, pair_count = self._count, self._pair_count
         for name, used, room in (
             ("_groups", count, groups),
-            ("_trial_counts", count, groups),
             ("_begin", count, groups),
             ("_pairs", pair_count, pairs),
         ):
@@ -359,12 +367,12 @@ class ExactSearch:
             unit=self.model.unit,
             table_size=len(self._size_bits),
             block=self._block,
-            groups=self._groups[:, :count].copy(),
-            trial_counts=self._trial_counts[:count].copy(),
+            groups=self._groups[:BEST, :count].copy(),
+            trial_counts=self._groups[TRIALS, :count].astype(np.int64),
             pairs=self._pairs[:, :pair_count].copy(),
             owner=np.repeat(np.arange(count), np.diff(np.append(self._begin[:count], pair_count))),
             begin=self._begin[:count].copy(),
-            best=self._best.copy(),
+            best=self._groups[BEST, :count].copy(),
             doomed=doomed,
             pending_from=np.array(pending_from, dtype=np.int64),
             pending_key=np.array(pending_key, dtype=np.float64),
@@ -390,19 +398,16 @@ class ExactSearch:
         ):
             raise ValueError("the saved search describes other runs")
         search = cls(BitModel(saved.max_value, saved.unit, saved.table_size - 1))
-        search._run_sizes.extend(runs.sizes.astype(np.float64))
-        search._run_avgs.extend(runs.avgs)
-        search._run_stdevs.extend(runs.stdevs)
+        search._keep_runs(runs)
         search._trials = saved.trials
         count, pair_count = len(saved.best), len(saved.owner)
         search._grow(max(64, 2 * count), max(64, 2 * pair_count))
         search._count, search._pair_count = count, pair_count
         search._block = min(max(saved.block, MIN_BLOCK), LONGEST_BLOCK)
-        search._groups[:, :count] = saved.groups
-        search._trial_counts[:count] = saved.trial_counts
+        search._groups[:BEST, :count] = saved.groups
+        search._groups[BEST, :count] = saved.best
         search._pairs[:, :pair_count] = saved.pairs
         search._begin[:count] = saved.begin
-        search._best = saved.best.copy()
         search._doomed = saved.doomed == 0 if saved.doomed.any() else None
         search._pending = (
             saved.pending_from.tolist(),
@@ -436,6 +441,12 @@ class ExactSearch:
         """
         yield from self._advance(runs, each=True)
 
+    def _keep_runs(self, runs: PreparedRuns) -> None:
+        """Keep the runs for pricing: the caller's arrays, if they are the first."""
+        self._run_sizes.share(np.asarray(runs.sizes, dtype=np.int64))
+        self._run_avgs.share(np.asarray(runs.avgs, dtype=np.float64))
+        self._run_stdevs.share(np.asarray(runs.stdevs, dtype=np.float64))
+
     def _advance(self, runs: PreparedRuns, each: bool) -> Iterator[Callable[[], Partition]]:
         if runs.count and runs.max_value > self.model.max_value:
             raise ValueError("a run exceeds the model's largest value: start a new search")
@@ -444,9 +455,7 @@ class ExactSearch:
             model = self.model
             self.model = BitModel(model.max_value, model.unit, max(total, 2 * len(self._size_bits)))
             self._tables(self.model)
-        self._run_sizes.extend(runs.sizes.astype(np.float64))
-        self._run_avgs.extend(runs.avgs)
-        self._run_stdevs.extend(runs.stdevs)
+        self._keep_runs(runs)
         self._trials = total
         first = self.count - runs.count
         self._history_begin.reserve(self.count)  # one entry per start
@@ -525,7 +534,7 @@ class ExactSearch:
             sizes, avgs, stdevs = sizes[:fit], avgs[:fit], stdevs[:fit]
             length = fit
             inside = _Inside(self, sizes, avgs, stdevs)
-        old = self._extended(inside, near, slice(None)) if self._count else None
+        old = self._extended(inside, near) if self._count else None
         if length > 1:  # a block of one run tells nothing of how many are near
             self._near_count = self._count if near is None else len(near)
         states = self._states(first, inside, old) if old is not None and length > 1 else None
@@ -563,76 +572,69 @@ class ExactSearch:
                 )
                 for end in range(taken)
             ]
-        ended = None
-        if old is not None and near is None:  # every survivor at the run the block ends with
-            ended = self._keep_column(old, taken - 1)
+        # the survivors' keys at the run the block ends with, and room for the block's
+        keys = np.empty(self._count + taken)
+        if old is not None and near is None:  # every survivor at that run already
+            self._keep_column(old, taken - 1, keys)
         elif old is not None:
             del states, old  # a MiB at 20,000 runs: let go before all are extended
-            ended = self._extend_every_survivor(inside, taken - 1)
-        self._close_block(first, taken, inside, ended, new_best, new_keys, pairs)
+            self._extend_every_survivor(inside, taken - 1, keys)
+        self._close_block(first, taken, inside, keys, new_best, new_keys, pairs)
         return _Block(taken, ends)
 
-    def _keep_column(self, extended: _Extended, end: int) -> tuple[FloatArray, FloatArray]:
-        """Make every survivor's statistics those of ``extended`` (all of them) at block run
-        ``end``: their best and keys there."""
+    def _keep_column(self, extended: _Extended, end: int, keys: FloatArray) -> None:
+        """Make every survivor's statistics and best those of ``extended`` (all of them) at
+        block run ``end``; their keys there into ``keys``."""
         count = self._count
         self._groups[TRIALS, :count] = extended.trials[:, end]
         self._groups[MEAN, :count] = extended.mean[:, end]
         self._groups[SPREAD, :count] = extended.spread[:, end]
-        self._trial_counts[:count] = extended.counts[:, end]
-        return extended.best[:, end], extended.keys[:, end]
+        self._groups[BEST, :count] = extended.best[:, end]
+        keys[:count] = extended.keys[:, end]
 
-    def _extend_every_survivor(self, inside: _Inside, end: int) -> tuple[FloatArray, FloatArray]:
-        """Every survivor's group grown to block run ``end``, in place: their best and keys there.
+    def _extend_every_survivor(self, inside: _Inside, end: int, keys: FloatArray) -> None:
+        """Every survivor's group grown to block run ``end``, in place; their keys into ``keys``.
 
-        :data:`CHUNK` survivors at a time: the six arrays :meth:`_extended`
-        returns then take a couple of hundred KiB whatever the survivors.
-        Each entry is computed alone, so the chunks change no value.
+        One compiled loop writes each survivor's new statistics over its old
+        ones: no array the size of the survivors in between.
         """
-        count = self._count
-        best, keys = np.empty(count), np.empty(count)
-        groups = self._groups
-        for low in range(0, count, CHUNK):
-            rows = slice(low, min(low + CHUNK, count))
-            part = self._extended(inside, rows, slice(end, end + 1))
-            groups[TRIALS, rows] = part.trials[:, 0]
-            groups[MEAN, rows] = part.mean[:, 0]
-            groups[SPREAD, rows] = part.spread[:, 0]
-            self._trial_counts[rows] = part.counts[:, 0]
-            best[rows] = part.best[:, 0]
-            keys[rows] = part.keys[:, 0]
-        return best, keys
+        _kernels().extend_in_place(
+            self._groups,
+            self._begin[: self._count],
+            self._pair_count,
+            self._pairs,
+            int(inside.counts[end, 0]),
+            float(inside.mean[end, 0]),
+            float(inside.spread[end, 0]),
+            self._size_bits,
+            self._half_m,
+            self._norm_floor,
+            keys,
+        )
 
-    def _extended(self, inside: _Inside, which: Survivors, ends: slice) -> _Extended:
-        """Survivors ``which`` extended by the block's prefixes ``ends``.
+    def _extended(self, inside: _Inside, which: Survivors) -> _Extended:
+        """Survivors ``which`` extended by each prefix of the block.
 
         Arrays [survivor, end]; each entry is computed alone, so a survivor's
         values do not depend on which others are computed with it.
         """
         count = self._count
-        if which is None:
-            rows = np.arange(count)
-        elif isinstance(which, slice):
-            rows = np.arange(*which.indices(count))
-        else:
-            rows = which.astype(np.int64)
-        trials, counts, mean, spread, best, keys = _kernels().extend_survivors(
+        rows = np.arange(count) if which is None else which.astype(np.int64)
+        trials, mean, spread, best, keys = _kernels().extend_survivors(
             rows,
             self._groups,
-            self._trial_counts[:count],
             self._begin[:count],
             self._pair_count,
             self._pairs,
-            np.ascontiguousarray(inside.counts[ends, 0]),
-            np.ascontiguousarray(inside.mean[ends, 0]),
-            np.ascontiguousarray(inside.spread[ends, 0]),
+            np.ascontiguousarray(inside.counts[:, 0]),
+            np.ascontiguousarray(inside.mean[:, 0]),
+            np.ascontiguousarray(inside.spread[:, 0]),
             self._size_bits,
             self._half_m,
             self._norm_floor,
         )
         return _Extended(
             trials=trials,
-            counts=counts,
             mean=mean,
             spread=spread,
             best=best,
@@ -676,8 +678,8 @@ class ExactSearch:
             return None
         lower, added = self._key_floor(inside)
         # the cheapest state at e, at most: the cheapest survivor's and the newest's
-        references = np.unique(np.array([int(self._best.argmin()), count - 1]))
-        ceiling = self._extended(inside, references, slice(None)).keys.min(axis=0)
+        references = np.unique(np.array([int(self._groups[BEST, :count].argmin()), count - 1]))
+        ceiling = self._extended(inside, references).keys.min(axis=0)
         worst = float(np.max(ceiling - added))
         margin = self._widest_jump + NEAR_MARGIN * (abs(float(ceiling.max())) + 1.0)
         near = np.flatnonzero(lower <= worst + margin)
@@ -689,7 +691,6 @@ class ExactSearch:
         block_means = inside.mean[:, 0]
         lower = _kernels().key_floor(
             self._groups,
-            self._trial_counts[:count],
             self._begin[:count],
             self._pair_count,
             self._pairs,
@@ -786,12 +787,16 @@ class ExactSearch:
         first: int,
         taken: int,
         inside: _Inside,
-        ended: tuple[FloatArray, FloatArray] | None,
+        keys: FloatArray,
         new_best: FloatArray,
         new_keys: FloatArray,
         pairs: _Pairs,
     ) -> None:
-        """Make the survivors those after run ``first + taken - 1``, and find the next pending."""
+        """Make the survivors those after run ``first + taken - 1``, and find the next pending.
+
+        The survivors are already at that run, their keys the first of ``keys``:
+        the block's new starts join them.
+        """
         end = taken - 1
         count = self._count
         pair_total = int(pairs.begins[taken]) if taken < len(pairs.begins) else len(pairs.owner)
@@ -802,16 +807,12 @@ class ExactSearch:
             # that keeps every start (no change) would otherwise hold room it cannot use
             self._grow(min(survivors * 3 // 2, max(survivors, self.count)), pair_count * 3 // 2)
         groups = self._groups
-        best = new_best[end, :taken]
-        keys = new_keys[end, :taken]
-        if ended is not None:  # the survivors' statistics are already those at the end
-            best = np.concatenate((ended[0], best))
-            keys = np.concatenate((ended[1], keys))
         groups[TRIALS, count:survivors] = inside.counts[end, :taken]
         groups[MEAN, count:survivors] = inside.mean[end, :taken]
         groups[SPREAD, count:survivors] = inside.spread[end, :taken]
         groups[START, count:survivors] = np.arange(first, first + taken)
-        self._trial_counts[count:survivors] = inside.counts[end, :taken]
+        groups[BEST, count:survivors] = new_best[end, :taken]
+        keys[count:survivors] = new_keys[end, :taken]
         self._begin[count:survivors] = self._pair_count + pairs.begins[:taken]
         self._pairs[KEY, self._pair_count : pair_count] = pairs.keys[:pair_total]
         self._pairs[PREV, self._pair_count : pair_count] = pairs.prevs[:pair_total]
@@ -820,7 +821,7 @@ class ExactSearch:
         self._history_key.extend(pairs.keys[:pair_total])
         self._history_prev.extend(pairs.prevs[:pair_total])
         self._count, self._pair_count = survivors, pair_count
-        self._best = best
+        best = groups[BEST, :survivors]
         lowest = int(best.argmin())
         self._pending = self._predecessors(keys)
         self._doomed = self._to_prune(best, lowest, float(keys[lowest] - best[lowest]))
@@ -879,10 +880,13 @@ class ExactSearch:
         floor = float(best[lowest])
         # split_bound for every survivor at once (its size term not tabled: the table
         # would take 8 bytes a trial of the history)
-        trials = self._trial_counts[: self._count]
-        limit = self._size_bits[trials] - trials * GAUSS_BITS_PER_TRIAL
-        limit += norm_of_lowest + self._theta_base + floor + RELATIVE_SLACK * (abs(floor) + 1.0)
-        keep = best <= limit
+        keep = _kernels().within_split_bound(
+            self._groups,
+            best,
+            self._size_bits,
+            GAUSS_BITS_PER_TRIAL,
+            norm_of_lowest + self._theta_base + floor + RELATIVE_SLACK * (abs(floor) + 1.0),
+        )
         return None if keep.all() else keep
 
     def _drop(self, keep: npt.NDArray[np.bool_]) -> None:
@@ -893,11 +897,9 @@ class ExactSearch:
         counts = counts[keep]
         self._count = kept = len(counts)
         self._groups[:, :kept] = self._groups[:, :count][:, keep]
-        self._trial_counts[:kept] = self._trial_counts[:count][keep]
         self._pair_count = pairs_kept = int(counts.sum())
         self._pairs[:, :pairs_kept] = self._pairs[:, :pair_count][:, pair_keep]
         self._begin[:kept] = np.cumsum(counts) - counts
-        self._best = self._best[keep]
 
     def partition(self) -> Partition:
         """The fewest-bits partition of the runs seen so far, priced exactly."""
@@ -906,7 +908,10 @@ class ExactSearch:
         count = self._count
         groups = self._groups
         return self._best_of(
-            self._best, groups[MEAN, :count], groups[START, :count].astype(np.int64), self.count
+            groups[BEST, :count],
+            groups[MEAN, :count],
+            groups[START, :count].astype(np.int64),
+            self.count,
         )
 
     def _best_of(

@@ -45,10 +45,49 @@ def norm_bits(avg: float, half_m: float, norm_floor: float) -> float:
 
 
 @_compiled
+def grown_state(
+    groups: FloatArray,
+    index: int,
+    low: int,
+    high: int,
+    pairs: FloatArray,
+    block_count: int,
+    block_mean: float,
+    block_spread: float,
+    size_bits: FloatArray,
+    half_m: float,
+    norm_floor: float,
+) -> tuple[float, float, float, float, float]:
+    """Survivor ``index``'s group grown by a block's prefix: trials, mean, spread, best, key.
+
+    Its predecessors are pairs ``low`` up to ``high``; the prefix has
+    ``block_count`` trials, mean ``block_mean`` and spread ``block_spread``.
+    """
+    trials, mean, spread = groups[0, index], groups[1, index], groups[2, index]
+    total = int(trials) + block_count
+    total_float = float(total)
+    delta = block_mean - mean
+    share = float(block_count) / total_float
+    moved = delta * share + mean
+    grown = delta * delta * share * trials + spread + block_spread
+    bits = base_bits(total_float, grown, size_bits[total])
+    first_group = groups[3, index] == 0.0
+    cheapest = np.inf
+    for pair in range(low, high):
+        # the first group has no previous average
+        no_jump = first_group and pair == low
+        jump = 0.0 if no_jump else math.log2(abs(moved - pairs[1, pair]) + 1.0)
+        cost = pairs[0, pair] - jump
+        if cost < cheapest:
+            cheapest = cost
+    bits += cheapest
+    return total_float, moved, grown, bits, norm_bits(moved, half_m, norm_floor) + bits
+
+
+@_compiled
 def extend_survivors(
     rows: IntArray,
     groups: FloatArray,
-    trial_counts: IntArray,
     begin: IntArray,
     pair_count: int,
     pairs: FloatArray,
@@ -58,52 +97,103 @@ def extend_survivors(
     size_bits: FloatArray,
     half_m: float,
     norm_floor: float,
-) -> tuple[FloatArray, IntArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     """Survivors ``rows`` (indices, by start) grown by each prefix of the block given.
 
-    ``block_*`` describe the block's prefixes (runs ``0..e``); arrays
-    [survivor, end] of trials, counts, mean, spread, best and keys.  Each
-    entry is computed alone: a survivor's values do not depend on the others.
+    ``block_*`` describe the block's prefixes (runs ``0..e``); ``begin`` has
+    one entry per survivor.  Arrays [survivor, end] of trials, mean, spread,
+    best and keys.  Each entry is computed alone (:func:`grown_state`): a
+    survivor's values do not depend on the others.
     """
     count, ends = len(rows), len(block_counts)
-    survivors = len(trial_counts)
+    survivors = len(begin)
     new_trials = np.empty((count, ends))
-    new_counts = np.empty((count, ends), dtype=np.int64)
     new_mean = np.empty((count, ends))
     new_spread = np.empty((count, ends))
     best = np.empty((count, ends))
     keys = np.empty((count, ends))
     for row in range(count):
         index = rows[row]
-        trials, mean, spread = groups[0, index], groups[1, index], groups[2, index]
         low = begin[index]
         high = begin[index + 1] if index + 1 < survivors else pair_count
-        first_group = groups[3, index] == 0.0
         for end in range(ends):
-            total = trial_counts[index] + block_counts[end]
-            total_float = float(total)
-            delta = block_mean[end] - mean
-            share = float(block_counts[end]) / total_float
-            moved = delta * share + mean
-            grown = delta * delta * share * trials + spread + block_spread[end]
-            bits = base_bits(total_float, grown, size_bits[total])
-            cheapest = np.inf
-            for pair in range(low, high):
-                if first_group and pair == low:
-                    jump = 0.0  # the first group has no previous average
-                else:
-                    jump = math.log2(abs(moved - pairs[1, pair]) + 1.0)
-                cost = pairs[0, pair] - jump
-                if cost < cheapest:
-                    cheapest = cost
-            bits += cheapest
-            new_trials[row, end] = total_float
-            new_counts[row, end] = total
-            new_mean[row, end] = moved
-            new_spread[row, end] = grown
-            best[row, end] = bits
-            keys[row, end] = norm_bits(moved, half_m, norm_floor) + bits
-    return new_trials, new_counts, new_mean, new_spread, best, keys
+            trials, mean, spread, bits, key = grown_state(
+                groups,
+                index,
+                low,
+                high,
+                pairs,
+                block_counts[end],
+                block_mean[end],
+                block_spread[end],
+                size_bits,
+                half_m,
+                norm_floor,
+            )
+            new_trials[row, end], new_mean[row, end], new_spread[row, end] = trials, mean, spread
+            best[row, end], keys[row, end] = bits, key
+    return new_trials, new_mean, new_spread, best, keys
+
+
+@_compiled
+def extend_in_place(
+    groups: FloatArray,
+    begin: IntArray,
+    pair_count: int,
+    pairs: FloatArray,
+    block_count: int,
+    block_mean: float,
+    block_spread: float,
+    size_bits: FloatArray,
+    half_m: float,
+    norm_floor: float,
+    keys: FloatArray,
+) -> None:
+    """Every survivor grown by a block's runs, written over its statistics and best.
+
+    What :func:`extend_survivors` gives for one prefix, without arrays the
+    size of the survivors in between: rows 0 to 2 and 4 (best) of
+    ``groups``, and each survivor's key into ``keys``.
+    """
+    survivors = len(begin)
+    for index in range(survivors):
+        low = begin[index]
+        high = begin[index + 1] if index + 1 < survivors else pair_count
+        trials, mean, spread, bits, key = grown_state(
+            groups,
+            index,
+            low,
+            high,
+            pairs,
+            block_count,
+            block_mean,
+            block_spread,
+            size_bits,
+            half_m,
+            norm_floor,
+        )
+        groups[0, index], groups[1, index], groups[2, index] = trials, mean, spread
+        groups[4, index] = bits
+        keys[index] = key
+
+
+@_compiled
+def within_split_bound(
+    groups: FloatArray, best: FloatArray, size_bits: FloatArray, per_trial: float, offset: float
+) -> npt.NDArray[np.bool_]:
+    """Per survivor, whether ``best`` is within ``c(n) - n * per_trial + offset``.
+
+    The split bound of every survivor at once (``ExactSearch._to_prune``);
+    ``n`` its trials (row 0 of ``groups``).
+    """
+    survivors = len(best)
+    keep = np.empty(survivors, dtype=np.bool_)
+    for index in range(survivors):
+        trials = groups[0, index]
+        limit = size_bits[int(trials)] - trials * per_trial
+        limit += offset
+        keep[index] = best[index] <= limit
+    return keep
 
 
 @_compiled
@@ -204,7 +294,6 @@ def choose_states(
 @_compiled
 def key_floor(
     groups: FloatArray,
-    trial_counts: IntArray,
     begin: IntArray,
     pair_count: int,
     pairs: FloatArray,
@@ -220,12 +309,12 @@ def key_floor(
     ``block_high``) can get, plus ``least_norm`` (``L_min``): see
     ``ExactSearch._near``.
     """
-    survivors = len(trial_counts)
+    survivors = len(begin)
     lower = np.empty(survivors)
     for index in range(survivors):
         trials, mean = groups[0, index], groups[1, index]
         bits = math.log2(math.sqrt(groups[2, index] / trials) + 1.0) * trials
-        bits += size_bits[trial_counts[index]]
+        bits += size_bits[int(trials)]
         low, high = min(mean, block_low), max(mean, block_high)
         first = begin[index]
         stop = begin[index + 1] if index + 1 < survivors else pair_count
@@ -304,7 +393,7 @@ def inside_groups(
 
 @_compiled
 def welford_pass(
-    sizes: FloatArray,
+    sizes: IntArray,
     avgs: FloatArray,
     stdevs: FloatArray,
     first: int,
@@ -319,7 +408,7 @@ def welford_pass(
     value (size 1, stdev 0) its extra terms are exact no-ops.
     """
     for run in range(first, stop):
-        size = sizes[run]
+        size = float(sizes[run])
         old_total = total
         delta = avgs[run] - avg
         total += size

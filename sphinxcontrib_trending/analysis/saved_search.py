@@ -140,6 +140,8 @@ class SavedSearch:
         for name in ("history_key", "history_prev"):
             _expect(getattr(self, name).shape == (history,), name)
         _expect(_within(self.trial_counts, 1, self.trials), "the survivors' trial counts")
+        # the search reads a survivor's trials from its statistics: they must agree
+        _expect(bool((self.groups[0] == self.trial_counts).all()), "the survivors' trial counts")
         _expect(_within(self.groups[3], 0, self.runs - 1), "the survivors' starts")
         ascending = _ascending(self.owner)
         _expect(_within(self.owner, 0, count - 1, ascending), "the predecessors' owners")

@@ -131,7 +131,7 @@ def test_the_bound_on_a_survivors_keys_in_a_block_holds(case) -> None:
     original = ExactSearch._near
 
     def checking(self, inside):
-        keys = self._extended(inside, None, slice(None)).keys
+        keys = self._extended(inside, None).keys
         lower, added = self._key_floor(inside)
         floor = lower[:, None] + added[None, :]
         assert (keys >= floor - 1e-9 * (np.abs(keys) + 1.0)).all()
@@ -147,7 +147,7 @@ def test_the_bound_on_a_survivors_keys_in_a_block_holds(case) -> None:
 def test_skipping_far_survivors_inside_blocks_changes_no_state(monkeypatch, kind) -> None:
     """In blocks of the same runs, the search keeps bit for bit the same state whether it
     extends every survivor over a block or the near ones only (and the others, at the
-    block's end, a few at a time)."""
+    block's end, in place)."""
     monkeypatch.setattr(exact, "BLOCK_AREA", 1 << 40)  # the same blocks either way
     skipped = []
     original = ExactSearch._near
@@ -170,7 +170,6 @@ def test_skipping_far_survivors_inside_blocks_changes_no_state(monkeypatch, kind
         for sbps in (None, 4.0, 20.0):
             model = model_for(prepared, None, sbps)
             monkeypatch.setattr(exact, "NEAR_MIN_SURVIVORS", 1)
-            monkeypatch.setattr(exact, "CHUNK", 7)
             skipping = saved_arrays(prepared, model)
             monkeypatch.setattr(exact, "NEAR_MIN_SURVIVORS", 10**9)
             extending = saved_arrays(prepared, model)
@@ -445,7 +444,7 @@ def test_a_group_pass_gives_the_references_statistics_in_one_go_or_two(case, cut
     one value each take a shorter loop), and going on from a shorter pass changes nothing."""
     runs, _, _ = case
     prepared = prepare_runs(runs)
-    sizes = prepared.sizes.astype(float)
+    sizes = prepared.sizes
     processed = [
         run if isinstance(run, float) else jumpavg.AvgStdevStats.for_runs(run) for run in runs
     ]
