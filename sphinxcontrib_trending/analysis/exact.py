@@ -195,10 +195,11 @@ KEY, PREV = range(2)
 class _Inside:
     """Statistics of every group that starts and ends inside one block: arrays [end, start].
 
-    Entries with ``start > end`` are not groups; :attr:`before_start` marks them
-    and they hold harmless values (one trial, zero spread and bits).  ``bits`` are a
-    group's bits but its average's (``c(n) + (n-1) log2(s+1) + log2(s+2)``), ``norm``
-    ``L`` of its mean.
+    Entries with ``start > end`` are not groups and hold harmless values (one
+    trial, zero spread and bits).  ``bits`` are a group's bits but its
+    average's (``c(n) + (n-1) log2(s+1) + log2(s+2)``), ``norm`` ``L`` of its
+    mean.  Trial counts come from ``cumulative``, the trials before each run:
+    a group's is a difference of two, so no [end, start] array holds them.
     """
 
     def __init__(
@@ -211,7 +212,15 @@ class _Inside:
         groups = _kernels().inside_groups(
             sizes, avgs, stdevs, search._size_bits, search._half_m, search._norm_floor
         )
-        self.before_start, self.counts, self.mean, self.spread, self.bits, self.norm = groups
+        self.cumulative, self.mean, self.spread, self.bits, self.norm = groups
+
+    def trials_from_first(self) -> npt.NDArray[np.int64]:
+        """Trials of the groups that start at the block's first run, by their end."""
+        return self.cumulative[1:]
+
+    def trials_to(self, end: int, stop: int) -> npt.NDArray[np.int64]:
+        """Trials of the groups ending at run ``end`` that start before run ``stop``."""
+        return self.cumulative[end + 1] - self.cumulative[:stop]
 
 
 @dataclass
@@ -572,12 +581,15 @@ class ExactSearch:
                 )
                 for end in range(taken)
             ]
+        # a MiB at 20,000 runs: let go before the survivors' keys are made
+        del states
+        if near is not None:
+            old = None  # the near survivors only: all of them are extended in place below
         # the survivors' keys at the run the block ends with, and room for the block's
         keys = np.empty(self._count + taken)
-        if old is not None and near is None:  # every survivor at that run already
+        if old is not None:  # every survivor at that run already
             self._keep_column(old, taken - 1, keys)
-        elif old is not None:
-            del states, old  # a MiB at 20,000 runs: let go before all are extended
+        elif near is not None:
             self._extend_every_survivor(inside, taken - 1, keys)
         self._close_block(first, taken, inside, keys, new_best, new_keys, pairs)
         return _Block(taken, ends)
@@ -603,7 +615,7 @@ class ExactSearch:
             self._begin[: self._count],
             self._pair_count,
             self._pairs,
-            int(inside.counts[end, 0]),
+            int(inside.cumulative[end + 1]),
             float(inside.mean[end, 0]),
             float(inside.spread[end, 0]),
             self._size_bits,
@@ -626,7 +638,7 @@ class ExactSearch:
             self._begin[:count],
             self._pair_count,
             self._pairs,
-            np.ascontiguousarray(inside.counts[:, 0]),
+            inside.trials_from_first(),
             np.ascontiguousarray(inside.mean[:, 0]),
             np.ascontiguousarray(inside.spread[:, 0]),
             self._size_bits,
@@ -700,7 +712,7 @@ class ExactSearch:
             math.log2(self._norm_floor),
         )
         # per run e of the block: what every survivor's state adds at least
-        block_trials = inside.counts[:, 0].astype(np.float64)
+        block_trials = inside.trials_from_first().astype(np.float64)
         added = np.sqrt(inside.spread[:, 0] / block_trials)
         added += 1.0
         np.log2(added, out=added)
@@ -772,7 +784,6 @@ class ExactSearch:
         _kernels().fill_rows(
             inside.mean,
             inside.bits,
-            inside.before_start,
             pairs.owner,
             pairs.froms,
             pairs.keys,
@@ -807,7 +818,7 @@ class ExactSearch:
             # that keeps every start (no change) would otherwise hold room it cannot use
             self._grow(min(survivors * 3 // 2, max(survivors, self.count)), pair_count * 3 // 2)
         groups = self._groups
-        groups[TRIALS, count:survivors] = inside.counts[end, :taken]
+        groups[TRIALS, count:survivors] = inside.trials_to(end, taken)
         groups[MEAN, count:survivors] = inside.mean[end, :taken]
         groups[SPREAD, count:survivors] = inside.spread[end, :taken]
         groups[START, count:survivors] = np.arange(first, first + taken)

@@ -200,7 +200,6 @@ def within_split_bound(
 def fill_rows(
     inside_mean: FloatArray,
     inside_bits: FloatArray,
-    before_start: npt.NDArray[np.bool_],
     owner: IntArray,
     froms: IntArray,
     keys: FloatArray,
@@ -220,7 +219,7 @@ def fill_rows(
         low = begins[start]
         high = begins[start + 1] if start + 1 < length else pair_total
         for end in range(length):
-            if before_start[end, start]:
+            if start > end:
                 best[end, start] = np.inf
                 continue
             avg = inside_mean[end, start]
@@ -340,11 +339,11 @@ def inside_groups(
     size_bits: FloatArray,
     half_m: float,
     norm_floor: float,
-) -> tuple[npt.NDArray[np.bool_], IntArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+) -> tuple[IntArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     """Every group within one block's runs: arrays [end, start] (see ``exact._Inside``).
 
-    Before-start flags, trial counts, means, spreads, base bits and ``L`` of
-    the mean.
+    The trials of the runs before each (``cumulative``, one more than the
+    runs), then means, spreads, base bits and ``L`` of the mean.
 
     Averages from sums of differences to the block's first value: the sums
     stay within a block's range, so they lose no precision to speak of.
@@ -352,8 +351,6 @@ def inside_groups(
     - mean after) * size``, which are never negative: no cancellation.
     """
     length = len(sizes)
-    before_start = np.empty((length, length), dtype=np.bool_)
-    counts = np.empty((length, length), dtype=np.int64)
     mean = np.empty((length, length))
     spread = np.empty((length, length))
     bits = np.empty((length, length))
@@ -368,13 +365,11 @@ def inside_groups(
         size = float(sizes[end])
         own = stdevs[end] * stdevs[end] * size
         for start in range(length):
-            count = cumulative[end + 1] - cumulative[start]
-            before_start[end, start] = count <= 0
-            count = max(count, 1)
-            counts[end, start] = count
+            before_start = start > end  # every run has a trial at least
+            count = max(cumulative[end + 1] - cumulative[start], 1)
             average = (sums[end + 1] - sums[start]) / float(count) + offset
             mean[end, start] = average
-            if before_start[end, start]:
+            if before_start:
                 increment = 0.0
             elif start == end:
                 increment = own  # a group's first run brings only its own spread
@@ -383,12 +378,12 @@ def inside_groups(
                 increment = max(step, 0.0) * size + own  # rounding can dip below zero
             total = increment if end == 0 else spread[end - 1, start] + increment
             spread[end, start] = total
-            if before_start[end, start]:  # read nowhere: half the logarithms saved
+            if before_start:  # read nowhere: half the logarithms saved
                 bits[end, start] = norms[end, start] = 0.0
             else:
                 bits[end, start] = base_bits(float(count), total, size_bits[count])
                 norms[end, start] = norm_bits(average, half_m, norm_floor)
-    return before_start, counts, mean, spread, bits, norms
+    return cumulative, mean, spread, bits, norms
 
 
 @_compiled
