@@ -188,8 +188,6 @@ Survivors = npt.NDArray[np.intp] | None
 
 # rows of ExactSearch._groups: per surviving start, its group's statistics and best
 TRIALS, MEAN, SPREAD, START, BEST = range(5)
-# rows of ExactSearch._pairs: per predecessor of a surviving start
-KEY, PREV = range(2)
 
 
 class _Inside:
@@ -248,14 +246,15 @@ class _Block(NamedTuple):
 class _States(NamedTuple):
     """The states a block's groups may follow, at each run of the block but the last.
 
-    Laid out by the run (rows), states in columns: the choice scans each
-    run's states, and row-major arrays let it find them in the order of the
-    groups that open after those runs, without a transposed copy.
+    The (near) survivors' states, then the block's groups by start: the
+    arrays they are computed in, not a copy side by side (at 20,000 runs
+    with no change that copy was a tenth of the search's memory).
     """
 
-    means: FloatArray  # [end, state]: survivors, then the block's groups by start
-    starts: npt.NDArray[np.int64]
-    keys: FloatArray  # [end, state]: the survivors' U, then room for the block's
+    survivor_keys: FloatArray  # [survivor, end]: their U
+    survivor_means: FloatArray  # [survivor, end]
+    block_means: FloatArray  # [end, start]; the block's U change from round to round
+    starts: npt.NDArray[np.int64]  # the survivors', then the block's
 
 
 class _Pairs(NamedTuple):
@@ -318,8 +317,7 @@ class ExactSearch:
         self._count = 0  # surviving starts
         self._block = MAX_BLOCK  # runs the next block tries to take
         self._near_count = 0  # survivors the last block extended over all its runs
-        self._pair_count = 0
-        self._allocate(64, 64)
+        self._groups = np.zeros((BEST + 1, 64))
         self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at the next run
         # predecessors of the next start to open: (from, key, prev)
         self._pending: tuple[list[int], list[float], list[float]] = (
@@ -327,7 +325,8 @@ class ExactSearch:
             [model.first_avg_bits],
             [0.0],
         )
-        # every start's predecessors as it opened, for the backtrack
+        # every start's predecessors as it opened: the survivors' for the search (see
+        # exact_kernels.predecessors), everyone's for the backtrack
         self._history_begin = _Column(np.int64)
         self._history_from = _Column(np.int64)
         self._history_key = _Column()
@@ -338,33 +337,15 @@ class ExactSearch:
         # c(n + k) - c(n) >= k * this, for n >= 1 (see _near)
         self._least_step = float(np.diff(self._size_bits[1:]).min())
 
-    def _allocate(self, groups: int, pairs: int) -> None:
-        """Room for ``groups`` survivors and ``pairs`` predecessors."""
-        self._groups = np.zeros((BEST + 1, groups))
-        self._pairs = np.zeros((2, pairs))
-        self._begin = np.zeros(groups, dtype=np.int64)
-
-    def _grow(self, groups: int, pairs: int) -> None:
-        """Room for at least ``groups`` survivors and ``pairs`` predecessors, kept as they are.
-
-        One array at a time, each old one let go before the next is copied: a
-        history that keeps every start grows arrays of a MiB or two.
-        """
-        count, pair_count = self._count, self._pair_count
-        for name, used, room in (
-            ("_groups", count, groups),
-            ("_begin", count, groups),
-            ("_pairs", pair_count, pairs),
-        ):
-            old = getattr(self, name)
-            grown = np.zeros((*old.shape[:-1], room), dtype=old.dtype)
-            grown[..., :used] = old[..., :used]
-            del old
-            setattr(self, name, grown)
+    def _grow(self, groups: int) -> None:
+        """Room for ``groups`` survivors, those there kept as they are."""
+        grown = np.zeros((BEST + 1, groups))
+        grown[:, : self._count] = self._groups[:, : self._count]
+        self._groups = grown
 
     def save(self) -> SavedSearch:
         """The state to go on from later (:meth:`resume`), without the runs."""
-        count, pair_count = self._count, self._pair_count
+        count = self._count
         doomed = np.zeros(count, dtype=np.int64)
         if self._doomed is not None:
             doomed[~self._doomed] = 1
@@ -377,10 +358,6 @@ class ExactSearch:
             table_size=len(self._size_bits),
             block=self._block,
             groups=self._groups[:BEST, :count].copy(),
-            trial_counts=self._groups[TRIALS, :count].astype(np.int64),
-            pairs=self._pairs[:, :pair_count].copy(),
-            owner=np.repeat(np.arange(count), np.diff(np.append(self._begin[:count], pair_count))),
-            begin=self._begin[:count].copy(),
             best=self._groups[BEST, :count].copy(),
             doomed=doomed,
             pending_from=np.array(pending_from, dtype=np.int64),
@@ -409,14 +386,12 @@ class ExactSearch:
         search = cls(BitModel(saved.max_value, saved.unit, saved.table_size - 1))
         search._keep_runs(runs)
         search._trials = saved.trials
-        count, pair_count = len(saved.best), len(saved.owner)
-        search._grow(max(64, 2 * count), max(64, 2 * pair_count))
-        search._count, search._pair_count = count, pair_count
+        count = len(saved.best)
+        search._grow(max(64, 2 * count))
+        search._count = count
         search._block = min(max(saved.block, MIN_BLOCK), LONGEST_BLOCK)
         search._groups[:BEST, :count] = saved.groups
         search._groups[BEST, :count] = saved.best
-        search._pairs[:, :pair_count] = saved.pairs
-        search._begin[:count] = saved.begin
         search._doomed = saved.doomed == 0 if saved.doomed.any() else None
         search._pending = (
             saved.pending_from.tolist(),
@@ -612,9 +587,8 @@ class ExactSearch:
         """
         _kernels().extend_in_place(
             self._groups,
-            self._begin[: self._count],
-            self._pair_count,
-            self._pairs,
+            self._count,
+            *self._histories(),
             int(inside.cumulative[end + 1]),
             float(inside.mean[end, 0]),
             float(inside.spread[end, 0]),
@@ -635,9 +609,7 @@ class ExactSearch:
         trials, mean, spread, best, keys = _kernels().extend_survivors(
             rows,
             self._groups,
-            self._begin[:count],
-            self._pair_count,
-            self._pairs,
+            *self._histories(),
             inside.trials_from_first(),
             np.ascontiguousarray(inside.mean[:, 0]),
             np.ascontiguousarray(inside.spread[:, 0]),
@@ -653,6 +625,10 @@ class ExactSearch:
             keys=keys,
             which=which,
         )
+
+    def _histories(self) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray]:
+        """Where each start's predecessors begin, and their keys and averages."""
+        return self._history_begin.view(), self._history_key.view(), self._history_prev.view()
 
     def _survivor_starts(self, which: Survivors) -> npt.NDArray[np.int64]:
         starts = self._groups[START, : self._count] if which is None else self._groups[START, which]
@@ -703,9 +679,8 @@ class ExactSearch:
         block_means = inside.mean[:, 0]
         lower = _kernels().key_floor(
             self._groups,
-            self._begin[:count],
-            self._pair_count,
-            self._pairs,
+            count,
+            *self._histories(),
             self._size_bits,
             float(block_means.min()),
             float(block_means.max()),
@@ -721,23 +696,17 @@ class ExactSearch:
         return lower, added
 
     def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
-        """The states a block's groups may follow, survivors first: what no round changes.
-
-        The block's own keys change from round to round; :meth:`_choose`
-        writes them into ``keys`` after the survivors'.
-        """
-        count = len(old.keys)
-        keys = np.empty((len(inside.mean) - 1, count + len(inside.mean)))
-        keys[:, :count] = old.keys[:, :-1].T
+        """The states a block's groups may follow, survivors first: what no round changes."""
         return _States(
-            means=np.concatenate((old.mean[:, :-1].T, inside.mean[:-1]), axis=1),
+            survivor_keys=old.keys,
+            survivor_means=old.mean,
+            block_means=inside.mean,
             starts=np.concatenate(
                 (
                     self._survivor_starts(old.which),
                     first + np.arange(len(inside.mean)),
                 )
             ),
-            keys=keys,
         )
 
     def _choose(
@@ -757,12 +726,12 @@ class ExactSearch:
             kept_pairs = int(earlier.begins[since]) if since < length else len(earlier.owner)
             owner, froms, keys, prevs, _ = (part[:kept_pairs] for part in earlier)
         if states is not None and since < length:
-            # the states at runs since - 1 .. length - 2, by the run
-            survivors = len(states.starts) - length
-            states.keys[since - 1 :, survivors:] = new_keys[since - 1 : -1]
+            # the states at runs since - 1 .. length - 2
             chosen = _kernels().choose_states(
-                states.keys[since - 1 :],
-                states.means[since - 1 :],
+                states.survivor_keys,
+                states.survivor_means,
+                new_keys,
+                states.block_means,
                 states.starts,
                 self._widest_jump,
                 RELATIVE_SLACK,
@@ -812,11 +781,10 @@ class ExactSearch:
         count = self._count
         pair_total = int(pairs.begins[taken]) if taken < len(pairs.begins) else len(pairs.owner)
         survivors = count + taken
-        pair_count = self._pair_count + pair_total
-        if survivors > len(self._begin) or pair_count > self._pairs.shape[1]:
+        if survivors > self._groups.shape[1]:
             # half as much again, but never past one survivor per run seen: a history
             # that keeps every start (no change) would otherwise hold room it cannot use
-            self._grow(min(survivors * 3 // 2, max(survivors, self.count)), pair_count * 3 // 2)
+            self._grow(min(survivors * 3 // 2, max(survivors, self.count)))
         groups = self._groups
         groups[TRIALS, count:survivors] = inside.trials_to(end, taken)
         groups[MEAN, count:survivors] = inside.mean[end, :taken]
@@ -824,14 +792,11 @@ class ExactSearch:
         groups[START, count:survivors] = np.arange(first, first + taken)
         groups[BEST, count:survivors] = new_best[end, :taken]
         keys[count:survivors] = new_keys[end, :taken]
-        self._begin[count:survivors] = self._pair_count + pairs.begins[:taken]
-        self._pairs[KEY, self._pair_count : pair_count] = pairs.keys[:pair_total]
-        self._pairs[PREV, self._pair_count : pair_count] = pairs.prevs[:pair_total]
         self._history_begin.extend(self._history_from.used + pairs.begins[:taken])
         self._history_from.extend(pairs.froms[:pair_total])
         self._history_key.extend(pairs.keys[:pair_total])
         self._history_prev.extend(pairs.prevs[:pair_total])
-        self._count, self._pair_count = survivors, pair_count
+        self._count = survivors
         best = groups[BEST, :survivors]
         lowest = int(best.argmin())
         self._pending = self._predecessors(keys)
@@ -901,16 +866,10 @@ class ExactSearch:
         return None if keep.all() else keep
 
     def _drop(self, keep: npt.NDArray[np.bool_]) -> None:
-        """Forget the survivors not kept, and their predecessors."""
-        count, pair_count = self._count, self._pair_count
-        counts = np.diff(np.append(self._begin[:count], pair_count))
-        pair_keep = np.repeat(keep, counts)
-        counts = counts[keep]
-        self._count = kept = len(counts)
-        self._groups[:, :kept] = self._groups[:, :count][:, keep]
-        self._pair_count = pairs_kept = int(counts.sum())
-        self._pairs[:, :pairs_kept] = self._pairs[:, :pair_count][:, pair_keep]
-        self._begin[:kept] = np.cumsum(counts) - counts
+        """Forget the survivors not kept (their predecessors stay in the history)."""
+        kept = int(keep.sum())
+        self._groups[:, :kept] = self._groups[:, : self._count][:, keep]
+        self._count = kept
 
     def partition(self) -> Partition:
         """The fewest-bits partition of the runs seen so far, priced exactly."""

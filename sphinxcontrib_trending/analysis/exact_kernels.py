@@ -45,12 +45,25 @@ def norm_bits(avg: float, half_m: float, norm_floor: float) -> float:
 
 
 @_compiled
+def predecessors(history_begin: IntArray, start: int, history_total: int) -> tuple[int, int]:
+    """Where the predecessors of the group opened at run ``start`` lie in the history.
+
+    Every start's predecessors, as it opened, are kept in run order
+    (``ExactSearch._history_*``): entries ``low`` up to ``high``.  A
+    surviving start's are never changed, so the survivors keep no copy.
+    """
+    low = history_begin[start]
+    high = history_begin[start + 1] if start + 1 < len(history_begin) else history_total
+    return low, high
+
+
+@_compiled
 def grown_state(
     groups: FloatArray,
     index: int,
-    low: int,
-    high: int,
-    pairs: FloatArray,
+    history_begin: IntArray,
+    history_keys: FloatArray,
+    history_prevs: FloatArray,
     block_count: int,
     block_mean: float,
     block_spread: float,
@@ -60,8 +73,9 @@ def grown_state(
 ) -> tuple[float, float, float, float, float]:
     """Survivor ``index``'s group grown by a block's prefix: trials, mean, spread, best, key.
 
-    Its predecessors are pairs ``low`` up to ``high``; the prefix has
-    ``block_count`` trials, mean ``block_mean`` and spread ``block_spread``.
+    Its predecessors are in the history (:func:`predecessors`); the prefix
+    has ``block_count`` trials, mean ``block_mean`` and spread
+    ``block_spread``.
     """
     trials, mean, spread = groups[0, index], groups[1, index], groups[2, index]
     total = int(trials) + block_count
@@ -71,13 +85,14 @@ def grown_state(
     moved = delta * share + mean
     grown = delta * delta * share * trials + spread + block_spread
     bits = base_bits(total_float, grown, size_bits[total])
-    first_group = groups[3, index] == 0.0
+    start = int(groups[3, index])
+    low, high = predecessors(history_begin, start, len(history_keys))
     cheapest = np.inf
     for pair in range(low, high):
         # the first group has no previous average
-        no_jump = first_group and pair == low
-        jump = 0.0 if no_jump else math.log2(abs(moved - pairs[1, pair]) + 1.0)
-        cost = pairs[0, pair] - jump
+        no_jump = start == 0 and pair == low
+        jump = 0.0 if no_jump else math.log2(abs(moved - history_prevs[pair]) + 1.0)
+        cost = history_keys[pair] - jump
         if cost < cheapest:
             cheapest = cost
     bits += cheapest
@@ -88,9 +103,9 @@ def grown_state(
 def extend_survivors(
     rows: IntArray,
     groups: FloatArray,
-    begin: IntArray,
-    pair_count: int,
-    pairs: FloatArray,
+    history_begin: IntArray,
+    history_keys: FloatArray,
+    history_prevs: FloatArray,
     block_counts: IntArray,
     block_mean: FloatArray,
     block_spread: FloatArray,
@@ -100,13 +115,12 @@ def extend_survivors(
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     """Survivors ``rows`` (indices, by start) grown by each prefix of the block given.
 
-    ``block_*`` describe the block's prefixes (runs ``0..e``); ``begin`` has
-    one entry per survivor.  Arrays [survivor, end] of trials, mean, spread,
-    best and keys.  Each entry is computed alone (:func:`grown_state`): a
-    survivor's values do not depend on the others.
+    ``block_*`` describe the block's prefixes (runs ``0..e``).  Arrays
+    [survivor, end] of trials, mean, spread, best and keys.  Each entry is
+    computed alone (:func:`grown_state`): a survivor's values do not depend
+    on the others.
     """
     count, ends = len(rows), len(block_counts)
-    survivors = len(begin)
     new_trials = np.empty((count, ends))
     new_mean = np.empty((count, ends))
     new_spread = np.empty((count, ends))
@@ -114,15 +128,13 @@ def extend_survivors(
     keys = np.empty((count, ends))
     for row in range(count):
         index = rows[row]
-        low = begin[index]
-        high = begin[index + 1] if index + 1 < survivors else pair_count
         for end in range(ends):
             trials, mean, spread, bits, key = grown_state(
                 groups,
                 index,
-                low,
-                high,
-                pairs,
+                history_begin,
+                history_keys,
+                history_prevs,
                 block_counts[end],
                 block_mean[end],
                 block_spread[end],
@@ -138,9 +150,10 @@ def extend_survivors(
 @_compiled
 def extend_in_place(
     groups: FloatArray,
-    begin: IntArray,
-    pair_count: int,
-    pairs: FloatArray,
+    survivors: int,
+    history_begin: IntArray,
+    history_keys: FloatArray,
+    history_prevs: FloatArray,
     block_count: int,
     block_mean: float,
     block_spread: float,
@@ -155,16 +168,13 @@ def extend_in_place(
     size of the survivors in between: rows 0 to 2 and 4 (best) of
     ``groups``, and each survivor's key into ``keys``.
     """
-    survivors = len(begin)
     for index in range(survivors):
-        low = begin[index]
-        high = begin[index + 1] if index + 1 < survivors else pair_count
         trials, mean, spread, bits, key = grown_state(
             groups,
             index,
-            low,
-            high,
-            pairs,
+            history_begin,
+            history_keys,
+            history_prevs,
             block_count,
             block_mean,
             block_spread,
@@ -237,41 +247,54 @@ def fill_rows(
 
 @_compiled
 def choose_states(
-    state_keys: FloatArray,
-    state_means: FloatArray,
+    survivor_keys: FloatArray,
+    survivor_means: FloatArray,
+    block_keys: FloatArray,
+    block_means: FloatArray,
     starts: IntArray,
     widest_jump: float,
     slack: float,
     since: int,
 ) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
-    """The states each group opened at ``since + r`` may follow: row ``r``'s not dominated.
+    """The states each group opened at ``since`` and after may follow: those not dominated.
 
-    Rows are the runs before those groups open, states in columns; a state
-    qualifies when its key is within ``log2(|p - p*| + 1)`` of the cheapest
-    key (``p*`` that state's average), plus a relative ``slack``.  Owner
-    (the group's start), the state's start, key and average; by owner, then
-    by state.
+    Group ``t``'s are the states at run ``t - 1`` of the block: the
+    survivors' (``survivor_*``, [survivor, end]), then the block's groups'
+    (``block_*``, [end, start]), in that order, with ``starts`` their
+    starts.  A state qualifies when its key is within ``log2(|p - p*| + 1)``
+    of the cheapest key (``p*`` that state's average), plus a relative
+    ``slack``.  Owner (the group's start), the state's start, key and
+    average; by owner, then by state.
     """
-    rows, states = state_keys.shape
+    survivors = survivor_keys.shape[0]
+    length = block_keys.shape[0]
+    rows, states = length - since, survivors + length
     # which qualify, then just the room they need: a long block's rows times
     # states are tens of thousands, and the chosen few hundred
     qualifies = np.zeros((rows, states), dtype=np.bool_)
     found = 0
     for row in range(rows):
-        cheapest = 0
-        for state in range(1, states):
-            if state_keys[row, state] < state_keys[row, cheapest]:
-                cheapest = state
-        lowest = state_keys[row, cheapest]
+        end = since - 1 + row
+        # the first cheapest, survivors first
+        lowest, centre = np.inf, 0.0
+        for state in range(states):
+            if state < survivors:
+                key, mean = survivor_keys[state, end], survivor_means[state, end]
+            else:
+                key, mean = block_keys[end, state - survivors], block_means[end, state - survivors]
+            if state == 0 or key < lowest:
+                lowest, centre = key, mean
         lowest += slack * (abs(lowest) + 1.0)
         # no state further than log2(M + 1) above the cheapest can qualify
         reach = lowest + widest_jump
-        centre = state_means[row, cheapest]
         for state in range(states):
-            key = state_keys[row, state]
+            if state < survivors:
+                key, mean = survivor_keys[state, end], survivor_means[state, end]
+            else:
+                key, mean = block_keys[end, state - survivors], block_means[end, state - survivors]
             if not key <= reach:
                 continue
-            if key <= math.log2(abs(state_means[row, state] - centre) + 1.0) + lowest:
+            if key <= math.log2(abs(mean - centre) + 1.0) + lowest:
                 qualifies[row, state] = True
                 found += 1
     owner = np.empty(found, dtype=np.int64)
@@ -280,12 +303,17 @@ def choose_states(
     prevs = np.empty(found)
     found = 0
     for row in range(rows):
+        end = since - 1 + row
         for state in range(states):
             if qualifies[row, state]:
                 owner[found] = row + since
                 froms[found] = starts[state]
-                keys[found] = state_keys[row, state]
-                prevs[found] = state_means[row, state]
+                if state < survivors:
+                    keys[found] = survivor_keys[state, end]
+                    prevs[found] = survivor_means[state, end]
+                else:
+                    keys[found] = block_keys[end, state - survivors]
+                    prevs[found] = block_means[end, state - survivors]
                 found += 1
     return owner, froms, keys, prevs
 
@@ -293,9 +321,10 @@ def choose_states(
 @_compiled
 def key_floor(
     groups: FloatArray,
-    begin: IntArray,
-    pair_count: int,
-    pairs: FloatArray,
+    survivors: int,
+    history_begin: IntArray,
+    history_keys: FloatArray,
+    history_prevs: FloatArray,
     size_bits: FloatArray,
     block_low: float,
     block_high: float,
@@ -308,23 +337,22 @@ def key_floor(
     ``block_high``) can get, plus ``least_norm`` (``L_min``): see
     ``ExactSearch._near``.
     """
-    survivors = len(begin)
     lower = np.empty(survivors)
     for index in range(survivors):
         trials, mean = groups[0, index], groups[1, index]
         bits = math.log2(math.sqrt(groups[2, index] / trials) + 1.0) * trials
         bits += size_bits[int(trials)]
         low, high = min(mean, block_low), max(mean, block_high)
-        first = begin[index]
-        stop = begin[index + 1] if index + 1 < survivors else pair_count
+        start = int(groups[3, index])
+        first, stop = predecessors(history_begin, start, len(history_keys))
         cheapest = np.inf
         for pair in range(first, stop):
-            if index == 0 and pair == first and groups[3, 0] == 0.0:
+            if start == 0 and pair == first:
                 reach = 0.0  # the first group has no previous average
             else:
-                prev = pairs[1, pair]
+                prev = history_prevs[pair]
                 reach = math.log2(max(abs(low - prev), abs(high - prev)) + 1.0)
-            cost = pairs[0, pair] - reach
+            cost = history_keys[pair] - reach
             if cost < cheapest:
                 cheapest = cost
         lower[index] = bits + cheapest + least_norm
