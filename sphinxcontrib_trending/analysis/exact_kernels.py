@@ -26,6 +26,9 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _compiled = numba.njit(cache=True, nogil=True)
+# compiled into each caller: as a call of its own, a step that is mostly
+# logarithms took two and a half times as long
+_inlined = numba.njit(cache=True, nogil=True, inline="always")
 
 
 @_compiled
@@ -57,7 +60,7 @@ def predecessors(history_begin: IntArray, start: int, history_total: int) -> tup
     return low, high
 
 
-@_compiled
+@_inlined
 def grown_state(
     groups: FloatArray,
     index: int,
