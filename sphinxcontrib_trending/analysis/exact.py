@@ -292,9 +292,10 @@ class ExactSearch:
     value changes every bit count, and needs a new search (the caller's job,
     see :class:`~.incremental.IncrementalClassifier`).
 
-    The surviving starts live in the columns of a few preallocated arrays (one
+    The surviving starts live in the columns of one preallocated array (one
     numpy call updates a statistic of all of them); statistics are kept in
-    units, ``SPREAD`` being the sum of squared deviations.
+    units, ``SPREAD`` being the sum of squared deviations.  A survivor's
+    predecessors are those the history holds for its start.
     """
 
     def __init__(self, model: BitModel) -> None:
