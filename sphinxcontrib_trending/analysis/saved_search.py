@@ -66,7 +66,7 @@ class SavedSearch:
     def to_bytes(self) -> bytes:
         """A small JSON header (the numbers, each array's kind and shape), then the arrays.
 
-        Arrays are little-endian and exact; a state is about 15 KB for a
+        Arrays are little-endian and exact; a state is about 12 KB for a
         series of 180 runs of ten trials.
         """
         header: dict[str, Any] = {}

@@ -54,7 +54,7 @@ def test_a_resumed_search_classifies_as_a_fresh_one(case, cut, rng) -> None:
 
 
 def test_the_state_of_a_long_history_is_compact() -> None:
-    """About 15 KB for 180 runs of ten trials, whatever the history's shape."""
+    """About 12 KB for 180 runs of ten trials, whatever the history's shape."""
     rng = random.Random(7)
     runs = make_series(rng, 180, 1e7, "trials")
     classifier = IncrementalClassifier()
