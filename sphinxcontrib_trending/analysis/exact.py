@@ -511,6 +511,13 @@ class ExactSearch:
         if not self._count:
             sizes, avgs, stdevs = sizes[:1], avgs[:1], stdevs[:1]
         length = len(sizes)
+        survivors = self._count + length
+        if survivors > self._groups.shape[1]:
+            # room for the block's starts before its arrays are made, so that the old
+            # and new survivors' arrays are never held beside them; half as much again,
+            # but never past one survivor per run seen: a history that keeps every
+            # start (no change) would otherwise hold room it cannot use
+            self._grow(min(survivors * 3 // 2, max(survivors, self.count)))
         inside = _Inside(self, sizes, avgs, stdevs)  # groups within the block: [end, start]
         near = self._near(inside) if self._count and length > 1 else None
         fit = max(2, BLOCK_AREA // max(self._count if near is None else len(near), 1))
@@ -782,10 +789,6 @@ class ExactSearch:
         count = self._count
         pair_total = int(pairs.begins[taken]) if taken < len(pairs.begins) else len(pairs.owner)
         survivors = count + taken
-        if survivors > self._groups.shape[1]:
-            # half as much again, but never past one survivor per run seen: a history
-            # that keeps every start (no change) would otherwise hold room it cannot use
-            self._grow(min(survivors * 3 // 2, max(survivors, self.count)))
         groups = self._groups
         groups[TRIALS, count:survivors] = inside.trials_to(end, taken)
         groups[MEAN, count:survivors] = inside.mean[end, :taken]
