@@ -112,7 +112,9 @@ class GroupPass:
     avg: float = 0.0
     moment: float = 0.0
 
-    def advance(self, sizes: FloatArray, avgs: FloatArray, stdevs: FloatArray, stop: int) -> None:
+    def advance(
+        self, sizes: npt.NDArray[np.int64], avgs: FloatArray, stdevs: FloatArray, stop: int
+    ) -> None:
         """Take in the runs up to ``stop`` (exclusive)."""
         first = max(self.start, self.stop)
         total, avg, moment = _kernels().welford_pass(
@@ -136,6 +138,18 @@ class _Column:
     def __init__(self, dtype: type[np.generic] = np.float64) -> None:
         self.data = np.zeros(64, dtype=dtype)
         self.used = 0
+
+    def share(self, values: npt.NDArray[Any]) -> None:
+        """:meth:`extend`, but an empty column holds ``values`` themselves, not a copy.
+
+        For the caller's runs: a one-off search keeps no second copy of them.
+        They are never written to, since the column is then full: more values
+        copy them first.
+        """
+        if self.used:
+            self.extend(values)
+        else:
+            self.data, self.used = values, len(values)
 
     def extend(self, values: npt.NDArray[Any]) -> None:
         need = self.used + len(values)
@@ -168,25 +182,22 @@ NEAR_MIN_SURVIVORS = 64
 NEAR_MARGIN = 1e-6
 # rounds of the fixed-point iteration of a block's predecessor sets
 ROUNDS = 8
-# survivors extended at once where all of them are (see ExactSearch._extend_every_survivor)
-CHUNK = 4096
 
-Survivors = npt.NDArray[np.intp] | slice | None
-"""Which survivors: their indices, a range of them, or None for all."""
+Survivors = npt.NDArray[np.intp] | None
+"""Which survivors: their indices, or None for all."""
 
-# rows of ExactSearch._groups: per surviving start, its group's statistics
-TRIALS, MEAN, SPREAD, START = range(4)
-# rows of ExactSearch._pairs: per predecessor of a surviving start
-KEY, PREV = range(2)
+# rows of ExactSearch._groups: per surviving start, its group's statistics and best
+TRIALS, MEAN, SPREAD, START, BEST = range(5)
 
 
 class _Inside:
     """Statistics of every group that starts and ends inside one block: arrays [end, start].
 
-    Entries with ``start > end`` are not groups; :attr:`before_start` marks them
-    and they hold harmless values (one trial, zero spread and bits).  ``bits`` are a
-    group's bits but its average's (``c(n) + (n-1) log2(s+1) + log2(s+2)``), ``norm``
-    ``L`` of its mean.
+    Entries with ``start > end`` are not groups and hold harmless values (one
+    trial, zero spread and bits).  ``bits`` are a group's bits but its
+    average's (``c(n) + (n-1) log2(s+1) + log2(s+2)``), ``norm`` ``L`` of its
+    mean.  Trial counts come from ``cumulative``, the trials before each run:
+    a group's is a difference of two, so no [end, start] array holds them.
     """
 
     def __init__(
@@ -199,18 +210,25 @@ class _Inside:
         groups = _kernels().inside_groups(
             sizes, avgs, stdevs, search._size_bits, search._half_m, search._norm_floor
         )
-        self.before_start, self.counts, self.mean, self.spread, self.bits, self.norm = groups
+        self.cumulative, self.mean, self.spread, self.bits, self.norm = groups
+
+    def trials_from_first(self) -> npt.NDArray[np.int64]:
+        """Trials of the groups that start at the block's first run, by their end."""
+        return self.cumulative[1:]
+
+    def trials_to(self, end: int, stop: int) -> npt.NDArray[np.int64]:
+        """Trials of the groups ending at run ``end`` that start before run ``stop``."""
+        return self.cumulative[end + 1] - self.cumulative[:stop]
 
 
 @dataclass
 class _Extended:
     """Survivors' groups extended by prefixes of a block: arrays [survivor, end].
 
-    ``which`` are the survivors' indices (None: all of them, in order; a slice: those).
+    ``which`` are the survivors' indices (None: all of them, in order).
     """
 
     trials: FloatArray
-    counts: npt.NDArray[np.int64]
     mean: FloatArray
     spread: FloatArray
     best: FloatArray
@@ -228,14 +246,15 @@ class _Block(NamedTuple):
 class _States(NamedTuple):
     """The states a block's groups may follow, at each run of the block but the last.
 
-    Laid out by the run (rows), states in columns: the choice scans each
-    run's states, and row-major arrays let it find them in the order of the
-    groups that open after those runs, without a transposed copy.
+    The (near) survivors' states, then the block's groups by start: the
+    arrays they are computed in, not a copy side by side (at 20,000 runs
+    with no change that copy was a tenth of the search's memory).
     """
 
-    means: FloatArray  # [end, state]: survivors, then the block's groups by start
-    starts: npt.NDArray[np.int64]
-    keys: FloatArray  # [end, state]: the survivors' U, then room for the block's
+    survivor_keys: FloatArray  # [survivor, end]: their U
+    survivor_means: FloatArray  # [survivor, end]
+    block_means: FloatArray  # [end, start]; the block's U change from round to round
+    starts: npt.NDArray[np.int64]  # the survivors', then the block's
 
 
 class _Pairs(NamedTuple):
@@ -273,9 +292,10 @@ class ExactSearch:
     value changes every bit count, and needs a new search (the caller's job,
     see :class:`~.incremental.IncrementalClassifier`).
 
-    The surviving starts live in the columns of a few preallocated arrays (one
+    The surviving starts live in the columns of one preallocated array (one
     numpy call updates a statistic of all of them); statistics are kept in
-    units, ``SPREAD`` being the sum of squared deviations.
+    units, ``SPREAD`` being the sum of squared deviations.  A survivor's
+    predecessors are those the history holds for its start.
     """
 
     def __init__(self, model: BitModel) -> None:
@@ -290,7 +310,7 @@ class ExactSearch:
         self._theta_base = 2.0 * math.log2(1.0 + big_m / 2.0) + norm_span + 2.0
         self._widest_jump = math.log2(big_m + 1.0)
         # the runs, for the exact statistics of the groups found
-        self._run_sizes = _Column()
+        self._run_sizes = _Column(np.int64)
         self._run_avgs = _Column()
         self._run_stdevs = _Column()
         self._trials = 0
@@ -298,9 +318,7 @@ class ExactSearch:
         self._count = 0  # surviving starts
         self._block = MAX_BLOCK  # runs the next block tries to take
         self._near_count = 0  # survivors the last block extended over all its runs
-        self._pair_count = 0
-        self._allocate(64, 64)
-        self._best = np.zeros(0)  # best[j, e] of the survivors at the last run e
+        self._groups = np.zeros((BEST + 1, 64))
         self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at the next run
         # predecessors of the next start to open: (from, key, prev)
         self._pending: tuple[list[int], list[float], list[float]] = (
@@ -308,7 +326,8 @@ class ExactSearch:
             [model.first_avg_bits],
             [0.0],
         )
-        # every start's predecessors as it opened, for the backtrack
+        # every start's predecessors as it opened: the survivors' for the search (see
+        # exact_kernels.predecessors), everyone's for the backtrack
         self._history_begin = _Column(np.int64)
         self._history_from = _Column(np.int64)
         self._history_key = _Column()
@@ -319,35 +338,15 @@ class ExactSearch:
         # c(n + k) - c(n) >= k * this, for n >= 1 (see _near)
         self._least_step = float(np.diff(self._size_bits[1:]).min())
 
-    def _allocate(self, groups: int, pairs: int) -> None:
-        """Room for ``groups`` survivors and ``pairs`` predecessors."""
-        self._groups = np.zeros((4, groups))
-        self._trial_counts = np.zeros(groups, dtype=np.int64)
-        self._pairs = np.zeros((2, pairs))
-        self._begin = np.zeros(groups, dtype=np.int64)
-
-    def _grow(self, groups: int, pairs: int) -> None:
-        """Room for at least ``groups`` survivors and ``pairs`` predecessors, kept as they are.
-
-        One array at a time, each old one let go before the next is copied: a
-        history that keeps every start grows arrays of a MiB or two.
-        """
-        count, pair_count = self._count, self._pair_count
-        for name, used, room in (
-            ("_groups", count, groups),
-            ("_trial_counts", count, groups),
-            ("_begin", count, groups),
-            ("_pairs", pair_count, pairs),
-        ):
-            old = getattr(self, name)
-            grown = np.zeros((*old.shape[:-1], room), dtype=old.dtype)
-            grown[..., :used] = old[..., :used]
-            del old
-            setattr(self, name, grown)
+    def _grow(self, groups: int) -> None:
+        """Room for ``groups`` survivors, those there kept as they are."""
+        grown = np.zeros((BEST + 1, groups))
+        grown[:, : self._count] = self._groups[:, : self._count]
+        self._groups = grown
 
     def save(self) -> SavedSearch:
         """The state to go on from later (:meth:`resume`), without the runs."""
-        count, pair_count = self._count, self._pair_count
+        count = self._count
         doomed = np.zeros(count, dtype=np.int64)
         if self._doomed is not None:
             doomed[~self._doomed] = 1
@@ -359,12 +358,8 @@ class ExactSearch:
             unit=self.model.unit,
             table_size=len(self._size_bits),
             block=self._block,
-            groups=self._groups[:, :count].copy(),
-            trial_counts=self._trial_counts[:count].copy(),
-            pairs=self._pairs[:, :pair_count].copy(),
-            owner=np.repeat(np.arange(count), np.diff(np.append(self._begin[:count], pair_count))),
-            begin=self._begin[:count].copy(),
-            best=self._best.copy(),
+            groups=self._groups[:BEST, :count].copy(),
+            best=self._groups[BEST, :count].copy(),
             doomed=doomed,
             pending_from=np.array(pending_from, dtype=np.int64),
             pending_key=np.array(pending_key, dtype=np.float64),
@@ -390,19 +385,14 @@ class ExactSearch:
         ):
             raise ValueError("the saved search describes other runs")
         search = cls(BitModel(saved.max_value, saved.unit, saved.table_size - 1))
-        search._run_sizes.extend(runs.sizes.astype(np.float64))
-        search._run_avgs.extend(runs.avgs)
-        search._run_stdevs.extend(runs.stdevs)
+        search._keep_runs(runs)
         search._trials = saved.trials
-        count, pair_count = len(saved.best), len(saved.owner)
-        search._grow(max(64, 2 * count), max(64, 2 * pair_count))
-        search._count, search._pair_count = count, pair_count
+        count = len(saved.best)
+        search._grow(max(64, 2 * count))
+        search._count = count
         search._block = min(max(saved.block, MIN_BLOCK), LONGEST_BLOCK)
-        search._groups[:, :count] = saved.groups
-        search._trial_counts[:count] = saved.trial_counts
-        search._pairs[:, :pair_count] = saved.pairs
-        search._begin[:count] = saved.begin
-        search._best = saved.best.copy()
+        search._groups[:BEST, :count] = saved.groups
+        search._groups[BEST, :count] = saved.best
         search._doomed = saved.doomed == 0 if saved.doomed.any() else None
         search._pending = (
             saved.pending_from.tolist(),
@@ -436,6 +426,12 @@ class ExactSearch:
         """
         yield from self._advance(runs, each=True)
 
+    def _keep_runs(self, runs: PreparedRuns) -> None:
+        """Keep the runs for pricing: the caller's arrays, if they are the first."""
+        self._run_sizes.share(np.asarray(runs.sizes, dtype=np.int64))
+        self._run_avgs.share(np.asarray(runs.avgs, dtype=np.float64))
+        self._run_stdevs.share(np.asarray(runs.stdevs, dtype=np.float64))
+
     def _advance(self, runs: PreparedRuns, each: bool) -> Iterator[Callable[[], Partition]]:
         if runs.count and runs.max_value > self.model.max_value:
             raise ValueError("a run exceeds the model's largest value: start a new search")
@@ -444,9 +440,7 @@ class ExactSearch:
             model = self.model
             self.model = BitModel(model.max_value, model.unit, max(total, 2 * len(self._size_bits)))
             self._tables(self.model)
-        self._run_sizes.extend(runs.sizes.astype(np.float64))
-        self._run_avgs.extend(runs.avgs)
-        self._run_stdevs.extend(runs.stdevs)
+        self._keep_runs(runs)
         self._trials = total
         first = self.count - runs.count
         self._history_begin.reserve(self.count)  # one entry per start
@@ -517,6 +511,13 @@ class ExactSearch:
         if not self._count:
             sizes, avgs, stdevs = sizes[:1], avgs[:1], stdevs[:1]
         length = len(sizes)
+        survivors = self._count + length
+        if survivors > self._groups.shape[1]:
+            # room for the block's starts before its arrays are made, so that the old
+            # and new survivors' arrays are never held beside them; half as much again,
+            # but never past one survivor per run seen: a history that keeps every
+            # start (no change) would otherwise hold room it cannot use
+            self._grow(min(survivors * 3 // 2, max(survivors, self.count)))
         inside = _Inside(self, sizes, avgs, stdevs)  # groups within the block: [end, start]
         near = self._near(inside) if self._count and length > 1 else None
         fit = max(2, BLOCK_AREA // max(self._count if near is None else len(near), 1))
@@ -525,7 +526,7 @@ class ExactSearch:
             sizes, avgs, stdevs = sizes[:fit], avgs[:fit], stdevs[:fit]
             length = fit
             inside = _Inside(self, sizes, avgs, stdevs)
-        old = self._extended(inside, near, slice(None)) if self._count else None
+        old = self._extended(inside, near) if self._count else None
         if length > 1:  # a block of one run tells nothing of how many are near
             self._near_count = self._count if near is None else len(near)
         states = self._states(first, inside, old) if old is not None and length > 1 else None
@@ -563,82 +564,79 @@ class ExactSearch:
                 )
                 for end in range(taken)
             ]
-        ended = None
-        if old is not None and near is None:  # every survivor at the run the block ends with
-            ended = self._keep_column(old, taken - 1)
-        elif old is not None:
-            del states, old  # a MiB at 20,000 runs: let go before all are extended
-            ended = self._extend_every_survivor(inside, taken - 1)
-        self._close_block(first, taken, inside, ended, new_best, new_keys, pairs)
+        # a MiB at 20,000 runs: let go before the survivors' keys are made
+        del states
+        if near is not None:
+            old = None  # the near survivors only: all of them are extended in place below
+        # the survivors' keys at the run the block ends with, and room for the block's
+        keys = np.empty(self._count + taken)
+        if old is not None:  # every survivor at that run already
+            self._keep_column(old, taken - 1, keys)
+        elif near is not None:
+            self._extend_every_survivor(inside, taken - 1, keys)
+        self._close_block(first, taken, inside, keys, new_best, new_keys, pairs)
         return _Block(taken, ends)
 
-    def _keep_column(self, extended: _Extended, end: int) -> tuple[FloatArray, FloatArray]:
-        """Make every survivor's statistics those of ``extended`` (all of them) at block run
-        ``end``: their best and keys there."""
+    def _keep_column(self, extended: _Extended, end: int, keys: FloatArray) -> None:
+        """Make every survivor's statistics and best those of ``extended`` (all of them) at
+        block run ``end``; their keys there into ``keys``."""
         count = self._count
         self._groups[TRIALS, :count] = extended.trials[:, end]
         self._groups[MEAN, :count] = extended.mean[:, end]
         self._groups[SPREAD, :count] = extended.spread[:, end]
-        self._trial_counts[:count] = extended.counts[:, end]
-        return extended.best[:, end], extended.keys[:, end]
+        self._groups[BEST, :count] = extended.best[:, end]
+        keys[:count] = extended.keys[:, end]
 
-    def _extend_every_survivor(self, inside: _Inside, end: int) -> tuple[FloatArray, FloatArray]:
-        """Every survivor's group grown to block run ``end``, in place: their best and keys there.
+    def _extend_every_survivor(self, inside: _Inside, end: int, keys: FloatArray) -> None:
+        """Every survivor's group grown to block run ``end``, in place; their keys into ``keys``.
 
-        :data:`CHUNK` survivors at a time: the six arrays :meth:`_extended`
-        returns then take a couple of hundred KiB whatever the survivors.
-        Each entry is computed alone, so the chunks change no value.
+        One compiled loop writes each survivor's new statistics over its old
+        ones: no array the size of the survivors in between.
         """
-        count = self._count
-        best, keys = np.empty(count), np.empty(count)
-        groups = self._groups
-        for low in range(0, count, CHUNK):
-            rows = slice(low, min(low + CHUNK, count))
-            part = self._extended(inside, rows, slice(end, end + 1))
-            groups[TRIALS, rows] = part.trials[:, 0]
-            groups[MEAN, rows] = part.mean[:, 0]
-            groups[SPREAD, rows] = part.spread[:, 0]
-            self._trial_counts[rows] = part.counts[:, 0]
-            best[rows] = part.best[:, 0]
-            keys[rows] = part.keys[:, 0]
-        return best, keys
+        _kernels().extend_in_place(
+            self._groups,
+            self._count,
+            *self._histories(),
+            int(inside.cumulative[end + 1]),
+            float(inside.mean[end, 0]),
+            float(inside.spread[end, 0]),
+            self._size_bits,
+            self._half_m,
+            self._norm_floor,
+            keys,
+        )
 
-    def _extended(self, inside: _Inside, which: Survivors, ends: slice) -> _Extended:
-        """Survivors ``which`` extended by the block's prefixes ``ends``.
+    def _extended(self, inside: _Inside, which: Survivors) -> _Extended:
+        """Survivors ``which`` extended by each prefix of the block.
 
         Arrays [survivor, end]; each entry is computed alone, so a survivor's
         values do not depend on which others are computed with it.
         """
         count = self._count
-        if which is None:
-            rows = np.arange(count)
-        elif isinstance(which, slice):
-            rows = np.arange(*which.indices(count))
-        else:
-            rows = which.astype(np.int64)
-        trials, counts, mean, spread, best, keys = _kernels().extend_survivors(
+        rows = np.arange(count) if which is None else which.astype(np.int64)
+        trials, mean, spread, best, keys = _kernels().extend_survivors(
             rows,
             self._groups,
-            self._trial_counts[:count],
-            self._begin[:count],
-            self._pair_count,
-            self._pairs,
-            np.ascontiguousarray(inside.counts[ends, 0]),
-            np.ascontiguousarray(inside.mean[ends, 0]),
-            np.ascontiguousarray(inside.spread[ends, 0]),
+            *self._histories(),
+            inside.trials_from_first(),
+            np.ascontiguousarray(inside.mean[:, 0]),
+            np.ascontiguousarray(inside.spread[:, 0]),
             self._size_bits,
             self._half_m,
             self._norm_floor,
         )
         return _Extended(
             trials=trials,
-            counts=counts,
             mean=mean,
             spread=spread,
             best=best,
             keys=keys,
             which=which,
         )
+
+    def _histories(self) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray]:
+        """Where each start's predecessors begin, and their keys and averages."""
+        return self._history_begin.view(), self._history_key.view(), self._history_prev.view()
 
     def _survivor_starts(self, which: Survivors) -> npt.NDArray[np.int64]:
         starts = self._groups[START, : self._count] if which is None else self._groups[START, which]
@@ -676,8 +674,8 @@ class ExactSearch:
             return None
         lower, added = self._key_floor(inside)
         # the cheapest state at e, at most: the cheapest survivor's and the newest's
-        references = np.unique(np.array([int(self._best.argmin()), count - 1]))
-        ceiling = self._extended(inside, references, slice(None)).keys.min(axis=0)
+        references = np.unique(np.array([int(self._groups[BEST, :count].argmin()), count - 1]))
+        ceiling = self._extended(inside, references).keys.min(axis=0)
         worst = float(np.max(ceiling - added))
         margin = self._widest_jump + NEAR_MARGIN * (abs(float(ceiling.max())) + 1.0)
         near = np.flatnonzero(lower <= worst + margin)
@@ -689,17 +687,15 @@ class ExactSearch:
         block_means = inside.mean[:, 0]
         lower = _kernels().key_floor(
             self._groups,
-            self._trial_counts[:count],
-            self._begin[:count],
-            self._pair_count,
-            self._pairs,
+            count,
+            *self._histories(),
             self._size_bits,
             float(block_means.min()),
             float(block_means.max()),
             math.log2(self._norm_floor),
         )
         # per run e of the block: what every survivor's state adds at least
-        block_trials = inside.counts[:, 0].astype(np.float64)
+        block_trials = inside.trials_from_first().astype(np.float64)
         added = np.sqrt(inside.spread[:, 0] / block_trials)
         added += 1.0
         np.log2(added, out=added)
@@ -708,23 +704,17 @@ class ExactSearch:
         return lower, added
 
     def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
-        """The states a block's groups may follow, survivors first: what no round changes.
-
-        The block's own keys change from round to round; :meth:`_choose`
-        writes them into ``keys`` after the survivors'.
-        """
-        count = len(old.keys)
-        keys = np.empty((len(inside.mean) - 1, count + len(inside.mean)))
-        keys[:, :count] = old.keys[:, :-1].T
+        """The states a block's groups may follow, survivors first: what no round changes."""
         return _States(
-            means=np.concatenate((old.mean[:, :-1].T, inside.mean[:-1]), axis=1),
+            survivor_keys=old.keys,
+            survivor_means=old.mean,
+            block_means=inside.mean,
             starts=np.concatenate(
                 (
                     self._survivor_starts(old.which),
                     first + np.arange(len(inside.mean)),
                 )
             ),
-            keys=keys,
         )
 
     def _choose(
@@ -744,12 +734,12 @@ class ExactSearch:
             kept_pairs = int(earlier.begins[since]) if since < length else len(earlier.owner)
             owner, froms, keys, prevs, _ = (part[:kept_pairs] for part in earlier)
         if states is not None and since < length:
-            # the states at runs since - 1 .. length - 2, by the run
-            survivors = len(states.starts) - length
-            states.keys[since - 1 :, survivors:] = new_keys[since - 1 : -1]
+            # the states at runs since - 1 .. length - 2
             chosen = _kernels().choose_states(
-                states.keys[since - 1 :],
-                states.means[since - 1 :],
+                states.survivor_keys,
+                states.survivor_means,
+                new_keys,
+                states.block_means,
                 states.starts,
                 self._widest_jump,
                 RELATIVE_SLACK,
@@ -771,7 +761,6 @@ class ExactSearch:
         _kernels().fill_rows(
             inside.mean,
             inside.bits,
-            inside.before_start,
             pairs.owner,
             pairs.froms,
             pairs.keys,
@@ -786,41 +775,33 @@ class ExactSearch:
         first: int,
         taken: int,
         inside: _Inside,
-        ended: tuple[FloatArray, FloatArray] | None,
+        keys: FloatArray,
         new_best: FloatArray,
         new_keys: FloatArray,
         pairs: _Pairs,
     ) -> None:
-        """Make the survivors those after run ``first + taken - 1``, and find the next pending."""
+        """Make the survivors those after run ``first + taken - 1``, and find the next pending.
+
+        The survivors are already at that run, their keys the first of ``keys``:
+        the block's new starts join them.
+        """
         end = taken - 1
         count = self._count
         pair_total = int(pairs.begins[taken]) if taken < len(pairs.begins) else len(pairs.owner)
         survivors = count + taken
-        pair_count = self._pair_count + pair_total
-        if survivors > len(self._begin) or pair_count > self._pairs.shape[1]:
-            # half as much again, but never past one survivor per run seen: a history
-            # that keeps every start (no change) would otherwise hold room it cannot use
-            self._grow(min(survivors * 3 // 2, max(survivors, self.count)), pair_count * 3 // 2)
         groups = self._groups
-        best = new_best[end, :taken]
-        keys = new_keys[end, :taken]
-        if ended is not None:  # the survivors' statistics are already those at the end
-            best = np.concatenate((ended[0], best))
-            keys = np.concatenate((ended[1], keys))
-        groups[TRIALS, count:survivors] = inside.counts[end, :taken]
+        groups[TRIALS, count:survivors] = inside.trials_to(end, taken)
         groups[MEAN, count:survivors] = inside.mean[end, :taken]
         groups[SPREAD, count:survivors] = inside.spread[end, :taken]
         groups[START, count:survivors] = np.arange(first, first + taken)
-        self._trial_counts[count:survivors] = inside.counts[end, :taken]
-        self._begin[count:survivors] = self._pair_count + pairs.begins[:taken]
-        self._pairs[KEY, self._pair_count : pair_count] = pairs.keys[:pair_total]
-        self._pairs[PREV, self._pair_count : pair_count] = pairs.prevs[:pair_total]
+        groups[BEST, count:survivors] = new_best[end, :taken]
+        keys[count:survivors] = new_keys[end, :taken]
         self._history_begin.extend(self._history_from.used + pairs.begins[:taken])
         self._history_from.extend(pairs.froms[:pair_total])
         self._history_key.extend(pairs.keys[:pair_total])
         self._history_prev.extend(pairs.prevs[:pair_total])
-        self._count, self._pair_count = survivors, pair_count
-        self._best = best
+        self._count = survivors
+        best = groups[BEST, :survivors]
         lowest = int(best.argmin())
         self._pending = self._predecessors(keys)
         self._doomed = self._to_prune(best, lowest, float(keys[lowest] - best[lowest]))
@@ -879,25 +860,20 @@ class ExactSearch:
         floor = float(best[lowest])
         # split_bound for every survivor at once (its size term not tabled: the table
         # would take 8 bytes a trial of the history)
-        trials = self._trial_counts[: self._count]
-        limit = self._size_bits[trials] - trials * GAUSS_BITS_PER_TRIAL
-        limit += norm_of_lowest + self._theta_base + floor + RELATIVE_SLACK * (abs(floor) + 1.0)
-        keep = best <= limit
+        keep = _kernels().within_split_bound(
+            self._groups,
+            best,
+            self._size_bits,
+            GAUSS_BITS_PER_TRIAL,
+            norm_of_lowest + self._theta_base + floor + RELATIVE_SLACK * (abs(floor) + 1.0),
+        )
         return None if keep.all() else keep
 
     def _drop(self, keep: npt.NDArray[np.bool_]) -> None:
-        """Forget the survivors not kept, and their predecessors."""
-        count, pair_count = self._count, self._pair_count
-        counts = np.diff(np.append(self._begin[:count], pair_count))
-        pair_keep = np.repeat(keep, counts)
-        counts = counts[keep]
-        self._count = kept = len(counts)
-        self._groups[:, :kept] = self._groups[:, :count][:, keep]
-        self._trial_counts[:kept] = self._trial_counts[:count][keep]
-        self._pair_count = pairs_kept = int(counts.sum())
-        self._pairs[:, :pairs_kept] = self._pairs[:, :pair_count][:, pair_keep]
-        self._begin[:kept] = np.cumsum(counts) - counts
-        self._best = self._best[keep]
+        """Forget the survivors not kept (their predecessors stay in the history)."""
+        kept = int(keep.sum())
+        self._groups[:, :kept] = self._groups[:, : self._count][:, keep]
+        self._count = kept
 
     def partition(self) -> Partition:
         """The fewest-bits partition of the runs seen so far, priced exactly."""
@@ -906,7 +882,10 @@ class ExactSearch:
         count = self._count
         groups = self._groups
         return self._best_of(
-            self._best, groups[MEAN, :count], groups[START, :count].astype(np.int64), self.count
+            groups[BEST, :count],
+            groups[MEAN, :count],
+            groups[START, :count].astype(np.int64),
+            self.count,
         )
 
     def _best_of(

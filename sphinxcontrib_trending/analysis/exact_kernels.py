@@ -26,6 +26,9 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _compiled = numba.njit(cache=True, nogil=True)
+# compiled into each caller: as a call of its own, a step that is mostly
+# logarithms took two and a half times as long
+_inlined = numba.njit(cache=True, nogil=True, inline="always")
 
 
 @_compiled
@@ -45,72 +48,171 @@ def norm_bits(avg: float, half_m: float, norm_floor: float) -> float:
 
 
 @_compiled
+def predecessors(history_begin: IntArray, start: int, history_total: int) -> tuple[int, int]:
+    """Where the predecessors of the group opened at run ``start`` lie in the history.
+
+    Every start's predecessors, as it opened, are kept in run order
+    (``ExactSearch._history_*``): entries ``low`` up to ``high``.  A
+    surviving start's are never changed, so the survivors keep no copy.
+    """
+    low = history_begin[start]
+    high = history_begin[start + 1] if start + 1 < len(history_begin) else history_total
+    return low, high
+
+
+@_inlined
+def grown_state(
+    groups: FloatArray,
+    index: int,
+    history_begin: IntArray,
+    history_keys: FloatArray,
+    history_prevs: FloatArray,
+    block_count: int,
+    block_mean: float,
+    block_spread: float,
+    size_bits: FloatArray,
+    half_m: float,
+    norm_floor: float,
+) -> tuple[float, float, float, float, float]:
+    """Survivor ``index``'s group grown by a block's prefix: trials, mean, spread, best, key.
+
+    Its predecessors are in the history (:func:`predecessors`); the prefix
+    has ``block_count`` trials, mean ``block_mean`` and spread
+    ``block_spread``.
+    """
+    trials, mean, spread = groups[0, index], groups[1, index], groups[2, index]
+    total = int(trials) + block_count
+    total_float = float(total)
+    delta = block_mean - mean
+    share = float(block_count) / total_float
+    moved = delta * share + mean
+    grown = delta * delta * share * trials + spread + block_spread
+    bits = base_bits(total_float, grown, size_bits[total])
+    start = int(groups[3, index])
+    low, high = predecessors(history_begin, start, len(history_keys))
+    cheapest = np.inf
+    for pair in range(low, high):
+        # the first group has no previous average
+        no_jump = start == 0 and pair == low
+        jump = 0.0 if no_jump else math.log2(abs(moved - history_prevs[pair]) + 1.0)
+        cost = history_keys[pair] - jump
+        if cost < cheapest:
+            cheapest = cost
+    bits += cheapest
+    return total_float, moved, grown, bits, norm_bits(moved, half_m, norm_floor) + bits
+
+
+@_compiled
 def extend_survivors(
     rows: IntArray,
     groups: FloatArray,
-    trial_counts: IntArray,
-    begin: IntArray,
-    pair_count: int,
-    pairs: FloatArray,
+    history_begin: IntArray,
+    history_keys: FloatArray,
+    history_prevs: FloatArray,
     block_counts: IntArray,
     block_mean: FloatArray,
     block_spread: FloatArray,
     size_bits: FloatArray,
     half_m: float,
     norm_floor: float,
-) -> tuple[FloatArray, IntArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     """Survivors ``rows`` (indices, by start) grown by each prefix of the block given.
 
-    ``block_*`` describe the block's prefixes (runs ``0..e``); arrays
-    [survivor, end] of trials, counts, mean, spread, best and keys.  Each
-    entry is computed alone: a survivor's values do not depend on the others.
+    ``block_*`` describe the block's prefixes (runs ``0..e``).  Arrays
+    [survivor, end] of trials, mean, spread, best and keys.  Each entry is
+    computed alone (:func:`grown_state`): a survivor's values do not depend
+    on the others.
     """
     count, ends = len(rows), len(block_counts)
-    survivors = len(trial_counts)
     new_trials = np.empty((count, ends))
-    new_counts = np.empty((count, ends), dtype=np.int64)
     new_mean = np.empty((count, ends))
     new_spread = np.empty((count, ends))
     best = np.empty((count, ends))
     keys = np.empty((count, ends))
     for row in range(count):
         index = rows[row]
-        trials, mean, spread = groups[0, index], groups[1, index], groups[2, index]
-        low = begin[index]
-        high = begin[index + 1] if index + 1 < survivors else pair_count
-        first_group = groups[3, index] == 0.0
         for end in range(ends):
-            total = trial_counts[index] + block_counts[end]
-            total_float = float(total)
-            delta = block_mean[end] - mean
-            share = float(block_counts[end]) / total_float
-            moved = delta * share + mean
-            grown = delta * delta * share * trials + spread + block_spread[end]
-            bits = base_bits(total_float, grown, size_bits[total])
-            cheapest = np.inf
-            for pair in range(low, high):
-                if first_group and pair == low:
-                    jump = 0.0  # the first group has no previous average
-                else:
-                    jump = math.log2(abs(moved - pairs[1, pair]) + 1.0)
-                cost = pairs[0, pair] - jump
-                if cost < cheapest:
-                    cheapest = cost
-            bits += cheapest
-            new_trials[row, end] = total_float
-            new_counts[row, end] = total
-            new_mean[row, end] = moved
-            new_spread[row, end] = grown
-            best[row, end] = bits
-            keys[row, end] = norm_bits(moved, half_m, norm_floor) + bits
-    return new_trials, new_counts, new_mean, new_spread, best, keys
+            trials, mean, spread, bits, key = grown_state(
+                groups,
+                index,
+                history_begin,
+                history_keys,
+                history_prevs,
+                block_counts[end],
+                block_mean[end],
+                block_spread[end],
+                size_bits,
+                half_m,
+                norm_floor,
+            )
+            new_trials[row, end], new_mean[row, end], new_spread[row, end] = trials, mean, spread
+            best[row, end], keys[row, end] = bits, key
+    return new_trials, new_mean, new_spread, best, keys
+
+
+@_compiled
+def extend_in_place(
+    groups: FloatArray,
+    survivors: int,
+    history_begin: IntArray,
+    history_keys: FloatArray,
+    history_prevs: FloatArray,
+    block_count: int,
+    block_mean: float,
+    block_spread: float,
+    size_bits: FloatArray,
+    half_m: float,
+    norm_floor: float,
+    keys: FloatArray,
+) -> None:
+    """Every survivor grown by a block's runs, written over its statistics and best.
+
+    What :func:`extend_survivors` gives for one prefix, without arrays the
+    size of the survivors in between: rows 0 to 2 and 4 (best) of
+    ``groups``, and each survivor's key into ``keys``.
+    """
+    for index in range(survivors):
+        trials, mean, spread, bits, key = grown_state(
+            groups,
+            index,
+            history_begin,
+            history_keys,
+            history_prevs,
+            block_count,
+            block_mean,
+            block_spread,
+            size_bits,
+            half_m,
+            norm_floor,
+        )
+        groups[0, index], groups[1, index], groups[2, index] = trials, mean, spread
+        groups[4, index] = bits
+        keys[index] = key
+
+
+@_compiled
+def within_split_bound(
+    groups: FloatArray, best: FloatArray, size_bits: FloatArray, per_trial: float, offset: float
+) -> npt.NDArray[np.bool_]:
+    """Per survivor, whether ``best`` is within ``c(n) - n * per_trial + offset``.
+
+    The split bound of every survivor at once (``ExactSearch._to_prune``);
+    ``n`` its trials (row 0 of ``groups``).
+    """
+    survivors = len(best)
+    keep = np.empty(survivors, dtype=np.bool_)
+    for index in range(survivors):
+        trials = groups[0, index]
+        limit = size_bits[int(trials)] - trials * per_trial
+        limit += offset
+        keep[index] = best[index] <= limit
+    return keep
 
 
 @_compiled
 def fill_rows(
     inside_mean: FloatArray,
     inside_bits: FloatArray,
-    before_start: npt.NDArray[np.bool_],
     owner: IntArray,
     froms: IntArray,
     keys: FloatArray,
@@ -130,7 +232,7 @@ def fill_rows(
         low = begins[start]
         high = begins[start + 1] if start + 1 < length else pair_total
         for end in range(length):
-            if before_start[end, start]:
+            if start > end:
                 best[end, start] = np.inf
                 continue
             avg = inside_mean[end, start]
@@ -148,41 +250,54 @@ def fill_rows(
 
 @_compiled
 def choose_states(
-    state_keys: FloatArray,
-    state_means: FloatArray,
+    survivor_keys: FloatArray,
+    survivor_means: FloatArray,
+    block_keys: FloatArray,
+    block_means: FloatArray,
     starts: IntArray,
     widest_jump: float,
     slack: float,
     since: int,
 ) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
-    """The states each group opened at ``since + r`` may follow: row ``r``'s not dominated.
+    """The states each group opened at ``since`` and after may follow: those not dominated.
 
-    Rows are the runs before those groups open, states in columns; a state
-    qualifies when its key is within ``log2(|p - p*| + 1)`` of the cheapest
-    key (``p*`` that state's average), plus a relative ``slack``.  Owner
-    (the group's start), the state's start, key and average; by owner, then
-    by state.
+    Group ``t``'s are the states at run ``t - 1`` of the block: the
+    survivors' (``survivor_*``, [survivor, end]), then the block's groups'
+    (``block_*``, [end, start]), in that order, with ``starts`` their
+    starts.  A state qualifies when its key is within ``log2(|p - p*| + 1)``
+    of the cheapest key (``p*`` that state's average), plus a relative
+    ``slack``.  Owner (the group's start), the state's start, key and
+    average; by owner, then by state.
     """
-    rows, states = state_keys.shape
+    survivors = survivor_keys.shape[0]
+    length = block_keys.shape[0]
+    rows, states = length - since, survivors + length
     # which qualify, then just the room they need: a long block's rows times
     # states are tens of thousands, and the chosen few hundred
     qualifies = np.zeros((rows, states), dtype=np.bool_)
     found = 0
     for row in range(rows):
-        cheapest = 0
-        for state in range(1, states):
-            if state_keys[row, state] < state_keys[row, cheapest]:
-                cheapest = state
-        lowest = state_keys[row, cheapest]
+        end = since - 1 + row
+        # the first cheapest, survivors first
+        lowest, centre = np.inf, 0.0
+        for state in range(states):
+            if state < survivors:
+                key, mean = survivor_keys[state, end], survivor_means[state, end]
+            else:
+                key, mean = block_keys[end, state - survivors], block_means[end, state - survivors]
+            if state == 0 or key < lowest:
+                lowest, centre = key, mean
         lowest += slack * (abs(lowest) + 1.0)
         # no state further than log2(M + 1) above the cheapest can qualify
         reach = lowest + widest_jump
-        centre = state_means[row, cheapest]
         for state in range(states):
-            key = state_keys[row, state]
+            if state < survivors:
+                key, mean = survivor_keys[state, end], survivor_means[state, end]
+            else:
+                key, mean = block_keys[end, state - survivors], block_means[end, state - survivors]
             if not key <= reach:
                 continue
-            if key <= math.log2(abs(state_means[row, state] - centre) + 1.0) + lowest:
+            if key <= math.log2(abs(mean - centre) + 1.0) + lowest:
                 qualifies[row, state] = True
                 found += 1
     owner = np.empty(found, dtype=np.int64)
@@ -191,12 +306,17 @@ def choose_states(
     prevs = np.empty(found)
     found = 0
     for row in range(rows):
+        end = since - 1 + row
         for state in range(states):
             if qualifies[row, state]:
                 owner[found] = row + since
                 froms[found] = starts[state]
-                keys[found] = state_keys[row, state]
-                prevs[found] = state_means[row, state]
+                if state < survivors:
+                    keys[found] = survivor_keys[state, end]
+                    prevs[found] = survivor_means[state, end]
+                else:
+                    keys[found] = block_keys[end, state - survivors]
+                    prevs[found] = block_means[end, state - survivors]
                 found += 1
     return owner, froms, keys, prevs
 
@@ -204,10 +324,10 @@ def choose_states(
 @_compiled
 def key_floor(
     groups: FloatArray,
-    trial_counts: IntArray,
-    begin: IntArray,
-    pair_count: int,
-    pairs: FloatArray,
+    survivors: int,
+    history_begin: IntArray,
+    history_keys: FloatArray,
+    history_prevs: FloatArray,
     size_bits: FloatArray,
     block_low: float,
     block_high: float,
@@ -220,23 +340,22 @@ def key_floor(
     ``block_high``) can get, plus ``least_norm`` (``L_min``): see
     ``ExactSearch._near``.
     """
-    survivors = len(trial_counts)
     lower = np.empty(survivors)
     for index in range(survivors):
         trials, mean = groups[0, index], groups[1, index]
         bits = math.log2(math.sqrt(groups[2, index] / trials) + 1.0) * trials
-        bits += size_bits[trial_counts[index]]
+        bits += size_bits[int(trials)]
         low, high = min(mean, block_low), max(mean, block_high)
-        first = begin[index]
-        stop = begin[index + 1] if index + 1 < survivors else pair_count
+        start = int(groups[3, index])
+        first, stop = predecessors(history_begin, start, len(history_keys))
         cheapest = np.inf
         for pair in range(first, stop):
-            if index == 0 and pair == first and groups[3, 0] == 0.0:
+            if start == 0 and pair == first:
                 reach = 0.0  # the first group has no previous average
             else:
-                prev = pairs[1, pair]
+                prev = history_prevs[pair]
                 reach = math.log2(max(abs(low - prev), abs(high - prev)) + 1.0)
-            cost = pairs[0, pair] - reach
+            cost = history_keys[pair] - reach
             if cost < cheapest:
                 cheapest = cost
         lower[index] = bits + cheapest + least_norm
@@ -251,11 +370,11 @@ def inside_groups(
     size_bits: FloatArray,
     half_m: float,
     norm_floor: float,
-) -> tuple[npt.NDArray[np.bool_], IntArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+) -> tuple[IntArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     """Every group within one block's runs: arrays [end, start] (see ``exact._Inside``).
 
-    Before-start flags, trial counts, means, spreads, base bits and ``L`` of
-    the mean.
+    The trials of the runs before each (``cumulative``, one more than the
+    runs), then means, spreads, base bits and ``L`` of the mean.
 
     Averages from sums of differences to the block's first value: the sums
     stay within a block's range, so they lose no precision to speak of.
@@ -263,8 +382,6 @@ def inside_groups(
     - mean after) * size``, which are never negative: no cancellation.
     """
     length = len(sizes)
-    before_start = np.empty((length, length), dtype=np.bool_)
-    counts = np.empty((length, length), dtype=np.int64)
     mean = np.empty((length, length))
     spread = np.empty((length, length))
     bits = np.empty((length, length))
@@ -279,13 +396,11 @@ def inside_groups(
         size = float(sizes[end])
         own = stdevs[end] * stdevs[end] * size
         for start in range(length):
-            count = cumulative[end + 1] - cumulative[start]
-            before_start[end, start] = count <= 0
-            count = max(count, 1)
-            counts[end, start] = count
+            before_start = start > end  # every run has a trial at least
+            count = max(cumulative[end + 1] - cumulative[start], 1)
             average = (sums[end + 1] - sums[start]) / float(count) + offset
             mean[end, start] = average
-            if before_start[end, start]:
+            if before_start:
                 increment = 0.0
             elif start == end:
                 increment = own  # a group's first run brings only its own spread
@@ -294,17 +409,17 @@ def inside_groups(
                 increment = max(step, 0.0) * size + own  # rounding can dip below zero
             total = increment if end == 0 else spread[end - 1, start] + increment
             spread[end, start] = total
-            if before_start[end, start]:  # read nowhere: half the logarithms saved
+            if before_start:  # read nowhere: half the logarithms saved
                 bits[end, start] = norms[end, start] = 0.0
             else:
                 bits[end, start] = base_bits(float(count), total, size_bits[count])
                 norms[end, start] = norm_bits(average, half_m, norm_floor)
-    return before_start, counts, mean, spread, bits, norms
+    return cumulative, mean, spread, bits, norms
 
 
 @_compiled
 def welford_pass(
-    sizes: FloatArray,
+    sizes: IntArray,
     avgs: FloatArray,
     stdevs: FloatArray,
     first: int,
@@ -319,7 +434,7 @@ def welford_pass(
     value (size 1, stdev 0) its extra terms are exact no-ops.
     """
     for run in range(first, stop):
-        size = sizes[run]
+        size = float(sizes[run])
         old_total = total
         delta = avgs[run] - avg
         total += size

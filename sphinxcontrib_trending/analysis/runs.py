@@ -115,8 +115,11 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
         present, sizes, avgs, stdevs, kept = _trial_statistics(flat, owner_of, lengths)
     else:
         usable = ~np.isnan(flat)
-        present = owner_of[usable]
-        avgs = kept = flat[usable]
+        if usable.all():  # the common case: no copies (the exact search keeps these)
+            present, avgs = owner_of, flat
+        else:
+            present, avgs = owner_of[usable], flat[usable]
+        kept = avgs
         sizes = np.ones(len(avgs), dtype=np.int64)
         stdevs = np.zeros(len(avgs))
     max_value = float(kept.max()) if len(kept) else 0.0

@@ -29,7 +29,8 @@ IntArray = npt.NDArray[np.int64]
 
 _KINDS = {"f8": np.float64, "i8": np.int64}
 _DTYPES = {"f8": np.dtype("<f8"), "i8": np.dtype("<i8")}
-MAGIC = b"sphinxcontrib-trending/saved-search/1\n"
+MAGIC = b"sphinxcontrib-trending/saved-search/2\n"
+"""Version 2: the survivors' predecessors are read from the history, not kept twice."""
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,9 @@ class SavedSearch:
     ``runs`` and ``trials`` say which prefix of a history it covers; the
     model is ``(max_value, unit)`` with tables for ``table_size`` trials.
     Survivor ``k`` has statistics ``groups[:, k]`` (trials, mean, spread,
-    start), predecessors ``begin[k]`` up to the next survivor's in
-    ``pairs``/``owner``, and ``best[k]`` bits; ``history_*`` hold every
-    start's predecessors as it opened, for the backtrack.
+    start) and ``best[k]`` bits; ``history_*`` hold every start's
+    predecessors as it opened (``history_begin[j]`` up to the next start's),
+    the survivors' for the search and all for the backtrack.
     """
 
     runs: int
@@ -51,10 +52,6 @@ class SavedSearch:
     table_size: int
     block: int
     groups: FloatArray
-    trial_counts: IntArray
-    pairs: FloatArray
-    owner: IntArray
-    begin: IntArray
     best: FloatArray
     doomed: IntArray
     """1 for a survivor to drop at the next run, else 0 (all 0: keep every one)."""
@@ -69,7 +66,7 @@ class SavedSearch:
     def to_bytes(self) -> bytes:
         """A small JSON header (the numbers, each array's kind and shape), then the arrays.
 
-        Arrays are little-endian and exact; a state is about 15 KB for a
+        Arrays are little-endian and exact; a state is about 12 KB for a
         series of 180 runs of ten trials.
         """
         header: dict[str, Any] = {}
@@ -120,7 +117,7 @@ class SavedSearch:
 
     def check(self) -> None:
         """Raise ``ValueError`` unless every index stays within what the state describes."""
-        count, pair_count = self.best.shape[0], self.owner.shape[0]
+        count = self.best.shape[0]
         history = self.history_from.shape[0]
         _expect(self.runs >= 1 and self.trials >= self.runs, "runs and trials")
         _expect(
@@ -130,33 +127,30 @@ class SavedSearch:
         _expect(self.trials < self.table_size <= 1 << 31, "the size table")
         _expect(1 <= self.block <= 1 << 16, "the block length")
         _expect(self.groups.shape == (4, count) and count >= 1, "the survivors' statistics")
-        _expect(self.pairs.shape == (2, pair_count) and pair_count >= count, "the predecessors")
-        for name in ("trial_counts", "begin", "doomed"):
-            _expect(getattr(self, name).shape == (count,), name)
+        _expect(self.doomed.shape == (count,), "doomed")
         _expect(self.pending_from.shape[0] >= 1, "the pending predecessors")
         for name in ("pending_key", "pending_prev"):
             _expect(getattr(self, name).shape == self.pending_from.shape, name)
         _expect(self.history_begin.shape == (self.runs,), "the history's starts")
         for name in ("history_key", "history_prev"):
             _expect(getattr(self, name).shape == (history,), name)
-        _expect(_within(self.trial_counts, 1, self.trials), "the survivors' trial counts")
-        _expect(_within(self.groups[3], 0, self.runs - 1), "the survivors' starts")
-        ascending = _ascending(self.owner)
-        _expect(_within(self.owner, 0, count - 1, ascending), "the predecessors' owners")
-        _expect(ascending, "the predecessors' order")
-        expected_begin = self.owner.searchsorted(np.arange(count))
-        _expect(bool((self.begin == expected_begin).all()), "the predecessors' ranges")
-        _expect(bool(np.bincount(self.owner, minlength=count).all()), "a survivor's ranges")
-        _expect(_within(self.doomed, 0, 1), "the survivors to drop")
-        _expect(_within(self.pending_from, -1, self.runs - 1), "the pending predecessors")
-        ascending = _ascending(self.history_begin)
-        _expect(_within(self.history_begin, 0, history, ascending), "the history's ranges")
-        _expect(ascending, "the history's order")
-        _expect(_within(self.history_from, -1, self.runs - 1), "the history's predecessors")
         floats = [getattr(self, name).ravel() for name in _FLOAT_ARRAYS]
         if not np.isfinite(np.concatenate(floats)).all():  # one test for all, then which
             for name, values in zip(_FLOAT_ARRAYS, floats, strict=True):
                 _expect(bool(np.isfinite(values).all()), name)
+        # the search indexes its size table by trials and the history by starts
+        trials, starts = self.groups[0], self.groups[3]
+        _expect(_whole(trials) and _within(trials, 1, self.trials), "the survivors' trial counts")
+        ascending = bool((starts[1:] > starts[:-1]).all())
+        _expect(_whole(starts) and ascending, "the survivors' starts")
+        _expect(_within(starts, 0, self.runs - 1, ascending), "the survivors' starts")
+        _expect(_within(self.doomed, 0, 1), "the survivors to drop")
+        _expect(_within(self.pending_from, -1, self.runs - 1), "the pending predecessors")
+        # every start has one predecessor at least: its range is not empty
+        ascending = bool((self.history_begin[1:] > self.history_begin[:-1]).all())
+        _expect(_within(self.history_begin, 0, history - 1, ascending), "the history's ranges")
+        _expect(ascending, "the history's order")
+        _expect(_within(self.history_from, -1, self.runs - 1), "the history's predecessors")
 
 
 def _expect(condition: bool, what: str) -> None:
@@ -183,8 +177,8 @@ def _scalar(name: str, value: Any, kind: str) -> int | float:
     return float(value)
 
 
-def _ascending(values: IntArray) -> bool:
-    return bool((values[1:] >= values[:-1]).all())
+def _whole(values: FloatArray) -> bool:
+    return bool((values == np.floor(values)).all())
 
 
 def _array(name: str, value: Any, data: bytes, offset: int) -> tuple[npt.NDArray[Any], int]:

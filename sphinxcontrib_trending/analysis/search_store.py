@@ -1,6 +1,6 @@
 """Where the exact searches of one cache scope wait for the next build: a file per batch.
 
-A CSIT-sized site saves twenty thousand search states of about 15 KB each.
+A CSIT-sized site saves twenty thousand search states of about 12 KB each.
 Kept in one document, the process that groups had to read all of them, hold
 them, receive every new one from its workers and write them all again:
 hundreds of megabytes in memory, twice, on every build that adds a run.  So
