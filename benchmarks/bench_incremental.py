@@ -21,22 +21,27 @@ ratio of the long history's time to the short one's is the figure to watch
 Usage::
 
     python benchmarks/bench_incremental.py [--history 60] [--tests 2000] [--testbeds 2]
-        [--repeats 3] [--quick] [--workdir DIR] [--profile DIR]
+        [--repeats 3] [--quick] [--workdir DIR] [--profile DIR] [--phases DIR]
 
 ``--quick`` is ``--history 20 --tests 500 --testbeds 1``.  ``--profile DIR``
 writes cProfile dumps of the measured ingest and builds into DIR.
+``--phases DIR`` times each measured build's phases (``phase_timers.py``:
+reading, histories, grouping and its workers' CPU, summaries, figures,
+writing) and prints their medians side by side, the ratio per phase.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +52,8 @@ from bench_site import build_path, write_build
 
 LONGER = 6
 """How many times longer the long history is."""
+PHASE_TIMERS = Path(__file__).resolve().parent / "phase_timers.py"
+SITES = ("store", "embedded")
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,14 @@ def _command(profile: Path | None, name: str, module_or_script: list[str]) -> li
     return [sys.executable, "-m", "cProfile", "-o", dump, *module_or_script]
 
 
+def _build_command(profile: Path | None, phases: Path | None, name: str, root: Path) -> list[str]:
+    """``sphinx-build`` of ``root``, profiled, or its phases timed into the file ``phases``."""
+    arguments = ["-b", "html", "-q", str(root), str(root / "_build")]
+    if phases is not None:
+        return [sys.executable, str(PHASE_TIMERS), str(phases), *arguments]
+    return _command(profile, name, ["-m", "sphinx", *arguments])
+
+
 def ingest(archive: Path, store: Path, profile: Path | None = None, name: str = "") -> float:
     """Seconds of one ``sphinx-trending ingest`` (parsing in-process) into ``store``."""
     script = str(Path(sys.executable).with_name("sphinx-trending"))
@@ -78,12 +93,16 @@ def ingest(archive: Path, store: Path, profile: Path | None = None, name: str = 
     return time.perf_counter() - started
 
 
-def sphinx_build(root: Path, profile: Path | None = None, name: str = "") -> tuple[float, float]:
-    """Seconds and peak memory (GB) of one ``sphinx-build`` of ``root``."""
-    arguments = ["-m", "sphinx", "-b", "html", "-q", str(root), str(root / "_build")]
+def sphinx_build(
+    root: Path, profile: Path | None = None, name: str = "", phases: Path | None = None
+) -> tuple[float, float]:
+    """Seconds and peak memory (GB) of one ``sphinx-build`` of ``root``; ``phases`` is the
+    file its phases' times are added to (see ``phase_timers.py``)."""
     started = time.perf_counter()
     with subprocess.Popen(
-        _command(profile, name, arguments), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        _build_command(profile, phases, name, root),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     ) as build:
         assert build.stderr is not None
         errors = build.stderr.read()
@@ -126,7 +145,12 @@ def prepare(root: Path, pool: Path, builds: int, testbeds: tuple[str, ...]) -> N
 
 
 def new_build(
-    root: Path, pool: Path, build: int, testbeds: tuple[str, ...], profile: Path | None
+    root: Path,
+    pool: Path,
+    build: int,
+    testbeds: tuple[str, ...],
+    profile: Path | None,
+    phases: Path | None = None,
 ) -> Timing:
     """Build number ``build`` arrives: ingest and rebuild the store site, rebuild the embedded."""
     for testbed in testbeds:
@@ -135,8 +159,13 @@ def new_build(
     name = f"{root.name}-{build}"
     ingested = ingest(root / "archive", root / "store", profile, f"{name}-ingest")
     store_site = root / "store-site"
-    store_build, store_peak = sphinx_build(store_site, profile, f"{name}-store-build")
-    embedded, embedded_peak = sphinx_build(root / "embedded-site", profile, f"{name}-embedded")
+    timed = {site: phases and phases / f"{root.name}-{site}.jsonl" for site in SITES}
+    store_build, store_peak = sphinx_build(
+        store_site, profile, f"{name}-store-build", timed["store"]
+    )
+    embedded, embedded_peak = sphinx_build(
+        root / "embedded-site", profile, f"{name}-embedded", timed["embedded"]
+    )
     peak = max(store_peak, embedded_peak)
     return Timing(ingested, store_build, embedded, peak, published_mb(store_site / "_build"))
 
@@ -151,6 +180,7 @@ def main() -> int:
         "--workdir", type=Path, default=Path(__file__).parent / "_work" / "incremental"
     )
     parser.add_argument("--profile", type=Path, help="write cProfile dumps into this folder")
+    parser.add_argument("--phases", type=Path, help="time each build's phases into this folder")
     parser.add_argument(
         "--repeats", type=int, default=3, help="new builds on each history, alternating (median)"
     )
@@ -171,8 +201,12 @@ def main() -> int:
         f"{long} builds, one new build on each (archives ready in "
         f"{time.perf_counter() - started:.1f} s)"
     )
-    if args.profile:
-        args.profile.mkdir(parents=True, exist_ok=True)
+    for folder in (args.profile, args.phases):
+        if folder:
+            folder.mkdir(parents=True, exist_ok=True)
+    if args.phases:
+        for old in args.phases.glob("*.jsonl"):
+            old.unlink()
     for builds in (short, long):
         prepare(args.workdir / f"h{builds}", pool, builds, testbeds)
     # the two histories' new builds alternate, so a change in the machine's
@@ -181,7 +215,9 @@ def main() -> int:
     for repeat in range(1, args.repeats + 1):
         for builds in (short, long):
             root = args.workdir / f"h{builds}"
-            measured[builds].append(new_build(root, pool, builds + repeat, testbeds, args.profile))
+            measured[builds].append(
+                new_build(root, pool, builds + repeat, testbeds, args.profile, args.phases)
+            )
     timings = {
         builds: Timing(
             *(
@@ -204,7 +240,27 @@ def main() -> int:
     for label, value in rows:
         first, second = value(timings[short]), value(timings[long])
         print(f"{label:<32} {first:9.2f} {second:9.2f}   {second / first:.2f}x")
+    if args.phases:
+        for site in SITES:
+            print_phases(args.phases, site, short, long)
     return 0
+
+
+def print_phases(folder: Path, site: str, short: int, long: int) -> None:
+    """The median seconds of each phase of the ``site``'s measured builds, H beside 6H."""
+    medians = []
+    for builds in (short, long):
+        found: defaultdict[str, list[float]] = defaultdict(list)
+        with open(folder / f"h{builds}-{site}.jsonl", encoding="utf-8") as lines:
+            for line in lines:
+                for phase, value in json.loads(line).items():
+                    found[phase].append(value)
+        medians.append({phase: statistics.median(values) for phase, values in found.items()})
+    print(f"\n{site} build's phases (s, median)  {f'H={short}':>9} {f'6H={long}':>9}")
+    for phase in sorted(medians[0].keys() | medians[1].keys()):
+        first, second = (found.get(phase, 0.0) for found in medians)
+        ratio = f"{second / first:.2f}x" if first else ""
+        print(f"{phase:<32} {first:9.2f} {second:9.2f}   {ratio}")
 
 
 if __name__ == "__main__":

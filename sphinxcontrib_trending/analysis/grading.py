@@ -10,6 +10,7 @@ relabels: groups, averages and bits stay those of the grouping.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -151,10 +152,7 @@ def judge_anomaly(
 def judge(result: Classification, policy: AnomalyPolicy | None = None) -> list[AnomalyVerdict]:
     """The verdict on every group of ``result``, oldest first."""
     policy = policy or AnomalyPolicy()
-    missing = set(result.missing)
-    measured_after = [0] * (result.run_count + 1)
-    for index in range(result.run_count - 1, -1, -1):
-        measured_after[index] = measured_after[index + 1] + (index not in missing)
+    missing = missing_runs(result)
     verdicts = []
     previous = None
     for group in result.groups:
@@ -163,9 +161,26 @@ def judge(result: Classification, policy: AnomalyPolicy | None = None) -> list[A
                 group,
                 previous,
                 policy,
-                runs_since=measured_after[group.start],
+                runs_since=measured_between(missing, group.start, result.run_count),
                 outlier_runs=result.outlier_runs,
             )
         )
         previous = group
     return verdicts
+
+
+def missing_runs(result: Classification) -> list[int]:
+    """The missing runs within the series, ascending, once each: what
+    :func:`measured_between` counts against."""
+    return sorted({index for index in result.missing if 0 <= index < result.run_count})
+
+
+def measured_between(missing: list[int], start: int, stop: int) -> int:
+    """Measured runs in ``[start, stop)``, given :func:`missing_runs`.
+
+    Counted from the few missing runs, not by walking every run: the
+    dashboard judges every series of a site on every build, and walking
+    each one's whole history made the summaries grow with its length.
+    """
+    inside = bisect.bisect_left(missing, stop) - bisect.bisect_left(missing, start)
+    return max(stop - start, 0) - inside

@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sphinxcontrib_trending.analysis.classify import Classification
-from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, AnomalyVerdict, Verdict, judge
+from sphinxcontrib_trending.analysis.grading import (
+    AnomalyPolicy,
+    AnomalyVerdict,
+    Verdict,
+    judge,
+    measured_between,
+    missing_runs,
+)
 
 
 def trend_per_run(result: Classification) -> list[float | None]:
@@ -63,5 +70,4 @@ def runs_in_last_group(result: Classification) -> int:
     if not result.groups:
         return 0
     last = result.groups[-1]
-    missing = set(result.missing)
-    return sum(1 for index in range(last.start, last.stop) if index not in missing)
+    return measured_between(missing_runs(result), last.start, last.stop)

@@ -164,15 +164,23 @@ def summarize(
     ``classified`` is the history's grouping when the caller already has it
     (from a cache or a worker), made with these ``options``.
     """
-    samples = run_samples(history, options.samples, options.exclusions)
-    result = classified or classify(
-        samples,
-        unit=calibrated_unit(samples, options.calibration),
-        sbps=options.sbps,
-        search=options.search,
-        direction=options.direction,
-        outlier_runs=options.outlier_runs,
-    )
+    # the runs as the grouping saw them, only where something reads them: a
+    # grouping from the cache or a worker needs none, and walking every run
+    # of every series made each build's summaries grow with the history
+    samples = None
+    if classified is None or options.false_alarm_target is not None:
+        samples = run_samples(history, options.samples, options.exclusions)
+    result = classified
+    if result is None:
+        assert samples is not None
+        result = classify(
+            samples,
+            unit=calibrated_unit(samples, options.calibration),
+            sbps=options.sbps,
+            search=options.search,
+            direction=options.direction,
+            outlier_runs=options.outlier_runs,
+        )
     times = history.times
     windows = options.windows
     mode: Mode = "runs" if windows.mode == "runs" else "time"
@@ -186,7 +194,7 @@ def summarize(
     environment = _environment_changes(history, result, excluded)
     stated = None
     policy = options.policy
-    if options.false_alarm_target is not None:
+    if samples is not None and options.false_alarm_target is not None:
         stated = options.sensitivity(samples)
         if stated is not None:
             policy = replace(policy, min_confidence=stated.min_confidence)

@@ -62,8 +62,15 @@ def _page_assets(
     app.add_js_file("trending.js", priority=500)
 
 
-def _copy_plotly(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or not interactive(app):
+def _copy_plotly(app: Sphinx) -> None:
+    """Copy plotly.js when the build starts, before any page names it.
+
+    Sphinx marks a static file with its checksum (``plotly.min.js?v=...``)
+    when the file is there as the page is written.  Copied at the end of the
+    build, it was there only for a rebuild: a cold build's graph pages named
+    it without the checksum and a rebuild's with it.
+    """
+    if not interactive(app):
         return
     if settings_of(app.config).plotlyjs != "bundled":
         return
@@ -79,4 +86,4 @@ def register(app: Sphinx) -> None:
     app.connect("config-inited", _add_static_path)
     app.add_css_file("trending.css")
     app.connect("html-page-context", _page_assets)
-    app.connect("build-finished", _copy_plotly)
+    app.connect("builder-inited", _copy_plotly)

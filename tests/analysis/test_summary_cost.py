@@ -1,0 +1,41 @@
+"""A build's summaries cost what the groups and windows need, not a walk of every run."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sphinxcontrib_trending.analysis import classify, summary
+from sphinxcontrib_trending.analysis.grading import measured_between, missing_runs
+from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
+from tests import hand_built
+
+
+def test_measured_runs_are_counted_from_the_missing_ones_as_a_walk_counts_them() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        length = rng.randrange(0, 30)
+        runs = [None if rng.random() < 0.3 else 100.0 + rng.random() for _ in range(length)]
+        result = classify(runs)
+        missing = missing_runs(result)
+        for start in range(length + 1):
+            for stop in range(start, length + 1):
+                walked = sum(1 for index in range(start, stop) if runs[index] is not None)
+                assert measured_between(missing, start, stop) == walked
+
+
+def test_a_summary_of_a_grouped_series_does_not_make_its_samples_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    builds = hand_built.builds({"flat": lambda number: 1e7}, range(1, 30))
+    (history,) = histories(builds, "mrr")
+    end = builds[-1].time
+    expected = summarize(history, TrendOptions(), end)
+
+    def walked(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("every run walked again for the grouping's samples")
+
+    monkeypatch.setattr(summary, "run_samples", walked)
+    assert summarize(history, TrendOptions(), end, None, expected.result) == expected
