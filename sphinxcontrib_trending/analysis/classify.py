@@ -248,7 +248,7 @@ def _with_groups(
                 bits_saved=bits_saved,
                 confidence=None if bits_saved is None else split_confidence(bits_saved),
                 serial_correlation=correlation,
-                outliers=tuple(present[run] for run in _runs_of(excursions)),
+                outliers=tuple(present[run] for run in _runs_of(excursions)) if excursions else (),
             )
         )
         previous = avg
@@ -277,6 +277,8 @@ def _inlier_correlations(prepared: PreparedRuns, found: OutlierPartition) -> lis
     its outlier runs are not among the inliers either.
     """
     partition = found.partition
+    if len(partition.starts) < 2:
+        return [None]
     outliers = [run for excursions in found.excursions for run in _runs_of(excursions)]
     if not outliers:
         return serial_correlation_per_group(prepared.avgs, partition.starts, partition.avgs)
