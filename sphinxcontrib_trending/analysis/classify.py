@@ -223,8 +223,8 @@ def _with_groups(
     serial correlations are those of the inlier runs.
     """
     partition = found.partition
-    present = prepared.present.tolist()
-    stops = [present[start] for start in partition.starts[1:]] + [present[-1] + 1]
+    present = prepared.present  # indexed at the groups' starts and outliers only
+    stops = [int(present[start]) for start in partition.starts[1:]] + [int(present[-1]) + 1]
     stats = list(zip(partition.sizes, partition.avgs, partition.stdevs, strict=True))
     saved: list[float | None] = [None] * len(stats)
     correlations: list[float | None] = [None] * len(stats)
@@ -239,7 +239,7 @@ def _with_groups(
         avg = shifted_avg + prepared.offset if prepared.offset else shifted_avg
         groups.append(
             Group(
-                start=present[start],
+                start=int(present[start]),
                 stop=stop,
                 avg=avg,
                 stdev=stdev,
@@ -248,7 +248,7 @@ def _with_groups(
                 bits_saved=bits_saved,
                 confidence=None if bits_saved is None else split_confidence(bits_saved),
                 serial_correlation=correlation,
-                outliers=tuple(present[run] for run in _runs_of(excursions)) if excursions else (),
+                outliers=tuple(present[_runs_of(excursions)].tolist()) if excursions else (),
             )
         )
         previous = avg

@@ -924,6 +924,9 @@ class ExactSearch:
         """
         floor = float(best.min())
         close = np.flatnonzero(best <= floor + RELATIVE_SLACK * (abs(floor) + 1.0))
+        if len(close) == 1:  # nearly always: one cheapest state
+            index = int(close[0])
+            return self.price(self._backtrack(int(starts[index]), float(means[index])), stop)
         found = [
             self.price(self._backtrack(int(starts[index]), float(means[index])), stop)
             for index in close
@@ -969,13 +972,8 @@ class ExactSearch:
             passes[start] = one
         self._passes = passes
         stats = [one.stats for one in passes.values()]
-        return Partition(
-            starts=starts,
-            sizes=tuple(size for size, _, _ in stats),
-            avgs=tuple(avg for _, avg, _ in stats),
-            stdevs=tuple(stdev for _, _, stdev in stats),
-            bits=self._groups_bits(stats),
-        )
+        sizes, avgs, stdevs = zip(*stats, strict=True)
+        return Partition(starts, sizes, avgs, stdevs, bits=self._groups_bits(stats))
 
     def _groups_bits(self, stats: list[tuple[int, float, float]]) -> float:
         """Bits of consecutive groups, as the reference counts a list of whole groups.

@@ -246,6 +246,8 @@ class _Judge:
         self.excluded = options.exclusions.in_history(history.test_id, history.runs)
         self.samples: list[Sample] = run_samples(history, options.samples, options.exclusions)
         self.measured = [sample is not None for sample in self.samples]
+        # per run, the measured run before it: a walk asks for it twice a run
+        self._before = _measured_before(self.measured)
         # a spread unit is the whole history's, for every prefix: a search per prefix
         # otherwise (see :mod:`.calibration`)
         self.unit = calibrated_unit(self.samples, options.calibration)
@@ -290,7 +292,7 @@ class _Judge:
             del self._classified[old]
 
     def _previous_measured(self, index: int) -> int | None:
-        return next((i for i in range(index - 1, -1, -1) if self.measured[i]), None)
+        return self._before[index]
 
     def verdict(self, index: int) -> Verdict:
         run = self.history.runs[index]
@@ -533,6 +535,17 @@ class _Judge:
         if stated is None:
             return self.options.policy
         return replace(self.options.policy, min_confidence=stated.min_confidence)
+
+
+def _measured_before(measured: Sequence[bool]) -> list[int | None]:
+    """For each run, the last measured run before it (None if there is none)."""
+    before: list[int | None] = []
+    last: int | None = None
+    for index, present in enumerate(measured):
+        before.append(last)
+        if present:
+            last = index
+    return before
 
 
 def _boundaries(result: Classification) -> set[int]:
