@@ -12,9 +12,9 @@ def forks_of(module: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counts: list[int] = []
     real = module.map_forked
 
-    def recording(task, items, workers, progress=None):  # type: ignore[no-untyped-def]
+    def recording(task, items, workers, progress=None, until=None):  # type: ignore[no-untyped-def]
         counts.append(workers)
-        return real(task, items, workers, progress=progress)
+        return real(task, items, workers, progress=progress, until=until)
 
     monkeypatch.setattr(module, "map_forked", recording)
     return counts

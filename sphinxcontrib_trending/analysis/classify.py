@@ -171,6 +171,7 @@ def classify_prepared(
     searcher: Searcher | None = None,
     model: BitModel | None = None,
     outlier_runs: int = 0,
+    details: bool = True,
 ) -> Classification:
     """:func:`classify` of runs already prepared; ``searcher`` overrides ``search``'s.
 
@@ -178,6 +179,10 @@ def classify_prepared(
     reuses the search state of a shorter history, and that state's bit model
     (which must be the one ``unit`` and ``sbps`` give for these runs).
     ``outlier_runs`` is ``K`` of :func:`.find_outliers`, already resolved.
+    ``details=False`` leaves every group's ``bits_saved``, ``confidence`` and
+    ``serial_correlation`` None: ``check --all`` reads only where the groups
+    are for most runs, and asks for them again with details where it grades
+    a change.
     """
     result = Classification(
         groups=[],
@@ -193,7 +198,7 @@ def classify_prepared(
     if prepared.max_value <= 0.0:
         # all equal to the smallest value: nothing varies, and no scale to work with
         partition = Partition((0,), (int(prepared.sizes.sum()),), (0.0,), (0.0,), 0.0)
-        return _with_groups(result, prepared, OutlierPartition(partition, ((),)), None)
+        return _with_groups(result, prepared, OutlierPartition(partition, ((),)), None, details)
     if model is None:
         resolved_unit = resolve_unit(prepared.max_value, unit, sbps)
         model = BitModel(prepared.max_value, resolved_unit, int(prepared.sizes.sum()))
@@ -207,7 +212,7 @@ def classify_prepared(
         )
     ]
     found = find_outliers(partition, run_counts, model, outlier_runs, RunStatistics(prepared))
-    return _with_groups(result, prepared, found, model)
+    return _with_groups(result, prepared, found, model, details)
 
 
 def _with_groups(
@@ -215,20 +220,21 @@ def _with_groups(
     prepared: PreparedRuns,
     found: OutlierPartition,
     model: BitModel | None,
+    details: bool = True,
 ) -> Classification:
     """Map the partition of the present runs back to the caller's run numbering.
 
     ``model`` prices the merges behind each group's confidence; None (an
-    all-zero input, which is one group) leaves them unset.  Confidences and
-    serial correlations are those of the inlier runs.
+    all-zero input, which is one group) or ``details=False`` leaves them
+    unset.  Confidences and serial correlations are those of the inlier runs.
     """
     partition = found.partition
-    present = prepared.present.tolist()
-    stops = [present[start] for start in partition.starts[1:]] + [present[-1] + 1]
+    present = prepared.present  # indexed at the groups' starts and outliers only
+    stops = [int(present[start]) for start in partition.starts[1:]] + [int(present[-1]) + 1]
     stats = list(zip(partition.sizes, partition.avgs, partition.stdevs, strict=True))
     saved: list[float | None] = [None] * len(stats)
     correlations: list[float | None] = [None] * len(stats)
-    if model is not None:
+    if model is not None and details:
         saved = bits_saved_per_group(model, stats)
         correlations = _inlier_correlations(prepared, found)
     groups = []
@@ -239,7 +245,7 @@ def _with_groups(
         avg = shifted_avg + prepared.offset if prepared.offset else shifted_avg
         groups.append(
             Group(
-                start=present[start],
+                start=int(present[start]),
                 stop=stop,
                 avg=avg,
                 stdev=stdev,
@@ -248,7 +254,7 @@ def _with_groups(
                 bits_saved=bits_saved,
                 confidence=None if bits_saved is None else split_confidence(bits_saved),
                 serial_correlation=correlation,
-                outliers=tuple(present[run] for run in _runs_of(excursions)),
+                outliers=tuple(present[_runs_of(excursions)].tolist()) if excursions else (),
             )
         )
         previous = avg
@@ -277,6 +283,8 @@ def _inlier_correlations(prepared: PreparedRuns, found: OutlierPartition) -> lis
     its outlier runs are not among the inliers either.
     """
     partition = found.partition
+    if len(partition.starts) < 2:
+        return [None]
     outliers = [run for excursions in found.excursions for run in _runs_of(excursions)]
     if not outliers:
         return serial_correlation_per_group(prepared.avgs, partition.starts, partition.avgs)

@@ -74,6 +74,8 @@ def bits_saved_per_group(
     average.
     """
     count = len(stats)
+    if count < 2:  # most prefixes of a stable history: nothing to merge, nothing to price
+        return [None] * count
     costs = []
     for index, (size, avg, stdev) in enumerate(stats):
         previous = stats[index - 1][1] if index else None
@@ -103,6 +105,8 @@ def serial_correlation_per_group(
     does not count as correlation.  0.0 when the two groups have no spread.
     """
     count = len(starts)
+    if count < 2:  # no group with a predecessor: nothing to correlate
+        return [None] * count
     bounds = np.asarray(starts, dtype=np.int64)
     sizes = np.empty_like(bounds)
     np.subtract(bounds[1:], bounds[:-1], out=sizes[:-1])

@@ -61,11 +61,14 @@ from sphinxcontrib_trending.analysis.saved_search import SavedSearch
 FloatArray = npt.NDArray[np.float64]
 
 
+@functools.cache
 def _kernels() -> ModuleType:
     """The compiled inner loops, imported when a search first runs.
 
     Importing numba and loading the compiled code costs a process about a
     second: a build whose groupings all come from the cache never pays it.
+    Cached: ``check --all`` asks for them a few times per run it judges, and
+    an import statement costs microseconds even when the module is loaded.
     """
     from sphinxcontrib_trending.analysis import exact_kernels
 
@@ -315,6 +318,9 @@ class ExactSearch:
         self._run_stdevs = _Column()
         self._trials = 0
         self._passes: dict[int, GroupPass] = {}  # by group start, for price
+        # each group's bits as the last price counted them, by (size, avg, stdev, previous
+        # average): a longer prefix mostly repeats every group but its last one
+        self._priced: dict[tuple[int, float, float, float | None], float] = {}
         self._count = 0  # surviving starts
         self._block = MAX_BLOCK  # runs the next block tries to take
         self._near_count = 0  # survivors the last block extended over all its runs
@@ -897,6 +903,9 @@ class ExactSearch:
         """
         floor = float(best.min())
         close = np.flatnonzero(best <= floor + RELATIVE_SLACK * (abs(floor) + 1.0))
+        if len(close) == 1:  # nearly always: one cheapest state
+            index = int(close[0])
+            return self.price(self._backtrack(int(starts[index]), float(means[index])), stop)
         found = [
             self.price(self._backtrack(int(starts[index]), float(means[index])), stop)
             for index in close
@@ -937,17 +946,13 @@ class ExactSearch:
             one = known.get(start)
             if one is None or one.stop > end:
                 one = GroupPass(start)
-            one.advance(sizes, avgs, stdevs, end)
+            if one.stop != end:  # a group unchanged since the last price needs no pass
+                one.advance(sizes, avgs, stdevs, end)
             passes[start] = one
         self._passes = passes
         stats = [one.stats for one in passes.values()]
-        return Partition(
-            starts=starts,
-            sizes=tuple(size for size, _, _ in stats),
-            avgs=tuple(avg for _, avg, _ in stats),
-            stdevs=tuple(stdev for _, _, stdev in stats),
-            bits=self._groups_bits(stats),
-        )
+        sizes, avgs, stdevs = zip(*stats, strict=True)
+        return Partition(starts, sizes, avgs, stdevs, bits=self._groups_bits(stats))
 
     def _groups_bits(self, stats: list[tuple[int, float, float]]) -> float:
         """Bits of consecutive groups, as the reference counts a list of whole groups.
@@ -956,11 +961,19 @@ class ExactSearch:
         :func:`~.bits.perturb`); the next group is priced against the average
         itself.
         """
+        known = self._priced
+        priced: dict[tuple[int, float, float, float | None], float] = {}
         total = 0.0
         previous: float | None = None
         for size, avg, stdev in stats:
-            total += self.model.group_bits(size, *perturb(size, avg, stdev), previous)
+            key = (size, avg, stdev, previous)
+            bits = known.get(key)
+            if bits is None:
+                bits = self.model.group_bits(size, *perturb(size, avg, stdev), previous)
+            priced[key] = bits
+            total += bits
             previous = avg
+        self._priced = priced
         return total
 
 

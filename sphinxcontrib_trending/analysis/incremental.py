@@ -21,6 +21,7 @@ import functools
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from numbers import Real
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +41,12 @@ from sphinxcontrib_trending.analysis.exact import ExactSearch
 from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, prepare_runs
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
+
+
+class Grouping(Protocol):
+    """How to get one prefix's classification, with or without the groups' details."""
+
+    def __call__(self, *, details: bool = True) -> Classification: ...
 
 
 class IncrementalClassifier:
@@ -133,11 +140,12 @@ class IncrementalClassifier:
         state.extend(_tail(prepared, state.count))
         return self._classified(prepared, state, state.partition())
 
-    def extend_each(self, runs: Sequence[Run]) -> Iterator[Callable[[], Classification]]:
+    def extend_each(self, runs: Sequence[Run]) -> Iterator[Grouping]:
         """Append ``runs`` one by one, yielding after each how to get the classification.
 
         Each function gives what :meth:`extend` with one run at a time would
-        have returned, but the exact search advances in blocks over every
+        have returned (``details=False`` without the groups' confidences, see
+        :func:`.classify_prepared`), but the exact search advances in blocks over every
         stretch of runs that keeps the bit model (no new largest value), and a
         prefix nobody asks for is never classified: judging every build of a
         history (``check --all``) is one pass of the search.  Abandoned before
@@ -226,12 +234,15 @@ class IncrementalClassifier:
         prepared: PreparedRuns,
         searcher: Searcher | None = None,
         model: BitModel | None = None,
+        *,
+        details: bool = True,
     ) -> Classification:
         """:func:`classify_prepared` with this classifier's settings.
 
         Without ``searcher`` the search runs afresh (jumpavg, or all values
         zero: nothing to keep between calls); with it and the saved search's
-        ``model`` it takes the partition that search found.
+        ``model`` it takes the partition that search found.  ``details`` as
+        for :func:`classify_prepared`.
         """
         return classify_prepared(
             prepared,
@@ -242,6 +253,7 @@ class IncrementalClassifier:
             searcher=searcher,
             model=model,
             outlier_runs=self.outlier_runs,
+            details=details,
         )
 
     def _classified(
@@ -249,10 +261,17 @@ class IncrementalClassifier:
         prepared: PreparedRuns,
         state: ExactSearch,
         partition: Partition | Callable[[], Partition] | None,
+        *,
+        details: bool = True,
     ) -> Classification:
         if callable(partition):
             partition = partition()
-        return self._grouped(prepared, searcher=lambda _runs, _model: partition, model=state.model)
+        return self._grouped(
+            prepared,
+            searcher=lambda _runs, _model: partition,
+            model=state.model,
+            details=details,
+        )
 
 
 _NO_RUNS = prepare_runs([])

@@ -590,6 +590,11 @@ def find_outliers(
     unchanged = OutlierPartition(partition, tuple(() for _ in partition.starts))
     if max_runs <= 0 or len(partition.starts) < 3:
         return unchanged
+    if all(runs > DISSOLVE_RUNS * max_runs for runs in run_counts[1:-1]):
+        # every rule takes its excursion from a group between two others, of at most
+        # K runs (or DISSOLVE_RUNS * K to dissolve): with none that short, nothing
+        # moves, and ``check --all`` asks this of nearly every prefix of a history
+        return unchanged
     stops = (*partition.starts[1:], partition.starts[-1] + run_counts[-1])
     groups = [
         _Group(start, stop, runs, (size, avg, stdev))

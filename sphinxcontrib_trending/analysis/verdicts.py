@@ -59,7 +59,7 @@ from sphinxcontrib_trending.analysis.classify import Group
 from sphinxcontrib_trending.analysis.environment_changes import environment_change, labelled
 from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, change_ratio, judge_anomaly
 from sphinxcontrib_trending.analysis.history import Run, TestHistory
-from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
+from sphinxcontrib_trending.analysis.incremental import Grouping, IncrementalClassifier
 from sphinxcontrib_trending.analysis.sensitivity import Sensitivity
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
 from sphinxcontrib_trending.ingest.model import Build
@@ -246,10 +246,15 @@ class _Judge:
         self.excluded = options.exclusions.in_history(history.test_id, history.runs)
         self.samples: list[Sample] = run_samples(history, options.samples, options.exclusions)
         self.measured = [sample is not None for sample in self.samples]
+        # per run, the measured run before it: a walk asks for it twice a run
+        self._before = _measured_before(self.measured)
         # a spread unit is the whole history's, for every prefix: a search per prefix
         # otherwise (see :mod:`.calibration`)
         self.unit = calibrated_unit(self.samples, options.calibration)
         self._classified: dict[int, Classification] = {}
+        # a walk's groupings come without the groups' confidences (most runs never
+        # read them): how to get each with them, where a change is graded
+        self._detailed: dict[int, Grouping] = {}
         self._stated: Sensitivity | None = None
         self._sensitivity_known = False
         if whole is not None:  # the whole history's grouping, from a cache or a worker
@@ -272,7 +277,8 @@ class _Judge:
             if self._walking and index >= self._growing.run_count:
                 while self._growing.run_count <= index:
                     classified = next(self._prefixes)
-                result = classified()
+                result = classified(details=False)
+                self._detailed[index] = classified
             else:
                 result = classify(
                     self.samples[: index + 1],
@@ -285,12 +291,22 @@ class _Judge:
             self._classified[index] = result
         return result
 
+    def _with_details(self, index: int) -> Classification:
+        """:meth:`_classification` with every group's bits saved, confidence and
+        serial correlation, which grading a change reads."""
+        result = self._classification(index)
+        grouping = self._detailed.pop(index, None)
+        if grouping is not None:
+            result = self._classified[index] = grouping()
+        return result
+
     def forget_before(self, index: int) -> None:
         for old in [known for known in self._classified if known < index]:
             del self._classified[old]
+            self._detailed.pop(old, None)
 
     def _previous_measured(self, index: int) -> int | None:
-        return next((i for i in range(index - 1, -1, -1) if self.measured[i]), None)
+        return self._before[index]
 
     def verdict(self, index: int) -> Verdict:
         run = self.history.runs[index]
@@ -343,6 +359,9 @@ class _Judge:
                     )
                 confirmation = "confirmed"
             since = self.history.runs[group.start]
+        result = self._with_details(index)  # the same groups, with their confidences
+        groups = result.groups
+        group = groups[-1]
         runs_since = sum(self.measured[group.start : index + 1])
         graded = judge_anomaly(
             group,
@@ -420,10 +439,11 @@ class _Judge:
         the one-run regression the next run confirms or dismisses."""
         if index is None:
             return False
-        result = self._classification(index)
-        groups = result.groups
+        groups = self._classification(index).groups
         if len(groups) < 2 or groups[-1].start != index:
             return False
+        result = self._with_details(index)
+        groups = result.groups
         graded = judge_anomaly(
             groups[-1],
             groups[-2],
@@ -533,6 +553,17 @@ class _Judge:
         if stated is None:
             return self.options.policy
         return replace(self.options.policy, min_confidence=stated.min_confidence)
+
+
+def _measured_before(measured: Sequence[bool]) -> list[int | None]:
+    """For each run, the last measured run before it (None if there is none)."""
+    before: list[int | None] = []
+    last: int | None = None
+    for index, present in enumerate(measured):
+        before.append(last)
+        if present:
+            last = index
+    return before
 
 
 def _boundaries(result: Classification) -> set[int]:

@@ -40,13 +40,16 @@ def map_forked(
     items: Sequence[Item],
     workers: int,
     progress: Progress | None = None,
+    until: Callable[[Result], bool] | None = None,
 ) -> list[Result]:
     """``[task(item) for item in items]`` on ``workers`` forked processes, in order.
 
+    ``until`` as for :func:`~.mapping.map_ordered`: the map ends at the first
+    result in order it is true of, and the workers are stopped there.
     Raises :class:`TaskFailed` naming the first item whose task raised.
     """
     if workers < 2 or len(items) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return map_ordered(task, items, progress=progress)
+        return map_ordered(task, items, progress=progress, until=until)
     global _inherited
     report = progress or (lambda _done, _total: None)
     results: list[Result] = []
@@ -68,6 +71,8 @@ def map_forked(
                     raise TaskFailed(item, RemoteFailure(value), reason=value)
                 results.append(value)
                 report(done, len(items))
+                if until is not None and until(value):
+                    break  # leaving the pool terminates its workers
     finally:
         if thaw:
             gc.unfreeze()

@@ -64,6 +64,7 @@ def map_ordered(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
+    until: Callable[[Result], bool] | None = None,
 ) -> list[Result]:
     """``[task(item) for item in items]``, possibly on a Dask cluster.
 
@@ -73,6 +74,12 @@ def map_ordered(
     existing cluster behind that scheduler.  ``task`` must be a module-level
     function (workers import it by name) and items and results picklable.
     ``progress(done, total)`` is called after every finished item.
+
+    ``until(result)``, asked of the results in input order, ends the map at
+    the first it is true of: the results up to that one come back, the
+    items after it are never started, and on a cluster the tasks not yet
+    finished are cancelled (a folder of 300,000 files passing a cap at the
+    tenth is not parsed whole on workers).
 
     Raises:
         TaskFailed: a task raised (the first failure; the rest is cancelled).
@@ -86,21 +93,29 @@ def map_ordered(
         raise ValueError(f"workers must be at least 1, got {workers}")
     report = progress or (lambda _done, _total: None)
     if workers is None and scheduler is None:
-        return _serial(task, work, report)
+        return _serial(task, work, report, until)
     if not work:
         return []
     with _client(workers, scheduler) as client:
-        return _on_cluster(client, task, work, report)
+        return _on_cluster(client, task, work, report, until)
 
 
-def _serial(task: Callable[[Item], Result], work: list[Item], report: Progress) -> list[Result]:
+def _serial(
+    task: Callable[[Item], Result],
+    work: list[Item],
+    report: Progress,
+    until: Callable[[Result], bool] | None = None,
+) -> list[Result]:
     results = []
     for done, item in enumerate(work, start=1):
         try:
-            results.append(task(item))
+            result = task(item)
         except Exception as error:
             raise TaskFailed(item, error) from error
+        results.append(result)
         report(done, len(work))
+        if until is not None and until(result):
+            break
     return results
 
 
@@ -130,7 +145,11 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
 
 
 def _on_cluster(
-    client: Any, task: Callable[[Item], Result], work: list[Item], report: Progress
+    client: Any,
+    task: Callable[[Item], Result],
+    work: list[Item],
+    report: Progress,
+    until: Callable[[Result], bool] | None = None,
 ) -> list[Result]:
     from distributed import as_completed
 
@@ -140,10 +159,13 @@ def _on_cluster(
     # its task ends, instead of one blocking round trip per result here
     arrivals = as_completed(futures, loop=client.loop, with_results=True, raise_errors=False)
     results: list[Any] = [None] * len(work)
+    arrived = [False] * len(work)
     done = 0
+    ordered = 0  # results asked of ``until``: every one before is in
+    stop = len(work)
     lost_since: float | None = None
     try:
-        while done < len(work):
+        while ordered < stop:
             finished = arrivals.next_batch(block=False)
             if not finished:
                 lost_since = _watch(client, lost_since)
@@ -151,15 +173,22 @@ def _on_cluster(
                 continue
             for future, result in finished:
                 number = index[future.key]
+                if number >= stop:  # after the result that ended the map
+                    continue
                 if future.status in _RECOMPUTING:
                     arrivals.add(future)  # its worker died: Dask computes it again
                     continue
                 results[number] = _outcome(future, result, work[number])
+                arrived[number] = True
                 done += 1
                 report(done, len(work))
+            while ordered < stop and arrived[ordered]:
+                if until is not None and until(results[ordered]):
+                    stop = ordered + 1  # the rest are cancelled below
+                ordered += 1
     finally:
         client.cancel([future for future in futures if not future.done()], force=True)
-    return results
+    return results[:stop]
 
 
 def _outcome(future: Any, result: Any, item: object) -> Any:

@@ -176,6 +176,40 @@ class BuildSizes:
         return count > self.limit
 
 
+class PartsCap:
+    """The test cap over builds that come in parts (a store's files, an input at a time).
+
+    Each part's tests are counted as it arrives: a build whose total passes
+    the cap is refused naming the part that passed it, its later parts are
+    dropped as they come and those before by :meth:`kept`, so a store that
+    holds a build of 300,000 tests never holds more than the cap of it.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.refusals: list[Problem] = []
+        self._sizes = BuildSizes(limit)
+        self._refused: set[tuple[str, str]] = set()
+
+    def take(self, builds: list[Build], where: str) -> list[Build]:
+        """The parts of ``builds`` still within the cap; ``where`` names the part read."""
+        kept = []
+        for build in builds:
+            if build.key in self._refused:
+                continue
+            if self._sizes.passes(build.key, len(build.tests)):
+                self._refused.add(build.key)
+                refusal = too_many_tests(self._sizes.limit)
+                message = f"build {build.job}/{build.build} {refusal}"
+                self.refusals.append(Problem(where, message, "data"))
+                continue
+            kept.append(build)
+        return kept
+
+    def kept(self, builds: list[Build]) -> list[Build]:
+        """``builds`` without the parts of refused builds that came before their refusal."""
+        return [build for build in builds if build.key not in self._refused]
+
+
 def clip(text: str, limit: int) -> str:
     """Head and tail of ``text`` within ``limit`` characters, saying how much was cut."""
     if len(text) <= limit:

@@ -433,31 +433,24 @@ class _Engine:
     ) -> list[Any]:
         """The results of ``jobs`` in order, up to the first that ``last`` says ends them.
 
-        In this process the jobs after it are never run; on workers they
-        all run, and their results are dropped the same way.
+        The jobs after it are never started, here or on workers, and on a
+        cluster those under way are cancelled: a folder of files whose
+        build passes ``max_tests`` early is not parsed whole.
         """
 
         def progress(done: int, total: int) -> None:
             report(f"parsed {done}/{total}")
 
-        if last is not None and not (self.forked or self.workers or self.scheduler):
-            results = []
-            for job in jobs:
-                results.extend(map_ordered(task, [job]))
-                progress(len(results), len(jobs))
-                if last(results[-1]):
-                    break
-            return results
         if self.forked and self.workers is None and self.scheduler is None:
-            results = map_forked(task, jobs, self.forked, progress=progress)
-        else:
-            results = map_ordered(
-                task, jobs, workers=self.workers, scheduler=self.scheduler, progress=progress
-            )
-        if last is None:
-            return results
-        ended = next((done for done, result in enumerate(results, 1) if last(result)), None)
-        return results[:ended]
+            return map_forked(task, jobs, self.forked, progress=progress, until=last)
+        return map_ordered(
+            task,
+            jobs,
+            workers=self.workers,
+            scheduler=self.scheduler,
+            progress=progress,
+            until=last,
+        )
 
 
 def _parse_missing(
@@ -628,7 +621,11 @@ def _from_stores(
     passed_messages: bool,
     decoded_dir: Path | None,
 ) -> Dataset:
-    """A ``parquet`` source: each path is a store (ours or the reference's) read whole."""
+    """A ``parquet`` source: each path is a store (ours or the reference's) read whole.
+
+    Each store refuses a build past ``max_tests`` as it reads it; a build
+    that only passes the cap joined across stores is refused at the join.
+    """
     dataset = Dataset()
     builds: list[Build] = []
     for location in spec.paths:
@@ -636,7 +633,7 @@ def _from_stores(
         builds.extend(found)
         dataset.problems.extend(problems)
         dataset.files.extend(path for path in files_read if os.path.exists(path))
-    return _finished(dataset, merge_builds(builds, dataset.problems))
+    return _finished(dataset, merge_builds(builds, dataset.problems, options.limits.max_tests))
 
 
 def _locate(entry: str, downloads: Downloads, dataset: Dataset, report: Progress) -> _Input | None:

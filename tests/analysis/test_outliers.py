@@ -12,7 +12,7 @@ import pytest
 from analysis_series import series_cases
 from hypothesis import given, settings
 
-from sphinxcontrib_trending.analysis import AnomalyPolicy, classify, judge
+from sphinxcontrib_trending.analysis import AnomalyPolicy, classify, judge, outliers
 from sphinxcontrib_trending.analysis.bits import BitModel, resolve_unit
 from sphinxcontrib_trending.analysis.classify import SEARCHES, Group
 from sphinxcontrib_trending.analysis.confidence import merged_stats, serial_correlation_per_group
@@ -578,3 +578,32 @@ def test_the_queued_post_pass_equals_a_brute_force_rescan_on_wide_groups(seed: i
     runs[45:50] = (100.0, 140.0, 131.0, 129.5, 100.0)
     runs[70:74] = (70.0, 89.8, 90.3, 112.0)
     _assert_queued_equals_naive(runs)
+
+
+@pytest.mark.parametrize("middle_runs, merger_runs", [(10, False), (9, True)])
+def test_only_a_middle_group_short_enough_for_a_rule_starts_the_merger(
+    middle_runs: int, merger_runs: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No rule takes an excursion from the first or last group, nor from one longer than
+    DISSOLVE_RUNS x K runs: with K = 3 a middle group of 10 runs leaves the merger unrun,
+    one of 9 does not (and is left alone by it: it is a level, not an excursion)."""
+    ran: list[bool] = []
+    real = outliers._Merger.run
+
+    def noted(self: outliers._Merger) -> bool:
+        ran.append(True)
+        return real(self)
+
+    monkeypatch.setattr(outliers._Merger, "run", noted)
+    counts = [12, middle_runs, 12]
+    sizes = tuple(10 * runs for runs in counts)
+    partition = Partition((0, 12, 12 + middle_runs), sizes, (100.0, 150.0, 100.0), (1.0,) * 3, 0.0)
+    model = BitModel(160.0, resolve_unit(160.0, None, None), sum(sizes))
+    stats = [
+        (10, avg, 1.0)
+        for count, avg in zip(counts, partition.avgs, strict=True)
+        for _ in range(count)
+    ]
+    found = find_outliers(partition, counts, model, 3, stats)
+    assert found.partition == partition and found.excursions == ((), (), ())
+    assert bool(ran) is merger_runs

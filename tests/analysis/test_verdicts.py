@@ -424,3 +424,25 @@ def test_the_walk_s_newest_builds_are_the_latest_verdicts(
     every = judge_every_build("mrr", selected, builds, options)
     latest = judge_latest("mrr", selected, builds, options)
     assert newest_verdicts(every, selected, builds) == latest
+
+
+def test_every_build_of_the_walk_is_judged_as_that_build_alone() -> None:
+    """The walk groups most runs without the groups' confidences and asks for them where
+    it grades a change: every verdict, confidence included, is the one-build check's."""
+    rng = random.Random(7)
+    level, values = 100.0, []
+    for index in range(80):
+        level *= {20: 0.8, 21: 1.25, 45: 0.85, 60: 1.3}.get(index, 1.0)
+        values.append(None if index == 33 else level * (1 + rng.gauss(0, 0.01)))
+    builds, selected = _synthetic(values)
+    options = TrendOptions(search="exact", sbps=16)
+    walked = {
+        (entry.job, entry.build): entry.verdicts
+        for entry in judge_every_build("s", selected, builds, options)
+    }
+    graded = 0
+    for build in builds:
+        alone = judge_build("s", selected, build, options)
+        assert list(walked[build.key]) == alone
+        graded += sum(verdict.confidence is not None for verdict in alone)
+    assert graded >= 3

@@ -39,7 +39,9 @@ def test_workers_and_scheduler_go_straight_to_the_engine(
     real = loader.map_ordered
 
     def recording(task, items, **options):
-        asked.append({k: v for k, v in options.items() if k != "progress"} | {"task": task})
+        asked.append(
+            {k: v for k, v in options.items() if k not in ("progress", "until")} | {"task": task}
+        )
         return real(task, items, progress=options.get("progress"))
 
     monkeypatch.setattr(loader, "map_ordered", recording)

@@ -11,9 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from sphinxcontrib_trending.ingest import SourceSpec
 from sphinxcontrib_trending.ingest.limits import ReadLimits
+from sphinxcontrib_trending.ingest.loader import ingest
 from tests.hostile.documents import load_here, messages, rf7, rf7_test, write
 from tests.ingest.test_csit_json import JOB, document
+from tests.ingest.test_reference_parquet import JOB as REFERENCE_JOB
+from tests.ingest.test_reference_parquet import MRR_TEST, _mrr
+from tests.reference_parquet import write_reference
 
 MRR = "Maximum Receive Rate trial results in packets per second: [10.0, 11.0]"
 
@@ -160,3 +165,71 @@ def test_a_folder_of_documents_stops_at_the_file_that_passes_the_test_cap(tmp_pa
         assert left.origin == f"{files}/{stopped}.info.json"
         assert left.message.startswith(f"{unread} input(s) after this one left unread")
         assert cap.origin == f"{files}/case10.info.json" and cap.message.startswith(refused)
+
+
+@pytest.mark.parametrize("engine", [{"workers": 2}, {"forked": 2}], ids=["dask", "forked"])
+def test_a_folder_passing_the_test_cap_is_not_parsed_whole_on_workers(
+    tmp_path: Path, engine: dict[str, int]
+) -> None:
+    """On a local Dask cluster or forked workers, as in this process: the files after the
+    one that passes the cap are never parsed (the workers stop there), and the problems
+    are those of a serial load."""
+    folder = tmp_path / "logs"
+    files = folder / JOB / "77" / "archives" / "tests" / "x"
+    files.mkdir(parents=True)
+    count = 1500
+    for number in range(count):
+        doc = document("mrr", name=f"64b-2t1c-ethip4-ip4base-case{number}-mrr")
+        (files / f"case{number:05d}.info.json").write_text(json.dumps(doc))
+    said: list[str] = []
+    spec = SourceSpec(paths=(str(folder),), format="csit-json", limits=ReadLimits(max_tests=10))
+    dataset = ingest(spec, None, progress=said.append, **engine)  # type: ignore[arg-type]
+    parsed = [int(message.split()[1].split("/")[0]) for message in said if "parsed " in message]
+    assert parsed and max(parsed) < count
+    left, cap = dataset.problems
+    assert left.origin == f"{files}/case00010.info.json"
+    assert left.message.startswith(f"{count - 11:,} input(s) after this one left unread")
+    assert cap.message.startswith(f"build {JOB}/77 holds more than max_tests (10) tests: refused")
+    assert dataset.builds == []
+
+
+def test_a_build_in_our_store_past_the_test_cap_is_refused_as_it_is_read(tmp_path: Path) -> None:
+    """A ``parquet`` source counts each build's tests as it reads it, as a table does."""
+    rows = "".join(f"s.t{n},1,2024-05-01T00:00:00Z,1\n" for n in range(30))
+    rows += "".join(f"s.t{n},2,2024-05-02T00:00:00Z,1\n" for n in range(3))
+    table = write(tmp_path, "r.csv", "test,build,time,value\n" + rows)
+    cache = tmp_path / "cache"
+    assert len(load_here(table, format="csv", cache_dir=cache).builds) == 2
+    store = cache / "store"
+    dataset = load_here(store, format="parquet", limits=ReadLimits(max_tests=10))
+    assert [build.build for build in dataset.builds] == ["2"]
+    (problem,) = dataset.problems
+    assert problem.message.startswith("build r/1 holds more than max_tests (10) tests: refused")
+    assert problem.origin.startswith(str(store)) and problem.origin.endswith("-*.parquet")
+
+
+def test_a_reference_build_spread_over_files_past_the_test_cap_is_refused(
+    tmp_path: Path,
+) -> None:
+    """The reference's files each hold part of a build: the file whose tests take it past
+    the cap is named, and the build's parts read before it are dropped too."""
+
+    def rows(build: str, first: int, count: int) -> list[dict[str, object]]:
+        return [
+            {**_mrr(build, 2), "test_id": MRR_TEST.replace("ip4base-mrr.", f"ip4base{n}-mrr.")}
+            for n in range(first, first + count)
+        ]
+
+    store = tmp_path / "trending"
+    write_reference(store, "trending_mrr", "mrr", rows("78", 0, 2))
+    first = write_reference(store, "trending_mrr", "mrr", rows("77", 0, 6))
+    second = write_reference(store, "trending_mrr", "mrr", rows("77", 6, 6))
+    dataset = load_here(store, format="parquet", limits=ReadLimits(max_tests=10))
+    assert [(build.build, len(build.tests)) for build in dataset.builds] == [("78", 2)]
+    refusals = [problem for problem in dataset.problems if "max_tests" in problem.message]
+    assert len(refusals) == 1
+    # the files are read in the order of their (random) names: either part may pass the cap
+    assert refusals[0].origin in (str(first), str(second))
+    assert refusals[0].message.startswith(
+        f"build {REFERENCE_JOB}/77 holds more than max_tests (10) tests: refused"
+    )

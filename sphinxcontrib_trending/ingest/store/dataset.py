@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sphinxcontrib_trending.engine.read_ahead import read_ahead
+from sphinxcontrib_trending.ingest.limits import PartsCap
 from sphinxcontrib_trending.ingest.metrics import latency_base
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.plausible import screen
@@ -253,7 +254,9 @@ def _read_wanted(
     tables as soon as its builds exist, the read never holds the whole store
     as tables.  What comes back is in the order of the files, as merging
     expects: the reference's builds by file, then ours by input, in the
-    order of each input's first file.
+    order of each input's first file.  Each build's tests are counted as its
+    parts are read: one that passes ``max_tests`` is refused there
+    (:class:`.PartsCap`), and no more of it is kept.
     """
     by_input: dict[str, list[int]] = defaultdict(list)
     for position, (relative, _) in enumerate(wanted):
@@ -262,6 +265,7 @@ def _read_wanted(
     builds: dict[str, list[Build]] = {}  # ours, by input
     problems: list[Problem] = []  # of whole inputs
     shared = SharedValues()
+    cap = PartsCap(options.limits.max_tests)
 
     def read_input(positions: list[int]) -> _InputRead:
         relatives = [wanted[position][0] for position in positions]
@@ -295,36 +299,41 @@ def _read_wanted(
                 if isinstance(table, Exception):
                     raise table
                 if not _is_ours(table):  # the reference's ETL screens nothing
-                    read.builds = screen(
-                        builds_from_reference(
-                            table,
-                            read.where,
-                            values,
-                            options,
-                            query.metrics,
-                            passed_messages=query.passed_messages,
-                            problems=read.data_problems,
+                    read.builds = cap.take(
+                        screen(
+                            builds_from_reference(
+                                table,
+                                read.where,
+                                values,
+                                options,
+                                query.metrics,
+                                passed_messages=query.passed_messages,
+                                problems=read.data_problems,
+                            ),
+                            problems,
                         ),
-                        problems,
+                        read.where,
                     )
             except READ_ERRORS as error:
                 read.problem = Problem(read.where, f"corrupt or foreign file, skipped: {error}")
                 read.data_problems.clear()  # of tests that are skipped with their file
         if read_now.rows is not None:
             prefix = _input_of(wanted[positions[0]][0])
-            builds[prefix] = _our_builds(location, prefix, read_now.rows, shared, problems)
+            ours = _our_builds(location, prefix, read_now.rows, shared, problems)
+            builds[prefix] = cap.take(ours, _input_files(location, prefix))
         del read_now
     for position in range(len(wanted)):
         read = reads[position]
-        found.builds.extend(read.builds)
+        found.builds.extend(cap.kept(read.builds))
         found.problems.extend(read.data_problems)
         if read.problem is None:
             found.files_read.append(read.where)
         else:
             found.problems.append(read.problem)
     for prefix in sorted(builds, key=lambda prefix: by_input[prefix][0]):
-        found.builds.extend(builds[prefix])
+        found.builds.extend(cap.kept(builds[prefix]))
     found.problems.extend(problems)
+    found.problems.extend(cap.refusals)
 
 
 def _is_ours(table: pa.Table) -> bool:
@@ -360,9 +369,13 @@ def _our_builds(
             raise rows
         return builds_from_input(rows, shared)
     except READ_ERRORS as error:
-        where = f"{location.rstrip('/')}/**/{prefix}-*.parquet"
-        problems.append(Problem(where, f"corrupt rows, skipped: {error}"))
+        problems.append(Problem(_input_files(location, prefix), f"corrupt rows, skipped: {error}"))
         return []
+
+
+def _input_files(location: str, prefix: str) -> str:
+    """The files of one of our inputs in the store, as a pattern a problem can name."""
+    return f"{location.rstrip('/')}/**/{prefix}-*.parquet"
 
 
 def _recent(listed: list[str], days: int) -> tuple[date, date] | None:
