@@ -388,11 +388,31 @@ def _build_links(runs: Sequence[Run], links: LinkTemplates) -> list[str | None] 
     """Each run's CI build page (else its version's page); None when no template says."""
     if links.build is None and links.version is None:
         return None
-    addresses = []
-    for run in runs:
-        where = (run.job, run.build, run.dut_version, run.testbed)
-        addresses.append(links.build_url(*where) or links.version_url(*where))
+    address = functools.partial(_run_link, links.build, links.version)
+    addresses = list(map(address, map(_LINK_FIELDS, runs)))
     return addresses if any(addresses) else None
+
+
+_LINK_FIELDS = operator.attrgetter("job", "build", "dut_version", "testbed")
+"""What a run's address is made from (see :func:`_run_link`)."""
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _run_link(
+    build_template: str | None,
+    version_template: str | None,
+    where: tuple[str, str, str | None, str | None],
+) -> str | None:
+    """A run's address from its :data:`_LINK_FIELDS`: its build's page, else its version's.
+
+    Every test of a build has the same address, and filling a template
+    quotes each value: made once per build, not once per run, which took
+    more than half of a linked graph page's figures.  Keyed by the template
+    texts, not the :class:`LinkTemplates`, whose hash Python computes anew
+    on every call.
+    """
+    links = LinkTemplates(build_template, version_template)
+    return links.build_url(*where) or links.version_url(*where)
 
 
 def series_label(history: TestHistory, with_testbed: bool = True) -> str:
