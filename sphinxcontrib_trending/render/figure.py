@@ -445,13 +445,8 @@ def _failed_trace(
     """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
     interrupted (at zero when the test has no trend at all); a click opens the build."""
     runs = trend.history.runs
-    wanted = set(failed)
-    levels = []
-    last = next((value for value in trend_values if value is not None), 0.0)
-    for index, value in enumerate(trend_values):
-        last = value if value is not None else last
-        if index in wanted:
-            levels.append(last * unit.scale)
+    first = next((value for value in trend_values if value is not None), 0.0)
+    levels = [_level_before(trend_values, index, first) * unit.scale for index in failed]
     addresses = _build_links([runs[i] for i in failed], links)
     hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {
@@ -473,6 +468,17 @@ def _failed_trace(
     if addresses:
         trace["trending_links"] = addresses
     return trace
+
+
+def _level_before(trend_values: list[float | None], index: int, first: float) -> float:
+    """The level a failed run interrupted: the newest trend at or before it, else the
+    ``first`` of the series.  Failures are few: each looks back from itself, rather
+    than every failing series walking all its runs."""
+    for at in range(index, -1, -1):
+        value = trend_values[at]
+        if value is not None:
+            return value
+    return first
 
 
 def _outlier_trace(
