@@ -99,15 +99,26 @@ LEGEND_BELOW_TICKS = {"orientation": "h", "yref": "container", "y": 0, "yanchor"
 the legend sits at the figure's foot, not at a fixed distance under the plot."""
 
 
-def _x_of(kind: str) -> Callable[[Run], str]:
+Places = Callable[[Sequence[Run]], list[str]]
+"""Where runs go on the x axis, a whole trace's runs at a time."""
+_TIME = operator.attrgetter("time")
+_JOB_BUILD = operator.attrgetter("job_build")
+
+
+def _x_of(kind: str) -> Places:
     """Each run's place on the x axis: its time, or its build or version as a category
-    (the version of a run without one is its build, so no run loses its place)."""
+    (the version of a run without one is its build, so no run loses its place).
+
+    Mapped over a trace's runs at once: a graph page places every run of
+    thousands of series, and a call per run cost more than the (cached)
+    formatting it asked for.
+    """
     if kind == "time":
-        return lambda run: plotly_time(run.time)
+        return lambda runs: list(map(plotly_time, map(_TIME, runs)))
     if kind == "build":
-        return lambda run: _escaped(run.job_build)
+        return lambda runs: list(map(_escaped, map(_JOB_BUILD, runs)))
     if kind == "version":
-        return lambda run: _escaped(run.dut_version or run.job_build)
+        return lambda runs: [_escaped(run.dut_version or run.job_build) for run in runs]
     raise ValueError(f"x axis {kind!r}: expected one of {', '.join(X_AXES)}")
 
 
@@ -118,8 +129,8 @@ def _x_axis(kind: str, trends: Sequence[TestTrend]) -> dict[str, Any]:
     place = _x_of(kind)
     first: dict[str, datetime] = {}
     for trend in trends:
-        for run in trend.history.runs:
-            category = place(run)
+        runs = trend.history.runs
+        for run, category in zip(runs, place(runs), strict=True):
             if category not in first or run.time < first[category]:
                 first[category] = run.time
     return {
@@ -388,11 +399,31 @@ def _build_links(runs: Sequence[Run], links: LinkTemplates) -> list[str | None] 
     """Each run's CI build page (else its version's page); None when no template says."""
     if links.build is None and links.version is None:
         return None
-    addresses = []
-    for run in runs:
-        where = (run.job, run.build, run.dut_version, run.testbed)
-        addresses.append(links.build_url(*where) or links.version_url(*where))
+    address = functools.partial(_run_link, links.build, links.version)
+    addresses = list(map(address, map(_LINK_FIELDS, runs)))
     return addresses if any(addresses) else None
+
+
+_LINK_FIELDS = operator.attrgetter("job", "build", "dut_version", "testbed")
+"""What a run's address is made from (see :func:`_run_link`)."""
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _run_link(
+    build_template: str | None,
+    version_template: str | None,
+    where: tuple[str, str, str | None, str | None],
+) -> str | None:
+    """A run's address from its :data:`_LINK_FIELDS`: its build's page, else its version's.
+
+    Every test of a build has the same address, and filling a template
+    quotes each value: made once per build, not once per run, which took
+    more than half of a linked graph page's figures.  Keyed by the template
+    texts, not the :class:`LinkTemplates`, whose hash Python computes anew
+    on every call.
+    """
+    links = LinkTemplates(build_template, version_template)
+    return links.build_url(*where) or links.version_url(*where)
 
 
 def series_label(history: TestHistory, with_testbed: bool = True) -> str:
@@ -419,19 +450,14 @@ def _failed_trace(
     trend_values: list[float | None],
     name: str,
     unit: DisplayUnit,
-    place: Callable[[Run], str],
+    place: Places,
     links: LinkTemplates,
 ) -> dict[str, Any]:
     """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
     interrupted (at zero when the test has no trend at all); a click opens the build."""
     runs = trend.history.runs
-    wanted = set(failed)
-    levels = []
-    last = next((value for value in trend_values if value is not None), 0.0)
-    for index, value in enumerate(trend_values):
-        last = value if value is not None else last
-        if index in wanted:
-            levels.append(last * unit.scale)
+    first = next((value for value in trend_values if value is not None), 0.0)
+    levels = [_level_before(trend_values, index, first) * unit.scale for index in failed]
     addresses = _build_links([runs[i] for i in failed], links)
     hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {
@@ -439,7 +465,7 @@ def _failed_trace(
         "mode": "markers",
         "name": f"{name} failed",
         "legendgroup": trend.history.key,
-        "x": [place(runs[i]) for i in failed],
+        "x": place([runs[i] for i in failed]),
         "y": levels,
         "customdata": [[_escaped(runs[i].job_build), _escaped(runs[i].message)] for i in failed],
         "hovertemplate": f"failed: %{{customdata[0]}}<br>%{{customdata[1]}}{hint}<extra></extra>",
@@ -455,8 +481,19 @@ def _failed_trace(
     return trace
 
 
+def _level_before(trend_values: list[float | None], index: int, first: float) -> float:
+    """The level a failed run interrupted: the newest trend at or before it, else the
+    ``first`` of the series.  Failures are few: each looks back from itself, rather
+    than every failing series walking all its runs."""
+    for at in range(index, -1, -1):
+        value = trend_values[at]
+        if value is not None:
+            return value
+    return first
+
+
 def _outlier_trace(
-    trend: TestTrend, name: str, unit: DisplayUnit, place: Callable[[Run], str]
+    trend: TestTrend, name: str, unit: DisplayUnit, place: Places
 ) -> dict[str, Any] | None:
     """Outlier runs (see :mod:`~sphinxcontrib_trending.analysis.outliers`) as grey
     diamonds on their own values; the trend line goes on through their group."""
@@ -470,7 +507,7 @@ def _outlier_trace(
         "mode": "markers",
         "name": f"{name} outliers",
         "legendgroup": trend.history.key,
-        "x": [place(runs[i]) for i in outliers],
+        "x": place([runs[i] for i in outliers]),
         "y": [(runs[i].average or 0.0) * unit.scale for i in outliers],
         _RUNS: outliers,
         "customdata": [_point_data(runs[i], unit, headline) for i in outliers],
@@ -485,7 +522,7 @@ def _outlier_trace(
 
 
 def _excluded_trace(
-    trend: TestTrend, name: str, unit: DisplayUnit, place: Callable[[Run], str]
+    trend: TestTrend, name: str, unit: DisplayUnit, place: Places
 ) -> dict[str, Any]:
     """Curated runs (see :mod:`~sphinxcontrib_trending.analysis.excluded`), greyed on
     their own values with the reason: shown, but part of no group."""
@@ -497,7 +534,7 @@ def _excluded_trace(
         "name": f"{name} excluded",
         "legendgroup": trend.history.key,
         "showlegend": False,
-        "x": [place(runs[i]) for i in shown],
+        "x": place([runs[i] for i in shown]),
         "y": [(runs[i].average or 0.0) * unit.scale for i in shown],
         "customdata": [
             _point_data(runs[i], unit, f"excluded: {_escaped(trend.excluded[i].reason)}")
@@ -563,7 +600,7 @@ are runs, for :func:`trend_figure` to take out (Plotly has no use for it)."""
 def _traces(
     trend: TestTrend,
     style: _Style,
-    place: Callable[[Run], str],
+    place: Places,
     trials: bool = False,
     links: LinkTemplates | None = None,
 ) -> list[dict[str, Any]]:
@@ -571,7 +608,8 @@ def _traces(
 
     A graph page draws every run of thousands of series: the averages, the
     trend under them, the hover data and which runs failed or start an
-    anomaly are all gathered in the one pass over the runs.
+    anomaly are all gathered in the one pass over the runs; their places on
+    the x axis are then mapped over the measured runs at once.
     """
     links = links or LinkTemplates()
     history = trend.history
@@ -586,7 +624,6 @@ def _traces(
     measured: list[int] = []
     failed: list[int] = []
     anomalies: list[int] = []
-    times: list[str] = []
     averages: list[float] = []
     stdevs: list[float] = []
     texts: list[tuple[str, str, str, str]] = []
@@ -605,13 +642,14 @@ def _traces(
             level = trend_values[index]
             steps.append(len(measured))
         measured.append(index)
-        times.append(place(run))
         averages.append(average * scale)
         stdevs.append((run.stdev or 0.0) * scale)
         texts.append(_run_texts(run.dut_version, run.job, run.build, run.testbed, run.hosts))
         if verdicts[index] is not None:
             anomalies.append(index)
-    shown = [_percentile_text(runs[i], unit) for i in measured] if percentiles else None
+    picked = [runs[i] for i in measured]
+    times = place(picked)
+    shown = [_percentile_text(run, unit) for run in picked] if percentiles else None
     runs_trace = {
         "type": "scatter",
         "mode": "markers",
@@ -624,7 +662,7 @@ def _traces(
             stdevs,
             shown,
             unit,
-            _build_links([runs[i] for i in measured], links),
+            _build_links(picked, links),
             _click_hint(links),
         ),
         "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
@@ -662,7 +700,7 @@ def _traces(
                 "name": f"{name} anomalies",
                 "legendgroup": history.key,
                 "showlegend": False,
-                "x": [place(runs[i]) for i in anomalies],
+                "x": place([runs[i] for i in anomalies]),
                 "y": [trend_values[i] * scale for i in anomalies],
                 _RUNS: anomalies,
                 "customdata": [
