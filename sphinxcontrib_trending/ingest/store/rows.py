@@ -20,6 +20,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -168,34 +169,54 @@ BY_ROW = frozenset({"values", *(name for pair in TRIAL_STATISTICS for name in pa
 
 
 class RowTrials:
-    """Each row's values, cut straight from the column's doubles (no float per
-    trial), with their statistics where the row keeps them (checked by
-    :func:`check_plausible`): call it with a row's index."""
+    """Each row's values, windows on the column's own doubles (no copy, no float
+    per trial), with their statistics where the row keeps them (checked by
+    :func:`check_plausible`): call it with a row's index.
 
-    def __init__(self, table: pa.Table) -> None:
-        values = table.column("values").combine_chunks()
-        self._packed = values.values.to_numpy(zero_copy_only=False).astype(np.float64).tobytes()
-        self._bounds = (values.offsets.to_numpy() * 8).tolist()
+    ``rows`` (row indices of ``table``, ascending) picks the rows wanted;
+    :meth:`every` gives theirs, in that order.
+    """
+
+    def __init__(self, table: pa.Table, rows: npt.NDArray[np.intp] | None = None) -> None:
+        values = table.column("values")
+        if rows is None:
+            rows = np.arange(table.num_rows)
+        # per chunk: its doubles (zero-copy) and each row's offsets into them, the
+        # offsets Python ints shared by a row's end and the next row's start
+        self._doubles: list[npt.NDArray[np.float64]] = []
+        self._offsets: list[list[int]] = []
+        for chunk in values.chunks:
+            doubles = chunk.values.to_numpy(zero_copy_only=False)
+            self._doubles.append(doubles.astype(np.float64, copy=False))
+            self._offsets.append(chunk.offsets.to_numpy().tolist())
+        bounds = np.cumsum([0, *(len(chunk) for chunk in values.chunks)])
+        self._chunk = (np.searchsorted(bounds, rows, side="right") - 1).tolist()
+        self._row = (rows - bounds[:-1][self._chunk]).tolist() if len(rows) else []
+        picked = table.select([name for name in BY_ROW if name != "values"]).take(pa.array(rows))
         self.averages: list[float | None] = _coalesced(
-            table, [average for average, _ in TRIAL_STATISTICS]
+            picked, [average for average, _ in TRIAL_STATISTICS]
         ).to_pylist()
         self.stdevs: list[float | None] = _coalesced(
-            table, [stdev for _, stdev in TRIAL_STATISTICS]
+            picked, [stdev for _, stdev in TRIAL_STATISTICS]
         ).to_pylist()
 
     def __call__(self, at: int) -> Trials:
-        bounds = self._bounds
-        return Trials(
-            self._packed[bounds[at] : bounds[at + 1]], (self.averages[at], self.stdevs[at])
+        """The values of the ``at``-th row picked."""
+        offsets, row = self._offsets[self._chunk[at]], self._row[at]
+        return Trials.within(
+            self._doubles[self._chunk[at]],
+            offsets[row],
+            offsets[row + 1],
+            (self.averages[at], self.stdevs[at]),
         )
 
     def every(self) -> list[Trials]:
-        """Every row's values, in row order (a site makes millions: one loop, no calls)."""
-        packed, bounds = self._packed, self._bounds
+        """Every picked row's values, in order (a site makes millions: one loop, no calls)."""
+        within, doubles, offsets = Trials.within, self._doubles, self._offsets
         return [
-            Trials(packed[low:high], (average, stdev))
-            for low, high, average, stdev in zip(
-                bounds, bounds[1:], self.averages, self.stdevs, strict=False
+            within(doubles[chunk], offsets[chunk][row], offsets[chunk][row + 1], statistics)
+            for chunk, row, statistics in zip(
+                self._chunk, self._row, zip(self.averages, self.stdevs, strict=True), strict=True
             )
         ]
 

@@ -184,10 +184,10 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
     tests_measured, first_rows = np.unique(owner[rows], return_index=True)
     with_metric = np.zeros(count, dtype=bool)
     with_metric[tests_measured] = True
-    picked = table.select(["unit", *BY_ROW]).take(pa.array(rows[first_rows]))
-    values = RowTrials(picked)
+    picked = rows[first_rows]
+    values = RowTrials(table, picked)
     found = (
-        list(map(sys.intern, picked.column("unit").to_pylist())),
+        list(map(sys.intern, table.column("unit").take(pa.array(picked)).to_pylist())),
         values.every(),
         values.averages,
         values.stdevs,
