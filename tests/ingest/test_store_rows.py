@@ -199,3 +199,31 @@ def test_a_trials_metric_without_trials_is_written_without_an_average() -> None:
     (table,) = tables_by_partition([empty]).values()
     assert table.column("result_receive_rate_rate_avg").to_pylist() == [None]
     assert builds_from_rows([table]) == [empty]
+
+
+def test_inputs_read_with_one_shared_values_keep_their_repeated_texts_once() -> None:
+    """A store's test ids, names and suites repeat in every build: kept as indices into
+    one dictionary per column, not as texts per input (a third of a loaded store)."""
+    later = replace(BUILDS[0], build="13", origin="/archives/b.xml.gz")
+    renamed = replace(
+        BUILDS[0],
+        build="14",
+        origin="/archives/c.xml.gz",
+        tests=tuple(replace(test, test_id=f"new-{test.test_id}") for test in BUILDS[0].tests),
+    )
+    shared = SharedValues()
+    read = [
+        builds_from_rows(list(tables_by_partition([build]).values()), shared)
+        for build in (BUILDS[0], later, renamed)
+    ]
+    assert read == [[BUILDS[0]], [later], [renamed]]
+
+    def dictionary(builds: list[Build], name: str) -> int:
+        column = builds[0].tests._input.table.column(name)  # type: ignore[attr-defined]
+        assert pa.types.is_dictionary(column.type)
+        return column.chunk(0).dictionary.buffers()[2].address
+
+    for name in ("test_id", "test_name", "suite", "status", "metric", "unit"):
+        assert dictionary(read[0], name) == dictionary(read[1], name), name
+    assert dictionary(read[2], "test_id") != dictionary(read[0], "test_id")
+    assert dictionary(read[2], "suite") == dictionary(read[0], "suite")

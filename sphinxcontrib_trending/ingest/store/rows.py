@@ -265,6 +265,7 @@ class SharedValues:
 
     def __init__(self) -> None:
         self._tuples: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._dictionaries: defaultdict[str, list[pa.Array]] = defaultdict(list)
 
     @staticmethod
     def text(value: str | None) -> str | None:
@@ -277,6 +278,46 @@ class SharedValues:
     def pairs(self, values: list[dict[str, str]]) -> tuple[tuple[str, str], ...]:
         found = tuple((sys.intern(pair["name"]), pair["value"]) for pair in values)
         return self._tuples.setdefault(found, found)
+
+    def encoded(self, table: pa.Table) -> pa.Table:
+        """``table`` with its :data:`REPEATED_TEXTS` columns as indices into dictionaries
+        shared by every input read with this object.
+
+        Kept for the whole build, those columns were a third of a loaded
+        store's columns (test ids, names and suites of every build again,
+        about 80 bytes a run); as indices, 4 bytes a run each.  They read
+        back as the same texts.
+        """
+        for name in REPEATED_TEXTS:
+            at = table.schema.get_field_index(name)
+            if at >= 0 and pa.types.is_string(table.schema.field(at).type):
+                table = table.set_column(at, name, self._encoded(name, table.column(at)))
+        return table
+
+    def _encoded(self, name: str, column: pa.ChunkedArray) -> pa.DictionaryArray:
+        """``column`` as indices into a dictionary of ``name``'s already made, if one holds
+        every text of it (the newest first), else into a new one of its own texts: never
+        one that grows, which every input made before would keep a copy of."""
+        texts = column.combine_chunks()
+        known = self._dictionaries[name]
+        for dictionary in known:
+            indices = pc.index_in(texts, value_set=dictionary)
+            if indices.null_count == texts.null_count:
+                known.remove(dictionary)
+                known.insert(0, dictionary)
+                return pa.DictionaryArray.from_arrays(indices, dictionary)
+        dictionary = pc.unique(texts).drop_null()
+        known.insert(0, dictionary)
+        del known[DICTIONARIES_TRIED:]
+        return pa.DictionaryArray.from_arrays(pc.index_in(texts, value_set=dictionary), dictionary)
+
+
+REPEATED_TEXTS = ("test_id", "test_name", "suite", "status", "thread_core", "metric", "unit")
+"""Text columns whose values repeat from build to build (see :meth:`SharedValues.encoded`)."""
+
+DICTIONARIES_TRIED = 16
+"""Dictionaries of a column an input's texts are looked up in: a store's testbeds or
+jobs may each have tests of their own, and their inputs come interleaved by time."""
 
 
 def check_plausible(table: pa.Table) -> None:

@@ -44,7 +44,10 @@ from sphinxcontrib_trending.ingest.trials import Trials
 BUILD_COLUMNS = ("job", "build", "build_time", "dut_version", "testbed", "origin")
 """Columns with one value per build: read once per build, not kept per row."""
 
-TEST_COLUMNS = tuple(name for name in MODEL_COLUMNS if name not in BUILD_COLUMNS)
+TEST_COLUMNS = tuple(
+    name for name in MODEL_COLUMNS if name not in (*BUILD_COLUMNS, "build_index", "test_index")
+)
+"""Columns kept per row once an input's rows are in order (the indices only order them)."""
 
 
 class MetricRows(NamedTuple):
@@ -107,7 +110,7 @@ class StoredInput:
         """First row of each test, then the row count (test g: starts[g]..starts[g+1])."""
         self._first_test = np.searchsorted(self.starts[:-1], heads)
         self._head_cells = row_columns(table.select(list(BUILD_COLUMNS)).take(pa.array(heads)))
-        self.table = table.select(list(TEST_COLUMNS))
+        self.table = shared.encoded(table.select(list(TEST_COLUMNS)))
 
     def builds(self) -> list[Build]:
         """The input's builds, in build index order, each with its tests unmade."""
