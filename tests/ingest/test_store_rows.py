@@ -203,7 +203,8 @@ def test_a_trials_metric_without_trials_is_written_without_an_average() -> None:
 
 def test_inputs_read_with_one_shared_values_keep_their_repeated_texts_once() -> None:
     """A store's test ids, names and suites repeat in every build: kept as indices into
-    one dictionary per column, not as texts per input (a third of a loaded store)."""
+    one dictionary per column, not as texts per input (a third of a loaded store), and
+    a build's tags equal to the previous one's as those."""
     later = replace(BUILDS[0], build="13", origin="/archives/b.xml.gz")
     renamed = replace(
         BUILDS[0],
@@ -227,3 +228,8 @@ def test_inputs_read_with_one_shared_values_keep_their_repeated_texts_once() -> 
         assert dictionary(read[0], name) == dictionary(read[1], name), name
     assert dictionary(read[2], "test_id") != dictionary(read[0], "test_id")
     assert dictionary(read[2], "suite") == dictionary(read[0], "suite")
+
+    def tags(builds: list[Build]) -> pa.Array:
+        return builds[0].tests._input.table.column("tags").chunk(0)  # type: ignore[attr-defined]
+
+    assert tags(read[1]).buffers()[-1].address == tags(read[0]).buffers()[-1].address

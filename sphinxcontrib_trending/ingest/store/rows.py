@@ -17,7 +17,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -265,7 +265,8 @@ class SharedValues:
 
     def __init__(self) -> None:
         self._tuples: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-        self._dictionaries: defaultdict[str, list[pa.Array]] = defaultdict(list)
+        self._dictionaries: defaultdict[str, list[_Encoding]] = defaultdict(list)
+        self._tags = pa.array([], pa.list_(pa.string()))
 
     @staticmethod
     def text(value: str | None) -> str | None:
@@ -286,30 +287,52 @@ class SharedValues:
         Kept for the whole build, those columns were a third of a loaded
         store's columns (test ids, names and suites of every build again,
         about 80 bytes a run); as indices, 4 bytes a run each.  They read
-        back as the same texts.
+        back as the same texts.  A ``tags`` column equal to the previous
+        input's is that one.
         """
         for name in REPEATED_TEXTS:
             at = table.schema.get_field_index(name)
             if at >= 0 and pa.types.is_string(table.schema.field(at).type):
                 table = table.set_column(at, name, self._encoded(name, table.column(at)))
+        at = table.schema.get_field_index("tags")
+        if at >= 0:
+            tags = table.column(at).combine_chunks()
+            if not tags.equals(self._tags):  # else a build of the same tests, in order
+                self._tags = tags
+            table = table.set_column(at, "tags", self._tags)
         return table
 
     def _encoded(self, name: str, column: pa.ChunkedArray) -> pa.DictionaryArray:
         """``column`` as indices into a dictionary of ``name``'s already made, if one holds
         every text of it (the newest first), else into a new one of its own texts: never
-        one that grows, which every input made before would keep a copy of."""
+        one that grows, which every input made before would keep a copy of.
+
+        An input whose column is the last one a dictionary encoded (a build
+        of the same tests, in the same order) shares that one's indices too.
+        """
         texts = column.combine_chunks()
         known = self._dictionaries[name]
-        for dictionary in known:
+        for at, (dictionary, last, indices) in enumerate(known):
+            if not texts.equals(last):
+                indices = pc.index_in(texts, value_set=dictionary)
+                if indices.null_count != texts.null_count:
+                    continue
+            del known[at]
+            break
+        else:
+            dictionary = pc.unique(texts).drop_null()
             indices = pc.index_in(texts, value_set=dictionary)
-            if indices.null_count == texts.null_count:
-                known.remove(dictionary)
-                known.insert(0, dictionary)
-                return pa.DictionaryArray.from_arrays(indices, dictionary)
-        dictionary = pc.unique(texts).drop_null()
-        known.insert(0, dictionary)
+        known.insert(0, _Encoding(dictionary, texts, indices))
         del known[DICTIONARIES_TRIED:]
-        return pa.DictionaryArray.from_arrays(pc.index_in(texts, value_set=dictionary), dictionary)
+        return pa.DictionaryArray.from_arrays(indices, dictionary)
+
+
+class _Encoding(NamedTuple):
+    """A shared dictionary, with the last column it encoded and that column's indices."""
+
+    dictionary: pa.Array
+    texts: pa.Array
+    indices: pa.Array
 
 
 REPEATED_TEXTS = ("test_id", "test_name", "suite", "status", "thread_core", "metric", "unit")
