@@ -233,3 +233,21 @@ def test_inputs_read_with_one_shared_values_keep_their_repeated_texts_once() -> 
         return builds[0].tests._input.table.column("tags").chunk(0)  # type: ignore[attr-defined]
 
     assert tags(read[1]).buffers()[-1].address == tags(read[0]).buffers()[-1].address
+
+
+def test_columns_without_a_value_are_one_column_of_nulls_shared_by_every_input() -> None:
+    """The statistics of a metric the store does not hold are null on every row: one
+    shared column of nulls, not eight bytes a run per input."""
+    later = replace(BUILDS[0], build="13", origin="/archives/b.xml.gz")
+    shared = SharedValues()
+    read = [
+        builds_from_rows(list(tables_by_partition([build]).values()), shared)
+        for build in (BUILDS[0], later)
+    ]
+    assert read == [[BUILDS[0]], [later]]
+    (first, second) = (builds[0].tests._input.table for builds in read)  # type: ignore[attr-defined]
+    empty = [name for name in first.column_names if first.column(name).null_count == len(first)]
+    assert empty
+    for name in empty:
+        one, other = first.column(name).chunk(0), second.column(name).chunk(0)
+        assert one.type == other.type and one.buffers()[-1].address == other.buffers()[-1].address

@@ -267,6 +267,7 @@ class SharedValues:
         self._tuples: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._dictionaries: defaultdict[str, list[_Encoding]] = defaultdict(list)
         self._tags = pa.array([], pa.list_(pa.string()))
+        self._null_columns: dict[pa.DataType, pa.Array] = {}
 
     @staticmethod
     def text(value: str | None) -> str | None:
@@ -288,12 +289,18 @@ class SharedValues:
         store's columns (test ids, names and suites of every build again,
         about 80 bytes a run); as indices, 4 bytes a run each.  They read
         back as the same texts.  A ``tags`` column equal to the previous
-        input's is that one.
+        input's is that one, and a column with no value at all (the
+        statistics of a metric the store does not hold) a slice of one
+        column of nulls.
         """
         for name in REPEATED_TEXTS:
             at = table.schema.get_field_index(name)
             if at >= 0 and pa.types.is_string(table.schema.field(at).type):
                 table = table.set_column(at, name, self._encoded(name, table.column(at)))
+        for at, field in enumerate(table.schema):
+            column = table.column(at)
+            if len(column) and column.null_count == len(column) and field.name != "tags":
+                table = table.set_column(at, field, self._nulls(field.type, len(column)))
         at = table.schema.get_field_index("tags")
         if at >= 0:
             tags = table.column(at).combine_chunks()
@@ -301,6 +308,13 @@ class SharedValues:
                 self._tags = tags
             table = table.set_column(at, "tags", self._tags)
         return table
+
+    def _nulls(self, kind: pa.DataType, count: int) -> pa.Array:
+        """``count`` nulls of type ``kind``, a slice of one array every input shares."""
+        nulls = self._null_columns.get(kind)
+        if nulls is None or len(nulls) < count:
+            nulls = self._null_columns[kind] = pa.nulls(max(count, 2 * len(nulls or ())), kind)
+        return nulls.slice(0, count)
 
     def _encoded(self, name: str, column: pa.ChunkedArray) -> pa.DictionaryArray:
         """``column`` as indices into a dictionary of ``name``'s already made, if one holds
