@@ -161,7 +161,17 @@ def row_columns(table: pa.Table) -> dict[str, list[Any]]:
         if pa.types.is_timestamp(column.type):
             micros = pc.cast(table.column(at), pa.timestamp("us", column.type.tz), safe=False)
             table = table.set_column(at, column.name, micros.cast(pa.int64()))
+        elif pa.types.is_dictionary(column.type):
+            table = table.set_column(at, column.name, decoded(table.column(at)))
     return table.to_pydict()
+
+
+def decoded(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """A dictionary column (see :meth:`SharedValues.encoded`) as its values: pyarrow
+    turns a dictionary array into Python values one scalar object at a time."""
+    if pa.types.is_dictionary(column.type):
+        return column.cast(column.type.value_type)
+    return column
 
 
 BY_ROW = frozenset({"values", *(name for pair in TRIAL_STATISTICS for name in pair)})

@@ -35,6 +35,7 @@ from sphinxcontrib_trending.ingest.store.rows import (
     RowTrials,
     SharedValues,
     check_rows,
+    decoded,
     row_columns,
     row_time,
     without_passed_messages,
@@ -166,7 +167,7 @@ class StoredInput:
     def metrics(self, first: int, stop: int) -> set[str]:
         """Every metric tests ``first..stop`` measured, from the column alone."""
         table, _ = self._rows(first, stop)
-        return set(pc.unique(table.column("metric")).drop_null().to_pylist())
+        return set(pc.unique(decoded(table.column("metric"))).drop_null().to_pylist())
 
     def metric_rows(self, metric: str, first: int, stop: int) -> MetricRows:
         """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
@@ -190,7 +191,7 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
     picked = rows[first_rows]
     values = RowTrials(table, picked)
     found = (
-        list(map(sys.intern, table.column("unit").take(pa.array(picked)).to_pylist())),
+        list(map(sys.intern, decoded(table.column("unit").take(pa.array(picked))).to_pylist())),
         values.every(),
         values.averages,
         values.stdevs,
@@ -202,13 +203,13 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
         for column, cells in zip((units, trials, averages, stdevs), found, strict=True):
             for test, cell in zip(tests_measured.tolist(), cells, strict=True):
                 column[test] = cell
-    statuses = pc.dictionary_encode(table.column("status").take(heads).combine_chunks())
+    statuses = pc.dictionary_encode(decoded(table.column("status").take(heads)).combine_chunks())
     names = [sys.intern(name) for name in statuses.dictionary.to_pylist()]
     codes = statuses.indices.to_numpy(zero_copy_only=False)
     passed = names.index("PASS") if "PASS" in names else -1
     attributes = table.column("attributes").take(heads)
     return MetricRows(
-        test_ids=table.column("test_id").take(heads).to_pylist(),
+        test_ids=decoded(table.column("test_id").take(heads)).to_pylist(),
         statuses=[names[index] for index in codes.tolist()],
         messages=table.column("message").take(heads).to_pylist(),
         hosts=_hosts(attributes),
