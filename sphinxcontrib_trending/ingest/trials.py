@@ -1,9 +1,11 @@
-"""``Trials``: a run's trial values packed as doubles, for runs read from a store.
+"""``Trials``: a run's trial values as doubles, for runs read from a store.
 
 A store read makes one values sequence per test run: 3.6 million of ten
 trials at CSIT's size.  As tuples of Python floats they take about 370
-bytes each, a third of a loaded store; packed, about 160, and they are made
-straight from the Parquet column's buffer without a float object per trial.
+bytes each, a third of a loaded store; as bytes of their own, about 190.
+So a store's runs do not copy their doubles at all: each is a window
+(two offsets) on the store column's buffer, which the read keeps anyway,
+about 110 bytes a run.  No float object is made per trial either way.
 """
 
 from __future__ import annotations
@@ -26,14 +28,30 @@ class Trials(Sequence[float]):
     instead of summing the trials again.
     """
 
-    __slots__ = ("_average", "_packed", "_stdev")
+    __slots__ = ("_average", "_doubles", "_high", "_low", "_stdev")
 
     def __init__(self, packed: bytes, statistics: tuple[float, float] | None = None) -> None:
         if len(packed) % 8:
             raise ValueError(f"{len(packed)} bytes are not whole doubles")
-        self._packed = packed
+        self._doubles: bytes | npt.NDArray[np.float64] = packed
+        self._low, self._high = 0, len(packed) // 8
         # two slots, not the tuple: a run's average and stdev keep these floats
         self._average, self._stdev = statistics or (None, None)
+
+    @classmethod
+    def within(
+        cls,
+        doubles: npt.NDArray[np.float64],
+        low: int,
+        high: int,
+        statistics: tuple[float | None, float | None] = (None, None),
+    ) -> Trials:
+        """``doubles[low:high]`` without a copy: ``doubles`` (one-dimensional, never
+        written) is shared by every run of a store column and lives as long as one does."""
+        made = cls.__new__(cls)
+        made._doubles, made._low, made._high = doubles, low, high
+        made._average, made._stdev = statistics
+        return made
 
     @property
     def statistics(self) -> tuple[float, float] | None:
@@ -42,13 +60,16 @@ class Trials(Sequence[float]):
         return self._average, self._stdev
 
     def _view(self) -> memoryview:
-        return memoryview(self._packed).cast("d")
+        doubles = memoryview(self._doubles)
+        if doubles.format != "d":  # bytes of its own
+            doubles = doubles.cast("d")
+        return doubles[self._low : self._high]
 
     def __len__(self) -> int:
-        return len(self._packed) // 8
+        return self._high - self._low
 
     def __iter__(self) -> Iterator[float]:
-        return iter(memoryview(self._packed).cast("d"))
+        return iter(self._view())
 
     @overload
     def __getitem__(self, index: int) -> float: ...
@@ -74,7 +95,8 @@ class Trials(Sequence[float]):
         return repr(tuple(self))
 
     def __reduce__(self) -> tuple[type[Trials], tuple[bytes, tuple[float, float] | None]]:
-        return Trials, (self._packed, self.statistics)
+        return Trials, (self._view().tobytes(), self.statistics)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
-        return np.frombuffer(self._packed, dtype=np.float64).astype(dtype or np.float64)
+        doubles = np.frombuffer(self._doubles, dtype=np.float64)[self._low : self._high]
+        return np.array(doubles, dtype=dtype or np.float64)

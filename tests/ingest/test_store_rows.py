@@ -199,3 +199,55 @@ def test_a_trials_metric_without_trials_is_written_without_an_average() -> None:
     (table,) = tables_by_partition([empty]).values()
     assert table.column("result_receive_rate_rate_avg").to_pylist() == [None]
     assert builds_from_rows([table]) == [empty]
+
+
+def test_inputs_read_with_one_shared_values_keep_their_repeated_texts_once() -> None:
+    """A store's test ids, names and suites repeat in every build: kept as indices into
+    one dictionary per column, not as texts per input (a third of a loaded store), and
+    a build's tags equal to the previous one's as those."""
+    later = replace(BUILDS[0], build="13", origin="/archives/b.xml.gz")
+    renamed = replace(
+        BUILDS[0],
+        build="14",
+        origin="/archives/c.xml.gz",
+        tests=tuple(replace(test, test_id=f"new-{test.test_id}") for test in BUILDS[0].tests),
+    )
+    shared = SharedValues()
+    read = [
+        builds_from_rows(list(tables_by_partition([build]).values()), shared)
+        for build in (BUILDS[0], later, renamed)
+    ]
+    assert read == [[BUILDS[0]], [later], [renamed]]
+
+    def dictionary(builds: list[Build], name: str) -> int:
+        column = builds[0].tests._input.table.column(name)  # type: ignore[attr-defined]
+        assert pa.types.is_dictionary(column.type)
+        return column.chunk(0).dictionary.buffers()[2].address
+
+    for name in ("test_id", "test_name", "suite", "status", "metric", "unit"):
+        assert dictionary(read[0], name) == dictionary(read[1], name), name
+    assert dictionary(read[2], "test_id") != dictionary(read[0], "test_id")
+    assert dictionary(read[2], "suite") == dictionary(read[0], "suite")
+
+    def tags(builds: list[Build]) -> pa.Array:
+        return builds[0].tests._input.table.column("tags").chunk(0)  # type: ignore[attr-defined]
+
+    assert tags(read[1]).buffers()[-1].address == tags(read[0]).buffers()[-1].address
+
+
+def test_columns_without_a_value_are_one_column_of_nulls_shared_by_every_input() -> None:
+    """The statistics of a metric the store does not hold are null on every row: one
+    shared column of nulls, not eight bytes a run per input."""
+    later = replace(BUILDS[0], build="13", origin="/archives/b.xml.gz")
+    shared = SharedValues()
+    read = [
+        builds_from_rows(list(tables_by_partition([build]).values()), shared)
+        for build in (BUILDS[0], later)
+    ]
+    assert read == [[BUILDS[0]], [later]]
+    (first, second) = (builds[0].tests._input.table for builds in read)  # type: ignore[attr-defined]
+    empty = [name for name in first.column_names if first.column(name).null_count == len(first)]
+    assert empty
+    for name in empty:
+        one, other = first.column(name).chunk(0), second.column(name).chunk(0)
+        assert one.type == other.type and one.buffers()[-1].address == other.buffers()[-1].address

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import pickle
 import random
@@ -10,6 +11,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings
@@ -272,3 +274,26 @@ def _keys(table: pa.Table) -> Iterator[tuple[int, int]]:
         table.column("build_index").to_pylist(), table.column("test_index").to_pylist(), strict=True
     ):
         yield build, 2**31 if test is None else test
+
+
+def test_a_stores_runs_share_their_inputs_doubles_and_copy_none() -> None:
+    """Each run's trials are a window on its input's column, not bytes of their own:
+    at CSIT's size the copies were 130 bytes a run, 0.45 GB."""
+    (measured,) = [test for test in BUILDS[0].tests if test.measurement("mrr")]
+    tests = tuple(replace(measured, test_id=f"{measured.test_id}-{at}") for at in range(4))
+    builds = [replace(BUILDS[0], build=str(day), tests=tests) for day in range(3)]
+    stored = [stored for build in builds for stored in _stored([build])]
+    runs = [run for history in histories(stored, "mrr") for run in history.runs]
+    assert len(runs) == 12
+    for build in stored:
+        own = [run.values for run in runs if run.build == build.build]
+        buffers = {
+            id(found)
+            for values in own
+            for found in gc.get_referents(values)
+            if isinstance(found, np.ndarray)
+        }
+        assert len(buffers) == 1 and not any(
+            isinstance(found, bytes) for values in own for found in gc.get_referents(values)
+        )
+    assert histories(stored, "mrr") == histories(builds, "mrr")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import struct
 import tracemalloc
@@ -61,9 +62,25 @@ def test_only_whole_doubles_make_trials() -> None:
         Trials(b"\x00" * 12)
 
 
-def test_trials_take_less_than_half_the_memory_of_a_tuple_of_floats() -> None:
+def test_trials_within_a_shared_column_read_as_their_own_doubles() -> None:
+    column = np.array([9.0, *VALUES, 7.0])
+    trials = Trials.within(column, 1, 1 + len(VALUES), (2.0, 1.0))
+    assert trials == VALUES and trials == packed(VALUES) and hash(trials) == hash(VALUES)
+    assert len(trials) == 4 and trials[-1] == 1e-300 and trials[1:3] == VALUES[1:3]
+    assert list(trials) == list(VALUES) and trials.statistics == (2.0, 1.0)
+    again = pickle.loads(pickle.dumps(trials))
+    assert again == trials and again.statistics == (2.0, 1.0)
+    assert len(pickle.dumps(trials)) < 200  # its window, not the column
+    array = np.asarray(trials)
+    array[0] = 1.0
+    assert array.tolist() == [1.0, *VALUES[1:]] and column[1] == VALUES[0]
+    assert len(Trials.within(column, 3, 3)) == 0
+
+
+def test_a_stores_trials_take_less_than_a_third_of_the_memory_of_tuples_of_floats() -> None:
     rows = [tuple(float(row * 10 + trial) for trial in range(10)) for row in range(2_000)]
-    raw = [struct.pack("10d", *row) for row in rows]
+    column = np.array(rows).ravel()
+    bounds = list(range(0, len(column) + 1, 10))
 
     def traced(make):
         tracemalloc.start()
@@ -74,6 +91,8 @@ def test_trials_take_less_than_half_the_memory_of_a_tuple_of_floats() -> None:
             tracemalloc.stop()
 
     as_tuples, tuples = traced(lambda: [tuple(float(value) + 0.0 for value in row) for row in rows])
-    as_trials, trials = traced(lambda: [Trials(bytes(memoryview(row))) for row in raw])
+    as_trials, trials = traced(
+        lambda: [Trials.within(column, low, high) for low, high in itertools.pairwise(bounds)]
+    )
     assert trials == tuples
-    assert as_trials < 0.5 * as_tuples
+    assert as_trials < as_tuples / 3

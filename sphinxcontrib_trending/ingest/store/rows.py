@@ -17,9 +17,10 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -160,7 +161,17 @@ def row_columns(table: pa.Table) -> dict[str, list[Any]]:
         if pa.types.is_timestamp(column.type):
             micros = pc.cast(table.column(at), pa.timestamp("us", column.type.tz), safe=False)
             table = table.set_column(at, column.name, micros.cast(pa.int64()))
+        elif pa.types.is_dictionary(column.type):
+            table = table.set_column(at, column.name, decoded(table.column(at)))
     return table.to_pydict()
+
+
+def decoded(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """A dictionary column (see :meth:`SharedValues.encoded`) as its values: pyarrow
+    turns a dictionary array into Python values one scalar object at a time."""
+    if pa.types.is_dictionary(column.type):
+        return column.cast(column.type.value_type)
+    return column
 
 
 BY_ROW = frozenset({"values", *(name for pair in TRIAL_STATISTICS for name in pair)})
@@ -168,34 +179,54 @@ BY_ROW = frozenset({"values", *(name for pair in TRIAL_STATISTICS for name in pa
 
 
 class RowTrials:
-    """Each row's values, cut straight from the column's doubles (no float per
-    trial), with their statistics where the row keeps them (checked by
-    :func:`check_plausible`): call it with a row's index."""
+    """Each row's values, windows on the column's own doubles (no copy, no float
+    per trial), with their statistics where the row keeps them (checked by
+    :func:`check_plausible`): call it with a row's index.
 
-    def __init__(self, table: pa.Table) -> None:
-        values = table.column("values").combine_chunks()
-        self._packed = values.values.to_numpy(zero_copy_only=False).astype(np.float64).tobytes()
-        self._bounds = (values.offsets.to_numpy() * 8).tolist()
+    ``rows`` (row indices of ``table``, ascending) picks the rows wanted;
+    :meth:`every` gives theirs, in that order.
+    """
+
+    def __init__(self, table: pa.Table, rows: npt.NDArray[np.intp] | None = None) -> None:
+        values = table.column("values")
+        if rows is None:
+            rows = np.arange(table.num_rows)
+        # per chunk: its doubles (zero-copy) and each row's offsets into them, the
+        # offsets Python ints shared by a row's end and the next row's start
+        self._doubles: list[npt.NDArray[np.float64]] = []
+        self._offsets: list[list[int]] = []
+        for chunk in values.chunks:
+            doubles = chunk.values.to_numpy(zero_copy_only=False)
+            self._doubles.append(doubles.astype(np.float64, copy=False))
+            self._offsets.append(chunk.offsets.to_numpy().tolist())
+        bounds = np.cumsum([0, *(len(chunk) for chunk in values.chunks)])
+        self._chunk = (np.searchsorted(bounds, rows, side="right") - 1).tolist()
+        self._row = (rows - bounds[:-1][self._chunk]).tolist() if len(rows) else []
+        picked = table.select([name for name in BY_ROW if name != "values"]).take(pa.array(rows))
         self.averages: list[float | None] = _coalesced(
-            table, [average for average, _ in TRIAL_STATISTICS]
+            picked, [average for average, _ in TRIAL_STATISTICS]
         ).to_pylist()
         self.stdevs: list[float | None] = _coalesced(
-            table, [stdev for _, stdev in TRIAL_STATISTICS]
+            picked, [stdev for _, stdev in TRIAL_STATISTICS]
         ).to_pylist()
 
     def __call__(self, at: int) -> Trials:
-        bounds = self._bounds
-        return Trials(
-            self._packed[bounds[at] : bounds[at + 1]], (self.averages[at], self.stdevs[at])
+        """The values of the ``at``-th row picked."""
+        offsets, row = self._offsets[self._chunk[at]], self._row[at]
+        return Trials.within(
+            self._doubles[self._chunk[at]],
+            offsets[row],
+            offsets[row + 1],
+            (self.averages[at], self.stdevs[at]),
         )
 
     def every(self) -> list[Trials]:
-        """Every row's values, in row order (a site makes millions: one loop, no calls)."""
-        packed, bounds = self._packed, self._bounds
+        """Every picked row's values, in order (a site makes millions: one loop, no calls)."""
+        within, doubles, offsets = Trials.within, self._doubles, self._offsets
         return [
-            Trials(packed[low:high], (average, stdev))
-            for low, high, average, stdev in zip(
-                bounds, bounds[1:], self.averages, self.stdevs, strict=False
+            within(doubles[chunk], offsets[chunk][row], offsets[chunk][row + 1], statistics)
+            for chunk, row, statistics in zip(
+                self._chunk, self._row, zip(self.averages, self.stdevs, strict=True), strict=True
             )
         ]
 
@@ -244,6 +275,9 @@ class SharedValues:
 
     def __init__(self) -> None:
         self._tuples: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._dictionaries: defaultdict[str, list[_Encoding]] = defaultdict(list)
+        self._tags = pa.array([], pa.list_(pa.string()))
+        self._null_columns: dict[pa.DataType, pa.Array] = {}
 
     @staticmethod
     def text(value: str | None) -> str | None:
@@ -256,6 +290,81 @@ class SharedValues:
     def pairs(self, values: list[dict[str, str]]) -> tuple[tuple[str, str], ...]:
         found = tuple((sys.intern(pair["name"]), pair["value"]) for pair in values)
         return self._tuples.setdefault(found, found)
+
+    def encoded(self, table: pa.Table) -> pa.Table:
+        """``table`` with its :data:`REPEATED_TEXTS` columns as indices into dictionaries
+        shared by every input read with this object.
+
+        Kept for the whole build, those columns were a third of a loaded
+        store's columns (test ids, names and suites of every build again,
+        about 80 bytes a run); as indices, 4 bytes a run each.  They read
+        back as the same texts.  A ``tags`` column equal to the previous
+        input's is that one, and a column with no value at all (the
+        statistics of a metric the store does not hold) a slice of one
+        column of nulls.
+        """
+        for name in REPEATED_TEXTS:
+            at = table.schema.get_field_index(name)
+            if at >= 0 and pa.types.is_string(table.schema.field(at).type):
+                table = table.set_column(at, name, self._encoded(name, table.column(at)))
+        for at, field in enumerate(table.schema):
+            column = table.column(at)
+            if len(column) and column.null_count == len(column) and field.name != "tags":
+                table = table.set_column(at, field, self._nulls(field.type, len(column)))
+        at = table.schema.get_field_index("tags")
+        if at >= 0:
+            tags = table.column(at).combine_chunks()
+            if not tags.equals(self._tags):  # else a build of the same tests, in order
+                self._tags = tags
+            table = table.set_column(at, "tags", self._tags)
+        return table
+
+    def _nulls(self, kind: pa.DataType, count: int) -> pa.Array:
+        """``count`` nulls of type ``kind``, a slice of one array every input shares."""
+        nulls = self._null_columns.get(kind)
+        if nulls is None or len(nulls) < count:
+            nulls = self._null_columns[kind] = pa.nulls(max(count, 2 * len(nulls or ())), kind)
+        return nulls.slice(0, count)
+
+    def _encoded(self, name: str, column: pa.ChunkedArray) -> pa.DictionaryArray:
+        """``column`` as indices into a dictionary of ``name``'s already made, if one holds
+        every text of it (the newest first), else into a new one of its own texts: never
+        one that grows, which every input made before would keep a copy of.
+
+        An input whose column is the last one a dictionary encoded (a build
+        of the same tests, in the same order) shares that one's indices too.
+        """
+        texts = column.combine_chunks()
+        known = self._dictionaries[name]
+        for at, (dictionary, last, indices) in enumerate(known):
+            if not texts.equals(last):
+                indices = pc.index_in(texts, value_set=dictionary)
+                if indices.null_count != texts.null_count:
+                    continue
+            del known[at]
+            break
+        else:
+            dictionary = pc.unique(texts).drop_null()
+            indices = pc.index_in(texts, value_set=dictionary)
+        known.insert(0, _Encoding(dictionary, texts, indices))
+        del known[DICTIONARIES_TRIED:]
+        return pa.DictionaryArray.from_arrays(indices, dictionary)
+
+
+class _Encoding(NamedTuple):
+    """A shared dictionary, with the last column it encoded and that column's indices."""
+
+    dictionary: pa.Array
+    texts: pa.Array
+    indices: pa.Array
+
+
+REPEATED_TEXTS = ("test_id", "test_name", "suite", "status", "thread_core", "metric", "unit")
+"""Text columns whose values repeat from build to build (see :meth:`SharedValues.encoded`)."""
+
+DICTIONARIES_TRIED = 16
+"""Dictionaries of a column an input's texts are looked up in: a store's testbeds or
+jobs may each have tests of their own, and their inputs come interleaved by time."""
 
 
 def check_plausible(table: pa.Table) -> None:

@@ -35,6 +35,7 @@ from sphinxcontrib_trending.ingest.store.rows import (
     RowTrials,
     SharedValues,
     check_rows,
+    decoded,
     row_columns,
     row_time,
     without_passed_messages,
@@ -44,7 +45,10 @@ from sphinxcontrib_trending.ingest.trials import Trials
 BUILD_COLUMNS = ("job", "build", "build_time", "dut_version", "testbed", "origin")
 """Columns with one value per build: read once per build, not kept per row."""
 
-TEST_COLUMNS = tuple(name for name in MODEL_COLUMNS if name not in BUILD_COLUMNS)
+TEST_COLUMNS = tuple(
+    name for name in MODEL_COLUMNS if name not in (*BUILD_COLUMNS, "build_index", "test_index")
+)
+"""Columns kept per row once an input's rows are in order (the indices only order them)."""
 
 
 class MetricRows(NamedTuple):
@@ -107,7 +111,7 @@ class StoredInput:
         """First row of each test, then the row count (test g: starts[g]..starts[g+1])."""
         self._first_test = np.searchsorted(self.starts[:-1], heads)
         self._head_cells = row_columns(table.select(list(BUILD_COLUMNS)).take(pa.array(heads)))
-        self.table = table.select(list(TEST_COLUMNS))
+        self.table = shared.encoded(table.select(list(TEST_COLUMNS)))
 
     def builds(self) -> list[Build]:
         """The input's builds, in build index order, each with its tests unmade."""
@@ -163,7 +167,7 @@ class StoredInput:
     def metrics(self, first: int, stop: int) -> set[str]:
         """Every metric tests ``first..stop`` measured, from the column alone."""
         table, _ = self._rows(first, stop)
-        return set(pc.unique(table.column("metric")).drop_null().to_pylist())
+        return set(pc.unique(decoded(table.column("metric"))).drop_null().to_pylist())
 
     def metric_rows(self, metric: str, first: int, stop: int) -> MetricRows:
         """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
@@ -184,10 +188,10 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
     tests_measured, first_rows = np.unique(owner[rows], return_index=True)
     with_metric = np.zeros(count, dtype=bool)
     with_metric[tests_measured] = True
-    picked = table.select(["unit", *BY_ROW]).take(pa.array(rows[first_rows]))
-    values = RowTrials(picked)
+    picked = rows[first_rows]
+    values = RowTrials(table, picked)
     found = (
-        list(map(sys.intern, picked.column("unit").to_pylist())),
+        list(map(sys.intern, decoded(table.column("unit").take(pa.array(picked))).to_pylist())),
         values.every(),
         values.averages,
         values.stdevs,
@@ -199,13 +203,13 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
         for column, cells in zip((units, trials, averages, stdevs), found, strict=True):
             for test, cell in zip(tests_measured.tolist(), cells, strict=True):
                 column[test] = cell
-    statuses = pc.dictionary_encode(table.column("status").take(heads).combine_chunks())
+    statuses = pc.dictionary_encode(decoded(table.column("status").take(heads)).combine_chunks())
     names = [sys.intern(name) for name in statuses.dictionary.to_pylist()]
     codes = statuses.indices.to_numpy(zero_copy_only=False)
     passed = names.index("PASS") if "PASS" in names else -1
     attributes = table.column("attributes").take(heads)
     return MetricRows(
-        test_ids=table.column("test_id").take(heads).to_pylist(),
+        test_ids=decoded(table.column("test_id").take(heads)).to_pylist(),
         statuses=[names[index] for index in codes.tolist()],
         messages=table.column("message").take(heads).to_pylist(),
         hosts=_hosts(attributes),
