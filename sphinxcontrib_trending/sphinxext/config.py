@@ -37,7 +37,29 @@ def register(app: Sphinx) -> None:
     app.connect("config-inited", _validate, priority=400)
 
 
+def _numbers_from_the_command_line(config: Config) -> None:
+    """``-D trending_workers=2`` as the number it means.
+
+    Sphinx converts a ``-D`` value by the type of its default, and a default
+    of None (as ``trending_workers``'s) has none: the text would be refused
+    and the default used.  Only ``-D`` values are converted; conf.py's stay
+    as strict as they are.
+    """
+    for name, value in getattr(config, "_overrides", {}).items():
+        option = OPTIONS.get(name)
+        if option is None or not isinstance(value, str) or str in option.types:
+            continue
+        for number in (int, float):
+            if number in option.types:
+                try:
+                    setattr(config, name, number(value))
+                except ValueError:
+                    continue
+                break
+
+
 def _validate(app: Sphinx, config: Config) -> None:
+    _numbers_from_the_command_line(config)
     settings, issues = validate(raw_values(config), Path(app.confdir))
     for issue in issues:
         warn(f"configuration {issue}", "config")

@@ -6,6 +6,7 @@ gets exactly one warning, ours, which says what was expected.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -74,3 +75,38 @@ def test_a_misspelt_option_name_warns(tmp_path: Path) -> None:
     _, warnings = build(tmp_path, "trending_serach = 'jumpavg'\n")
     assert "trending_serach: unknown setting" in warnings
     assert "did you mean 'trending_search'?" in warnings
+
+
+@pytest.mark.parametrize(
+    ("override", "name", "expected"),
+    [
+        ("trending_workers=1", "trending_workers", 1),
+        ("trending_false_alarm_target=0.5", "trending_false_alarm_target", 0.5),
+    ],
+)
+def test_a_number_given_with_dash_d_is_that_number(
+    tmp_path: Path, override: str, name: str, expected: float
+) -> None:
+    """A docs CI sets these per run (``-D trending_workers=1``); their default is None,
+    by whose type Sphinx cannot convert the text."""
+    conf = f"import json, pathlib\n{OBSERVE.format(name=name)}"
+    code, warnings = build(tmp_path, conf, "-W", "-D", override)
+    assert (code, warnings) == (0, "")
+    assert json.loads((tmp_path / "site" / "seen.json").read_text()) == expected
+
+
+def test_a_dash_d_value_that_is_no_number_is_one_config_warning(tmp_path: Path) -> None:
+    code, warnings = build(tmp_path, "", "-D", "trending_workers=two")
+    assert code == 0
+    assert warnings.count("WARNING") == 1, warnings
+    assert "expected" in warnings and "'two'" in warnings
+
+
+OBSERVE = """
+def _seen(app, config):
+    pathlib.Path(app.confdir, "seen.json").write_text(json.dumps(config.{name}))
+
+def setup(app):
+    app.connect("config-inited", _seen, priority=900)
+"""
+"""conf.py lines that write the value the extension validated (after its config-inited)."""
