@@ -14,7 +14,6 @@ argparse, and nothing below this module sees an ``argparse.Namespace``.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from email.message import EmailMessage
@@ -65,6 +64,7 @@ from sphinxcontrib_trending.cli.check_options import (
     Webhook,
 )
 from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
+from sphinxcontrib_trending.cli.printer import Printer
 from sphinxcontrib_trending.cli.sources import SourceError, writable_settings
 from sphinxcontrib_trending.engine import EngineError
 from sphinxcontrib_trending.engine.progress import console_progress
@@ -109,23 +109,18 @@ def register(subparsers: Any, summary: str) -> None:
     parser.set_defaults(handler=run_from_args)
 
 
-def _error(message: str) -> None:
-    print(visible(f"sphinx-trending check: {message}"), file=sys.stderr)
-
-
-def _warning(message: str) -> None:
-    _error(f"warning: {message}")
+PRINTER = Printer("check")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
     """Turn the parsed command line into :func:`run`'s typed arguments."""
     try:
-        settings = writable_settings(args, _error, _warning)
+        settings = writable_settings(args, PRINTER.error, PRINTER.warning)
         if args.false_alarm_target is not None:
             settings = replace(settings, false_alarm_target=args.false_alarm_target)
         comparison = check_baseline.from_args(args)
     except (SourceError, SpecError, check_baseline.ComparisonError) as error:
-        _error(str(error))
+        PRINTER.error(str(error))
         return EXIT_USAGE
     return run(
         settings,
@@ -208,13 +203,13 @@ def run(
     change that came with an environment change does; ``excluded_runs`` replaces the
     settings' file of runs left out of the grouping.
     """
-    messages = Messages(_error, verbose=outputs.verbose)
+    messages = Messages(PRINTER.error, verbose=outputs.verbose)
     try:
         reasons = _fail_on(fail_on)
         mail.check(outputs.email)
         settings = _with_exclusions(settings, excluded_runs)
         for problem in settings.excluded_runs.warnings:
-            _warning(problem)
+            PRINTER.warning(problem)
         loaded = load_sources(
             settings,
             metric,
@@ -268,7 +263,7 @@ def run(
         check_baseline.ComparisonError,
         EngineError,
     ) as error:
-        _error(str(error))
+        PRINTER.error(str(error))
         return EXIT_USAGE
     links = GraphLinks(
         outputs.docs_base_url or settings.docs_base_url,
@@ -279,17 +274,17 @@ def run(
     try:
         message = _write_outputs(outputs, judged, reasons, fail_on, links, mode, mail)
     except OSError as error:
-        _error(f"cannot write output: {error}")
+        PRINTER.error(f"cannot write output: {error}")
         return EXIT_USAGE
     _print_table(outputs.verbose, judged, reasons, several_sources=len(loaded) > 1)
     code = EXIT_FAILURES if any(v.fails(reasons) for v in judged.verdicts) else 0
     sent = True
     if mail.send and message is not None:
-        sent = send_mail(message, mail.smtp, outputs.email, _error)
+        sent = send_mail(message, mail.smtp, outputs.email, PRINTER.error)
     hook = webhook.settings(settings.webhook)
     if hook is not None and code == EXIT_FAILURES:
         # tried even when the e-mail failed: one broken channel must not silence the other
-        sent = post_webhook(payload(judged.verdicts, reasons, links), hook, _error) and sent
+        sent = post_webhook(payload(judged.verdicts, reasons, links), hook, PRINTER.error) and sent
     return code if sent else EXIT_DELIVERY
 
 
@@ -358,7 +353,7 @@ Mode = Callable[[Loaded], Judged]
 def _judge_latest(engine: Engine, loaded: Loaded) -> Judged:
     """The newest builds' verdicts, from the histories' whole groupings (cached or parallel)."""
     name = loaded.source.name
-    cache = series_cache(engine.cache_dir, name, loaded.options.grouping, _warning)
+    cache = series_cache(engine.cache_dir, name, loaded.options.grouping, PRINTER.warning)
     classified = classify_series(
         series_jobs(loaded.histories, loaded.options.grouping),
         cache,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from sphinxcontrib_trending.cli.check_options import (
     whole_number,
 )
 from sphinxcontrib_trending.cli.exits import EXIT_USAGE
+from sphinxcontrib_trending.cli.printer import Printer
 from sphinxcontrib_trending.cli.sources import SourceError, add_source_arguments, writable_settings
 from sphinxcontrib_trending.ingest import SpecError
 from sphinxcontrib_trending.reports.incidents import incident_lines, incident_record
@@ -79,20 +79,15 @@ def register(subparsers: Any, summary: str) -> None:
     parser.set_defaults(handler=run_from_args)
 
 
-def _error(message: str) -> None:
-    print(visible(f"sphinx-trending incidents: {message}"), file=sys.stderr)
-
-
-def _warning(message: str) -> None:
-    _error(f"warning: {message}")
+PRINTER = Printer("incidents")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
     """Turn the parsed command line into :func:`run`'s typed arguments."""
     try:
-        settings = writable_settings(args, _error, _warning)
+        settings = writable_settings(args, PRINTER.error, PRINTER.warning)
     except (SourceError, SpecError) as error:
-        _error(str(error))
+        PRINTER.error(str(error))
         return EXIT_USAGE
     return run(
         settings,
@@ -139,11 +134,11 @@ def run(
     graph_page: str = DEFAULT_GRAPH_PAGE,
 ) -> int:
     """List the incidents of every source of ``settings``; returns the exit status."""
-    messages = Messages(_error)
+    messages = Messages(PRINTER.error)
     try:
         loaded = load_sources(settings, metric, tag_filter, search, samples, messages)
     except (LoadError, SpecError) as error:
-        _error(str(error))
+        PRINTER.error(str(error))
         return EXIT_USAGE
     found = incidents(
         anomaly for item in loaded for anomaly in source_anomalies(item, settings, days)
@@ -160,7 +155,7 @@ def run(
                 encoding="utf-8",
             )
         except OSError as error:
-            _error(f"cannot write output: {error}")
+            PRINTER.error(f"cannot write output: {error}")
             return EXIT_USAGE
     print_lines(text_report(found, days, links))
     return 0
