@@ -3,6 +3,13 @@
 Each feature registers itself through its own ``register(app)``; this module
 only wires them together and answers the incremental-build questions that
 span features.
+
+Most builds of a site find nothing to read: registering the extension,
+validating its configuration and asking each source whether it changed
+import none of the data stack (numpy, pyarrow, the HTTP client, the
+analysis and the rendering).  What loads, groups and draws data comes in
+with the directives, when a page is read (:func:`.directives.register`),
+and with the preload before the readers start (:func:`_preload`).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from sphinxcontrib_trending.engine.collector import collector_paused
-from sphinxcontrib_trending.ingest.download import new_round
+from sphinxcontrib_trending.ingest.downloaded import new_round
 from sphinxcontrib_trending.sphinxext import (
     assets,
     config,
@@ -30,13 +37,7 @@ from sphinxcontrib_trending.sphinxext import (
     nodes,
     search,
 )
-from sphinxcontrib_trending.sphinxext.process_memo import (
-    current_fingerprint,
-    new_build,
-    plan_grouping,
-    preanalyse,
-    preload,
-)
+from sphinxcontrib_trending.sphinxext.fingerprints import current_fingerprint, new_build
 from sphinxcontrib_trending.version import __version__
 
 
@@ -69,10 +70,16 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     Only when a page to be read used a source last time, or on a first
     build: editing a page without trending directives loads nothing.  A page
     that newly uses a source still loads it on demand while it is read.
+    The loading and grouping machinery is imported here, when there is
+    something to read, not with the extension.
     """
+    if not docnames:
+        return
+    from sphinxcontrib_trending.sphinxext.process_memo import plan_grouping, preanalyse, preload
+
     workers = plan_grouping(config.settings_of(app.config).workers, app.parallel)
     used = env_records.env_data(env).doc_sources
-    if docnames and (not used or any(docname in used for docname in docnames)):
+    if not used or any(docname in used for docname in docnames):
         # the loaded data lives until the build ends: keep the cycle
         # collector from walking it, the first time as soon as the load ends
         # and then again and again while the pages render
