@@ -25,8 +25,8 @@ from sphinxcontrib_trending.analysis.degradation.strategies import (
     parse_strategies,
 )
 from sphinxcontrib_trending.analysis.excluded import NO_EXCLUSIONS, Exclusions
+from sphinxcontrib_trending.analysis.identity import SAMPLE_MODES
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm
-from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
 from sphinxcontrib_trending.analysis.windows import Windows
 from sphinxcontrib_trending.conf.issues import Checker, ConfigIssue
 from sphinxcontrib_trending.conf.links import LinkTemplates

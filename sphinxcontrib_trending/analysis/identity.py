@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
+from typing import Literal, get_args
 
 from sphinxcontrib_trending.analysis.excluded import NO_EXCLUSIONS, Exclusions
+
+Samples = Literal["runs", "trials"]
+"""Group run averages (the methodology), or every trial of every run."""
+SAMPLE_MODES: tuple[Samples, ...] = get_args(Samples)
 
 
 @dataclass(frozen=True, slots=True)

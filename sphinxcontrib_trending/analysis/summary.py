@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Literal, get_args
 
 from sphinxcontrib_trending.analysis import (
     AnomalyCounts,
@@ -37,10 +36,6 @@ from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.runs import Run
 from sphinxcontrib_trending.analysis.sensitivity import Sensitivity, sensitivity
 from sphinxcontrib_trending.analysis.windows import Windows
-
-Samples = Literal["runs", "trials"]
-"""Group run averages (the methodology), or every trial of every run."""
-SAMPLE_MODES: tuple[Samples, ...] = get_args(Samples)
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from sphinxcontrib_trending.analysis.classify import DIRECTIONS
 from sphinxcontrib_trending.cli.exits import EXIT_USAGE
 from sphinxcontrib_trending.cli.reading import add_value_arguments, default_format
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, load
-from sphinxcontrib_trending.ingest.download import is_url
+from sphinxcontrib_trending.ingest.downloaded import is_url
 from sphinxcontrib_trending.ingest.metrics import metric_direction
 from sphinxcontrib_trending.ingest.model import Dataset, metrics_in, metrics_note
 from sphinxcontrib_trending.ingest.spec import DEFAULT_METRIC, FORMATS

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinxcontrib_trending.analysis.classify import DIRECTIONS
-from sphinxcontrib_trending.analysis.summary import SAMPLE_MODES
+from sphinxcontrib_trending.analysis.identity import SAMPLE_MODES
 from sphinxcontrib_trending.conf.issues import Checker, Invalid
 from sphinxcontrib_trending.conf.links import (
     COMPARE_FIELDS,

@@ -8,7 +8,7 @@ break because a CI server is down.
 
 Within one round (a Sphinx build, a CLI run) a URL is fetched once and every
 caller gets the same bytes, even from a server whose ETag changes on every
-request; :func:`new_round` starts the next round.  The round is recorded in
+request; :func:`.downloaded.new_round` starts the next round.  The round is recorded in
 the URL's sidecar, under a lock, so processes forked within one round (the
 parallel readers of ``sphinx-build -j N``) also share a single download.  A body is capped at
 ``max_download_bytes`` after any Content-Encoding is undone (decoded here, in
@@ -21,24 +21,19 @@ reset, a broken chunk), fails that URL alone, with a ``source`` problem.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import http.client
 import json
 import os
-import re
 import shutil
 import socket
 import tempfile
 import threading
 import time
-import uuid
 import zlib
 from collections.abc import Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 import requests
 import urllib3.exceptions
@@ -47,6 +42,15 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from sphinxcontrib_trending.ingest.atomic import write_atomically
+from sphinxcontrib_trending.ingest.downloaded import (
+    Fetched,
+    current_round,
+    local_path,
+    read_sidecar,
+    sidecar,
+    this_round,
+    validators,
+)
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from sphinxcontrib_trending.ingest.model import Problem
 
@@ -57,34 +61,6 @@ _ENCODINGS = {"gzip": 47, "x-gzip": 47, "deflate": 47}
 
 class DownloadRefused(requests.RequestException):
     """The answer broke a limit or made no sense; the cached copy (if any) is used."""
-
-
-def is_url(entry: str) -> bool:
-    return entry.lower().startswith(("http://", "https://"))
-
-
-def url_path(url: str) -> str:
-    """The path part, for the build-name pattern (query strings carry no names)."""
-    return unquote(urlsplit(url).path)
-
-
-@dataclass(frozen=True)
-class Fetched:
-    """``path`` is None when there is neither a fresh nor a cached copy."""
-
-    path: Path | None
-    problem: Problem | None = None
-
-
-_this_round: dict[tuple[Path, str], Fetched] = {}
-_round = uuid.uuid4().hex
-
-
-def new_round() -> None:
-    """Forget what was fetched: the next fetch of each URL asks the server again."""
-    global _round
-    _this_round.clear()
-    _round = uuid.uuid4().hex
 
 
 @contextlib.contextmanager
@@ -229,46 +205,30 @@ class Downloads:
         self.limits = limits
 
     def local_path(self, url: str) -> Path:
-        digest = hashlib.sha256(url.encode()).hexdigest()[:16]
-        name = re.sub(r"[^A-Za-z0-9._-]", "_", Path(url_path(url)).name) or "download"
-        return self.folder / f"{digest}-{name}"
-
-    def _sidecar(self, url: str) -> Path:
-        return self.local_path(url).with_name(self.local_path(url).name + ".meta.json")
+        return local_path(self.folder, url)
 
     def validators(self, url: str) -> dict[str, Any]:
         """What the server last said about this URL (empty when never fetched)."""
-        local = self.local_path(url)
-        try:
-            meta = json.loads(self._sidecar(url).read_text())
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(meta, dict) or meta.get("url") != url or not local.exists():
-            return {}
-        return {key: meta.get(key) for key in ("etag", "last_modified")}
+        return validators(self.folder, url)
 
     def fetch(self, url: str) -> Fetched:
         """The local copy of ``url``, fetched at most once per round, by any process."""
         key = (self.folder, url)
-        if key not in _this_round:
+        if key not in this_round:
             local = self.local_path(url)
             with _locked(local.with_name(local.name + ".lock")):
                 if self._fetched_this_round(url):
-                    _this_round[key] = Fetched(local)
+                    this_round[key] = Fetched(local)
                 else:
-                    _this_round[key] = self._fetch(url)
-        return _this_round[key]
+                    this_round[key] = self._fetch(url)
+        return this_round[key]
 
     def _fetched_this_round(self, url: str) -> bool:
         """Another process of this round (a forked reader) has already fetched it."""
-        try:
-            meta = json.loads(self._sidecar(url).read_text())
-        except (OSError, ValueError):
-            return False
+        meta = read_sidecar(self.folder, url)
         return (
-            isinstance(meta, dict)
-            and meta.get("url") == url
-            and meta.get("round") == _round
+            meta is not None
+            and meta.get("round") == current_round()
             and self.local_path(url).exists()
         )
 
@@ -302,8 +262,8 @@ class Downloads:
             return self._fallback(url, local, error)
 
     def _write_sidecar(self, url: str, validators: dict[str, Any]) -> None:
-        meta = {"url": url, **validators, "round": _round}
-        write_atomically(self._sidecar(url), [json.dumps(meta).encode()])
+        meta = {"url": url, **validators, "round": current_round()}
+        write_atomically(sidecar(self.folder, url), [json.dumps(meta).encode()])
 
     def _answer(
         self, url: str, headers: dict[str, str], timeout: tuple[float, float], deadline: float

@@ -1,4 +1,4 @@
-"""``load``, ``resolve`` and ``fingerprint``: the ingest layer's front door.
+"""``load`` and ``ingest``: the ingest layer's front door.
 
 The loader owns the order of work: resolve the entries, fetch URLs, take each
 input from the results store (:mod:`~sphinxcontrib_trending.ingest.store`) or
@@ -10,8 +10,6 @@ is still read.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -25,14 +23,11 @@ from sphinxcontrib_trending.engine import map_ordered
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.ingest.archives import MEMBER_ERRORS, Document, iter_documents
-from sphinxcontrib_trending.ingest.download import (
-    Downloads,
-    is_url,
-    temporary_folder,
-    url_path,
-)
+from sphinxcontrib_trending.ingest.download import Downloads, temporary_folder
+from sphinxcontrib_trending.ingest.downloaded import is_url, url_path
 from sphinxcontrib_trending.ingest.environment import with_pattern_fields
 from sphinxcontrib_trending.ingest.formats import Reading, StoreReader
+from sphinxcontrib_trending.ingest.freshness import PARSER_VERSION
 from sphinxcontrib_trending.ingest.limits import (
     Budget,
     BuildSizes,
@@ -49,7 +44,6 @@ from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
-from sphinxcontrib_trending.ingest.store.dataset import location_state
 from sphinxcontrib_trending.ingest.store.local import LocalStore
 from sphinxcontrib_trending.ingest.store.manifest import (
     DataFile,
@@ -58,9 +52,6 @@ from sphinxcontrib_trending.ingest.store.manifest import (
     file_digest,
     input_key,
 )
-
-PARSER_VERSION = "10"
-"""Bump whenever the same input would parse differently: it invalidates stored parses."""
 
 Progress = Callable[[str], None]
 
@@ -81,45 +72,6 @@ class _Input:
     origin: str
     local: Path
     naming: str
-
-
-def resolve(spec: SourceSpec) -> list[str]:
-    """The concrete inputs (absolute paths, URLs) the spec matches now, sorted.
-
-    Raises :class:`SpecError` for an unusable spec, like :func:`load`.
-    """
-    compile_options(spec)
-    return resolve_entries(spec)[0]
-
-
-def fingerprint(spec: SourceSpec, cache_dir: Path | None = None) -> str:
-    """A cheap hash that changes when load() could return something different.
-
-    It covers the resolved inputs (so a new file matching a glob counts), the
-    size and modification time of local files, the validators last seen for
-    URLs (no network access: a URL changes the fingerprint once a load has
-    fetched the new version) and the parser version; for a ``parquet``
-    source, the listing of each store (names, sizes, times or ETags: one
-    listing request for a remote store).  Raises :class:`SpecError` for an
-    unusable spec, like :func:`load`.
-    """
-    options = compile_options(spec)
-    downloads = Downloads(cache_dir / "downloads") if cache_dir is not None else None
-    state: list[object] = [PARSER_VERSION, options.identity()]
-    if input_format(options.format).store is not None:
-        state.extend(location_state(location) for location in spec.paths)
-        return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
-    for entry in resolve(spec):
-        if is_url(entry):
-            state.append([entry, downloads.validators(entry) if downloads else None])
-            continue
-        try:
-            info = os.stat(entry)
-        except OSError:
-            state.append([entry, None])
-            continue
-        state.append([entry, info.st_size, info.st_mtime_ns])
-    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
 def load(

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from sphinxcontrib_trending.ingest.archives import ARCHIVE_SUFFIX
-from sphinxcontrib_trending.ingest.download import is_url
+from sphinxcontrib_trending.ingest.downloaded import is_url
 from sphinxcontrib_trending.ingest.formats import InputFormat
 from sphinxcontrib_trending.ingest.globbing import expand
 from sphinxcontrib_trending.ingest.model import Problem

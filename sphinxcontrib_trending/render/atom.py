@@ -23,9 +23,6 @@ from datetime import datetime
 from lxml import etree
 
 from sphinxcontrib_trending.analysis.identity import SeriesRef
-from sphinxcontrib_trending.analysis.news import NewsItem
-from sphinxcontrib_trending.display import percent, with_testbed
-from sphinxcontrib_trending.render.news import label
 from sphinxcontrib_trending.render.times import iso_time
 from sphinxcontrib_trending.render.visible import visible
 
@@ -62,30 +59,6 @@ class Feed:
 def stable_id(*parts: str) -> str:
     """A ``urn:uuid:`` IRI decided by these parts alone (NUL-joined: they cannot run together)."""
     return uuid.uuid5(_NAMESPACE, "\0".join(parts)).urn
-
-
-def feed_entries(items: Sequence[NewsItem], source: str) -> list[FeedEntry]:
-    """An entry per item, in the given order (newest first, as the news tables)."""
-    entries = []
-    for item in items:
-        history = item.history
-        change = (
-            f", change {percent(item.relative_change)} %"
-            if item.relative_change is not None
-            else ""
-        )
-        version = f" (DUT {item.since.dut_version})" if item.since.dut_version else ""
-        span = f", range {item.change_range.text()}" if item.change_range else ""
-        entries.append(
-            FeedEntry(
-                id=stable_id(source, item.kind, history.ref.identity, item.since.job_build),
-                title=f"{label(item)}: {with_testbed(history.display_name, history.testbed)}",
-                updated=item.since.time,
-                summary=f"{label(item)} since {item.since.job_build}{version}{span}{change}",
-                ref=history.ref,
-            )
-        )
-    return entries
 
 
 def _add(parent: etree._Element, tag: str, text: str | None = None, **attributes: str) -> None:

@@ -1,4 +1,4 @@
-"""News tables: one per period and testbed, the newest event first."""
+"""News tables, one per period and testbed, the newest event first; and the feed's entries."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.news import NewsItem
 from sphinxcontrib_trending.conf.links import LinkTemplates
-from sphinxcontrib_trending.display import percent
+from sphinxcontrib_trending.display import percent, with_testbed
+from sphinxcontrib_trending.render.atom import FeedEntry, stable_id
 from sphinxcontrib_trending.render.ranges import RANGE_COLUMN, range_cell
 from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Row, Table, raw_percent
 from sphinxcontrib_trending.render.times import iso_time
@@ -91,3 +92,27 @@ def news_tables(
             Table(caption=caption, header=HEADER, rows=rows, raw_header=RAW_HEADER, kinds=KINDS)
         )
     return tables
+
+
+def feed_entries(items: Sequence[NewsItem], source: str) -> list[FeedEntry]:
+    """An entry per item, in the given order (newest first, as the news tables)."""
+    entries = []
+    for item in items:
+        history = item.history
+        change = (
+            f", change {percent(item.relative_change)} %"
+            if item.relative_change is not None
+            else ""
+        )
+        version = f" (DUT {item.since.dut_version})" if item.since.dut_version else ""
+        span = f", range {item.change_range.text()}" if item.change_range else ""
+        entries.append(
+            FeedEntry(
+                id=stable_id(source, item.kind, history.ref.identity, item.since.job_build),
+                title=f"{label(item)}: {with_testbed(history.display_name, history.testbed)}",
+                updated=item.since.time,
+                summary=f"{label(item)} since {item.since.job_build}{version}{span}{change}",
+                ref=history.ref,
+            )
+        )
+    return entries

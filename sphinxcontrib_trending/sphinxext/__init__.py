@@ -3,6 +3,13 @@
 Each feature registers itself through its own ``register(app)``; this module
 only wires them together and answers the incremental-build questions that
 span features.
+
+Most builds of a site find nothing to read: registering the extension,
+validating its configuration and asking each source whether it changed
+import none of the data stack (numpy, pyarrow, the HTTP client, the
+analysis and the rendering).  What loads, groups and draws data comes in
+with the directives, when a page is read (:func:`.directives.register`),
+and with the preload before the readers start (:func:`_preload`).
 """
 
 from __future__ import annotations
@@ -13,10 +20,11 @@ import gc
 from typing import Any
 
 from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
 from sphinxcontrib_trending.engine.collector import collector_paused
-from sphinxcontrib_trending.ingest.download import new_round
+from sphinxcontrib_trending.ingest.downloaded import new_round
 from sphinxcontrib_trending.sphinxext import (
     assets,
     config,
@@ -30,13 +38,7 @@ from sphinxcontrib_trending.sphinxext import (
     nodes,
     search,
 )
-from sphinxcontrib_trending.sphinxext.process_memo import (
-    current_fingerprint,
-    new_build,
-    plan_grouping,
-    preanalyse,
-    preload,
-)
+from sphinxcontrib_trending.sphinxext.fingerprints import current_fingerprint, new_build
 from sphinxcontrib_trending.version import __version__
 
 
@@ -69,10 +71,16 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     Only when a page to be read used a source last time, or on a first
     build: editing a page without trending directives loads nothing.  A page
     that newly uses a source still loads it on demand while it is read.
+    The loading and grouping machinery is imported here, when there is
+    something to read, not with the extension.
     """
+    if not docnames:
+        return
+    from sphinxcontrib_trending.sphinxext.process_memo import plan_grouping, preanalyse, preload
+
     workers = plan_grouping(config.settings_of(app.config).workers, app.parallel)
     used = env_records.env_data(env).doc_sources
-    if docnames and (not used or any(docname in used for docname in docnames)):
+    if not used or any(docname in used for docname in docnames):
         # the loaded data lives until the build ends: keep the cycle
         # collector from walking it, the first time as soon as the load ends
         # and then again and again while the pages render
@@ -84,8 +92,37 @@ def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
         _skip_the_collection_at_exit()
 
 
+_collector_was_enabled = True
+
+
+def _pause_collector(app: Sphinx, config: Config) -> None:
+    """Sphinx loads its pickled environment next: without the cycle collector.
+
+    The environment holds every page's graph anchors and links, some
+    hundred thousand objects at CSIT's size, and the collections their
+    allocations triggered walked them again and again: loading it took 0.7
+    to 1.0 s with the collector and 0.3 s without.  Sphinx loads it between
+    ``config-inited`` and ``builder-inited`` (:func:`_resume_collector`).
+    """
+    global _collector_was_enabled
+    _collector_was_enabled = gc.isenabled()
+    gc.disable()
+
+
+def _resume_collector(app: Sphinx) -> None:
+    """The environment is loaded: frozen, so that no collection of this build walks it.
+
+    It lives until the build ends (:func:`_thaw`), like the sources
+    :func:`_preload` loads and freezes.
+    """
+    gc.freeze()
+    if _collector_was_enabled:
+        gc.enable()
+    _skip_the_collection_at_exit()
+
+
 def _thaw(app: Sphinx, exception: Exception | None) -> None:
-    """What :func:`_preload` froze is collectable again (a process may build twice)."""
+    """What the build froze is collectable again (a process may build twice)."""
     gc.unfreeze()
 
 
@@ -117,6 +154,8 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _new_download_round)
     mathml.register(app)
     latex.register(app)
+    app.connect("config-inited", _pause_collector, priority=900)
+    app.connect("builder-inited", _resume_collector, priority=0)
     app.connect("env-get-outdated", _outdated_by_data)
     app.connect("env-before-read-docs", _preload)
     app.connect("build-finished", _thaw)

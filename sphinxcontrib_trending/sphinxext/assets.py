@@ -10,6 +10,7 @@ offline.  ``trending_plotlyjs = "cdn"`` or a URL trades that for a download.
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
 from typing import Any
@@ -29,9 +30,11 @@ BUNDLED_PLOTLY = "trending/plotly.min.js"
 
 
 def _plotly_source() -> Path:
-    import plotly
-
-    return Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+    """The installed package's copy, found without importing plotly: every build asks."""
+    found = importlib.util.find_spec("plotly")
+    if found is None or found.origin is None:
+        raise ModuleNotFoundError("plotly is not installed", name="plotly")
+    return Path(found.origin).resolve().parent / "package_data" / "plotly.min.js"
 
 
 def _plotly_url(choice: str) -> str:

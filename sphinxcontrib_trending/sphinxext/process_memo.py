@@ -17,7 +17,6 @@ its pages show, and series shown on pages of two readers twice.
 from __future__ import annotations
 
 import gc
-import hashlib
 import multiprocessing
 import os
 from collections.abc import Callable
@@ -40,13 +39,14 @@ from sphinxcontrib_trending.analysis.many import (
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm, normalise_builds
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.engine.collector import collector_paused
-from sphinxcontrib_trending.ingest import fingerprint, load
+from sphinxcontrib_trending.ingest import load
 from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import Dataset, metrics_in
 from sphinxcontrib_trending.ingest.telemetry import PREFIX
 from sphinxcontrib_trending.judging import trend_options
 from sphinxcontrib_trending.settings import Source
 from sphinxcontrib_trending.sphinxext.config import settings_of
+from sphinxcontrib_trending.sphinxext.fingerprints import current_fingerprint
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
 logger = logging.getLogger("sphinxcontrib_trending")
@@ -100,7 +100,6 @@ _trends: dict[tuple[AnalysisScope, str], TestTrend] = {}
 """Per scope and history key (unique within the scope's metric)."""
 _series: dict[tuple[Path | None, str, GroupingSpec], SeriesCache] = {}
 """Per cache folder, source and grouping: the on-disk cache's own scope."""
-_fingerprints: dict[str, str] = {}
 _telemetry: dict[tuple[str, str], list[str]] = {}
 """Per source and fingerprint: every telemetry series its data holds."""
 _page_workers: int | None = None
@@ -125,27 +124,6 @@ def plan_grouping(configured: int | None, parallel: int) -> int:
     _page_workers = workers if parallel <= 1 and workers > 1 else None
     _parse_workers = workers if workers > 1 else None
     return workers
-
-
-def current_fingerprint(env: BuildEnvironment, source: Source) -> str:
-    """The data's fingerprint, extended by what reshapes it after loading
-    (frequency normalisation, dimension rules), so pages follow those too.
-
-    Taken once per build (:func:`new_build` forgets them): a store's is a
-    listing of its thousands of files, and every page asks.
-    """
-    found = _fingerprints.get(source.name)
-    if found is None:
-        settings = settings_of(env.config)
-        shaping = repr((settings.norm_frequency, source.spec.dimensions)).encode()
-        data = fingerprint(source.spec, settings.cache_dir)
-        found = _fingerprints[source.name] = f"{data}-{hashlib.sha256(shaping).hexdigest()[:16]}"
-    return found
-
-
-def new_build() -> None:
-    """A build begins: the sources' files may have changed since the last one."""
-    _fingerprints.clear()
 
 
 def load_source(env: BuildEnvironment, name: str) -> LoadedSource:

@@ -14,7 +14,7 @@ import pytest
 
 from sphinxcontrib_trending import cli
 from sphinxcontrib_trending.cli.exits import EXIT_FAILURES
-from sphinxcontrib_trending.ingest.download import new_round
+from sphinxcontrib_trending.ingest.downloaded import new_round
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from tests.hostile.documents import load_here, messages, rf7, write
 from tests.hostile.http_server import Answer, send

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sphinxcontrib_trending.ingest.download import new_round
+from sphinxcontrib_trending.ingest.downloaded import new_round
 from sphinxcontrib_trending.ingest.limits import ReadLimits
 from tests.hostile.documents import load_here, messages, rf7
 from tests.hostile.http_server import Answer, send

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sphinxcontrib_trending.ingest import SourceSpec, fingerprint, load
-from sphinxcontrib_trending.ingest.download import new_round
+from sphinxcontrib_trending.ingest.downloaded import new_round
 from sphinxcontrib_trending.ingest.store.manifest import read_manifest
 from tests.ingest.conftest import RF7_DAILY
 

@@ -47,13 +47,13 @@ def test_parallel_build_equals_serial_build(site: SiteFactory, make_app, tmp_pat
 def test_editing_a_page_without_directives_loads_no_source(
     site: SiteFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sphinxcontrib_trending.sphinxext as extension
+    from sphinxcontrib_trending.sphinxext import process_memo
 
     app = site()
     (Path(app.srcdir) / "plain.rst").write_text("Plain\n=====\n\nNo trending here.\n")
     app.build()
     preloads: list[object] = []
-    monkeypatch.setattr(extension, "preload", preloads.append)
+    monkeypatch.setattr(process_memo, "preload", preloads.append)
     (Path(app.srcdir) / "plain.rst").write_text("Plain\n=====\n\nStill no trending.\n")
     app.build()
     assert "0 added, 1 changed, 0 removed" in app.status.getvalue()
@@ -130,16 +130,16 @@ def test_a_source_s_fingerprint_is_taken_once_per_build(
     site: SiteFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every page asks for it; a store's is a listing of thousands of files."""
-    from sphinxcontrib_trending.sphinxext import process_memo
+    from sphinxcontrib_trending.sphinxext import fingerprints
 
     taken: list[object] = []
-    real = process_memo.fingerprint
+    real = fingerprints.fingerprint
 
     def counted(*args: object) -> str:
         taken.append(args)
         return real(*args)
 
-    monkeypatch.setattr(process_memo, "fingerprint", counted)
+    monkeypatch.setattr(fingerprints, "fingerprint", counted)
     app = site(builds=range(1, 30))
     app.build()  # four pages use the source
     assert len(taken) == 1

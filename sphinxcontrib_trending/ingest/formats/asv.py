@@ -29,7 +29,7 @@ from sphinxcontrib_trending.ingest.asv_files import (
     read_results,
 )
 from sphinxcontrib_trending.ingest.asv_publish import PASS, SKIP, Selection, Shown, select
-from sphinxcontrib_trending.ingest.download import is_url
+from sphinxcontrib_trending.ingest.downloaded import is_url
 from sphinxcontrib_trending.ingest.formats import InputFormat
 from sphinxcontrib_trending.ingest.limits import enforce
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from sphinxcontrib_trending.ingest.formats import InputFormat
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.read_options import ReadOptions
-from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -27,7 +26,14 @@ def read(
     passed_messages: bool = True,
     decoded_dir: Path | None = None,
 ) -> tuple[list[Build], list[Problem], list[str]]:
-    """The source's ``days`` and ``metrics`` become the read's partition filter and projection."""
+    """The source's ``days`` and ``metrics`` become the read's partition filter and projection.
+
+    The store's reader (pyarrow) is imported here, on the first read: the
+    format's declaration also answers whether a source is a store, which
+    every build asks before it decides to read anything.
+    """
+    from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
+
     query = Query(
         recent_days=options.days, metrics=options.metrics, passed_messages=passed_messages
     )

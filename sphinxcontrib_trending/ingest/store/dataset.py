@@ -48,6 +48,7 @@ from sphinxcontrib_trending.ingest.store.layout import (
     partition_day,
     partition_values,
 )
+from sphinxcontrib_trending.ingest.store.listing import file_state
 from sphinxcontrib_trending.ingest.store.local import READ_ERRORS, check_listed
 from sphinxcontrib_trending.ingest.store.manifest import (
     MANIFEST_ERRORS,
@@ -387,30 +388,6 @@ def _recent(listed: list[str], days: int) -> tuple[date, date] | None:
     return newest - timedelta(days=days - 1), newest
 
 
-def location_state(location: str) -> list[object]:
-    """What a store's files are now (names, sizes, times or ETags): a fingerprint's input.
-
-    Listing only, no file is opened; a location that cannot be listed
-    yields the reason, so the fingerprint still changes when it comes back.
-    """
-    try:
-        fs, root = fsspec.core.url_to_fs(location)
-        listing = fs.find(root, detail=True)
-    except (OSError, ValueError, ImportError) as error:
-        return [location, str(error)]
-    return [
-        [posixpath.relpath(path, root), *_state(info)] for path, info in sorted(listing.items())
-    ]
-
-
-def _state(info: dict[str, Any]) -> list[object]:
-    """A listed file's size and modification time (or ETag): changes when its content does."""
-    return [
-        info.get("size"),
-        str(info.get("mtime") or info.get("ETag") or info.get("LastModified") or ""),
-    ]
-
-
 def _manifest(fs: Any, root: str) -> Manifest | None:
     path = posixpath.join(root, MANIFEST_NAME)
     if not fs.exists(path):
@@ -427,7 +404,7 @@ def _data_files(fs: Any, root: str) -> dict[str, list[object]]:
     for path, info in fs.find(root, detail=True).items():
         relative = posixpath.relpath(path, root)
         if is_data_file(relative):
-            found[relative] = _state(info)
+            found[relative] = file_state(info)
     return found
 
 

@@ -16,8 +16,7 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.analysis.incident_sources import from_news
 from sphinxcontrib_trending.analysis.incidents import incidents
 from sphinxcontrib_trending.analysis.news import DEFAULT_PERIODS, news, parse_periods
-from sphinxcontrib_trending.render.atom import feed_entries
-from sphinxcontrib_trending.render.news import news_tables, period_label
+from sphinxcontrib_trending.render.news import feed_entries, news_tables, period_label
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
 from sphinxcontrib_trending.sphinxext.directives.incidents import incident_nodes
 from sphinxcontrib_trending.sphinxext.feeds import feed_node
