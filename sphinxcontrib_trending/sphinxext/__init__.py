@@ -28,6 +28,7 @@ from sphinxcontrib_trending.sphinxext import (
     latex,
     mathml,
     nodes,
+    page_reuse,
     search,
 )
 from sphinxcontrib_trending.sphinxext.process_memo import (
@@ -46,7 +47,10 @@ def _outdated_by_data(
     """Pages whose sources changed, including by a new file matching a glob.
 
     ``note_dependency`` only notices files it already knows about; comparing
-    each source's fingerprint catches archives that appeared since.
+    each source's fingerprint catches archives that appeared since.  Of the
+    pages using a changed source, those that may show something else are
+    read again (:mod:`.page_reuse`): a page of graphs whose series the new
+    builds left alone is kept as it is.
     """
     new_build()  # the first thing each build does: fingerprints are taken anew
     data = env_records.env_data(env)
@@ -56,7 +60,7 @@ def _outdated_by_data(
         source = settings.sources.get(name)
         if source is None or data.fingerprints.get(name) != current_fingerprint(env, source):
             changed_sources.add(name)
-    return env_records.docs_using(env, changed_sources)
+    return page_reuse.pages_to_read(env, changed_sources)
 
 
 def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
