@@ -24,11 +24,10 @@ such a page reads as it did.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from sphinx.environment import BuildEnvironment
 
-from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
 from sphinxcontrib_trending.analysis.touched_series import Touched, touched_series
 from sphinxcontrib_trending.ingest.dimensions import rules_for
@@ -40,41 +39,55 @@ from sphinxcontrib_trending.sphinxext.process_memo import load_source, select
 def pages_to_read(env: BuildEnvironment, changed: set[str]) -> list[str]:
     """The pages that used a source in ``changed`` and may show something else now."""
     data = env_data(env)
-    touched: dict[str, Touched | None] = {}
-
-    def touched_of(name: str) -> Touched | None:
-        """What is new in the source, once per build; the records then name the data
-        every page shows, whether it is read again or not."""
-        if name not in touched:
-            if name not in settings_of(env.config).sources:  # a source no longer configured
-                touched[name] = None
-                return None
-            loaded = load_source(env, name)
-            touched[name] = touched_series(
-                loaded.dataset.builds, data.provenance.get(name), loaded.provenance
-            )
-            data.provenance[name] = loaded.provenance
-            data.fingerprints[name] = loaded.fingerprint
-        return touched[name]
-
+    new = _NewData(env)
     return sorted(
         docname
         for docname, sources in data.doc_sources.items()
-        if any(_may_change(env, docname, name, touched_of) for name in sources & changed)
+        if any(_may_change(env, docname, name, new) for name in sources & changed)
     )
 
 
-def _may_change(
-    env: BuildEnvironment,
-    docname: str,
-    name: str,
-    touched_of: Callable[[str], Touched | None],
-) -> bool:
+class _NewData:
+    """What each changed source gained, found once per build however many pages ask."""
+
+    def __init__(self, env: BuildEnvironment) -> None:
+        self.env = env
+        self._touched: dict[str, Touched | None] = {}
+        self._histories: dict[tuple[str, str], list[TestHistory]] = {}
+
+    def touched(self, name: str) -> Touched | None:
+        """The source's new builds; the records then name the data every page
+        shows, whether it is read again or not."""
+        if name not in self._touched:
+            self._touched[name] = None
+            if name in settings_of(self.env.config).sources:  # else no longer configured
+                data, loaded = env_data(self.env), load_source(self.env, name)
+                self._touched[name] = touched_series(
+                    loaded.dataset.builds, data.provenance.get(name), loaded.provenance
+                )
+                data.provenance[name] = loaded.provenance
+                data.fingerprints[name] = loaded.fingerprint
+        return self._touched[name]
+
+    def histories(self, name: str, metric: str, touched: Touched) -> list[TestHistory]:
+        """The histories of ``metric`` that the new builds alone make.
+
+        A series new to a page has its newest run in the new builds, or it
+        would not be new to it: its name, tags and dimensions are those.
+        """
+        key = (name, metric)
+        if key not in self._histories:
+            rules = rules_for(load_source(self.env, name).source.spec.dimensions)
+            self._histories[key] = histories(touched.builds, metric, rules=rules)
+        return self._histories[key]
+
+
+def _may_change(env: BuildEnvironment, docname: str, name: str, new: _NewData) -> bool:
     data = env_data(env)
     selections = data.selections.get(docname, {}).get(name)
     if name in data.whole_uses.get(docname, ()) or not selections:
         return True
-    touched = touched_of(name)
+    touched = new.touched(name)
     if touched is None:
         return True
     graphed = {
@@ -82,25 +95,18 @@ def _may_change(
     }
     if not graphed.isdisjoint(touched.keys):
         return True
-    return any(_picks_new(env, name, selection, touched) for selection in selections)
+    return touched.builds != [] and any(
+        _picks(selection, new.histories(name, selection.metric, touched))
+        for selection in selections
+    )
 
 
-def _picks_new(
-    env: BuildEnvironment, name: str, selection: GraphSelection, touched: Touched
-) -> bool:
-    """Whether the graph would pick a series of the new builds (it graphs none of them now).
-
-    Such a series' newest run is in the new builds, or it would not be new
-    to the page: its name, tags and dimensions are those of the new builds.
-    """
-    if not touched.builds:
-        return False
+def _picks(selection: GraphSelection, candidates: list[TestHistory]) -> bool:
+    """Whether the graph picks one of ``candidates`` (histories it graphs none of now)."""
     try:
         tests = re.compile(selection.tests) if selection.tests is not None else None
         tag_filter = compile_filter(selection.filter) if selection.filter else None
     except (re.error, FilterError):
         return True  # the page says why; it is read again, as the graph may work now
-    loaded = load_source(env, name)
-    rules = rules_for(loaded.source.spec.dimensions)
-    candidates = select(histories(touched.builds, selection.metric, rules=rules), tag_filter)
-    return any(tests is None or tests.search(history.test_id) for history in candidates)
+    picked = select(candidates, tag_filter)
+    return any(tests is None or tests.search(history.test_id) for history in picked)
