@@ -8,7 +8,6 @@ publishes, byte for byte, in any order and with ``-j 2``.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -18,18 +17,12 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
-from sphinxcontrib_trending.sphinxext import process_memo
 from tests.conftest import ROOTS
 from tests.sphinxext import datasets
+from tests.sphinxext.rebuilds import forget_process_memory, published
 
 MakeApp = Callable[..., SphinxTestApp]
 TESTBEDS = ("2n-skx", "2n-icx")
-
-
-def _forget_process_memory(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As if the next build ran in a fresh ``sphinx-build`` process."""
-    for memo in ("_loaded", "_histories", "_trends", "_series"):
-        monkeypatch.setattr(process_memo, memo, {})
 
 
 def _write(site: Path, testbed: str, build: int, extra_test: str | None = None) -> Path:
@@ -53,17 +46,6 @@ def _site(folder: Path, inputs: list[tuple[str, int]]) -> Path:
     return folder
 
 
-def _published(outdir: str | os.PathLike[str]) -> dict[str, bytes]:
-    found = {}
-    for folder, folders, files in os.walk(outdir):
-        folders[:] = [name for name in folders if not name.startswith(".")]
-        for name in files:
-            if not name.startswith("."):
-                path = Path(folder, name)
-                found[path.relative_to(outdir).as_posix()] = path.read_bytes()
-    return found
-
-
 def _build(make_app: MakeApp, srcdir: Path, parallel: int = 1) -> tuple[SphinxTestApp, list[str]]:
     """Build the site; return the app and the pages it read."""
     read: list[str] = []
@@ -79,7 +61,7 @@ def _build(make_app: MakeApp, srcdir: Path, parallel: int = 1) -> tuple[SphinxTe
 
 def _same_as_cold(make_app: MakeApp, grown: SphinxTestApp, cold_site: Path) -> None:
     cold, _ = _build(make_app, cold_site)
-    grown_files, cold_files = _published(grown.outdir), _published(cold.outdir)
+    grown_files, cold_files = published(grown.outdir), published(cold.outdir)
     assert sorted(grown_files) == sorted(cold_files)
     for name, data in cold_files.items():
         assert grown_files[name] == data, f"{name} differs from the cold build's"
@@ -92,17 +74,17 @@ HISTORY = [(testbed, build) for testbed in TESTBEDS for build in range(1, 30)]
 def test_a_new_build_of_one_testbed_reads_only_the_pages_that_show_it(
     make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parallel: int
 ) -> None:
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     grown = _site(tmp_path / "grown", HISTORY)
     _, first = _build(make_app, grown, parallel)
     assert first == ["dashboard", "icx", "index", "skx"]
     _write(grown, "2n-skx", 30)
 
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     app, read = _build(make_app, grown, parallel)
     assert read == ["dashboard", "skx"]
 
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     _same_as_cold(make_app, app, _site(tmp_path / "cold", [*HISTORY, ("2n-skx", 30)]))
 
 
@@ -110,24 +92,24 @@ def test_a_graph_of_series_that_arrive_now_is_read_again(
     make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The 2n-icx page graphed nothing; a new test on 2n-skx is picked by the 2n-skx page."""
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     skx_only = [("2n-skx", build) for build in range(1, 30)]
     grown = _site(tmp_path / "grown", skx_only)
     _build(make_app, grown)
     _write(grown, "2n-icx", 30)
 
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     app, read = _build(make_app, grown)
     assert read == ["dashboard", "icx"]
     assert "regress" in (Path(app.outdir) / "icx.html").read_text(encoding="utf-8")
 
     _write(grown, "2n-skx", 30, extra_test="newcomer")
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     app, read = _build(make_app, grown)
     assert read == ["dashboard", "skx"]
     assert "newcomer" in (Path(app.outdir) / "skx.html").read_text(encoding="utf-8")
 
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     cold_site = _site(tmp_path / "cold", [*skx_only, ("2n-icx", 30)])
     _write(cold_site, "2n-skx", 30, extra_test="newcomer")
     _same_as_cold(make_app, app, cold_site)
@@ -137,16 +119,16 @@ def test_an_input_changed_in_place_reads_every_page_again(
     make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Builds read before and not now: any series may have changed."""
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     grown = _site(tmp_path / "grown", HISTORY)
     _build(make_app, grown)
     changed = _write(grown, "2n-icx", 12, extra_test="late")
 
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     app, read = _build(make_app, grown)
     assert read == ["dashboard", "icx", "skx"]
 
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     cold_site = _site(tmp_path / "cold", HISTORY)
     shutil.copy(changed, cold_site / "data" / changed.name)
     _same_as_cold(make_app, app, cold_site)
