@@ -60,7 +60,14 @@ def _outdated_by_data(
         source = settings.sources.get(name)
         if source is None or data.fingerprints.get(name) != current_fingerprint(env, source):
             changed_sources.add(name)
-    return page_reuse.pages_to_read(env, changed_sources)
+    if not changed_sources:
+        return []
+    # telling the pages apart may load a source: what it makes lives until the
+    # build ends, out of the collector's walks, as _preload keeps it
+    with collector_paused():
+        outdated = page_reuse.pages_to_read(env, changed_sources)
+        gc.freeze()
+    return outdated
 
 
 def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
