@@ -48,7 +48,10 @@ def _outdated_by_data(
     """Pages whose sources changed, including by a new file matching a glob.
 
     ``note_dependency`` only notices files it already knows about; comparing
-    each source's fingerprint catches archives that appeared since.
+    each source's fingerprint catches archives that appeared since.  Of the
+    pages using a changed source, those that may show something else are
+    read again (:mod:`.page_reuse`): a page of graphs whose series the new
+    builds left alone is kept as it is.
     """
     new_build()  # the first thing each build does: fingerprints are taken anew
     data = env_records.env_data(env)
@@ -58,7 +61,17 @@ def _outdated_by_data(
         source = settings.sources.get(name)
         if source is None or data.fingerprints.get(name) != current_fingerprint(env, source):
             changed_sources.add(name)
-    return env_records.docs_using(env, changed_sources)
+    if not changed_sources:
+        return []
+    # telling the pages apart may load a source (the data stack comes with it,
+    # as in _preload): what it makes lives until the build ends, out of the
+    # collector's walks, as _preload keeps it
+    from sphinxcontrib_trending.sphinxext import page_reuse
+
+    with collector_paused():
+        outdated = page_reuse.pages_to_read(env, changed_sources)
+        gc.freeze()
+    return outdated
 
 
 def _preload(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -24,7 +24,12 @@ from sphinx.environment import BuildEnvironment
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
-ENV_VERSION = 4
+if TYPE_CHECKING:  # its module reads stores: not imported by a build that reads nothing
+    from sphinxcontrib_trending.analysis.touched_series import Provenance
+
+ENV_VERSION = 5
+
+Record = TypeVar("Record")
 
 Target = SeriesTarget
 """A series' graph anchor is named by its source, metric and history key."""
@@ -39,6 +44,16 @@ class Claim(NamedTuple):
     """The test's display name, what the site's search box matches and lists."""
     detail: str
     """Its testbed and dimensions (``testbed=2n-icx nic=...``), matched too."""
+
+
+class GraphSelection(NamedTuple):
+    """What one graph directive picks of its source's series, as written on its page."""
+
+    metric: str
+    tests: str | None
+    """The ``:tests:`` regular expression, if any."""
+    filter: str | None
+    """The ``:filter:`` tag expression, if any."""
 
 
 class IndexEntry(NamedTuple):
@@ -66,6 +81,13 @@ class TrendingEnvData:
     """The anchor owners of the last build, to find pages to rewrite when one moves."""
     search_pages: set[str] = field(default_factory=set)
     """Pages with a search box: the site's graph index is written only for them."""
+    provenance: dict[str, Provenance | None] = field(default_factory=dict)
+    """Per source, the data files of the builds its pages were last read with."""
+    whole_uses: dict[str, set[str]] = field(default_factory=dict)
+    """Per page, the sources a directive other than a graph of chosen series read:
+    such a page shows something of every series or of the newest build."""
+    selections: dict[str, dict[str, list[GraphSelection]]] = field(default_factory=dict)
+    """Per page and source, what its graph directives pick of the source's series."""
 
 
 def env_data(env: BuildEnvironment) -> TrendingEnvData:
@@ -76,10 +98,27 @@ def env_data(env: BuildEnvironment) -> TrendingEnvData:
     return data
 
 
-def note_source_use(env: BuildEnvironment, docname: str, source: str, fingerprint: str) -> None:
+def note_source_use(
+    env: BuildEnvironment,
+    docname: str,
+    source: str,
+    fingerprint: str,
+    provenance: Provenance | None,
+) -> None:
     data = env_data(env)
     data.doc_sources.setdefault(docname, set()).add(source)
     data.fingerprints[source] = fingerprint
+    data.provenance[source] = provenance
+
+
+def note_whole_use(env: BuildEnvironment, docname: str, source: str) -> None:
+    env_data(env).whole_uses.setdefault(docname, set()).add(source)
+
+
+def note_selection(
+    env: BuildEnvironment, docname: str, source: str, selection: GraphSelection
+) -> None:
+    env_data(env).selections.setdefault(docname, {}).setdefault(source, []).append(selection)
 
 
 def claim_anchor(
@@ -183,6 +222,8 @@ def settle_anchors(env: BuildEnvironment, read_now: Iterable[str]) -> list[str]:
 def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     data = env_data(env)
     data.doc_sources.pop(docname, None)
+    data.whole_uses.pop(docname, None)
+    data.selections.pop(docname, None)
     data.links.pop(docname, None)
     data.search_pages.discard(docname)
     for target in data.claimed.pop(docname, ()):
@@ -198,27 +239,24 @@ def merge_info(
     data = env_data(env)
     theirs = env_data(other)
     merged = set(docnames)
-    for docname in merged:
-        if docname in theirs.doc_sources:
-            data.doc_sources[docname] = theirs.doc_sources[docname]
-        if docname in theirs.links:
-            data.links[docname] = theirs.links[docname]
-        if docname in theirs.claimed:
-            data.claimed[docname] = theirs.claimed[docname]
+    _take(data.doc_sources, theirs.doc_sources, merged)
+    _take(data.whole_uses, theirs.whole_uses, merged)
+    _take(data.selections, theirs.selections, merged)
+    _take(data.links, theirs.links, merged)
+    _take(data.claimed, theirs.claimed, merged)
     data.fingerprints.update(theirs.fingerprints)
+    data.provenance.update(theirs.provenance)
     data.search_pages |= theirs.search_pages & merged
     for target, pages in theirs.claims.items():
         for docname in merged & pages.keys():
             data.claims.setdefault(target, {})[docname] = pages[docname]
 
 
+def _take(mine: dict[str, Record], theirs: dict[str, Record], docnames: set[str]) -> None:
+    """A parallel reader's records of the pages it read replace ours."""
+    for docname in docnames & theirs.keys():
+        mine[docname] = theirs[docname]
+
+
 def sources_in_use(env: BuildEnvironment) -> set[str]:
     return {source for sources in env_data(env).doc_sources.values() for source in sources}
-
-
-def docs_using(env: BuildEnvironment, changed_sources: set[str]) -> list[str]:
-    return sorted(
-        docname
-        for docname, sources in env_data(env).doc_sources.items()
-        if sources & changed_sources
-    )

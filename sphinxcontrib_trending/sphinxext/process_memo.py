@@ -22,6 +22,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
 
 from sphinx.environment import BuildEnvironment
@@ -38,6 +39,7 @@ from sphinxcontrib_trending.analysis.many import (
 )
 from sphinxcontrib_trending.analysis.normalisation import FrequencyNorm, normalise_builds
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
+from sphinxcontrib_trending.analysis.touched_series import Provenance, provenance_of
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest import load
 from sphinxcontrib_trending.ingest.dimensions import rules_for
@@ -81,6 +83,11 @@ class LoadedSource:
     fingerprint: str
     dataset: Dataset
     cache_dir: Path | None = None
+
+    @cached_property
+    def provenance(self) -> Provenance | None:
+        """Where its builds were read from: what the next build compares its own with."""
+        return provenance_of(self.dataset.builds)
 
     def series(self, metric: str) -> SeriesSet:
         """The identity of this source's series of ``metric``, as loaded now."""

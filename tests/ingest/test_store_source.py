@@ -442,9 +442,9 @@ def test_a_store_read_makes_each_input_s_builds_before_reading_the_rest(
         reads.append(path)
         return read_file(fs, path, query, vouched)
 
-    def counted_builds(rows: pa.Table, shared: SharedValues) -> list:
+    def counted_builds(rows: pa.Table, shared: SharedValues, provenance: tuple[str, ...]) -> list:
         reads_before_builds.append(len(reads))
-        return builds_from_input(rows, shared)
+        return builds_from_input(rows, shared, provenance)
 
     monkeypatch.setattr(dataset, "_read_file", counted_read)
     monkeypatch.setattr(dataset, "builds_from_input", counted_builds)

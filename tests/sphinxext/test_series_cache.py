@@ -13,24 +13,19 @@ from sphinxcontrib_trending.sphinxext import process_memo
 from sphinxcontrib_trending.sphinxext.directives import common
 from tests.forks import forks_of
 from tests.sphinxext.conftest import SiteFactory
-
-
-def _forget_process_memory(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As if the next build ran in a fresh ``sphinx-build`` process."""
-    for memo in ("_loaded", "_histories", "_trends", "_series"):
-        monkeypatch.setattr(process_memo, memo, {})
+from tests.sphinxext.rebuilds import forget_process_memory
 
 
 def test_rereading_pages_in_a_new_process_classifies_no_series_again(
     site: SiteFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     app = site()
     app.build()
     pages = ("dashboard", "graphs", "failed")
     before = {page: (Path(app.outdir) / f"{page}.html").read_text() for page in pages}
 
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     classified: list[str] = []
     real = series.classify_job
     monkeypatch.setattr(series, "classify_job", lambda job: classified.append(job) or real(job))
@@ -47,11 +42,11 @@ def test_a_parallel_build_analyses_every_series_before_the_readers_fork(
     site: SiteFactory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """With -j 2 the main process holds every analysis, grouped on forked workers."""
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     monkeypatch.setattr(series, "MIN_PARALLEL", 1)  # the test site has few series
     serial = site()
     serial.build()
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     parallel = site(parallel=2, builddir=tmp_path / "parallel")
     parallel.build()
     (loaded,) = process_memo._loaded.values()
@@ -69,7 +64,7 @@ def test_a_serial_build_groups_on_trending_workers_processes(
 ) -> None:
     """Without -j each page groups the series it shows on the configured processes
     (every core by default); ``trending_workers = 1`` keeps it in the build's own process."""
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     monkeypatch.setattr(series, "MIN_PARALLEL", 1)  # the test site has few series
     slots = forks_of(series, monkeypatch)
     app = site(confoverrides={"trending_workers": workers})
@@ -84,7 +79,7 @@ def test_a_page_over_a_few_tests_groups_only_those(
     site: SiteFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A serial build groups what its pages show, not every series of the source."""
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     app = site(confoverrides={"trending_workers": 2})
     (Path(app.srcdir) / "index.rst").write_text(
         "Few\n===\n\n.. trending-graph::\n   :source: perf\n   :tests: stable\n"
@@ -105,7 +100,7 @@ def test_the_loaded_data_and_histories_are_frozen_while_the_pages_render(
     site: SiteFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The collector would walk them for nothing: they live until the build ends."""
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     seen: list[bool] = []
     real = process_memo.trends_for
 
@@ -127,10 +122,10 @@ def test_a_cold_build_parses_its_inputs_on_trending_workers_processes(
     site: SiteFactory, monkeypatch: pytest.MonkeyPatch, workers: int, forked: list[int]
 ) -> None:
     """The main process forks the parsers of new inputs; the pages come out the same."""
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     serial = site(confoverrides={"trending_workers": 1})
     serial.build()
-    _forget_process_memory(monkeypatch)
+    forget_process_memory(monkeypatch)
     calls = forks_of(loader, monkeypatch)
     app = site(confoverrides={"trending_workers": workers}, builddir=serial.outdir.parent / "w")
     app.build()

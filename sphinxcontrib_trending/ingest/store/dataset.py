@@ -232,6 +232,9 @@ class _InputRead:
 
     files: list[pa.Table | Exception]
     rows: pa.Table | Exception | None
+    provenance: tuple[str, ...] = ()
+    """The names of the input's files when ``rows`` holds every one of them (see
+    :attr:`.StoredTests.provenance`); empty when a file is missing from them."""
 
 
 def _read_wanted(
@@ -270,9 +273,10 @@ def _read_wanted(
 
     def read_input(positions: list[int]) -> _InputRead:
         relatives = [wanted[position][0] for position in positions]
+        whole = tuple(sorted(map(posixpath.basename, relatives)))
         copy = kept.read(relatives)
         if copy is not None:
-            return _InputRead([], copy)
+            return _InputRead([], copy, whole)
         files = [
             _read_ours_or_theirs(fs, posixpath.join(root, name), query, kept.vouched.get(name))
             for name in relatives
@@ -284,9 +288,10 @@ def _read_wanted(
             rows = input_rows(ours)
         except READ_ERRORS as error:
             return _InputRead(files, error)
-        if len(ours) == len(files):
-            kept.write(relatives, rows)
-        return _InputRead(files, rows)
+        if len(ours) < len(files):
+            return _InputRead(files, rows)
+        kept.write(relatives, rows)
+        return _InputRead(files, rows, whole)
 
     inputs = list(by_input.values())
     for positions, read_now in zip(inputs, read_ahead(read_input, inputs), strict=True):
@@ -320,7 +325,9 @@ def _read_wanted(
                 read.data_problems.clear()  # of tests that are skipped with their file
         if read_now.rows is not None:
             prefix = _input_of(wanted[positions[0]][0])
-            ours = _our_builds(location, prefix, read_now.rows, shared, problems)
+            ours = _our_builds(
+                location, prefix, read_now.rows, shared, problems, read_now.provenance
+            )
             builds[prefix] = cap.take(ours, _input_files(location, prefix))
         del read_now
     for position in range(len(wanted)):
@@ -363,12 +370,13 @@ def _our_builds(
     rows: pa.Table | Exception,
     shared: SharedValues,
     problems: list[Problem],
+    provenance: tuple[str, ...],
 ) -> list[Build]:
     """One input's rows together: its builds come back whole, or not at all."""
     try:
         if isinstance(rows, Exception):
             raise rows
-        return builds_from_input(rows, shared)
+        return builds_from_input(rows, shared, provenance)
     except READ_ERRORS as error:
         problems.append(Problem(_input_files(location, prefix), f"corrupt rows, skipped: {error}"))
         return []

@@ -184,8 +184,9 @@ class LocalStore:
         return rows
 
     def _builds(self, entry: Entry, rows: pa.Table) -> tuple[list[Build] | None, Problem | None]:
+        provenance = tuple(sorted(PurePosixPath(data.path).name for data in entry.files))
         try:
-            builds = builds_from_input(rows, self.shared)
+            builds = builds_from_input(rows, self.shared, provenance)
         except READ_ERRORS as error:
             return None, _unusable(self.root / entry.files[0].path, error)
         return builds, None

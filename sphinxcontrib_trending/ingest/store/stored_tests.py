@@ -95,8 +95,15 @@ class StoredInput:
     start, and later slice.
     """
 
-    def __init__(self, table: pa.Table, shared: SharedValues) -> None:
-        """``table`` as :func:`input_rows` gives it; rows out of order are sorted first."""
+    def __init__(
+        self, table: pa.Table, shared: SharedValues, provenance: tuple[str, ...] = ()
+    ) -> None:
+        """``table`` as :func:`input_rows` gives it; rows out of order are sorted first.
+
+        ``provenance`` names the data files the rows came from (see
+        :attr:`StoredTests.provenance`); empty when that is not known.
+        """
+        self.provenance = provenance
         builds, tests = _sort_keys(table)
         if not _ordered(builds, tests):
             table = input_rows([table])
@@ -168,6 +175,11 @@ class StoredInput:
         """Every metric tests ``first..stop`` measured, from the column alone."""
         table, _ = self._rows(first, stop)
         return set(pc.unique(decoded(table.column("metric"))).drop_null().to_pylist())
+
+    def test_ids(self, first: int, stop: int) -> list[str]:
+        """The ids of tests ``first..stop``, from the column alone."""
+        table, starts = self._rows(first, stop)
+        return decoded(table.column("test_id").take(pa.array(starts[:-1]))).to_pylist()
 
     def metric_rows(self, metric: str, first: int, stop: int) -> MetricRows:
         """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
@@ -318,6 +330,20 @@ class StoredTests(Sequence[TestResult]):
     def metric_rows(self, metric: str) -> MetricRows:
         return self._input.metric_rows(metric, self._first, self._stop)
 
+    def test_ids(self) -> list[str]:
+        """The tests' ids, none of them made."""
+        return self._input.test_ids(self._first, self._stop)
+
+    @property
+    def provenance(self) -> tuple[str, ...]:
+        """The names of the data files the build was read from, sorted; empty if unknown.
+
+        Our data files are named by their content (:func:`.layout.file_name`),
+        so the same names mean the same rows: a site can tell the builds that
+        are new since its last build from those it has shown before.
+        """
+        return self._input.provenance
+
     def metrics(self) -> set[str]:
         """Every metric the tests measured, none of them made (see :func:`.metrics_in`)."""
         return self._input.metrics(self._first, self._stop)
@@ -426,9 +452,12 @@ def input_rows(tables: list[pa.Table]) -> pa.Table:
     return table.take(pa.array(np.lexsort((tests, builds))))
 
 
-def builds_from_input(table: pa.Table, shared: SharedValues) -> list[Build]:
-    """One input's rows as :func:`input_rows` gives them, back into its builds."""
-    return StoredInput(table, shared).builds()
+def builds_from_input(
+    table: pa.Table, shared: SharedValues, provenance: tuple[str, ...] = ()
+) -> list[Build]:
+    """One input's rows as :func:`input_rows` gives them, back into its builds;
+    ``provenance`` as for :class:`StoredInput`."""
+    return StoredInput(table, shared, provenance).builds()
 
 
 def builds_from_rows(

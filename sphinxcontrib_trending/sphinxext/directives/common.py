@@ -28,7 +28,7 @@ from sphinxcontrib_trending.render.table import Table
 from sphinxcontrib_trending.settings import SAMPLE_MODES
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.downloads import CSV_ATTRIBUTE
-from sphinxcontrib_trending.sphinxext.env_records import note_source_use
+from sphinxcontrib_trending.sphinxext.env_records import note_source_use, note_whole_use
 from sphinxcontrib_trending.sphinxext.process_memo import (
     LoadedSource,
     load_source,
@@ -92,6 +92,10 @@ class TrendingDirective(SphinxDirective):
     }
     _series: str | None = None
     """The telemetry series ``:metric:`` and ``:labels:`` chose (see :meth:`metric`)."""
+    shows_whole_source: ClassVar[bool] = True
+    """Whether what the directive shows may change with any series or build of its
+    source; a directive that shows only the series it picks records what it picks
+    instead, so its page is read again only when one of those may have changed."""
 
     def warn(self, message: str, subtype: str) -> None:
         warn(f"{self.name}: {message}", subtype, location=self.get_location())
@@ -138,7 +142,9 @@ class TrendingDirective(SphinxDirective):
             known = ", ".join(sorted(sources)) or "none configured in trending_sources"
             raise self.unusable(f"unknown source {name!r}; known sources: {known}", "option")
         loaded = load_source(self.env, name)
-        note_source_use(self.env, self.env.docname, name, loaded.fingerprint)
+        note_source_use(self.env, self.env.docname, name, loaded.fingerprint, loaded.provenance)
+        if self.shows_whole_source:
+            note_whole_use(self.env, self.env.docname, name)
         settings = settings_of(self.config)
         for path in (settings.known_changes_path, settings.excluded_runs_path):
             if path is not None:

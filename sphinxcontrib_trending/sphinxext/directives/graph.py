@@ -12,13 +12,23 @@ from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.conf.sources import Source
 from sphinxcontrib_trending.ingest.model import metrics_note
+from sphinxcontrib_trending.ingest.telemetry import PREFIX
 from sphinxcontrib_trending.render.figure import X_AXES, script_json, series_label, trend_figure
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
-from sphinxcontrib_trending.sphinxext.env_records import claim_anchor
+from sphinxcontrib_trending.sphinxext.env_records import (
+    GraphSelection,
+    claim_anchor,
+    note_selection,
+    note_whole_use,
+)
 from sphinxcontrib_trending.sphinxext.nodes import graph_node
-from sphinxcontrib_trending.sphinxext.process_memo import select, source_histories
+from sphinxcontrib_trending.sphinxext.process_memo import (
+    LoadedSource,
+    select,
+    source_histories,
+)
 
 
 def _heading(trend: TestTrend) -> str:
@@ -42,8 +52,11 @@ class GraphDirective(TrendingDirective):
             return candidates
         return [history for history in candidates if regex.search(history.test_id)]
 
+    shows_whole_source = False
+
     def render(self) -> list[nodes.Node]:
         loaded = self.loaded_source()
+        self._note_selection(loaded)
         tag_filter = self.tag_filter()
         metric = self.metric(loaded)
         selected = self._selected(select(source_histories(loaded, metric), tag_filter))
@@ -62,6 +75,21 @@ class GraphDirective(TrendingDirective):
                 for node in self._graph([trend], loaded.source, heading=_heading(trend))
             ]
         return self._graph(trends, loaded.source, title=title)
+
+    def _note_selection(self, loaded: LoadedSource) -> None:
+        """What the graph picks, as written, before anything can refuse it.
+
+        A graph of a telemetry series (``:labels:`` choose one among many)
+        counts as showing the whole source: the page is read again whenever
+        its data changes, as every other directive's is.
+        """
+        metric = self.options.get("metric", loaded.source.metric)
+        name, docname = loaded.source.name, self.env.docname
+        if "labels" in self.options or metric.startswith(PREFIX):
+            note_whole_use(self.env, docname, name)
+            return
+        selection = GraphSelection(metric, self.options.get("tests"), self.options.get("filter"))
+        note_selection(self.env, docname, name, selection)
 
     def _graph(
         self,
