@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from itertools import repeat
-from operator import attrgetter, itemgetter
-from typing import Any, NamedTuple, cast
+from operator import attrgetter
+from typing import Any, ClassVar, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +51,12 @@ class RunBuild(NamedTuple):
     build: str
     dut_version: str | None
     testbed: str | None
+    job_build: str
+    """``JOB/BUILD`` (:func:`.build_name`): made once per build, not per run read."""
+
+    @classmethod
+    def of(cls, job: str, build: str, dut_version: str | None, testbed: str | None) -> RunBuild:
+        return cls(job, build, dut_version, testbed, build_name(job, build))
 
 
 class RunDetail(NamedTuple):
@@ -65,32 +71,65 @@ class RunDetail(NamedTuple):
     environment: str
 
 
-def _cell(index: int) -> Any:
-    """A run's field kept in the run itself (a C getter, as fast as a named tuple's)."""
-    return property(itemgetter(index))
+class RunCells(NamedTuple):
+    """What a :class:`Run` holds itself: its fields of its own, then two it shares."""
+
+    time: datetime
+    values: Sequence[float]
+    average: float | None
+    stdev: float | None
+    origin: RunBuild
+    """Its build's job, build, DUT version and testbed, one object for the whole build."""
+    detail: RunDetail
 
 
 def _shared(path: str) -> Any:
-    """A run's field kept in an object runs share (``"origin.job"``): two C getters."""
+    """A run's field kept in an object runs share (``"origin.job"``): read in C."""
     return property(attrgetter(path))
 
 
-class Run(tuple):  # type: ignore[type-arg]
+class Run(RunCells):
     """One test in one build: the unit the MDL grouping works on.
 
     ``average`` and ``stdev`` (population, over the finite trials) are
     computed once when the run is made: graphs, tables and the grouping all
     read them, thousands of times per page.
 
-    A site makes one per test run, 3.6 million at CSIT's size, so a run is a
-    tuple of six cells, 96 bytes, where a named tuple of its fourteen fields
-    took 160: its time, values, average and stdev, its build's
-    :class:`RunBuild` and a :class:`RunDetail`, each shared with other runs
-    (:func:`histories` shares every equal one).  The fields read as a named
-    tuple's did; runs are equal when every field is.
+    A site makes one per test run, 3.6 million at CSIT's size, so a run is
+    its six :class:`RunCells`, 96 bytes, where a named tuple of its fourteen
+    fields took 160: its build's :class:`RunBuild` and a :class:`RunDetail`
+    are shared with other runs (:func:`histories` shares every equal one).
+    It is made, read, replaced, compared and pickled as the named tuple of
+    its fourteen fields (:attr:`_fields`) was; runs are equal when every
+    field is.  A tuple in C, not a class of its own: a run's fields are read
+    millions of times per page.
     """
 
     __slots__ = ()
+
+    _fields = (
+        "time",
+        "job",
+        "build",
+        "dut_version",
+        "testbed",
+        "status",
+        "message",
+        "values",
+        "average",
+        "stdev",
+        "hosts",
+        "percentiles",
+        "histograms",
+        "environment",
+    )
+    _field_defaults: ClassVar[dict[str, Any]] = {
+        "hosts": "",
+        "percentiles": (),
+        "histograms": (),
+        "environment": "",
+    }
+    __match_args__ = _fields
 
     def __new__(
         cls,
@@ -109,29 +148,15 @@ class Run(tuple):  # type: ignore[type-arg]
         histograms: tuple[tuple[str, str], ...] = (),
         environment: str = "",
     ) -> Run:
-        return tuple.__new__(
-            cls,
-            (
-                time,
-                values,
-                average,
-                stdev,
-                RunBuild(job, build, dut_version, testbed),
-                RunDetail(status, message, hosts, percentiles, histograms, environment),
-            ),
-        )
+        origin = RunBuild.of(job, build, dut_version, testbed)
+        detail = RunDetail(status, message, hosts, percentiles, histograms, environment)
+        return tuple.__new__(cls, (time, values, average, stdev, origin, detail))
 
-    time: datetime = _cell(0)
-    values: Sequence[float] = _cell(1)
-    average: float | None = _cell(2)
-    stdev: float | None = _cell(3)
-    origin: RunBuild = _cell(4)
-    """Its build's job, build, DUT version and testbed, one object for the whole build."""
-    detail: RunDetail = _cell(5)
     job: str = _shared("origin.job")
     build: str = _shared("origin.build")
     dut_version: str | None = _shared("origin.dut_version")
     testbed: str | None = _shared("origin.testbed")
+    job_build: str = _shared("origin.job_build")
     status: str = _shared("detail.status")
     message: str = _shared("detail.message")
     hosts: str = _shared("detail.hosts")
@@ -146,50 +171,34 @@ class Run(tuple):  # type: ignore[type-arg]
     :mod:`~sphinxcontrib_trending.ingest.environment`."""
 
     @property
-    def fields(self) -> tuple[object, ...]:
-        """Every field in the order :class:`Run` takes them."""
-        origin, detail = self[4], self[5]
-        return (self[0], *origin[:4], *detail[:2], *self[1:4], detail[2], *detail[3:])
+    def fields(self) -> tuple[Any, ...]:
+        """Every field, in the order of :attr:`_fields`."""
+        time, values, average, stdev, origin, detail = self
+        return (time, *origin[:4], *detail[:2], values, average, stdev, *detail[2:])
 
-    _fields = (
-        "time",
-        "job",
-        "build",
-        "dut_version",
-        "testbed",
-        "status",
-        "message",
-        "values",
-        "average",
-        "stdev",
-        "hosts",
-        "percentiles",
-        "histograms",
-        "environment",
-    )
-    """The fields' names, as a named tuple has them."""
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Run:  # type: ignore[override]
+        return cls(*iterable)
 
-    def _replace(self, **changes: Any) -> Run:
-        """This run with some fields changed, as a named tuple's ``_replace``."""
-        fields = dict(zip(self._fields, self.fields, strict=True))
-        unknown = changes.keys() - fields.keys()
+    def _asdict(self) -> dict[str, Any]:
+        return dict(zip(self._fields, self.fields, strict=True))
+
+    def _replace(self, **changes: Any) -> Run:  # type: ignore[override]
+        unknown = changes.keys() - set(self._fields)
         if unknown:
             raise ValueError(f"Got unexpected field names: {sorted(unknown)!r}")
-        return Run(**(fields | changes))
+        return Run(**(self._asdict() | changes))
 
-    def __getnewargs__(self) -> tuple[object, ...]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[Any, ...]:
         return self.fields
 
     def __repr__(self) -> str:
-        return f"Run({', '.join(map(repr, self.fields))})"
+        shown = (f"{name}={value!r}" for name, value in zip(self._fields, self.fields, strict=True))
+        return f"Run({', '.join(shown)})"
 
     @property
     def measured(self) -> bool:
         return self.average is not None
-
-    @property
-    def job_build(self) -> str:
-        return build_name(self.job, self.build)
 
 
 def trial_statistics(values: Sequence[float]) -> tuple[float | None, float | None]:
@@ -463,7 +472,7 @@ class _Gathered:
                 values,
                 averages,
                 stdevs,
-                repeat(RunBuild(build.job, build.build, build.dut_version, testbed), count),
+                repeat(RunBuild.of(build.job, build.build, build.dut_version, testbed), count),
                 details,
                 strict=True,
             ),
@@ -477,7 +486,7 @@ class _Gathered:
     def add_made(self, build: Build, accept: Callable[[TestResult], bool] | None) -> None:
         tests = [test for test in build.tests if accept is None or accept(test)]
         numbers = self._numbered(build.testbed, [test.test_id for test in tests])
-        origin = RunBuild(build.job, build.build, build.dut_version, build.testbed)
+        origin = RunBuild.of(build.job, build.build, build.dut_version, build.testbed)
         units: list[str | None] = []
         details = []
         for test in tests:
