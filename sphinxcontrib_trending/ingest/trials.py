@@ -5,7 +5,8 @@ trials at CSIT's size.  As tuples of Python floats they take about 370
 bytes each, a third of a loaded store; as bytes of their own, about 190.
 So a store's runs do not copy their doubles at all: each is a window
 (two offsets) on the store column's buffer, which the read keeps anyway,
-about 110 bytes a run.  No float object is made per trial either way.
+about 100 bytes a run (the window's 64 and an offset it shares with the
+next run's window).  No float object is made per trial either way.
 """
 
 from __future__ import annotations
