@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from itertools import repeat
-from typing import NamedTuple, cast
+from operator import attrgetter
+from typing import Any, ClassVar, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +34,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
 )
 from sphinxcontrib_trending.ingest.environment import environment_text
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
-from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
+from sphinxcontrib_trending.ingest.model import Build, TestResult
 from sphinxcontrib_trending.ingest.store.stored_tests import (
     MetricRows,
     StoredTests,
@@ -42,44 +43,162 @@ from sphinxcontrib_trending.ingest.store.stored_tests import (
 from sphinxcontrib_trending.ingest.trials import Trials
 
 
-class Run(NamedTuple):
-    """One test in one build: the unit the MDL grouping works on.
+class RunBuild(NamedTuple):
+    """What every run of one build has alike: one object per build, where four
+    fields of every run took 32 bytes of each of millions of runs."""
 
-    ``average`` and ``stdev`` (population, over the finite trials) are
-    computed once when the run is made: graphs, tables and the grouping all
-    read them, thousands of times per page.  A named tuple, not a frozen
-    dataclass: a site makes one per test run (millions at CSIT's size), and
-    a frozen dataclass takes five times as long to make.
-    """
-
-    time: datetime
     job: str
     build: str
     dut_version: str | None
     testbed: str | None
+    job_build: str
+    """``JOB/BUILD`` (:func:`.build_name`): made once per build, not per run read."""
+
+    @classmethod
+    def of(cls, job: str, build: str, dut_version: str | None, testbed: str | None) -> RunBuild:
+        return cls(job, build, dut_version, testbed, build_name(job, build))
+
+
+class RunDetail(NamedTuple):
+    """A run's outcome and machine: the same for most runs of a test (a pass, no
+    message, the same hosts), so one object serves all of them (see :class:`Run`)."""
+
     status: str
     message: str
+    hosts: str
+    percentiles: tuple[tuple[str, float], ...]
+    histograms: tuple[tuple[str, str], ...]
+    environment: str
+
+
+class RunCells(NamedTuple):
+    """What a :class:`Run` holds itself: its fields of its own, then two it shares."""
+
+    time: datetime
     values: Sequence[float]
     average: float | None
     stdev: float | None
-    hosts: str = ""
+    origin: RunBuild
+    """Its build's job, build, DUT version and testbed, one object for the whole build."""
+    detail: RunDetail
+
+
+def _shared(path: str) -> Any:
+    """A run's field kept in an object runs share (``"origin.job"``): read in C."""
+    return property(attrgetter(path))
+
+
+class Run(RunCells):
+    """One test in one build: the unit the MDL grouping works on.
+
+    ``average`` and ``stdev`` (population, over the finite trials) are
+    computed once when the run is made: graphs, tables and the grouping all
+    read them, thousands of times per page.
+
+    A site makes one per test run, 3.6 million at CSIT's size, so a run is
+    its six :class:`RunCells`, 96 bytes, where a named tuple of its fourteen
+    fields took 160: its build's :class:`RunBuild` and a :class:`RunDetail`
+    are shared with other runs (:func:`histories` shares every equal one).
+    It is made, read, replaced, compared and pickled as the named tuple of
+    its fourteen fields (:attr:`_fields`) was; runs are equal when every
+    field is.  A tuple in C, not a class of its own: a run's fields are read
+    millions of times per page.
+    """
+
+    __slots__ = ()
+
+    _fields = (
+        "time",
+        "job",
+        "build",
+        "dut_version",
+        "testbed",
+        "status",
+        "message",
+        "values",
+        "average",
+        "stdev",
+        "hosts",
+        "percentiles",
+        "histograms",
+        "environment",
+    )
+    _field_defaults: ClassVar[dict[str, Any]] = {
+        "hosts": "",
+        "percentiles": (),
+        "histograms": (),
+        "environment": "",
+    }
+    __match_args__ = _fields
+
+    def __new__(
+        cls,
+        time: datetime,
+        job: str,
+        build: str,
+        dut_version: str | None,
+        testbed: str | None,
+        status: str,
+        message: str,
+        values: Sequence[float],
+        average: float | None,
+        stdev: float | None,
+        hosts: str = "",
+        percentiles: tuple[tuple[str, float], ...] = (),
+        histograms: tuple[tuple[str, str], ...] = (),
+        environment: str = "",
+    ) -> Run:
+        origin = RunBuild.of(job, build, dut_version, testbed)
+        detail = RunDetail(status, message, hosts, percentiles, histograms, environment)
+        return tuple.__new__(cls, (time, values, average, stdev, origin, detail))
+
+    job: str = _shared("origin.job")
+    build: str = _shared("origin.build")
+    dut_version: str | None = _shared("origin.dut_version")
+    testbed: str | None = _shared("origin.testbed")
+    job_build: str = _shared("origin.job_build")
+    status: str = _shared("detail.status")
+    message: str = _shared("detail.message")
+    hosts: str = _shared("detail.hosts")
     """The physical testbed's host addresses, space-separated, where the data names them."""
-    percentiles: tuple[tuple[str, float], ...] = ()
+    percentiles: tuple[tuple[str, float], ...] = _shared("detail.percentiles")
     """A latency's HDR percentiles in this run (``("p99.9", 41.0)``, ...), for the hover."""
-    histograms: tuple[tuple[str, str], ...] = ()
+    histograms: tuple[tuple[str, str], ...] = _shared("detail.histograms")
     """A latency's run: every load's and direction's encoded HDR histogram, as
     ``("latency_pdr50_forward_hdrh", "HISTF...")``, for its percentile curves."""
-    environment: str = ""
+    environment: str = _shared("detail.environment")
     """What else the run ran on (TG and DUT type, build pattern fields, ...): see
     :mod:`~sphinxcontrib_trending.ingest.environment`."""
 
     @property
-    def measured(self) -> bool:
-        return self.average is not None
+    def fields(self) -> tuple[Any, ...]:
+        """Every field, in the order of :attr:`_fields`."""
+        time, values, average, stdev, origin, detail = self
+        return (time, *origin[:4], *detail[:2], values, average, stdev, *detail[2:])
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Run:  # type: ignore[override]
+        return cls(*iterable)
+
+    def _asdict(self) -> dict[str, Any]:
+        return dict(zip(self._fields, self.fields, strict=True))
+
+    def _replace(self, **changes: Any) -> Run:  # type: ignore[override]
+        unknown = changes.keys() - set(self._fields)
+        if unknown:
+            raise ValueError(f"Got unexpected field names: {sorted(unknown)!r}")
+        return Run(**(self._asdict() | changes))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return self.fields
+
+    def __repr__(self) -> str:
+        shown = (f"{name}={value!r}" for name, value in zip(self._fields, self.fields, strict=True))
+        return f"Run({', '.join(shown)})"
 
     @property
-    def job_build(self) -> str:
-        return build_name(self.job, self.build)
+    def measured(self) -> bool:
+        return self.average is not None
 
 
 def trial_statistics(values: Sequence[float]) -> tuple[float | None, float | None]:
@@ -134,28 +253,13 @@ def history_key(testbed: str | None, test_id: str) -> str:
     return f"{testbed}/{test_id}" if testbed else test_id
 
 
-def _run(
-    build: Build,
-    test: TestResult,
-    measurement: Measurement | None,
-    latency: str | None,
-    hosts: str,
-    environment: str,
-) -> Run:
-    """``test``'s run in ``build``; ``latency`` is the metric's latency base, if it has one."""
-    values = measurement.values if measurement else ()
-    average, stdev = trial_statistics(values)
-    return Run(
-        build.time,
-        build.job,
-        build.build,
-        build.dut_version,
-        build.testbed,
+def _detail(
+    test: TestResult, latency: str | None, hosts: str, environment: str
+) -> tuple[str, str, str, tuple[tuple[str, float], ...], tuple[tuple[str, str], ...], str]:
+    """``test``'s :class:`RunDetail` cells; ``latency`` is the metric's latency base, if any."""
+    return (
         test.status,
         test.message,
-        values,
-        average,
-        stdev,
         hosts,
         () if latency is None else _percentiles(test, latency),
         () if latency is None else _histograms(test),
@@ -306,6 +410,8 @@ class _Gathered:
         self._numbers: dict[str | None, dict[str, int]] = {}
         # by the id of a test's attributes, which runs share: its hosts and environment
         self._machines: dict[int, tuple[str, str]] = {}
+        # every distinct run detail once: most runs of a test share theirs
+        self._details: dict[tuple[object, ...], RunDetail] = {}
 
     def _numbered(self, testbed: str | None, test_ids: list[str]) -> list[int]:
         """The number of each test's history on ``testbed``, new ones numbered on."""
@@ -346,23 +452,28 @@ class _Gathered:
             for at, average in enumerate(rows.averages):
                 if average is None:
                     averages[at], stdevs[at] = trial_statistics(values[at])
+        details = self._shared(
+            zip(
+                rows.statuses,
+                rows.messages,
+                rows.hosts,
+                repeat((), count),
+                repeat((), count),
+                rows.environments,
+                strict=True,
+            )
+        )
         # tuple.__new__ makes each Run in C, where Run(...) is a Python call per run
         made = map(
             tuple.__new__,
             repeat(Run, count),
             zip(
-                *(repeat(cell, count) for cell in (build.time, build.job, build.build)),
-                repeat(build.dut_version, count),
-                repeat(testbed, count),
-                rows.statuses,
-                rows.messages,
+                repeat(build.time, count),
                 values,
                 averages,
                 stdevs,
-                rows.hosts,
-                repeat((), count),
-                repeat((), count),
-                rows.environments,
+                repeat(RunBuild.of(build.job, build.build, build.dut_version, testbed), count),
+                details,
                 strict=True,
             ),
         )
@@ -375,15 +486,24 @@ class _Gathered:
     def add_made(self, build: Build, accept: Callable[[TestResult], bool] | None) -> None:
         tests = [test for test in build.tests if accept is None or accept(test)]
         numbers = self._numbered(build.testbed, [test.test_id for test in tests])
+        origin = RunBuild.of(build.job, build.build, build.dut_version, build.testbed)
         units: list[str | None] = []
-        for number, test in zip(numbers, tests, strict=True):
+        details = []
+        for test in tests:
             attributes = test.attributes
             machine = self._machines.get(id(attributes)) if attributes else ("", "")
             if machine is None:
                 machine = (test.attribute("hosts") or "", environment_text(attributes))
                 self._machines[id(attributes)] = machine
+            details.append(_detail(test, self.latency, *machine))
+        # a latency's percentiles are numbers of its own run: shared by equality,
+        # 0.0 and -0.0 (or 4 and 4.0) would pass for each other
+        shared = self._shared(details) if self.latency is None else map(RunDetail._make, details)
+        for number, test, detail in zip(numbers, tests, shared, strict=True):
             measurement = test.measurement(self.metric)
-            self.runs[number].append(_run(build, test, measurement, self.latency, *machine))
+            values = measurement.values if measurement else ()
+            cells = (build.time, values, *trial_statistics(values), origin, detail)
+            self.runs[number].append(tuple.__new__(Run, cells))
             units.append(None if measurement is None else measurement.unit)
         self.batches.append(
             _Batch.of(
@@ -395,6 +515,24 @@ class _Gathered:
                 np.array([not test.passed for test in tests], dtype=bool),
             )
         )
+
+    def _shared(self, details: Iterable[tuple[object, ...]]) -> list[RunDetail]:
+        """Each run's :class:`RunDetail`, one object for every equal one (looked up
+        in C: a run's own lookup in Python would cost as much as making the run).
+
+        Only for details of texts and empty tuples, where equal means the same.
+        """
+        known = self._details
+        cells = list(details)
+        found = list(map(known.get, cells))
+        if None in found:
+            for at, detail in enumerate(found):
+                if detail is None:
+                    detail = known.get(cells[at])  # new in this build, and seen again
+                    if detail is None:
+                        detail = known[cells[at]] = RunDetail._make(cells[at])
+                    found[at] = detail
+        return found  # type: ignore[return-value]
 
     def _settled(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], list[int]]:
         """Per history, the batch of its newest run and of its newest run that

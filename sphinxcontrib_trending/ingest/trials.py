@@ -5,7 +5,8 @@ trials at CSIT's size.  As tuples of Python floats they take about 370
 bytes each, a third of a loaded store; as bytes of their own, about 190.
 So a store's runs do not copy their doubles at all: each is a window
 (two offsets) on the store column's buffer, which the read keeps anyway,
-about 110 bytes a run.  No float object is made per trial either way.
+about 100 bytes a run (the window's 64 and an offset it shares with the
+next run's window).  No float object is made per trial either way.
 """
 
 from __future__ import annotations
@@ -28,15 +29,16 @@ class Trials(Sequence[float]):
     instead of summing the trials again.
     """
 
-    __slots__ = ("_average", "_doubles", "_high", "_low", "_stdev")
+    # four slots: 64 bytes an object, where five took 80 (a store read makes
+    # millions); the statistics are a tuple only where they are known
+    __slots__ = ("_doubles", "_high", "_low", "_statistics")
 
     def __init__(self, packed: bytes, statistics: tuple[float, float] | None = None) -> None:
         if len(packed) % 8:
             raise ValueError(f"{len(packed)} bytes are not whole doubles")
         self._doubles: bytes | npt.NDArray[np.float64] = packed
         self._low, self._high = 0, len(packed) // 8
-        # two slots, not the tuple: a run's average and stdev keep these floats
-        self._average, self._stdev = statistics or (None, None)
+        self._statistics = statistics
 
     @classmethod
     def within(
@@ -44,20 +46,18 @@ class Trials(Sequence[float]):
         doubles: npt.NDArray[np.float64],
         low: int,
         high: int,
-        statistics: tuple[float | None, float | None] = (None, None),
+        statistics: tuple[float, float] | None = None,
     ) -> Trials:
         """``doubles[low:high]`` without a copy: ``doubles`` (one-dimensional, never
         written) is shared by every run of a store column and lives as long as one does."""
         made = cls.__new__(cls)
         made._doubles, made._low, made._high = doubles, low, high
-        made._average, made._stdev = statistics
+        made._statistics = statistics
         return made
 
     @property
     def statistics(self) -> tuple[float, float] | None:
-        if self._average is None or self._stdev is None:
-            return None
-        return self._average, self._stdev
+        return self._statistics
 
     def _view(self) -> memoryview:
         doubles = memoryview(self._doubles)

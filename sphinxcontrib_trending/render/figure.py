@@ -33,7 +33,7 @@ from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
 from sphinxcontrib_trending.analysis.change_range import change_range
 from sphinxcontrib_trending.analysis.environment_changes import labelled
-from sphinxcontrib_trending.analysis.history import Run, TestHistory
+from sphinxcontrib_trending.analysis.history import Run, RunBuild, TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
@@ -312,9 +312,7 @@ def _percentile_text(run: Run, unit: DisplayUnit) -> str:
 def _point_data(
     run: Run, unit: DisplayUnit, headline: str = "", percentiles: bool = False
 ) -> list[Any]:
-    version, job, build, testbed = _run_texts(
-        run.dut_version, run.job, run.build, run.testbed, run.hosts
-    )
+    version, job, build, testbed = _run_texts(run.origin, run.hosts)
     data: list[Any] = [
         (run.average or 0.0) * unit.scale,
         (run.stdev or 0.0) * unit.scale,
@@ -330,22 +328,21 @@ def _point_data(
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _run_texts(
-    dut_version: str | None, job: str, build: str, testbed: str | None, hosts: str
-) -> tuple[str, str, str, str]:
+def _run_texts(origin: RunBuild, hosts: str) -> tuple[str, str, str, str]:
     """A run's escaped version, job, build and testbed, as its hover shows them.
 
     They are the build's, not the test's: every series of a graph page
-    repeats them, so each build's texts are made once.  Job and build are
-    escaped apart: escaping works character by character (``%{`` cannot
-    span the separator), so ``build_name`` of the two is the escaped
-    ``JOB/BUILD``.
+    repeats them, so each build's texts are made once (keyed by the
+    :class:`RunBuild` its build's runs share: one field read, not four).
+    Job and build are escaped apart: escaping works character by character
+    (``%{`` cannot span the separator), so ``build_name`` of the two is the
+    escaped ``JOB/BUILD``.
     """
     return (
-        _escaped(dut_version),
-        _escaped(job),
-        _escaped(build),
-        _escaped(_testbed_and_hosts(testbed, hosts)),
+        _escaped(origin.dut_version),
+        _escaped(origin.job),
+        _escaped(origin.build),
+        _escaped(_testbed_and_hosts(origin.testbed, hosts)),
     )
 
 
@@ -404,15 +401,16 @@ def _build_links(runs: Sequence[Run], links: LinkTemplates) -> list[str | None] 
     return addresses if any(addresses) else None
 
 
-_LINK_FIELDS = operator.attrgetter("job", "build", "dut_version", "testbed")
-"""What a run's address is made from (see :func:`_run_link`)."""
+_LINK_FIELDS = operator.attrgetter("origin")
+"""What a run's address is made from (see :func:`_run_link`): its build's job, build,
+DUT version and testbed, one object its build's runs share."""
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def _run_link(
     build_template: str | None,
     version_template: str | None,
-    where: tuple[str, str, str | None, str | None],
+    where: RunBuild,
 ) -> str | None:
     """A run's address from its :data:`_LINK_FIELDS`: its build's page, else its version's.
 
@@ -423,7 +421,8 @@ def _run_link(
     on every call.
     """
     links = LinkTemplates(build_template, version_template)
-    return links.build_url(*where) or links.version_url(*where)
+    fields = where.job, where.build, where.dut_version, where.testbed
+    return links.build_url(*fields) or links.version_url(*fields)
 
 
 def series_label(history: TestHistory, with_testbed: bool = True) -> str:
@@ -644,7 +643,7 @@ def _traces(
         measured.append(index)
         averages.append(average * scale)
         stdevs.append((run.stdev or 0.0) * scale)
-        texts.append(_run_texts(run.dut_version, run.job, run.build, run.testbed, run.hosts))
+        texts.append(_run_texts(run.origin, run.hosts))
         if verdicts[index] is not None:
             anomalies.append(index)
     picked = [runs[i] for i in measured]

@@ -211,23 +211,26 @@ class RowTrials:
         ).to_pylist()
 
     def __call__(self, at: int) -> Trials:
-        """The values of the ``at``-th row picked."""
+        """The values of the ``at``-th row picked, with their statistics if the row has them."""
         offsets, row = self._offsets[self._chunk[at]], self._row[at]
+        average, stdev = self.averages[at], self.stdevs[at]
         return Trials.within(
             self._doubles[self._chunk[at]],
             offsets[row],
             offsets[row + 1],
-            (self.averages[at], self.stdevs[at]),
+            None if average is None or stdev is None else (average, stdev),
         )
 
     def every(self) -> list[Trials]:
-        """Every picked row's values, in order (a site makes millions: one loop, no calls)."""
+        """Every picked row's values, in order (a site makes millions: one loop, no calls).
+
+        Without their statistics: a history's run keeps them itself (see
+        :attr:`averages`), and a tuple of them per run would cost 64 bytes.
+        """
         within, doubles, offsets = Trials.within, self._doubles, self._offsets
         return [
-            within(doubles[chunk], offsets[chunk][row], offsets[chunk][row + 1], statistics)
-            for chunk, row, statistics in zip(
-                self._chunk, self._row, zip(self.averages, self.stdevs, strict=True), strict=True
-            )
+            within(doubles[chunk], offsets[chunk][row], offsets[chunk][row + 1])
+            for chunk, row in zip(self._chunk, self._row, strict=True)
         ]
 
 
