@@ -24,8 +24,10 @@ state and transition that no optimal partition uses:
 The search advances a block of up to :data:`MAX_BLOCK` runs at a time (more
 with thousands of survivors, :meth:`ExactSearch._longest`;
 :meth:`ExactSearch._advance_block`): a compiled loop (:mod:`.exact_kernels`)
-extends the surviving starts over the whole block, and the groups opened
-inside it get their predecessors by a short fixed-point iteration.  A survivor that no
+extends the surviving starts over the whole block, and another takes the
+groups opened inside it in order, each choosing its predecessors among the
+states at the run before it (the survivors' and those of the block's
+earlier groups), as a search run by run would.  A survivor that no
 group opened in the block can take as predecessor (a lower bound on its
 states, :meth:`ExactSearch._near`) is extended to the block's last run only:
 on a stable level that is most of them.  It is near-linear in the length of
@@ -183,8 +185,6 @@ BLOCK_AREA = 1 << 13
 # ExactSearch._near), and the relative margin that test leaves for rounding
 NEAR_MIN_SURVIVORS = 64
 NEAR_MARGIN = 1e-6
-# rounds of the fixed-point iteration of a block's predecessor sets
-ROUNDS = 8
 
 Survivors = npt.NDArray[np.intp] | None
 """Which survivors: their indices, or None for all."""
@@ -246,20 +246,6 @@ class _Block(NamedTuple):
     ends: list[tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]] | None
 
 
-class _States(NamedTuple):
-    """The states a block's groups may follow, at each run of the block but the last.
-
-    The (near) survivors' states, then the block's groups by start: the
-    arrays they are computed in, not a copy side by side (at 20,000 runs
-    with no change that copy was a tenth of the search's memory).
-    """
-
-    survivor_keys: FloatArray  # [survivor, end]: their U
-    survivor_means: FloatArray  # [survivor, end]
-    block_means: FloatArray  # [end, start]; the block's U change from round to round
-    starts: npt.NDArray[np.int64]  # the survivors', then the block's
-
-
 class _Pairs(NamedTuple):
     """Predecessors of the groups opened in a block, grouped by the group's start."""
 
@@ -268,23 +254,6 @@ class _Pairs(NamedTuple):
     keys: FloatArray
     prevs: FloatArray
     begins: npt.NDArray[np.int64]  # per start: where its predecessors begin
-
-
-def _first_difference(one: _Pairs, other: _Pairs) -> int:
-    """The first new group whose predecessors differ (its start in the block), else the length."""
-    common = min(len(one.owner), len(other.owner))
-    differs = np.flatnonzero(
-        (one.owner[:common] != other.owner[:common])
-        | (one.froms[:common] != other.froms[:common])
-        | (one.keys[:common] != other.keys[:common])
-    )
-    if len(differs):
-        at = int(differs[0])
-        return int(min(one.owner[at], other.owner[at]))
-    if len(one.owner) != len(other.owner):
-        longer = one if len(one.owner) > common else other
-        return int(longer.owner[common])
-    return len(one.begins)
 
 
 class ExactSearch:
@@ -472,7 +441,8 @@ class ExactSearch:
                     )
             taken = block.taken
             done += taken
-            # a block cut short by a change: start smaller, grow while it is quiet
+            # a block narrowed because more survivors were near: start smaller, grow
+            # while fewer are
             cut = taken < stop - done + taken
             grown = min(self._longest(), 2 * self._block)
             self._block = max(MIN_BLOCK, 2 * taken) if cut else grown
@@ -501,15 +471,12 @@ class ExactSearch:
 
         The groups opened inside a block depend on each other only through
         their predecessors: group ``t``'s are the states not dominated at run
-        ``t - 1``, which include the groups opened before ``t``.  They are
-        found by fixed-point iteration, starting from "survivors only" (true
-        away from changes): each round computes the rows from the
-        predecessors, then chooses the predecessors again from the rows.
-        Where a choice repeats for every group opened up to run ``c``, those
-        groups have the run-by-run search's predecessors and rows (by
-        induction over the starts); the block ends at the first run still in
-        doubt, and the next group's predecessors are found exactly as at any
-        block's end.
+        ``t - 1``, which include the groups opened before ``t``.  One compiled
+        loop takes them in order (:meth:`_open_groups`), so each chooses from
+        states already final, as a search run by run would; the next block's
+        first group gets its predecessors as at any block's end.  A block
+        takes all its runs but where more survivors are near than its arrays
+        may hold (:data:`BLOCK_AREA`).
         """
         if self._doomed is not None:
             self._drop(self._doomed)
@@ -535,26 +502,12 @@ class ExactSearch:
         old = self._extended(inside, near) if self._count else None
         if length > 1:  # a block of one run tells nothing of how many are near
             self._near_count = self._count if near is None else len(near)
-        states = self._states(first, inside, old) if old is not None and length > 1 else None
         new_best = np.empty_like(inside.bits)
-        new_keys = np.full_like(inside.bits, np.inf)  # no group of the block chosen yet
-        pairs = self._choose(states, new_keys, None, 1)
-        taken = length
-        changed = 0  # the rows from this start on are (re)computed
-        for _ in range(ROUNDS):
-            self._rows(inside, pairs, new_best, changed)
-            np.add(new_best, inside.norm, out=new_keys)
-            if length == 1:
-                break
-            # a choice depends on the rows before its start only
-            again = self._choose(states, new_keys, pairs, changed + 1)
-            taken = _first_difference(pairs, again)
-            if taken == length:
-                break
-            pairs, changed = again, taken
+        new_keys = np.empty_like(inside.bits)
+        pairs = self._open_groups(first, inside, old, new_best, new_keys)
         ends = None
         if each:
-            # every state at each run taken: the (near) survivors', then the block's;
+            # every state at each run: the (near) survivors', then the block's;
             # a far survivor is more than log2(M + 1) above the cheapest state, so
             # never the cheapest partition of a prefix (see _near)
             old_starts = self._survivor_starts(near)
@@ -568,20 +521,18 @@ class ExactSearch:
                     else inside.mean[end, : end + 1].copy(),
                     np.concatenate((old_starts, first + np.arange(end + 1))),
                 )
-                for end in range(taken)
+                for end in range(length)
             ]
-        # a MiB at 20,000 runs: let go before the survivors' keys are made
-        del states
         if near is not None:
             old = None  # the near survivors only: all of them are extended in place below
         # the survivors' keys at the run the block ends with, and room for the block's
-        keys = np.empty(self._count + taken)
+        keys = np.empty(self._count + length)
         if old is not None:  # every survivor at that run already
-            self._keep_column(old, taken - 1, keys)
+            self._keep_column(old, length - 1, keys)
         elif near is not None:
-            self._extend_every_survivor(inside, taken - 1, keys)
-        self._close_block(first, taken, inside, keys, new_best, new_keys, pairs)
-        return _Block(taken, ends)
+            self._extend_every_survivor(inside, length - 1, keys)
+        self._close_block(first, inside, keys, new_best, new_keys, pairs)
+        return _Block(length, ends)
 
     def _keep_column(self, extended: _Extended, end: int, keys: FloatArray) -> None:
         """Make every survivor's statistics and best those of ``extended`` (all of them) at
@@ -652,7 +603,7 @@ class ExactSearch:
         """The survivors a group opened inside the block may follow (None: all).
 
         Inside a block, a survivor's states serve only as predecessors of the
-        groups opened there, and :meth:`_choose` takes no state more than
+        groups opened there, and :meth:`_open_groups` takes no state more than
         ``log2(M + 1)`` above the cheapest.  A survivor whose every state in the
         block is sure to lie further up is *far*: it is extended to the block's
         last run only.  A lower bound on its states: with ``A`` its group,
@@ -709,103 +660,73 @@ class ExactSearch:
         added *= block_trials
         return lower, added
 
-    def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
-        """The states a block's groups may follow, survivors first: what no round changes."""
-        return _States(
-            survivor_keys=old.keys,
-            survivor_means=old.mean,
-            block_means=inside.mean,
-            starts=np.concatenate(
-                (
-                    self._survivor_starts(old.which),
-                    first + np.arange(len(inside.mean)),
-                )
-            ),
-        )
-
-    def _choose(
-        self, states: _States | None, new_keys: FloatArray, earlier: _Pairs | None, since: int
+    def _open_groups(
+        self,
+        first: int,
+        inside: _Inside,
+        old: _Extended | None,
+        best: FloatArray,
+        keys: FloatArray,
     ) -> _Pairs:
-        """Predecessors of the groups opened in the block; those before ``since`` from ``earlier``.
+        """Predecessors of the groups opened in the block, and their rows into ``best`` and
+        ``keys`` ([end, start]; inf where start > end).
 
-        The first new group's are the pending ones; group ``t``'s are the
-        states at run ``t - 1`` not dominated by the cheapest: the survivors,
-        then the block's groups, whose ``U`` are ``new_keys`` ([end, start]).
+        The first group's are the pending ones; group ``t``'s are the states at
+        run ``t - 1`` not dominated by the cheapest: the (near) survivors',
+        ``old``, then those of the block's groups opened before ``t``.
         """
-        length = len(new_keys)
-        if earlier is None:
-            froms, keys, prevs = (np.asarray(values) for values in self._pending)
-            owner = np.zeros(len(froms), dtype=np.int64)
+        pending_from, pending_key, pending_prev = self._pending
+        if old is None:  # the first run: no survivors
+            survivor_keys = survivor_means = np.empty((0, len(keys)))
         else:
-            kept_pairs = int(earlier.begins[since]) if since < length else len(earlier.owner)
-            owner, froms, keys, prevs, _ = (part[:kept_pairs] for part in earlier)
-        if states is not None and since < length:
-            # the states at runs since - 1 .. length - 2
-            chosen = _kernels().choose_states(
-                states.survivor_keys,
-                states.survivor_means,
-                new_keys,
-                states.block_means,
-                states.starts,
-                self._widest_jump,
-                RELATIVE_SLACK,
-                since,
-            )
-            earlier_parts = (owner, froms, keys, prevs)
-            owner, froms, keys, prevs = (
-                np.concatenate((part, new)) for part, new in zip(earlier_parts, chosen, strict=True)
-            )
-        begins = np.searchsorted(owner, np.arange(length))
-        return _Pairs(owner, froms, keys, prevs, begins)
-
-    @staticmethod
-    def _rows(inside: _Inside, pairs: _Pairs, best: FloatArray, since: int) -> None:
-        """Fill ``best`` ([end, start]) for the groups opened at ``since`` and after.
-
-        Inf where start > end; the columns before ``since`` stay as they are.
-        """
-        _kernels().fill_rows(
+            survivor_keys, survivor_means = old.keys, old.mean
+        owner, froms, pair_keys, prevs, begins = _kernels().open_groups(
             inside.mean,
             inside.bits,
-            pairs.owner,
-            pairs.froms,
-            pairs.keys,
-            pairs.prevs,
-            pairs.begins,
-            since,
+            inside.norm,
+            survivor_keys,
+            survivor_means,
+            self._survivor_starts(None if old is None else old.which),
+            first,
+            np.asarray(pending_from, dtype=np.int64),
+            np.asarray(pending_key, dtype=np.float64),
+            np.asarray(pending_prev, dtype=np.float64),
+            self._widest_jump,
+            RELATIVE_SLACK,
             best,
+            keys,
         )
+        return _Pairs(owner, froms, pair_keys, prevs, begins)
 
     def _close_block(
         self,
         first: int,
-        taken: int,
         inside: _Inside,
         keys: FloatArray,
         new_best: FloatArray,
         new_keys: FloatArray,
         pairs: _Pairs,
     ) -> None:
-        """Make the survivors those after run ``first + taken - 1``, and find the next pending.
+        """Make the survivors those after the block's last run, and find the next pending.
 
         The survivors are already at that run, their keys the first of ``keys``:
         the block's new starts join them.
         """
-        end = taken - 1
+        length = len(pairs.begins)
+        end = length - 1
         count = self._count
-        pair_total = int(pairs.begins[taken]) if taken < len(pairs.begins) else len(pairs.owner)
-        survivors = count + taken
+        survivors = count + length
         groups = self._groups
-        groups[TRIALS, count:survivors] = inside.trials_to(end, taken)
-        groups[MEAN, count:survivors] = inside.mean[end, :taken]
-        groups[SPREAD, count:survivors] = inside.spread[end, :taken]
-        groups[START, count:survivors] = np.arange(first, first + taken)
-        groups[BEST, count:survivors] = new_best[end, :taken]
-        keys[count:survivors] = new_keys[end, :taken]
-        self._history_begin.extend(self._history_from.used + pairs.begins[:taken])
-        self._history_from.extend(pairs.froms[:pair_total])
-        self._history_key.extend(pairs.keys[:pair_total])
-        self._history_prev.extend(pairs.prevs[:pair_total])
+        groups[TRIALS, count:survivors] = inside.trials_to(end, length)
+        groups[MEAN, count:survivors] = inside.mean[end]
+        groups[SPREAD, count:survivors] = inside.spread[end]
+        groups[START, count:survivors] = np.arange(first, first + length)
+        groups[BEST, count:survivors] = new_best[end]
+        keys[count:survivors] = new_keys[end]
+        self._history_begin.extend(self._history_from.used + pairs.begins)
+        self._history_from.extend(pairs.froms)
+        self._history_key.extend(pairs.keys)
+        self._history_prev.extend(pairs.prevs)
         self._count = survivors
         best = groups[BEST, :survivors]
         lowest = int(best.argmin())

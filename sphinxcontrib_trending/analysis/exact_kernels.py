@@ -209,35 +209,105 @@ def within_split_bound(
     return keep
 
 
+@_inlined
+def _grown(values: npt.NDArray[np.generic], used: int) -> npt.NDArray[np.generic]:
+    """``values`` with room for twice as many, the first ``used`` kept."""
+    grown = np.empty(2 * len(values), dtype=values.dtype)
+    grown[:used] = values[:used]
+    return grown
+
+
 @_compiled
-def fill_rows(
+def open_groups(
     inside_mean: FloatArray,
     inside_bits: FloatArray,
-    owner: IntArray,
-    froms: IntArray,
-    keys: FloatArray,
-    prevs: FloatArray,
-    begins: IntArray,
-    since: int,
+    inside_norm: FloatArray,
+    survivor_keys: FloatArray,
+    survivor_means: FloatArray,
+    survivor_starts: IntArray,
+    first: int,
+    pending_from: IntArray,
+    pending_key: FloatArray,
+    pending_prev: FloatArray,
+    widest_jump: float,
+    slack: float,
     best: FloatArray,
-) -> None:
-    """``best[e, t]`` ([end, start]) of the groups opened at ``since`` and after.
+    block_keys: FloatArray,
+) -> tuple[IntArray, IntArray, FloatArray, FloatArray, IntArray]:
+    """The groups opened in a block, run by run: their predecessors, and their rows.
 
-    Inf where ``start > end``; the columns before ``since`` stay as they are.
-    Group ``t``'s predecessors are pairs ``begins[t]`` up to the next's.
+    Group ``t`` (the block's run ``t`` its start) follows the states at run
+    ``t - 1`` not dominated by the cheapest one: the survivors'
+    (``survivor_*``, [survivor, end]), then those of the block's groups
+    opened before it, in that order; the first group follows the pending
+    states.  A state qualifies when its key is within ``log2(|p - p*| + 1)``
+    of the cheapest key (``p*`` the average of the first cheapest state,
+    survivors first), plus a relative ``slack``.  Its rows then follow:
+    ``best[e, t]`` (its bits as the last group up to run ``e``) and
+    ``block_keys[e, t]`` (that plus ``L`` of its mean), inf where ``t > e``.
+    Taking the groups in order, each sees exactly the states it may follow.
+
+    Returns owner (the group's start, relative to the block), the state's
+    start, key and average, by owner then by state, and where each owner's
+    predecessors begin.
     """
-    length = len(begins)
-    pair_total = len(owner)
-    for start in range(since, length):
-        low = begins[start]
-        high = begins[start + 1] if start + 1 < length else pair_total
+    length = inside_mean.shape[0]
+    survivors = survivor_keys.shape[0]
+    pending = len(pending_from)
+    room = pending + 4 * length
+    owner = np.empty(room, dtype=np.int64)
+    froms = np.empty(room, dtype=np.int64)
+    keys = np.empty(room)
+    prevs = np.empty(room)
+    begins = np.empty(length, dtype=np.int64)
+    found = 0
+    for group in range(length):
+        begins[group] = found
+        if group == 0:
+            for pair in range(pending):
+                owner[pair], froms[pair] = 0, pending_from[pair]
+                keys[pair], prevs[pair] = pending_key[pair], pending_prev[pair]
+            found = pending
+        else:
+            end = group - 1
+            states = survivors + group  # the block's groups opened up to run end
+            # the first cheapest, survivors first
+            lowest, centre = np.inf, 0.0
+            for state in range(states):
+                if state < survivors:
+                    key, mean = survivor_keys[state, end], survivor_means[state, end]
+                else:
+                    column = state - survivors
+                    key, mean = block_keys[end, column], inside_mean[end, column]
+                if state == 0 or key < lowest:
+                    lowest, centre = key, mean
+            lowest += slack * (abs(lowest) + 1.0)
+            # no state further than log2(M + 1) above the cheapest can qualify
+            reach = lowest + widest_jump
+            for state in range(states):
+                if state < survivors:
+                    key, mean = survivor_keys[state, end], survivor_means[state, end]
+                    start = survivor_starts[state]
+                else:
+                    column = state - survivors
+                    key, mean = block_keys[end, column], inside_mean[end, column]
+                    start = first + column
+                if not key <= reach:
+                    continue
+                if key <= math.log2(abs(mean - centre) + 1.0) + lowest:
+                    if found == len(owner):
+                        owner, froms = _grown(owner, found), _grown(froms, found)
+                        keys, prevs = _grown(keys, found), _grown(prevs, found)
+                    owner[found], froms[found], keys[found], prevs[found] = group, start, key, mean
+                    found += 1
+        low = begins[group]
         for end in range(length):
-            if start > end:
-                best[end, start] = np.inf
+            if group > end:
+                best[end, group] = block_keys[end, group] = np.inf
                 continue
-            avg = inside_mean[end, start]
+            avg = inside_mean[end, group]
             cheapest = np.inf
-            for pair in range(low, high):
+            for pair in range(low, found):
                 if pair == 0 and froms[0] < 0:
                     jump = 0.0  # the first group has no previous average
                 else:
@@ -245,80 +315,10 @@ def fill_rows(
                 cost = keys[pair] - jump
                 if cost < cheapest:
                     cheapest = cost
-            best[end, start] = inside_bits[end, start] + cheapest
-
-
-@_compiled
-def choose_states(
-    survivor_keys: FloatArray,
-    survivor_means: FloatArray,
-    block_keys: FloatArray,
-    block_means: FloatArray,
-    starts: IntArray,
-    widest_jump: float,
-    slack: float,
-    since: int,
-) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
-    """The states each group opened at ``since`` and after may follow: those not dominated.
-
-    Group ``t``'s are the states at run ``t - 1`` of the block: the
-    survivors' (``survivor_*``, [survivor, end]), then the block's groups'
-    (``block_*``, [end, start]), in that order, with ``starts`` their
-    starts.  A state qualifies when its key is within ``log2(|p - p*| + 1)``
-    of the cheapest key (``p*`` that state's average), plus a relative
-    ``slack``.  Owner (the group's start), the state's start, key and
-    average; by owner, then by state.
-    """
-    survivors = survivor_keys.shape[0]
-    length = block_keys.shape[0]
-    rows, states = length - since, survivors + length
-    # which qualify, then just the room they need: a long block's rows times
-    # states are tens of thousands, and the chosen few hundred
-    qualifies = np.zeros((rows, states), dtype=np.bool_)
-    found = 0
-    for row in range(rows):
-        end = since - 1 + row
-        # the first cheapest, survivors first
-        lowest, centre = np.inf, 0.0
-        for state in range(states):
-            if state < survivors:
-                key, mean = survivor_keys[state, end], survivor_means[state, end]
-            else:
-                key, mean = block_keys[end, state - survivors], block_means[end, state - survivors]
-            if state == 0 or key < lowest:
-                lowest, centre = key, mean
-        lowest += slack * (abs(lowest) + 1.0)
-        # no state further than log2(M + 1) above the cheapest can qualify
-        reach = lowest + widest_jump
-        for state in range(states):
-            if state < survivors:
-                key, mean = survivor_keys[state, end], survivor_means[state, end]
-            else:
-                key, mean = block_keys[end, state - survivors], block_means[end, state - survivors]
-            if not key <= reach:
-                continue
-            if key <= math.log2(abs(mean - centre) + 1.0) + lowest:
-                qualifies[row, state] = True
-                found += 1
-    owner = np.empty(found, dtype=np.int64)
-    froms = np.empty(found, dtype=np.int64)
-    keys = np.empty(found)
-    prevs = np.empty(found)
-    found = 0
-    for row in range(rows):
-        end = since - 1 + row
-        for state in range(states):
-            if qualifies[row, state]:
-                owner[found] = row + since
-                froms[found] = starts[state]
-                if state < survivors:
-                    keys[found] = survivor_keys[state, end]
-                    prevs[found] = survivor_means[state, end]
-                else:
-                    keys[found] = block_keys[end, state - survivors]
-                    prevs[found] = block_means[end, state - survivors]
-                found += 1
-    return owner, froms, keys, prevs
+            bits = inside_bits[end, group] + cheapest
+            best[end, group] = bits
+            block_keys[end, group] = bits + inside_norm[end, group]
+    return owner[:found], froms[:found], keys[:found], prevs[:found], begins
 
 
 @_compiled
