@@ -615,9 +615,12 @@ class ExactSearch:
           (their least, from the table), ``n log2(s+1)`` is superadditive
           (``log2(sqrt(v) + 1)`` is concave: F3's argument, the spread between
           ``A`` and ``E`` dropped), and ``r(s) > 0``;
-        * ``a`` lies between ``A``'s average and the block's run averages, so
-          each predecessor's jump is at most ``log2(1 + d)``, ``d`` its distance
-          to the farther end of that range;
+        * ``a`` lies between ``A``'s average and ``E``'s, ``k / (n + k)`` of
+          the way from ``A``'s (``n`` trials; ``K / (n + K)`` at most, ``K``
+          the block's trials), so each predecessor's jump is at most
+          ``log2(1 + d)``, ``d`` its distance to the farther end of the range
+          that leaves ``a`` with ``E``'s average anywhere between the block's
+          prefix averages;
         * ``L(a) >= L_min`` (F2).
 
         The cheapest state at ``e`` costs at most the exact state of the
@@ -649,6 +652,7 @@ class ExactSearch:
             self._size_bits,
             float(block_means.min()),
             float(block_means.max()),
+            float(inside.cumulative[-1]),
             math.log2(self._norm_floor),
         )
         # per run e of the block: what every survivor's state adds at least

@@ -331,21 +331,27 @@ def key_floor(
     size_bits: FloatArray,
     block_low: float,
     block_high: float,
+    block_trials: float,
     least_norm: float,
 ) -> FloatArray:
     """Per survivor, the least key a state of it can have in a block, less the block's part.
 
     ``c(n) + n log2(s + 1)`` of its group, plus the cheapest predecessor term
-    any average between its own and the block's runs' (``block_low`` ..
-    ``block_high``) can get, plus ``least_norm`` (``L_min``): see
-    ``ExactSearch._near``.
+    any average its group can take in the block can get, plus ``least_norm``
+    (``L_min``): see ``ExactSearch._near``.  That average moves from the
+    group's own towards the block's prefix averages (``block_low`` ..
+    ``block_high``) by ``k / (n + k)`` of the way at most, ``k`` the trials
+    taken in (``block_trials`` at most): an old group with many trials hardly
+    moves.
     """
     lower = np.empty(survivors)
     for index in range(survivors):
         trials, mean = groups[0, index], groups[1, index]
         bits = math.log2(math.sqrt(groups[2, index] / trials) + 1.0) * trials
         bits += size_bits[int(trials)]
-        low, high = min(mean, block_low), max(mean, block_high)
+        share = block_trials / (trials + block_trials)
+        low = mean - share * max(mean - block_low, 0.0)
+        high = mean + share * max(block_high - mean, 0.0)
         start = int(groups[3, index])
         first, stop = predecessors(history_begin, start, len(history_keys))
         cheapest = np.inf
