@@ -186,6 +186,9 @@ BLOCK_AREA = 1 << 13
 NEAR_MIN_SURVIVORS = 64
 NEAR_MARGIN = 1e-6
 
+Pending = tuple[npt.NDArray[np.int64], FloatArray, FloatArray]
+"""Predecessors of the next group to open: their starts, keys and averages."""
+
 Survivors = npt.NDArray[np.intp] | None
 """Which survivors: their indices, or None for all."""
 
@@ -214,6 +217,16 @@ class _Inside:
             sizes, avgs, stdevs, search._size_bits, search._half_m, search._norm_floor
         )
         self.cumulative, self.mean, self.spread, self.bits, self.norm = groups
+
+    @functools.cached_property
+    def prefix_mean(self) -> FloatArray:
+        """Means of the groups that start at the block's first run, by their end."""
+        return np.ascontiguousarray(self.mean[:, 0])
+
+    @functools.cached_property
+    def prefix_spread(self) -> FloatArray:
+        """Spreads of the groups that start at the block's first run, by their end."""
+        return np.ascontiguousarray(self.spread[:, 0])
 
     def trials_from_first(self) -> npt.NDArray[np.int64]:
         """Trials of the groups that start at the block's first run, by their end."""
@@ -296,10 +309,10 @@ class ExactSearch:
         self._groups = np.zeros((BEST + 1, 64))
         self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at the next run
         # predecessors of the next start to open: (from, key, prev)
-        self._pending: tuple[list[int], list[float], list[float]] = (
-            [-1],
-            [model.first_avg_bits],
-            [0.0],
+        self._pending: Pending = (
+            np.array([-1], dtype=np.int64),
+            np.array([model.first_avg_bits]),
+            np.array([0.0]),
         )
         # every start's predecessors as it opened: the survivors' for the search (see
         # exact_kernels.predecessors), everyone's for the backtrack
@@ -336,9 +349,9 @@ class ExactSearch:
             groups=self._groups[:BEST, :count].copy(),
             best=self._groups[BEST, :count].copy(),
             doomed=doomed,
-            pending_from=np.array(pending_from, dtype=np.int64),
-            pending_key=np.array(pending_key, dtype=np.float64),
-            pending_prev=np.array(pending_prev, dtype=np.float64),
+            pending_from=pending_from.copy(),
+            pending_key=pending_key.copy(),
+            pending_prev=pending_prev.copy(),
             history_begin=self._history_begin.view().copy(),
             history_from=self._history_from.view().copy(),
             history_key=self._history_key.view().copy(),
@@ -370,9 +383,9 @@ class ExactSearch:
         search._groups[BEST, :count] = saved.best
         search._doomed = saved.doomed == 0 if saved.doomed.any() else None
         search._pending = (
-            saved.pending_from.tolist(),
-            saved.pending_key.tolist(),
-            saved.pending_prev.tolist(),
+            saved.pending_from.astype(np.int64),
+            saved.pending_key.astype(np.float64),
+            saved.pending_prev.astype(np.float64),
         )
         search._history_begin.extend(saved.history_begin)
         search._history_from.extend(saved.history_from)
@@ -576,8 +589,8 @@ class ExactSearch:
             self._groups,
             *self._histories(),
             inside.trials_from_first(),
-            np.ascontiguousarray(inside.mean[:, 0]),
-            np.ascontiguousarray(inside.spread[:, 0]),
+            inside.prefix_mean,
+            inside.prefix_spread,
             self._size_bits,
             self._half_m,
             self._norm_floor,
@@ -644,7 +657,7 @@ class ExactSearch:
     def _key_floor(self, inside: _Inside) -> tuple[FloatArray, FloatArray]:
         """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see _near)."""
         count = self._count
-        block_means = inside.mean[:, 0]
+        block_means = inside.prefix_mean
         lower = _kernels().key_floor(
             self._groups,
             count,
@@ -657,7 +670,7 @@ class ExactSearch:
         )
         # per run e of the block: what every survivor's state adds at least
         block_trials = inside.trials_from_first().astype(np.float64)
-        added = np.sqrt(inside.spread[:, 0] / block_trials)
+        added = np.sqrt(inside.prefix_spread / block_trials)
         added += 1.0
         np.log2(added, out=added)
         added += self._least_step
@@ -692,9 +705,9 @@ class ExactSearch:
             survivor_means,
             self._survivor_starts(None if old is None else old.which),
             first,
-            np.asarray(pending_from, dtype=np.int64),
-            np.asarray(pending_key, dtype=np.float64),
-            np.asarray(pending_prev, dtype=np.float64),
+            pending_from,
+            pending_key,
+            pending_prev,
             self._widest_jump,
             RELATIVE_SLACK,
             best,
@@ -737,31 +750,29 @@ class ExactSearch:
         self._pending = self._predecessors(keys)
         self._doomed = self._to_prune(best, lowest, float(keys[lowest] - best[lowest]))
 
-    def _predecessors(self, keys: FloatArray) -> tuple[list[int], list[float], list[float]]:
+    def _predecessors(self, keys: FloatArray) -> Pending:
         """The states ``(i, e)`` the next group may follow: all but the dominated.
 
         ``i`` is dominated by ``i'`` if ``U_i - U_i' > log2(|p_i - p_i'| + 1)``
         (``keys`` are the ``U``); testing against the cheapest ``U`` alone
-        keeps a few extra, never too few.
+        keeps a few extra, never too few.  Every average lies in ``[0, M]``,
+        so no state more than ``log2(M + 1)`` above the cheapest passes: the
+        test is made on the few closer (one bit more, for rounding).
         """
         cheapest = int(keys.argmin())
         lowest = float(keys[cheapest])
         slack = RELATIVE_SLACK * (abs(lowest) + 1.0)
-        near = np.flatnonzero(keys <= lowest + self._theta_base + slack)
+        near = np.flatnonzero(keys <= lowest + (self._widest_jump + 1.0) + slack)
         groups = self._groups
-        if len(near) == 1:
-            return [int(groups[START, cheapest])], [lowest], [float(groups[MEAN, cheapest])]
+        if len(near) == 1:  # the cheapest alone
+            return groups[START, near].astype(np.int64), keys[near], groups[MEAN, near]
         avgs = groups[MEAN, near]
         bound = np.abs(avgs - groups[MEAN, cheapest])
         bound += 1.0
         np.log2(bound, out=bound)
         bound += lowest + slack
-        kept = keys[near] <= bound
-        return (
-            groups[START, near[kept]].astype(np.int64).tolist(),
-            keys[near[kept]].tolist(),
-            avgs[kept].tolist(),
-        )
+        kept = near[keys[near] <= bound]
+        return groups[START, kept].astype(np.int64), keys[kept], groups[MEAN, kept]
 
     def split_bound(self, trials: int, prev_avg: float) -> float:
         """``theta(n, q)``: the most a start may lie above the best and still be needed.
