@@ -639,26 +639,41 @@ class ExactSearch:
         The cheapest state at ``e`` costs at most the exact state of the
         cheapest survivor and of the newest one; a survivor whose bound is
         more than ``log2(M + 1)`` above theirs at every run of the block (with
-        a margin for rounding) is far.  It is an optimisation only: a far
-        survivor computed anyway would be chosen nowhere.
+        a margin for rounding) is far.  The concavity step loses much where
+        the block's runs spread unlike the group (a spike in either): a
+        survivor it leaves near is tried again run by run with the pooled
+        spread itself (:func:`.exact_kernels.near_survivors`).  It is an
+        optimisation only: a far survivor computed anyway would be chosen
+        nowhere.
         """
         count = self._count
         if count < NEAR_MIN_SURVIVORS:
             return None
-        lower, added = self._key_floor(inside)
+        lower, added, rest = self._key_floor(inside)
         # the cheapest state at e, at most: the cheapest survivor's and the newest's
         references = np.unique(np.array([int(self._groups[BEST, :count].argmin()), count - 1]))
         ceiling = self._extended(inside, references).keys.min(axis=0)
         worst = float(np.max(ceiling - added))
         margin = self._widest_jump + NEAR_MARGIN * (abs(float(ceiling.max())) + 1.0)
-        near = np.flatnonzero(lower <= worst + margin)
+        candidates = np.flatnonzero(lower <= worst + margin)
+        ceiling += margin
+        near = _kernels().near_survivors(
+            self._groups,
+            candidates,
+            rest,
+            self._size_bits,
+            inside.trials_from_first(),
+            inside.prefix_spread,
+            ceiling,
+        )
         return None if len(near) == count else near
 
-    def _key_floor(self, inside: _Inside) -> tuple[FloatArray, FloatArray]:
-        """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see _near)."""
+    def _key_floor(self, inside: _Inside) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see
+        _near), and the part of ``lower`` that is not the group's size and spread."""
         count = self._count
         block_means = inside.prefix_mean
-        lower = _kernels().key_floor(
+        lower, rest = _kernels().key_floor(
             self._groups,
             count,
             *self._histories(),
@@ -675,7 +690,7 @@ class ExactSearch:
         np.log2(added, out=added)
         added += self._least_step
         added *= block_trials
-        return lower, added
+        return lower, added, rest
 
     def _open_groups(
         self,

@@ -333,7 +333,7 @@ def key_floor(
     block_high: float,
     block_trials: float,
     least_norm: float,
-) -> FloatArray:
+) -> tuple[FloatArray, FloatArray]:
     """Per survivor, the least key a state of it can have in a block, less the block's part.
 
     ``c(n) + n log2(s + 1)`` of its group, plus the cheapest predecessor term
@@ -342,9 +342,11 @@ def key_floor(
     group's own towards the block's prefix averages (``block_low`` ..
     ``block_high``) by ``k / (n + k)`` of the way at most, ``k`` the trials
     taken in (``block_trials`` at most): an old group with many trials hardly
-    moves.
+    moves.  Also that last part alone (the cheapest predecessor term plus
+    ``L_min``), for :func:`near_survivors`.
     """
     lower = np.empty(survivors)
+    rest = np.empty(survivors)
     for index in range(survivors):
         trials, mean = groups[0, index], groups[1, index]
         bits = math.log2(math.sqrt(groups[2, index] / trials) + 1.0) * trials
@@ -364,8 +366,47 @@ def key_floor(
             cost = history_keys[pair] - reach
             if cost < cheapest:
                 cheapest = cost
-        lower[index] = bits + cheapest + least_norm
-    return lower
+        rest[index] = cheapest + least_norm
+        lower[index] = bits + rest[index]
+    return lower, rest
+
+
+@_compiled
+def near_survivors(
+    groups: FloatArray,
+    candidates: IntArray,
+    rest: FloatArray,
+    size_bits: FloatArray,
+    prefix_trials: IntArray,
+    prefix_spread: FloatArray,
+    limits: FloatArray,
+) -> IntArray:
+    """Those of ``candidates`` (survivors) whose floor with the pooled spread is within
+    ``limits`` at some run of the block.
+
+    The floor of a survivor's state at block run ``e``: ``c(N) + N log2(s +
+    1)`` with ``N`` its trials and the block's first ``k``, ``s`` the root of
+    the group's and the prefix's spreads (``prefix_spread``) over ``N``,
+    plus ``rest`` (see :func:`key_floor`).  Unlike :func:`key_floor`'s, it
+    stays close where the block's spread differs from the group's (a run far
+    off in either); a logarithm per run and candidate, where extending the
+    survivor costs several.
+    """
+    near = np.empty(len(candidates), dtype=np.int64)
+    found = 0
+    for candidate in candidates:
+        trials = int(groups[0, candidate])
+        spread = groups[2, candidate]
+        for end in range(len(limits)):
+            total = trials + prefix_trials[end]
+            total_float = float(total)
+            pooled = math.sqrt((spread + prefix_spread[end]) / total_float)
+            floor = total_float * math.log2(pooled + 1.0) + size_bits[total]
+            if floor + rest[candidate] <= limits[end]:
+                near[found] = candidate
+                found += 1
+                break
+    return near[:found]
 
 
 @_compiled

@@ -123,7 +123,9 @@ def saved_arrays(prepared: PreparedRuns, model: BitModel) -> list:
 @given(series_cases(max_length=120))
 def test_the_bound_on_a_survivors_keys_in_a_block_holds(case) -> None:
     """What ExactSearch._near skips survivors by: no state of a survivor in a block
-    costs less than its floor (checked on every block, with the skip always on)."""
+    costs less than its floor, and none of a survivor it calls far is within
+    log2(M + 1) of the cheapest survivor's state (checked on every block, with the
+    skip always on)."""
     runs, unit, sbps = case
     prepared = prepare_runs(runs)
     if prepared.max_value <= 0.0:
@@ -132,10 +134,15 @@ def test_the_bound_on_a_survivors_keys_in_a_block_holds(case) -> None:
 
     def checking(self, inside):
         keys = self._extended(inside, None).keys
-        lower, added = self._key_floor(inside)
+        lower, added, _ = self._key_floor(inside)
         floor = lower[:, None] + added[None, :]
         assert (keys >= floor - 1e-9 * (np.abs(keys) + 1.0)).all()
-        return original(self, inside)
+        near = original(self, inside)
+        far = np.ones(len(keys), dtype=bool)
+        far[near if near is not None else slice(None)] = False
+        cheapest = keys.min(axis=0)
+        assert (keys[far] > cheapest + self._widest_jump - 1e-9 * (np.abs(cheapest) + 1.0)).all()
+        return near
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ExactSearch, "_near", checking)
