@@ -649,12 +649,13 @@ class ExactSearch:
         count = self._count
         if count < NEAR_MIN_SURVIVORS:
             return None
-        lower, added, rest = self._key_floor(inside)
+        added = self._added(inside)
         # the cheapest state at e, at most: the cheapest survivor's and the newest's
         references = np.unique(np.array([int(self._groups[BEST, :count].argmin()), count - 1]))
         ceiling = self._extended(inside, references).keys.min(axis=0)
         worst = float(np.max(ceiling - added))
         margin = self._widest_jump + NEAR_MARGIN * (abs(float(ceiling.max())) + 1.0)
+        lower, rest = self._key_floor(inside, worst + margin)
         candidates = np.flatnonzero(lower <= worst + margin)
         ceiling += margin
         near = _kernels().near_survivors(
@@ -668,29 +669,32 @@ class ExactSearch:
         )
         return None if len(near) == count else near
 
-    def _key_floor(self, inside: _Inside) -> tuple[FloatArray, FloatArray, FloatArray]:
+    def _key_floor(self, inside: _Inside, threshold: float) -> tuple[FloatArray, FloatArray]:
         """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see
-        _near), and the part of ``lower`` that is not the group's size and spread."""
-        count = self._count
+        _near and :meth:`_added`), and the part of ``lower`` that is not the group's size
+        and spread (NaN where a quicker floor is already above ``threshold``)."""
         block_means = inside.prefix_mean
-        lower, rest = _kernels().key_floor(
+        return _kernels().key_floor(
             self._groups,
-            count,
+            self._count,
             *self._histories(),
             self._size_bits,
             float(block_means.min()),
             float(block_means.max()),
             float(inside.cumulative[-1]),
             math.log2(self._norm_floor),
+            threshold,
         )
-        # per run e of the block: what every survivor's state adds at least
+
+    def _added(self, inside: _Inside) -> FloatArray:
+        """Per run ``e`` of the block, what every survivor's state adds at least."""
         block_trials = inside.trials_from_first().astype(np.float64)
         added = np.sqrt(inside.prefix_spread / block_trials)
         added += 1.0
         np.log2(added, out=added)
         added += self._least_step
         added *= block_trials
-        return lower, added, rest
+        return added
 
     def _open_groups(
         self,

@@ -333,6 +333,7 @@ def key_floor(
     block_high: float,
     block_trials: float,
     least_norm: float,
+    threshold: float,
 ) -> tuple[FloatArray, FloatArray]:
     """Per survivor, the least key a state of it can have in a block, less the block's part.
 
@@ -344,14 +345,27 @@ def key_floor(
     taken in (``block_trials`` at most): an old group with many trials hardly
     moves.  Also that last part alone (the cheapest predecessor term plus
     ``L_min``), for :func:`near_survivors`.
+
+    A survivor's best (row 4 of ``groups``) is ``c(n) + n log2(s + 1)`` plus
+    ``log2((s + 2) / (s + 1)) <= 1`` plus its cheapest predecessor term at
+    its own average ``m``; a term at an average ``a`` is at most
+    ``log2(1 + |a - m|)`` more.  So ``best - 1 - log2(1 + w) + L_min``, ``w``
+    the farthest the average can move in the block, is a floor too, without
+    a logarithm per predecessor: a survivor it puts above ``threshold`` gets
+    that floor (and no ``rest``), the others the one above.
     """
     lower = np.empty(survivors)
     rest = np.empty(survivors)
     for index in range(survivors):
         trials, mean = groups[0, index], groups[1, index]
+        share = block_trials / (trials + block_trials)
+        moved = share * max(mean - block_low, block_high - mean, 0.0)
+        quick = groups[4, index] - 1.0 - math.log2(1.0 + moved) + least_norm
+        if quick > threshold:
+            lower[index], rest[index] = quick, np.nan
+            continue
         bits = math.log2(math.sqrt(groups[2, index] / trials) + 1.0) * trials
         bits += size_bits[int(trials)]
-        share = block_trials / (trials + block_trials)
         low = mean - share * max(mean - block_low, 0.0)
         high = mean + share * max(block_high - mean, 0.0)
         start = int(groups[3, index])

@@ -134,9 +134,11 @@ def test_the_bound_on_a_survivors_keys_in_a_block_holds(case) -> None:
 
     def checking(self, inside):
         keys = self._extended(inside, None).keys
-        lower, added, _ = self._key_floor(inside)
-        floor = lower[:, None] + added[None, :]
-        assert (keys >= floor - 1e-9 * (np.abs(keys) + 1.0)).all()
+        added = self._added(inside)
+        for threshold in (np.inf, -np.inf):  # the floor with the predecessors, the quicker one
+            lower, _ = self._key_floor(inside, threshold)
+            floor = lower[:, None] + added[None, :]
+            assert (keys >= floor - 1e-9 * (np.abs(keys) + 1.0)).all()
         near = original(self, inside)
         far = np.ones(len(keys), dtype=bool)
         far[near if near is not None else slice(None)] = False
