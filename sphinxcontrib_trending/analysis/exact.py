@@ -232,10 +232,6 @@ class _Inside:
         """Trials of the groups that start at the block's first run, by their end."""
         return self.cumulative[1:]
 
-    def trials_to(self, end: int, stop: int) -> npt.NDArray[np.int64]:
-        """Trials of the groups ending at run ``end`` that start before run ``stop``."""
-        return self.cumulative[end + 1] - self.cumulative[:stop]
-
 
 @dataclass
 class _Extended:
@@ -751,40 +747,49 @@ class ExactSearch:
         length = len(pairs.begins)
         end = length - 1
         count = self._count
-        survivors = count + length
-        groups = self._groups
-        groups[TRIALS, count:survivors] = inside.trials_to(end, length)
-        groups[MEAN, count:survivors] = inside.mean[end]
-        groups[SPREAD, count:survivors] = inside.spread[end]
-        groups[START, count:survivors] = np.arange(first, first + length)
-        groups[BEST, count:survivors] = new_best[end]
-        keys[count:survivors] = new_keys[end]
         self._history_begin.extend(self._history_from.used + pairs.begins)
         self._history_from.extend(pairs.froms)
         self._history_key.extend(pairs.keys)
         self._history_prev.extend(pairs.prevs)
-        self._count = survivors
-        best = groups[BEST, :survivors]
-        lowest = int(best.argmin())
-        self._pending = self._predecessors(keys)
-        self._doomed = self._to_prune(best, lowest, float(keys[lowest] - best[lowest]))
+        # a start that fails the split bound is still the last group of a partition of
+        # the runs so far, so it is dropped only when the next run arrives
+        keep, kept_all, cheapest, near = _kernels().close_survivors(
+            self._groups,
+            count,
+            first,
+            inside.cumulative,
+            inside.mean[end],
+            inside.spread[end],
+            new_best[end],
+            new_keys[end],
+            keys,
+            self._size_bits,
+            GAUSS_BITS_PER_TRIAL,
+            self._theta_base,
+            self._widest_jump,
+            RELATIVE_SLACK,
+        )
+        self._count = count + length
+        self._pending = self._predecessors(keys, cheapest, near)
+        self._doomed = None if kept_all else keep
 
-    def _predecessors(self, keys: FloatArray) -> Pending:
+    def _predecessors(
+        self, keys: FloatArray, cheapest: int, near: npt.NDArray[np.int64]
+    ) -> Pending:
         """The states ``(i, e)`` the next group may follow: all but the dominated.
 
         ``i`` is dominated by ``i'`` if ``U_i - U_i' > log2(|p_i - p_i'| + 1)``
         (``keys`` are the ``U``); testing against the cheapest ``U`` alone
         keeps a few extra, never too few.  Every average lies in ``[0, M]``,
         so no state more than ``log2(M + 1)`` above the cheapest passes: the
-        test is made on the few closer (one bit more, for rounding).
+        test is made on the few closer, ``near`` (one bit more, for rounding;
+        ``cheapest`` the cheapest).
         """
-        cheapest = int(keys.argmin())
-        lowest = float(keys[cheapest])
-        slack = RELATIVE_SLACK * (abs(lowest) + 1.0)
-        near = np.flatnonzero(keys <= lowest + (self._widest_jump + 1.0) + slack)
         groups = self._groups
         if len(near) == 1:  # the cheapest alone
             return groups[START, near].astype(np.int64), keys[near], groups[MEAN, near]
+        lowest = float(keys[cheapest])
+        slack = RELATIVE_SLACK * (abs(lowest) + 1.0)
         avgs = groups[MEAN, near]
         bound = np.abs(avgs - groups[MEAN, cheapest])
         bound += 1.0
@@ -809,26 +814,6 @@ class ExactSearch:
     def survivors(self) -> int:
         """Starts the search still extends: what its time per run grows with."""
         return self._count
-
-    def _to_prune(
-        self, best: FloatArray, lowest: int, norm_of_lowest: float
-    ) -> npt.NDArray[np.bool_] | None:
-        """Which survivors to keep for the runs to come: None if all.
-
-        A start that fails the rule is still the last group of a partition of
-        the runs so far, so it is dropped only when the next run arrives.
-        """
-        floor = float(best[lowest])
-        # split_bound for every survivor at once (its size term not tabled: the table
-        # would take 8 bytes a trial of the history)
-        keep = _kernels().within_split_bound(
-            self._groups,
-            best,
-            self._size_bits,
-            GAUSS_BITS_PER_TRIAL,
-            norm_of_lowest + self._theta_base + floor + RELATIVE_SLACK * (abs(floor) + 1.0),
-        )
-        return None if keep.all() else keep
 
     def _drop(self, keep: npt.NDArray[np.bool_]) -> None:
         """Forget the survivors not kept (their predecessors stay in the history)."""

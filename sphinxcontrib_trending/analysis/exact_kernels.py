@@ -191,22 +191,76 @@ def extend_in_place(
 
 
 @_compiled
-def within_split_bound(
-    groups: FloatArray, best: FloatArray, size_bits: FloatArray, per_trial: float, offset: float
-) -> npt.NDArray[np.bool_]:
-    """Per survivor, whether ``best`` is within ``c(n) - n * per_trial + offset``.
+def close_survivors(
+    groups: FloatArray,
+    count: int,
+    first: int,
+    cumulative: IntArray,
+    block_mean: FloatArray,
+    block_spread: FloatArray,
+    block_best: FloatArray,
+    block_keys: FloatArray,
+    keys: FloatArray,
+    size_bits: FloatArray,
+    per_trial: float,
+    theta_base: float,
+    widest_jump: float,
+    slack: float,
+) -> tuple[npt.NDArray[np.bool_], bool, int, IntArray]:
+    """The block's starts joined to the ``count`` survivors, and what the next block needs.
 
-    The split bound of every survivor at once (``ExactSearch._to_prune``);
-    ``n`` its trials (row 0 of ``groups``).
+    Writes each start's group up to the block's last run (trials from
+    ``cumulative``, ``block_*`` its statistics, best and key) into the
+    columns from ``count`` on of ``groups``, and its key into ``keys``,
+    which holds the older survivors' before them.  Then, over every
+    survivor: which are within the split bound (``ExactSearch.split_bound``
+    with ``n`` its trials: ``c(n) - n * per_trial`` plus ``theta_base``,
+    ``L`` of the cheapest's average, the cheapest best and a relative
+    ``slack``) and whether all are; the survivor with the cheapest key; and
+    those within ``log2(M + 1)`` and a bit of it, the only ones that can
+    follow (``ExactSearch._predecessors``).
     """
-    survivors = len(best)
+    length = len(block_mean)
+    end = length - 1
+    survivors = count + length
+    for start in range(length):
+        column = count + start
+        groups[0, column] = float(cumulative[end + 1] - cumulative[start])
+        groups[1, column] = block_mean[start]
+        groups[2, column] = block_spread[start]
+        groups[3, column] = float(first + start)
+        groups[4, column] = block_best[start]
+        keys[column] = block_keys[start]
+    lowest = 0
+    for index in range(1, survivors):
+        if groups[4, index] < groups[4, lowest]:
+            lowest = index
+    floor = groups[4, lowest]
+    norm_of_lowest = keys[lowest] - floor
+    offset = norm_of_lowest + theta_base + floor + slack * (abs(floor) + 1.0)
     keep = np.empty(survivors, dtype=np.bool_)
+    kept_all = True
     for index in range(survivors):
         trials = groups[0, index]
         limit = size_bits[int(trials)] - trials * per_trial
         limit += offset
-        keep[index] = best[index] <= limit
-    return keep
+        keep[index] = groups[4, index] <= limit
+        kept_all = kept_all and keep[index]
+    cheapest = 0
+    for index in range(1, survivors):
+        if keys[index] < keys[cheapest]:
+            cheapest = index
+    reach = keys[cheapest] + (widest_jump + 1.0) + slack * (abs(keys[cheapest]) + 1.0)
+    found = 0
+    for index in range(survivors):
+        found += keys[index] <= reach
+    near = np.empty(found, dtype=np.int64)
+    found = 0
+    for index in range(survivors):
+        if keys[index] <= reach:
+            near[found] = index
+            found += 1
+    return keep, kept_all, cheapest, near
 
 
 @_inlined
