@@ -188,6 +188,29 @@ def test_skipping_far_survivors_inside_blocks_changes_no_state(monkeypatch, kind
     assert sum(skipped) > 0
 
 
+@pytest.mark.parametrize(("spikes", "most"), [(0.0, 12), (0.01, 25)])
+def test_few_survivors_are_extended_run_by_run_on_a_level_with_or_without_spikes(
+    monkeypatch, spikes, most
+) -> None:
+    """Of the hundreds of starts a long stable level keeps, a block extends few run by run:
+    the far test's floors hold even where single runs spike (a count, not a timing: on a
+    loaded machine it still says whether the search does the work it should)."""
+    near_counts = []
+    original = ExactSearch._near
+
+    def counting(self, inside):
+        near = original(self, inside)
+        if self.survivors >= exact.NEAR_MIN_SURVIVORS:
+            near_counts.append(self.survivors if near is None else len(near))
+        return near
+
+    monkeypatch.setattr(ExactSearch, "_near", counting)
+    prepared = prepare_runs(stable(5_000, random.Random(5), spikes))
+    exact_search(prepared, model_for(prepared, None, None))
+    assert near_counts
+    assert sum(near_counts) / len(near_counts) <= most
+
+
 def peak_traced(values: list[float], outlier_runs: int = 0) -> int:
     """Peak memory of one grouping; by default the search's alone, without the
     outlier stage that runs after it."""
