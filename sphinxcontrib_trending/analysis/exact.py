@@ -24,8 +24,10 @@ state and transition that no optimal partition uses:
 The search advances a block of up to :data:`MAX_BLOCK` runs at a time (more
 with thousands of survivors, :meth:`ExactSearch._longest`;
 :meth:`ExactSearch._advance_block`): a compiled loop (:mod:`.exact_kernels`)
-extends the surviving starts over the whole block, and the groups opened
-inside it get their predecessors by a short fixed-point iteration.  A survivor that no
+extends the surviving starts over the whole block, and another takes the
+groups opened inside it in order, each choosing its predecessors among the
+states at the run before it (the survivors' and those of the block's
+earlier groups), as a search run by run would.  A survivor that no
 group opened in the block can take as predecessor (a lower bound on its
 states, :meth:`ExactSearch._near`) is extended to the block's last run only:
 on a stable level that is most of them.  It is near-linear in the length of
@@ -183,8 +185,9 @@ BLOCK_AREA = 1 << 13
 # ExactSearch._near), and the relative margin that test leaves for rounding
 NEAR_MIN_SURVIVORS = 64
 NEAR_MARGIN = 1e-6
-# rounds of the fixed-point iteration of a block's predecessor sets
-ROUNDS = 8
+
+Pending = tuple[npt.NDArray[np.int64], FloatArray, FloatArray]
+"""Predecessors of the next group to open: their starts, keys and averages."""
 
 Survivors = npt.NDArray[np.intp] | None
 """Which survivors: their indices, or None for all."""
@@ -215,13 +218,19 @@ class _Inside:
         )
         self.cumulative, self.mean, self.spread, self.bits, self.norm = groups
 
+    @functools.cached_property
+    def prefix_mean(self) -> FloatArray:
+        """Means of the groups that start at the block's first run, by their end."""
+        return np.ascontiguousarray(self.mean[:, 0])
+
+    @functools.cached_property
+    def prefix_spread(self) -> FloatArray:
+        """Spreads of the groups that start at the block's first run, by their end."""
+        return np.ascontiguousarray(self.spread[:, 0])
+
     def trials_from_first(self) -> npt.NDArray[np.int64]:
         """Trials of the groups that start at the block's first run, by their end."""
         return self.cumulative[1:]
-
-    def trials_to(self, end: int, stop: int) -> npt.NDArray[np.int64]:
-        """Trials of the groups ending at run ``end`` that start before run ``stop``."""
-        return self.cumulative[end + 1] - self.cumulative[:stop]
 
 
 @dataclass
@@ -246,20 +255,6 @@ class _Block(NamedTuple):
     ends: list[tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]] | None
 
 
-class _States(NamedTuple):
-    """The states a block's groups may follow, at each run of the block but the last.
-
-    The (near) survivors' states, then the block's groups by start: the
-    arrays they are computed in, not a copy side by side (at 20,000 runs
-    with no change that copy was a tenth of the search's memory).
-    """
-
-    survivor_keys: FloatArray  # [survivor, end]: their U
-    survivor_means: FloatArray  # [survivor, end]
-    block_means: FloatArray  # [end, start]; the block's U change from round to round
-    starts: npt.NDArray[np.int64]  # the survivors', then the block's
-
-
 class _Pairs(NamedTuple):
     """Predecessors of the groups opened in a block, grouped by the group's start."""
 
@@ -268,23 +263,6 @@ class _Pairs(NamedTuple):
     keys: FloatArray
     prevs: FloatArray
     begins: npt.NDArray[np.int64]  # per start: where its predecessors begin
-
-
-def _first_difference(one: _Pairs, other: _Pairs) -> int:
-    """The first new group whose predecessors differ (its start in the block), else the length."""
-    common = min(len(one.owner), len(other.owner))
-    differs = np.flatnonzero(
-        (one.owner[:common] != other.owner[:common])
-        | (one.froms[:common] != other.froms[:common])
-        | (one.keys[:common] != other.keys[:common])
-    )
-    if len(differs):
-        at = int(differs[0])
-        return int(min(one.owner[at], other.owner[at]))
-    if len(one.owner) != len(other.owner):
-        longer = one if len(one.owner) > common else other
-        return int(longer.owner[common])
-    return len(one.begins)
 
 
 class ExactSearch:
@@ -327,10 +305,10 @@ class ExactSearch:
         self._groups = np.zeros((BEST + 1, 64))
         self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at the next run
         # predecessors of the next start to open: (from, key, prev)
-        self._pending: tuple[list[int], list[float], list[float]] = (
-            [-1],
-            [model.first_avg_bits],
-            [0.0],
+        self._pending: Pending = (
+            np.array([-1], dtype=np.int64),
+            np.array([model.first_avg_bits]),
+            np.array([0.0]),
         )
         # every start's predecessors as it opened: the survivors' for the search (see
         # exact_kernels.predecessors), everyone's for the backtrack
@@ -367,9 +345,9 @@ class ExactSearch:
             groups=self._groups[:BEST, :count].copy(),
             best=self._groups[BEST, :count].copy(),
             doomed=doomed,
-            pending_from=np.array(pending_from, dtype=np.int64),
-            pending_key=np.array(pending_key, dtype=np.float64),
-            pending_prev=np.array(pending_prev, dtype=np.float64),
+            pending_from=pending_from.copy(),
+            pending_key=pending_key.copy(),
+            pending_prev=pending_prev.copy(),
             history_begin=self._history_begin.view().copy(),
             history_from=self._history_from.view().copy(),
             history_key=self._history_key.view().copy(),
@@ -401,9 +379,9 @@ class ExactSearch:
         search._groups[BEST, :count] = saved.best
         search._doomed = saved.doomed == 0 if saved.doomed.any() else None
         search._pending = (
-            saved.pending_from.tolist(),
-            saved.pending_key.tolist(),
-            saved.pending_prev.tolist(),
+            saved.pending_from.astype(np.int64),
+            saved.pending_key.astype(np.float64),
+            saved.pending_prev.astype(np.float64),
         )
         search._history_begin.extend(saved.history_begin)
         search._history_from.extend(saved.history_from)
@@ -472,7 +450,8 @@ class ExactSearch:
                     )
             taken = block.taken
             done += taken
-            # a block cut short by a change: start smaller, grow while it is quiet
+            # a block narrowed because more survivors were near: start smaller, grow
+            # while fewer are
             cut = taken < stop - done + taken
             grown = min(self._longest(), 2 * self._block)
             self._block = max(MIN_BLOCK, 2 * taken) if cut else grown
@@ -501,15 +480,12 @@ class ExactSearch:
 
         The groups opened inside a block depend on each other only through
         their predecessors: group ``t``'s are the states not dominated at run
-        ``t - 1``, which include the groups opened before ``t``.  They are
-        found by fixed-point iteration, starting from "survivors only" (true
-        away from changes): each round computes the rows from the
-        predecessors, then chooses the predecessors again from the rows.
-        Where a choice repeats for every group opened up to run ``c``, those
-        groups have the run-by-run search's predecessors and rows (by
-        induction over the starts); the block ends at the first run still in
-        doubt, and the next group's predecessors are found exactly as at any
-        block's end.
+        ``t - 1``, which include the groups opened before ``t``.  One compiled
+        loop takes them in order (:meth:`_open_groups`), so each chooses from
+        states already final, as a search run by run would; the next block's
+        first group gets its predecessors as at any block's end.  A block
+        takes all its runs but where more survivors are near than its arrays
+        may hold (:data:`BLOCK_AREA`).
         """
         if self._doomed is not None:
             self._drop(self._doomed)
@@ -535,26 +511,12 @@ class ExactSearch:
         old = self._extended(inside, near) if self._count else None
         if length > 1:  # a block of one run tells nothing of how many are near
             self._near_count = self._count if near is None else len(near)
-        states = self._states(first, inside, old) if old is not None and length > 1 else None
         new_best = np.empty_like(inside.bits)
-        new_keys = np.full_like(inside.bits, np.inf)  # no group of the block chosen yet
-        pairs = self._choose(states, new_keys, None, 1)
-        taken = length
-        changed = 0  # the rows from this start on are (re)computed
-        for _ in range(ROUNDS):
-            self._rows(inside, pairs, new_best, changed)
-            np.add(new_best, inside.norm, out=new_keys)
-            if length == 1:
-                break
-            # a choice depends on the rows before its start only
-            again = self._choose(states, new_keys, pairs, changed + 1)
-            taken = _first_difference(pairs, again)
-            if taken == length:
-                break
-            pairs, changed = again, taken
+        new_keys = np.empty_like(inside.bits)
+        pairs = self._open_groups(first, inside, old, new_best, new_keys)
         ends = None
         if each:
-            # every state at each run taken: the (near) survivors', then the block's;
+            # every state at each run: the (near) survivors', then the block's;
             # a far survivor is more than log2(M + 1) above the cheapest state, so
             # never the cheapest partition of a prefix (see _near)
             old_starts = self._survivor_starts(near)
@@ -568,20 +530,18 @@ class ExactSearch:
                     else inside.mean[end, : end + 1].copy(),
                     np.concatenate((old_starts, first + np.arange(end + 1))),
                 )
-                for end in range(taken)
+                for end in range(length)
             ]
-        # a MiB at 20,000 runs: let go before the survivors' keys are made
-        del states
         if near is not None:
             old = None  # the near survivors only: all of them are extended in place below
         # the survivors' keys at the run the block ends with, and room for the block's
-        keys = np.empty(self._count + taken)
+        keys = np.empty(self._count + length)
         if old is not None:  # every survivor at that run already
-            self._keep_column(old, taken - 1, keys)
+            self._keep_column(old, length - 1, keys)
         elif near is not None:
-            self._extend_every_survivor(inside, taken - 1, keys)
-        self._close_block(first, taken, inside, keys, new_best, new_keys, pairs)
-        return _Block(taken, ends)
+            self._extend_every_survivor(inside, length - 1, keys)
+        self._close_block(first, inside, keys, new_best, new_keys, pairs)
+        return _Block(length, ends)
 
     def _keep_column(self, extended: _Extended, end: int, keys: FloatArray) -> None:
         """Make every survivor's statistics and best those of ``extended`` (all of them) at
@@ -625,8 +585,8 @@ class ExactSearch:
             self._groups,
             *self._histories(),
             inside.trials_from_first(),
-            np.ascontiguousarray(inside.mean[:, 0]),
-            np.ascontiguousarray(inside.spread[:, 0]),
+            inside.prefix_mean,
+            inside.prefix_spread,
             self._size_bits,
             self._half_m,
             self._norm_floor,
@@ -652,7 +612,7 @@ class ExactSearch:
         """The survivors a group opened inside the block may follow (None: all).
 
         Inside a block, a survivor's states serve only as predecessors of the
-        groups opened there, and :meth:`_choose` takes no state more than
+        groups opened there, and :meth:`_open_groups` takes no state more than
         ``log2(M + 1)`` above the cheapest.  A survivor whose every state in the
         block is sure to lie further up is *far*: it is extended to the block's
         last run only.  A lower bound on its states: with ``A`` its group,
@@ -664,179 +624,179 @@ class ExactSearch:
           (their least, from the table), ``n log2(s+1)`` is superadditive
           (``log2(sqrt(v) + 1)`` is concave: F3's argument, the spread between
           ``A`` and ``E`` dropped), and ``r(s) > 0``;
-        * ``a`` lies between ``A``'s average and the block's run averages, so
-          each predecessor's jump is at most ``log2(1 + d)``, ``d`` its distance
-          to the farther end of that range;
+        * ``a`` lies between ``A``'s average and ``E``'s, ``k / (n + k)`` of
+          the way from ``A``'s (``n`` trials; ``K / (n + K)`` at most, ``K``
+          the block's trials), so each predecessor's jump is at most
+          ``log2(1 + d)``, ``d`` its distance to the farther end of the range
+          that leaves ``a`` with ``E``'s average anywhere between the block's
+          prefix averages;
         * ``L(a) >= L_min`` (F2).
 
         The cheapest state at ``e`` costs at most the exact state of the
         cheapest survivor and of the newest one; a survivor whose bound is
         more than ``log2(M + 1)`` above theirs at every run of the block (with
-        a margin for rounding) is far.  It is an optimisation only: a far
-        survivor computed anyway would be chosen nowhere.
+        a margin for rounding) is far.  The concavity step loses much where
+        the block's runs spread unlike the group (a spike in either): a
+        survivor it leaves near is tried again run by run with the pooled
+        spread itself (:func:`.exact_kernels.near_survivors`).  It is an
+        optimisation only: a far survivor computed anyway would be chosen
+        nowhere.
         """
         count = self._count
         if count < NEAR_MIN_SURVIVORS:
             return None
-        lower, added = self._key_floor(inside)
+        added = self._added(inside)
         # the cheapest state at e, at most: the cheapest survivor's and the newest's
         references = np.unique(np.array([int(self._groups[BEST, :count].argmin()), count - 1]))
         ceiling = self._extended(inside, references).keys.min(axis=0)
         worst = float(np.max(ceiling - added))
         margin = self._widest_jump + NEAR_MARGIN * (abs(float(ceiling.max())) + 1.0)
-        near = np.flatnonzero(lower <= worst + margin)
+        lower, rest = self._key_floor(inside, worst + margin)
+        candidates = np.flatnonzero(lower <= worst + margin)
+        ceiling += margin
+        near = _kernels().near_survivors(
+            self._groups,
+            candidates,
+            rest,
+            self._size_bits,
+            inside.trials_from_first(),
+            inside.prefix_spread,
+            ceiling,
+        )
         return None if len(near) == count else near
 
-    def _key_floor(self, inside: _Inside) -> tuple[FloatArray, FloatArray]:
-        """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see _near)."""
-        count = self._count
-        block_means = inside.mean[:, 0]
-        lower = _kernels().key_floor(
+    def _key_floor(self, inside: _Inside, threshold: float) -> tuple[FloatArray, FloatArray]:
+        """Lower bounds of the survivors' keys in the block: ``lower[j] + added[e]`` (see
+        _near and :meth:`_added`), and the part of ``lower`` that is not the group's size
+        and spread (NaN where a quicker floor is already above ``threshold``)."""
+        block_means = inside.prefix_mean
+        return _kernels().key_floor(
             self._groups,
-            count,
+            self._count,
             *self._histories(),
             self._size_bits,
             float(block_means.min()),
             float(block_means.max()),
+            float(inside.cumulative[-1]),
             math.log2(self._norm_floor),
+            threshold,
         )
-        # per run e of the block: what every survivor's state adds at least
+
+    def _added(self, inside: _Inside) -> FloatArray:
+        """Per run ``e`` of the block, what every survivor's state adds at least."""
         block_trials = inside.trials_from_first().astype(np.float64)
-        added = np.sqrt(inside.spread[:, 0] / block_trials)
+        added = np.sqrt(inside.prefix_spread / block_trials)
         added += 1.0
         np.log2(added, out=added)
         added += self._least_step
         added *= block_trials
-        return lower, added
+        return added
 
-    def _states(self, first: int, inside: _Inside, old: _Extended) -> _States:
-        """The states a block's groups may follow, survivors first: what no round changes."""
-        return _States(
-            survivor_keys=old.keys,
-            survivor_means=old.mean,
-            block_means=inside.mean,
-            starts=np.concatenate(
-                (
-                    self._survivor_starts(old.which),
-                    first + np.arange(len(inside.mean)),
-                )
-            ),
-        )
-
-    def _choose(
-        self, states: _States | None, new_keys: FloatArray, earlier: _Pairs | None, since: int
+    def _open_groups(
+        self,
+        first: int,
+        inside: _Inside,
+        old: _Extended | None,
+        best: FloatArray,
+        keys: FloatArray,
     ) -> _Pairs:
-        """Predecessors of the groups opened in the block; those before ``since`` from ``earlier``.
+        """Predecessors of the groups opened in the block, and their rows into ``best`` and
+        ``keys`` ([end, start]; inf where start > end).
 
-        The first new group's are the pending ones; group ``t``'s are the
-        states at run ``t - 1`` not dominated by the cheapest: the survivors,
-        then the block's groups, whose ``U`` are ``new_keys`` ([end, start]).
+        The first group's are the pending ones; group ``t``'s are the states at
+        run ``t - 1`` not dominated by the cheapest: the (near) survivors',
+        ``old``, then those of the block's groups opened before ``t``.
         """
-        length = len(new_keys)
-        if earlier is None:
-            froms, keys, prevs = (np.asarray(values) for values in self._pending)
-            owner = np.zeros(len(froms), dtype=np.int64)
+        pending_from, pending_key, pending_prev = self._pending
+        if old is None:  # the first run: no survivors
+            survivor_keys = survivor_means = np.empty((0, len(keys)))
         else:
-            kept_pairs = int(earlier.begins[since]) if since < length else len(earlier.owner)
-            owner, froms, keys, prevs, _ = (part[:kept_pairs] for part in earlier)
-        if states is not None and since < length:
-            # the states at runs since - 1 .. length - 2
-            chosen = _kernels().choose_states(
-                states.survivor_keys,
-                states.survivor_means,
-                new_keys,
-                states.block_means,
-                states.starts,
-                self._widest_jump,
-                RELATIVE_SLACK,
-                since,
-            )
-            earlier_parts = (owner, froms, keys, prevs)
-            owner, froms, keys, prevs = (
-                np.concatenate((part, new)) for part, new in zip(earlier_parts, chosen, strict=True)
-            )
-        begins = np.searchsorted(owner, np.arange(length))
-        return _Pairs(owner, froms, keys, prevs, begins)
-
-    @staticmethod
-    def _rows(inside: _Inside, pairs: _Pairs, best: FloatArray, since: int) -> None:
-        """Fill ``best`` ([end, start]) for the groups opened at ``since`` and after.
-
-        Inf where start > end; the columns before ``since`` stay as they are.
-        """
-        _kernels().fill_rows(
+            survivor_keys, survivor_means = old.keys, old.mean
+        owner, froms, pair_keys, prevs, begins = _kernels().open_groups(
             inside.mean,
             inside.bits,
-            pairs.owner,
-            pairs.froms,
-            pairs.keys,
-            pairs.prevs,
-            pairs.begins,
-            since,
+            inside.norm,
+            survivor_keys,
+            survivor_means,
+            self._survivor_starts(None if old is None else old.which),
+            first,
+            pending_from,
+            pending_key,
+            pending_prev,
+            self._widest_jump,
+            RELATIVE_SLACK,
             best,
+            keys,
         )
+        return _Pairs(owner, froms, pair_keys, prevs, begins)
 
     def _close_block(
         self,
         first: int,
-        taken: int,
         inside: _Inside,
         keys: FloatArray,
         new_best: FloatArray,
         new_keys: FloatArray,
         pairs: _Pairs,
     ) -> None:
-        """Make the survivors those after run ``first + taken - 1``, and find the next pending.
+        """Make the survivors those after the block's last run, and find the next pending.
 
         The survivors are already at that run, their keys the first of ``keys``:
         the block's new starts join them.
         """
-        end = taken - 1
+        length = len(pairs.begins)
+        end = length - 1
         count = self._count
-        pair_total = int(pairs.begins[taken]) if taken < len(pairs.begins) else len(pairs.owner)
-        survivors = count + taken
-        groups = self._groups
-        groups[TRIALS, count:survivors] = inside.trials_to(end, taken)
-        groups[MEAN, count:survivors] = inside.mean[end, :taken]
-        groups[SPREAD, count:survivors] = inside.spread[end, :taken]
-        groups[START, count:survivors] = np.arange(first, first + taken)
-        groups[BEST, count:survivors] = new_best[end, :taken]
-        keys[count:survivors] = new_keys[end, :taken]
-        self._history_begin.extend(self._history_from.used + pairs.begins[:taken])
-        self._history_from.extend(pairs.froms[:pair_total])
-        self._history_key.extend(pairs.keys[:pair_total])
-        self._history_prev.extend(pairs.prevs[:pair_total])
-        self._count = survivors
-        best = groups[BEST, :survivors]
-        lowest = int(best.argmin())
-        self._pending = self._predecessors(keys)
-        self._doomed = self._to_prune(best, lowest, float(keys[lowest] - best[lowest]))
+        self._history_begin.extend(self._history_from.used + pairs.begins)
+        self._history_from.extend(pairs.froms)
+        self._history_key.extend(pairs.keys)
+        self._history_prev.extend(pairs.prevs)
+        # a start that fails the split bound is still the last group of a partition of
+        # the runs so far, so it is dropped only when the next run arrives
+        keep, kept_all, cheapest, near = _kernels().close_survivors(
+            self._groups,
+            count,
+            first,
+            inside.cumulative,
+            inside.mean[end],
+            inside.spread[end],
+            new_best[end],
+            new_keys[end],
+            keys,
+            self._size_bits,
+            GAUSS_BITS_PER_TRIAL,
+            self._theta_base,
+            self._widest_jump,
+            RELATIVE_SLACK,
+        )
+        self._count = count + length
+        self._pending = self._predecessors(keys, cheapest, near)
+        self._doomed = None if kept_all else keep
 
-    def _predecessors(self, keys: FloatArray) -> tuple[list[int], list[float], list[float]]:
+    def _predecessors(
+        self, keys: FloatArray, cheapest: int, near: npt.NDArray[np.int64]
+    ) -> Pending:
         """The states ``(i, e)`` the next group may follow: all but the dominated.
 
         ``i`` is dominated by ``i'`` if ``U_i - U_i' > log2(|p_i - p_i'| + 1)``
         (``keys`` are the ``U``); testing against the cheapest ``U`` alone
-        keeps a few extra, never too few.
+        keeps a few extra, never too few.  Every average lies in ``[0, M]``,
+        so no state more than ``log2(M + 1)`` above the cheapest passes: the
+        test is made on the few closer, ``near`` (one bit more, for rounding;
+        ``cheapest`` the cheapest).
         """
-        cheapest = int(keys.argmin())
+        groups = self._groups
+        if len(near) == 1:  # the cheapest alone
+            return groups[START, near].astype(np.int64), keys[near], groups[MEAN, near]
         lowest = float(keys[cheapest])
         slack = RELATIVE_SLACK * (abs(lowest) + 1.0)
-        near = np.flatnonzero(keys <= lowest + self._theta_base + slack)
-        groups = self._groups
-        if len(near) == 1:
-            return [int(groups[START, cheapest])], [lowest], [float(groups[MEAN, cheapest])]
         avgs = groups[MEAN, near]
         bound = np.abs(avgs - groups[MEAN, cheapest])
         bound += 1.0
         np.log2(bound, out=bound)
         bound += lowest + slack
-        kept = keys[near] <= bound
-        return (
-            groups[START, near[kept]].astype(np.int64).tolist(),
-            keys[near[kept]].tolist(),
-            avgs[kept].tolist(),
-        )
+        kept = near[keys[near] <= bound]
+        return groups[START, kept].astype(np.int64), keys[kept], groups[MEAN, kept]
 
     def split_bound(self, trials: int, prev_avg: float) -> float:
         """``theta(n, q)``: the most a start may lie above the best and still be needed.
@@ -854,26 +814,6 @@ class ExactSearch:
     def survivors(self) -> int:
         """Starts the search still extends: what its time per run grows with."""
         return self._count
-
-    def _to_prune(
-        self, best: FloatArray, lowest: int, norm_of_lowest: float
-    ) -> npt.NDArray[np.bool_] | None:
-        """Which survivors to keep for the runs to come: None if all.
-
-        A start that fails the rule is still the last group of a partition of
-        the runs so far, so it is dropped only when the next run arrives.
-        """
-        floor = float(best[lowest])
-        # split_bound for every survivor at once (its size term not tabled: the table
-        # would take 8 bytes a trial of the history)
-        keep = _kernels().within_split_bound(
-            self._groups,
-            best,
-            self._size_bits,
-            GAUSS_BITS_PER_TRIAL,
-            norm_of_lowest + self._theta_base + floor + RELATIVE_SLACK * (abs(floor) + 1.0),
-        )
-        return None if keep.all() else keep
 
     def _drop(self, keep: npt.NDArray[np.bool_]) -> None:
         """Forget the survivors not kept (their predecessors stay in the history)."""

@@ -191,53 +191,177 @@ def extend_in_place(
 
 
 @_compiled
-def within_split_bound(
-    groups: FloatArray, best: FloatArray, size_bits: FloatArray, per_trial: float, offset: float
-) -> npt.NDArray[np.bool_]:
-    """Per survivor, whether ``best`` is within ``c(n) - n * per_trial + offset``.
+def close_survivors(
+    groups: FloatArray,
+    count: int,
+    first: int,
+    cumulative: IntArray,
+    block_mean: FloatArray,
+    block_spread: FloatArray,
+    block_best: FloatArray,
+    block_keys: FloatArray,
+    keys: FloatArray,
+    size_bits: FloatArray,
+    per_trial: float,
+    theta_base: float,
+    widest_jump: float,
+    slack: float,
+) -> tuple[npt.NDArray[np.bool_], bool, int, IntArray]:
+    """The block's starts joined to the ``count`` survivors, and what the next block needs.
 
-    The split bound of every survivor at once (``ExactSearch._to_prune``);
-    ``n`` its trials (row 0 of ``groups``).
+    Writes each start's group up to the block's last run (trials from
+    ``cumulative``, ``block_*`` its statistics, best and key) into the
+    columns from ``count`` on of ``groups``, and its key into ``keys``,
+    which holds the older survivors' before them.  Then, over every
+    survivor: which are within the split bound (``ExactSearch.split_bound``
+    with ``n`` its trials: ``c(n) - n * per_trial`` plus ``theta_base``,
+    ``L`` of the cheapest's average, the cheapest best and a relative
+    ``slack``) and whether all are; the survivor with the cheapest key; and
+    those within ``log2(M + 1)`` and a bit of it, the only ones that can
+    follow (``ExactSearch._predecessors``).
     """
-    survivors = len(best)
+    length = len(block_mean)
+    end = length - 1
+    survivors = count + length
+    for start in range(length):
+        column = count + start
+        groups[0, column] = float(cumulative[end + 1] - cumulative[start])
+        groups[1, column] = block_mean[start]
+        groups[2, column] = block_spread[start]
+        groups[3, column] = float(first + start)
+        groups[4, column] = block_best[start]
+        keys[column] = block_keys[start]
+    lowest = 0
+    for index in range(1, survivors):
+        if groups[4, index] < groups[4, lowest]:
+            lowest = index
+    floor = groups[4, lowest]
+    norm_of_lowest = keys[lowest] - floor
+    offset = norm_of_lowest + theta_base + floor + slack * (abs(floor) + 1.0)
     keep = np.empty(survivors, dtype=np.bool_)
+    kept_all = True
     for index in range(survivors):
         trials = groups[0, index]
         limit = size_bits[int(trials)] - trials * per_trial
         limit += offset
-        keep[index] = best[index] <= limit
-    return keep
+        keep[index] = groups[4, index] <= limit
+        kept_all = kept_all and keep[index]
+    cheapest = 0
+    for index in range(1, survivors):
+        if keys[index] < keys[cheapest]:
+            cheapest = index
+    reach = keys[cheapest] + (widest_jump + 1.0) + slack * (abs(keys[cheapest]) + 1.0)
+    found = 0
+    for index in range(survivors):
+        found += keys[index] <= reach
+    near = np.empty(found, dtype=np.int64)
+    found = 0
+    for index in range(survivors):
+        if keys[index] <= reach:
+            near[found] = index
+            found += 1
+    return keep, kept_all, cheapest, near
+
+
+@_inlined
+def _grown(values: npt.NDArray[np.generic], used: int) -> npt.NDArray[np.generic]:
+    """``values`` with room for twice as many, the first ``used`` kept."""
+    grown = np.empty(2 * len(values), dtype=values.dtype)
+    grown[:used] = values[:used]
+    return grown
 
 
 @_compiled
-def fill_rows(
+def open_groups(
     inside_mean: FloatArray,
     inside_bits: FloatArray,
-    owner: IntArray,
-    froms: IntArray,
-    keys: FloatArray,
-    prevs: FloatArray,
-    begins: IntArray,
-    since: int,
+    inside_norm: FloatArray,
+    survivor_keys: FloatArray,
+    survivor_means: FloatArray,
+    survivor_starts: IntArray,
+    first: int,
+    pending_from: IntArray,
+    pending_key: FloatArray,
+    pending_prev: FloatArray,
+    widest_jump: float,
+    slack: float,
     best: FloatArray,
-) -> None:
-    """``best[e, t]`` ([end, start]) of the groups opened at ``since`` and after.
+    block_keys: FloatArray,
+) -> tuple[IntArray, IntArray, FloatArray, FloatArray, IntArray]:
+    """The groups opened in a block, run by run: their predecessors, and their rows.
 
-    Inf where ``start > end``; the columns before ``since`` stay as they are.
-    Group ``t``'s predecessors are pairs ``begins[t]`` up to the next's.
+    Group ``t`` (the block's run ``t`` its start) follows the states at run
+    ``t - 1`` not dominated by the cheapest one: the survivors'
+    (``survivor_*``, [survivor, end]), then those of the block's groups
+    opened before it, in that order; the first group follows the pending
+    states.  A state qualifies when its key is within ``log2(|p - p*| + 1)``
+    of the cheapest key (``p*`` the average of the first cheapest state,
+    survivors first), plus a relative ``slack``.  Its rows then follow:
+    ``best[e, t]`` (its bits as the last group up to run ``e``) and
+    ``block_keys[e, t]`` (that plus ``L`` of its mean), inf where ``t > e``.
+    Taking the groups in order, each sees exactly the states it may follow.
+
+    Returns owner (the group's start, relative to the block), the state's
+    start, key and average, by owner then by state, and where each owner's
+    predecessors begin.
     """
-    length = len(begins)
-    pair_total = len(owner)
-    for start in range(since, length):
-        low = begins[start]
-        high = begins[start + 1] if start + 1 < length else pair_total
+    length = inside_mean.shape[0]
+    survivors = survivor_keys.shape[0]
+    pending = len(pending_from)
+    room = pending + 4 * length
+    owner = np.empty(room, dtype=np.int64)
+    froms = np.empty(room, dtype=np.int64)
+    keys = np.empty(room)
+    prevs = np.empty(room)
+    begins = np.empty(length, dtype=np.int64)
+    found = 0
+    for group in range(length):
+        begins[group] = found
+        if group == 0:
+            for pair in range(pending):
+                owner[pair], froms[pair] = 0, pending_from[pair]
+                keys[pair], prevs[pair] = pending_key[pair], pending_prev[pair]
+            found = pending
+        else:
+            end = group - 1
+            states = survivors + group  # the block's groups opened up to run end
+            # the first cheapest, survivors first
+            lowest, centre = np.inf, 0.0
+            for state in range(states):
+                if state < survivors:
+                    key, mean = survivor_keys[state, end], survivor_means[state, end]
+                else:
+                    column = state - survivors
+                    key, mean = block_keys[end, column], inside_mean[end, column]
+                if state == 0 or key < lowest:
+                    lowest, centre = key, mean
+            lowest += slack * (abs(lowest) + 1.0)
+            # no state further than log2(M + 1) above the cheapest can qualify
+            reach = lowest + widest_jump
+            for state in range(states):
+                if state < survivors:
+                    key, mean = survivor_keys[state, end], survivor_means[state, end]
+                    start = survivor_starts[state]
+                else:
+                    column = state - survivors
+                    key, mean = block_keys[end, column], inside_mean[end, column]
+                    start = first + column
+                if not key <= reach:
+                    continue
+                if key <= math.log2(abs(mean - centre) + 1.0) + lowest:
+                    if found == len(owner):
+                        owner, froms = _grown(owner, found), _grown(froms, found)
+                        keys, prevs = _grown(keys, found), _grown(prevs, found)
+                    owner[found], froms[found], keys[found], prevs[found] = group, start, key, mean
+                    found += 1
+        low = begins[group]
         for end in range(length):
-            if start > end:
-                best[end, start] = np.inf
+            if group > end:
+                best[end, group] = block_keys[end, group] = np.inf
                 continue
-            avg = inside_mean[end, start]
+            avg = inside_mean[end, group]
             cheapest = np.inf
-            for pair in range(low, high):
+            for pair in range(low, found):
                 if pair == 0 and froms[0] < 0:
                     jump = 0.0  # the first group has no previous average
                 else:
@@ -245,80 +369,10 @@ def fill_rows(
                 cost = keys[pair] - jump
                 if cost < cheapest:
                     cheapest = cost
-            best[end, start] = inside_bits[end, start] + cheapest
-
-
-@_compiled
-def choose_states(
-    survivor_keys: FloatArray,
-    survivor_means: FloatArray,
-    block_keys: FloatArray,
-    block_means: FloatArray,
-    starts: IntArray,
-    widest_jump: float,
-    slack: float,
-    since: int,
-) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
-    """The states each group opened at ``since`` and after may follow: those not dominated.
-
-    Group ``t``'s are the states at run ``t - 1`` of the block: the
-    survivors' (``survivor_*``, [survivor, end]), then the block's groups'
-    (``block_*``, [end, start]), in that order, with ``starts`` their
-    starts.  A state qualifies when its key is within ``log2(|p - p*| + 1)``
-    of the cheapest key (``p*`` that state's average), plus a relative
-    ``slack``.  Owner (the group's start), the state's start, key and
-    average; by owner, then by state.
-    """
-    survivors = survivor_keys.shape[0]
-    length = block_keys.shape[0]
-    rows, states = length - since, survivors + length
-    # which qualify, then just the room they need: a long block's rows times
-    # states are tens of thousands, and the chosen few hundred
-    qualifies = np.zeros((rows, states), dtype=np.bool_)
-    found = 0
-    for row in range(rows):
-        end = since - 1 + row
-        # the first cheapest, survivors first
-        lowest, centre = np.inf, 0.0
-        for state in range(states):
-            if state < survivors:
-                key, mean = survivor_keys[state, end], survivor_means[state, end]
-            else:
-                key, mean = block_keys[end, state - survivors], block_means[end, state - survivors]
-            if state == 0 or key < lowest:
-                lowest, centre = key, mean
-        lowest += slack * (abs(lowest) + 1.0)
-        # no state further than log2(M + 1) above the cheapest can qualify
-        reach = lowest + widest_jump
-        for state in range(states):
-            if state < survivors:
-                key, mean = survivor_keys[state, end], survivor_means[state, end]
-            else:
-                key, mean = block_keys[end, state - survivors], block_means[end, state - survivors]
-            if not key <= reach:
-                continue
-            if key <= math.log2(abs(mean - centre) + 1.0) + lowest:
-                qualifies[row, state] = True
-                found += 1
-    owner = np.empty(found, dtype=np.int64)
-    froms = np.empty(found, dtype=np.int64)
-    keys = np.empty(found)
-    prevs = np.empty(found)
-    found = 0
-    for row in range(rows):
-        end = since - 1 + row
-        for state in range(states):
-            if qualifies[row, state]:
-                owner[found] = row + since
-                froms[found] = starts[state]
-                if state < survivors:
-                    keys[found] = survivor_keys[state, end]
-                    prevs[found] = survivor_means[state, end]
-                else:
-                    keys[found] = block_keys[end, state - survivors]
-                    prevs[found] = block_means[end, state - survivors]
-                found += 1
-    return owner, froms, keys, prevs
+            bits = inside_bits[end, group] + cheapest
+            best[end, group] = bits
+            block_keys[end, group] = bits + inside_norm[end, group]
+    return owner[:found], froms[:found], keys[:found], prevs[:found], begins
 
 
 @_compiled
@@ -331,21 +385,43 @@ def key_floor(
     size_bits: FloatArray,
     block_low: float,
     block_high: float,
+    block_trials: float,
     least_norm: float,
-) -> FloatArray:
+    threshold: float,
+) -> tuple[FloatArray, FloatArray]:
     """Per survivor, the least key a state of it can have in a block, less the block's part.
 
     ``c(n) + n log2(s + 1)`` of its group, plus the cheapest predecessor term
-    any average between its own and the block's runs' (``block_low`` ..
-    ``block_high``) can get, plus ``least_norm`` (``L_min``): see
-    ``ExactSearch._near``.
+    any average its group can take in the block can get, plus ``least_norm``
+    (``L_min``): see ``ExactSearch._near``.  That average moves from the
+    group's own towards the block's prefix averages (``block_low`` ..
+    ``block_high``) by ``k / (n + k)`` of the way at most, ``k`` the trials
+    taken in (``block_trials`` at most): an old group with many trials hardly
+    moves.  Also that last part alone (the cheapest predecessor term plus
+    ``L_min``), for :func:`near_survivors`.
+
+    A survivor's best (row 4 of ``groups``) is ``c(n) + n log2(s + 1)`` plus
+    ``log2((s + 2) / (s + 1)) <= 1`` plus its cheapest predecessor term at
+    its own average ``m``; a term at an average ``a`` is at most
+    ``log2(1 + |a - m|)`` more.  So ``best - 1 - log2(1 + w) + L_min``, ``w``
+    the farthest the average can move in the block, is a floor too, without
+    a logarithm per predecessor: a survivor it puts above ``threshold`` gets
+    that floor (and no ``rest``), the others the one above.
     """
     lower = np.empty(survivors)
+    rest = np.empty(survivors)
     for index in range(survivors):
         trials, mean = groups[0, index], groups[1, index]
+        share = block_trials / (trials + block_trials)
+        moved = share * max(mean - block_low, block_high - mean, 0.0)
+        quick = groups[4, index] - 1.0 - math.log2(1.0 + moved) + least_norm
+        if quick > threshold:
+            lower[index], rest[index] = quick, np.nan
+            continue
         bits = math.log2(math.sqrt(groups[2, index] / trials) + 1.0) * trials
         bits += size_bits[int(trials)]
-        low, high = min(mean, block_low), max(mean, block_high)
+        low = mean - share * max(mean - block_low, 0.0)
+        high = mean + share * max(block_high - mean, 0.0)
         start = int(groups[3, index])
         first, stop = predecessors(history_begin, start, len(history_keys))
         cheapest = np.inf
@@ -358,8 +434,47 @@ def key_floor(
             cost = history_keys[pair] - reach
             if cost < cheapest:
                 cheapest = cost
-        lower[index] = bits + cheapest + least_norm
-    return lower
+        rest[index] = cheapest + least_norm
+        lower[index] = bits + rest[index]
+    return lower, rest
+
+
+@_compiled
+def near_survivors(
+    groups: FloatArray,
+    candidates: IntArray,
+    rest: FloatArray,
+    size_bits: FloatArray,
+    prefix_trials: IntArray,
+    prefix_spread: FloatArray,
+    limits: FloatArray,
+) -> IntArray:
+    """Those of ``candidates`` (survivors) whose floor with the pooled spread is within
+    ``limits`` at some run of the block.
+
+    The floor of a survivor's state at block run ``e``: ``c(N) + N log2(s +
+    1)`` with ``N`` its trials and the block's first ``k``, ``s`` the root of
+    the group's and the prefix's spreads (``prefix_spread``) over ``N``,
+    plus ``rest`` (see :func:`key_floor`).  Unlike :func:`key_floor`'s, it
+    stays close where the block's spread differs from the group's (a run far
+    off in either); a logarithm per run and candidate, where extending the
+    survivor costs several.
+    """
+    near = np.empty(len(candidates), dtype=np.int64)
+    found = 0
+    for candidate in candidates:
+        trials = int(groups[0, candidate])
+        spread = groups[2, candidate]
+        for end in range(len(limits)):
+            total = trials + prefix_trials[end]
+            total_float = float(total)
+            pooled = math.sqrt((spread + prefix_spread[end]) / total_float)
+            floor = total_float * math.log2(pooled + 1.0) + size_bits[total]
+            if floor + rest[candidate] <= limits[end]:
+                near[found] = candidate
+                found += 1
+                break
+    return near[:found]
 
 
 @_compiled

@@ -339,9 +339,13 @@ class _Merger:
         adjacent groups of ``K`` runs in all at most, one excursion per group; and
         the group at ``middle`` as some excursions and some inlier runs."""
         chain = self.chain
-        window = chain.window(middle)
-        if window is not None and window[1] is not None and window[3] is not None:
-            self._queue(window, *self._dissolved(window))
+        group = chain.groups[middle]
+        if _dissolvable(group, self.max_runs):
+            window = chain.window(middle)
+            if window is not None and window[1] is not None and window[3] is not None:
+                self._queue(window, *self._dissolved(window))
+        if group.inliers > self.max_runs:  # too long to be an excursion, alone or with others
+            return
         for width in range(1, self.max_runs + 1):
             window = chain.window(middle, width)
             if window is None:
@@ -378,8 +382,6 @@ class _Merger:
         back, middle, front = window[1], window[2], window[3]
         assert back is not None and middle is not None and front is not None
         noisy = chain.groups[middle]
-        if noisy.excursions or not 2 <= noisy.inliers <= DISSOLVE_RUNS * self.max_runs:
-            return 0.0, None
         first, second = chain.groups[back], chain.groups[front]
         level = merged_stats(first.stats, second.stats)[1]
         runs = range(noisy.start, noisy.stop)
@@ -443,6 +445,11 @@ class _Merger:
                 return node
             _, first, second, merged = best
             node = chain.replace(first, second, merged)
+
+
+def _dissolvable(group: _Group, max_runs: int) -> bool:
+    """Whether :meth:`_Merger._dissolved` tries ``group`` as a level plus excursions."""
+    return not group.excursions and 2 <= group.inliers <= DISSOLVE_RUNS * max_runs
 
 
 def _longest_stretch(runs: set[int]) -> int:
