@@ -108,5 +108,4 @@ def _picks(selection: GraphSelection, candidates: list[TestHistory]) -> bool:
         tag_filter = compile_filter(selection.filter) if selection.filter else None
     except (re.error, FilterError):
         return True  # the page says why; it is read again, as the graph may work now
-    picked = select(candidates, tag_filter)
-    return any(tests is None or tests.search(history.test_id) for history in picked)
+    return bool(select(candidates, tag_filter, tests))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -258,12 +259,21 @@ def _series_cache(loaded: LoadedSource, grouping: GroupingSpec) -> SeriesCache:
 def select(
     candidates: list[TestHistory],
     tag_filter: Callable[[tuple[str, ...]], bool] | None,
+    tests: re.Pattern[str] | None = None,
 ) -> list[TestHistory]:
-    if tag_filter is None:
-        return list(candidates)
-    return [
-        history for history in candidates if tag_filter(history.tags + history.dimensions.labels())
-    ]
+    """The histories a view picks: by its tag filter, and by its ``:tests:`` pattern if any.
+
+    A graph's page is read again when a new series would pass this
+    (:mod:`.page_reuse`), so the graph and that test pick alike.
+    """
+    picked = candidates
+    if tag_filter is not None:
+        picked = [
+            history for history in picked if tag_filter(history.tags + history.dimensions.labels())
+        ]
+    if tests is not None:
+        picked = [history for history in picked if tests.search(history.test_id)]
+    return list(picked)
 
 
 def preload(env: BuildEnvironment) -> None:

@@ -132,3 +132,19 @@ def test_an_input_changed_in_place_reads_every_page_again(
     cold_site = _site(tmp_path / "cold", HISTORY)
     shutil.copy(changed, cold_site / "data" / changed.name)
     _same_as_cold(make_app, app, cold_site)
+
+
+def test_a_source_dropped_from_the_configuration_reads_its_pages_again(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its pages say the source is unknown; telling pages apart never loads it."""
+    forget_process_memory(monkeypatch)
+    grown = _site(tmp_path / "grown", HISTORY)
+    _build(make_app, grown)
+    conf = grown / "conf.py"
+    conf.write_text(conf.read_text().replace('{"perf":', '{"other":'), encoding="utf-8")
+
+    forget_process_memory(monkeypatch)
+    app, read = _build(make_app, grown)
+    assert read == ["dashboard", "icx", "index", "skx"]
+    assert "unknown source 'perf'" in app.warning.getvalue()

@@ -45,13 +45,6 @@ class GraphDirective(TrendingDirective):
         "x-axis": lambda argument: directives.choice(argument, X_AXES),
         "percentile-runs": directives.nonnegative_int,
     }
-
-    def _selected(self, candidates: list[TestHistory]) -> list[TestHistory]:
-        regex = self.regex_option("tests")
-        if regex is None:
-            return candidates
-        return [history for history in candidates if regex.search(history.test_id)]
-
     shows_whole_source = False
 
     def render(self) -> list[nodes.Node]:
@@ -59,7 +52,7 @@ class GraphDirective(TrendingDirective):
         self._note_selection(loaded)
         tag_filter = self.tag_filter()
         metric = self.metric(loaded)
-        selected = self._selected(select(source_histories(loaded, metric), tag_filter))
+        selected = select(source_histories(loaded, metric), tag_filter, self.regex_option("tests"))
         if not selected:
             raise self.unusable(
                 f"no test of source {loaded.source.name!r} with metric {metric!r} "
