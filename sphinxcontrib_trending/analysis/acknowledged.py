@@ -102,7 +102,7 @@ class KnownChanges:
 
 
 class RunMetadata(Protocol):
-    """What identifies a run to a known change (:class:`~.history.Run` has it)."""
+    """What identifies a run to a known change (:class:`~.test_run.Run` has it)."""
 
     @property
     def time(self) -> datetime: ...

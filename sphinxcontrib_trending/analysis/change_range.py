@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from sphinxcontrib_trending.analysis.classify import Group
-from sphinxcontrib_trending.analysis.history import Run
+from sphinxcontrib_trending.analysis.test_run import Run
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
-from sphinxcontrib_trending.analysis.history import Run
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.ingest.environment import PATTERN_PREFIX, parse_environment
 
 LABEL = "environment change"

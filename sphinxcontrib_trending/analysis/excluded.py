@@ -49,7 +49,7 @@ class ExclusionsError(ValueError):
 
 
 class RunIdentity(Protocol):
-    """What names a run to an exclusion (:class:`~.history.Run` has it)."""
+    """What names a run to an exclusion (:class:`~.test_run.Run` has it)."""
 
     @property
     def job(self) -> str: ...

@@ -8,22 +8,27 @@ the failed-tests table alike.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from itertools import repeat
-from operator import attrgetter
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.latency_curves import is_histogram
+from sphinxcontrib_trending.analysis.test_run import (
+    ColumnRuns,
+    Run,
+    RunBuild,
+    RunColumns,
+    RunDetail,
+    trial_statistics,
+)
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.dimensions import (
     NO_DIMENSIONS,
@@ -40,180 +45,6 @@ from sphinxcontrib_trending.ingest.store.stored_tests import (
     StoredTests,
     metric_rows_of,
 )
-from sphinxcontrib_trending.ingest.trials import Trials
-
-
-class RunBuild(NamedTuple):
-    """What every run of one build has alike: one object per build, where four
-    fields of every run took 32 bytes of each of millions of runs."""
-
-    job: str
-    build: str
-    dut_version: str | None
-    testbed: str | None
-    job_build: str
-    """``JOB/BUILD`` (:func:`.build_name`): made once per build, not per run read."""
-
-    @classmethod
-    def of(cls, job: str, build: str, dut_version: str | None, testbed: str | None) -> RunBuild:
-        return cls(job, build, dut_version, testbed, build_name(job, build))
-
-
-class RunDetail(NamedTuple):
-    """A run's outcome and machine: the same for most runs of a test (a pass, no
-    message, the same hosts), so one object serves all of them (see :class:`Run`)."""
-
-    status: str
-    message: str
-    hosts: str
-    percentiles: tuple[tuple[str, float], ...]
-    histograms: tuple[tuple[str, str], ...]
-    environment: str
-
-
-class RunCells(NamedTuple):
-    """What a :class:`Run` holds itself: its fields of its own, then two it shares."""
-
-    time: datetime
-    values: Sequence[float]
-    average: float | None
-    stdev: float | None
-    origin: RunBuild
-    """Its build's job, build, DUT version and testbed, one object for the whole build."""
-    detail: RunDetail
-
-
-def _shared(path: str) -> Any:
-    """A run's field kept in an object runs share (``"origin.job"``): read in C."""
-    return property(attrgetter(path))
-
-
-class Run(RunCells):
-    """One test in one build: the unit the MDL grouping works on.
-
-    ``average`` and ``stdev`` (population, over the finite trials) are
-    computed once when the run is made: graphs, tables and the grouping all
-    read them, thousands of times per page.
-
-    A site makes one per test run, 3.6 million at CSIT's size, so a run is
-    its six :class:`RunCells`, 96 bytes, where a named tuple of its fourteen
-    fields took 160: its build's :class:`RunBuild` and a :class:`RunDetail`
-    are shared with other runs (:func:`histories` shares every equal one).
-    It is made, read, replaced, compared and pickled as the named tuple of
-    its fourteen fields (:attr:`_fields`) was; runs are equal when every
-    field is.  A tuple in C, not a class of its own: a run's fields are read
-    millions of times per page.
-    """
-
-    __slots__ = ()
-
-    _fields = (
-        "time",
-        "job",
-        "build",
-        "dut_version",
-        "testbed",
-        "status",
-        "message",
-        "values",
-        "average",
-        "stdev",
-        "hosts",
-        "percentiles",
-        "histograms",
-        "environment",
-    )
-    _field_defaults: ClassVar[dict[str, Any]] = {
-        "hosts": "",
-        "percentiles": (),
-        "histograms": (),
-        "environment": "",
-    }
-    __match_args__ = _fields
-
-    def __new__(
-        cls,
-        time: datetime,
-        job: str,
-        build: str,
-        dut_version: str | None,
-        testbed: str | None,
-        status: str,
-        message: str,
-        values: Sequence[float],
-        average: float | None,
-        stdev: float | None,
-        hosts: str = "",
-        percentiles: tuple[tuple[str, float], ...] = (),
-        histograms: tuple[tuple[str, str], ...] = (),
-        environment: str = "",
-    ) -> Run:
-        origin = RunBuild.of(job, build, dut_version, testbed)
-        detail = RunDetail(status, message, hosts, percentiles, histograms, environment)
-        return tuple.__new__(cls, (time, values, average, stdev, origin, detail))
-
-    job: str = _shared("origin.job")
-    build: str = _shared("origin.build")
-    dut_version: str | None = _shared("origin.dut_version")
-    testbed: str | None = _shared("origin.testbed")
-    job_build: str = _shared("origin.job_build")
-    status: str = _shared("detail.status")
-    message: str = _shared("detail.message")
-    hosts: str = _shared("detail.hosts")
-    """The physical testbed's host addresses, space-separated, where the data names them."""
-    percentiles: tuple[tuple[str, float], ...] = _shared("detail.percentiles")
-    """A latency's HDR percentiles in this run (``("p99.9", 41.0)``, ...), for the hover."""
-    histograms: tuple[tuple[str, str], ...] = _shared("detail.histograms")
-    """A latency's run: every load's and direction's encoded HDR histogram, as
-    ``("latency_pdr50_forward_hdrh", "HISTF...")``, for its percentile curves."""
-    environment: str = _shared("detail.environment")
-    """What else the run ran on (TG and DUT type, build pattern fields, ...): see
-    :mod:`~sphinxcontrib_trending.ingest.environment`."""
-
-    @property
-    def fields(self) -> tuple[Any, ...]:
-        """Every field, in the order of :attr:`_fields`."""
-        time, values, average, stdev, origin, detail = self
-        return (time, *origin[:4], *detail[:2], values, average, stdev, *detail[2:])
-
-    @classmethod
-    def _make(cls, iterable: Iterable[Any]) -> Run:  # type: ignore[override]
-        return cls(*iterable)
-
-    def _asdict(self) -> dict[str, Any]:
-        return dict(zip(self._fields, self.fields, strict=True))
-
-    def _replace(self, **changes: Any) -> Run:  # type: ignore[override]
-        unknown = changes.keys() - set(self._fields)
-        if unknown:
-            raise ValueError(f"Got unexpected field names: {sorted(unknown)!r}")
-        return Run(**(self._asdict() | changes))
-
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        return self.fields
-
-    def __repr__(self) -> str:
-        shown = (f"{name}={value!r}" for name, value in zip(self._fields, self.fields, strict=True))
-        return f"Run({', '.join(shown)})"
-
-    @property
-    def measured(self) -> bool:
-        return self.average is not None
-
-
-def trial_statistics(values: Sequence[float]) -> tuple[float | None, float | None]:
-    """Average and population stdev of the finite trials; (None, None) if none."""
-    if type(values) is Trials and values.statistics is not None:
-        return values.statistics  # the store's, computed as below when it was written
-    if not values:
-        return None, None
-    mean = math.fsum(values) / len(values)
-    if mean != mean:  # a NaN trial: average the others
-        values = tuple(value for value in values if not math.isnan(value))
-        if not values:
-            return None, None
-        mean = math.fsum(values) / len(values)
-    return mean, math.sqrt(math.fsum([(value - mean) ** 2 for value in values]) / len(values))
 
 
 @dataclass(frozen=True)
@@ -230,8 +61,15 @@ class TestHistory:
     metric: str
     unit: str | None
     """None for a test that never measured anything (see :func:`histories`)."""
-    runs: tuple[Run, ...]
+    runs: Sequence[Run]
+    """A tuple, or :class:`.ColumnRuns` (a history read from a store): runs made when read."""
     dimensions: Dimensions = NO_DIMENSIONS
+
+    @cached_property
+    def columns(self) -> RunColumns:
+        """The runs' columns: what a view that reads every run reads, without making runs."""
+        runs = self.runs
+        return runs.columns if type(runs) is ColumnRuns else RunColumns.of_runs(runs)
 
     @cached_property
     def display_name(self) -> str:

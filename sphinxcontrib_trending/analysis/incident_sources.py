@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sphinxcontrib_trending.analysis.change_range import ChangeRange, streak_range
-from sphinxcontrib_trending.analysis.history import Run, TestHistory
+from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.incidents import Anomaly, Kind
 from sphinxcontrib_trending.analysis.news import NewsItem, failing_streak_start
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict
 
 _KINDS: dict[Reason, Kind] = {

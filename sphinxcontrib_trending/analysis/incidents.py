@@ -24,7 +24,8 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from sphinxcontrib_trending.analysis.history import Run, TestHistory
+from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.ingest.dimensions import DIMENSIONS
 
 Kind = Literal["regression", "progression", "failure"]

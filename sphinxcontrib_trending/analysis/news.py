@@ -25,8 +25,9 @@ from typing import Literal
 
 from sphinxcontrib_trending.analysis.change_range import ChangeRange, change_range, streak_range
 from sphinxcontrib_trending.analysis.compliance import in_window
-from sphinxcontrib_trending.analysis.history import Run, TestHistory
+from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.analysis.test_run import Run
 
 NewsKind = Literal["failure", "regression", "progression"]
 

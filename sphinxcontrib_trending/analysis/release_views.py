@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sphinxcontrib_trending.analysis.history import Run, TestHistory
+from sphinxcontrib_trending.analysis.history import TestHistory
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.ingest.metrics import LATENCY_DIRECTIONS, LATENCY_LOADS
 
 COVERAGE_RATES = ("ndr", "ndr_bandwidth", "pdr", "pdr_bandwidth")

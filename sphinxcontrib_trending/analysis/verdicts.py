@@ -58,10 +58,11 @@ from sphinxcontrib_trending.analysis.change_range import ChangeRange, change_ran
 from sphinxcontrib_trending.analysis.classify import Group
 from sphinxcontrib_trending.analysis.environment_changes import environment_change, labelled
 from sphinxcontrib_trending.analysis.grading import AnomalyPolicy, change_ratio, judge_anomaly
-from sphinxcontrib_trending.analysis.history import Run, TestHistory
+from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.incremental import Grouping, IncrementalClassifier
 from sphinxcontrib_trending.analysis.sensitivity import Sensitivity
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.ingest.model import Build
 
 

@@ -8,7 +8,7 @@ the code's.  So every run carries its environment as one short text
 - the attributes formats record (:data:`ENVIRONMENT_ATTRIBUTES`: CSIT's
   ``dut_type``, ``tg_type`` and ``tg_version``, or a ``nic`` and ``driver``
   a CSV or JSON Lines source carries as columns); the testbed's hosts travel
-  apart, in :attr:`~.history.Run.hosts`;
+  apart, in :attr:`~.test_run.Run.hosts`;
 - the build pattern's named groups other than ``job`` and ``build``, kept
   as attributes named ``build.<group>`` (:func:`with_pattern_fields`), so a
   pattern like ``(?P<job>[^_]+)__(?P<build>\\d+)__(?P<host>s\\d+)`` records

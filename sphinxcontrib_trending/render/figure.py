@@ -33,8 +33,9 @@ from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
 from sphinxcontrib_trending.analysis.change_range import change_range
 from sphinxcontrib_trending.analysis.environment_changes import labelled
-from sphinxcontrib_trending.analysis.history import Run, RunBuild, TestHistory
+from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.analysis.test_run import Run, RunBuild
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS, percentile_views

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.incidents import Anomaly, Incident
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import percent
 from sphinxcontrib_trending.render.table import LABEL, NUMBER, TEXT, Row, Table, raw_percent

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.latency_curves import Curve, run_curves
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.ingest.metrics import latency_base
 
 PERCENTILE_RUNS = 10

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
-from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.incident_sources import from_verdicts
 from sphinxcontrib_trending.analysis.incidents import Anomaly, Incident, Spread, incidents
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.analysis.verdicts import Verdict
 from sphinxcontrib_trending.display import percent, with_testbed
 from sphinxcontrib_trending.reports.records import GraphLinks

@@ -14,8 +14,8 @@ from urllib.parse import quote
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.analysis.environment_changes import labelled
-from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.identity import SeriesRef, SeriesTarget
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.analysis.verdicts import (
     DEFAULT_FAIL_ON,
     UNCONFIRMED_NOTE,

@@ -14,7 +14,7 @@ from sphinxcontrib_trending.analysis import (
     count_anomalies,
 )
 from sphinxcontrib_trending.analysis.acknowledged import parse_known_changes
-from sphinxcontrib_trending.analysis.history import Run
+from sphinxcontrib_trending.analysis.test_run import Run
 
 TEST_ID = "tests.vpp.perf.ip4.64b-1c-ethip4-ip4base-mrr"
 LEVELS = [100.0] * 20 + [50.0] * 20 + [100.0] * 20 + [40.0] * 20

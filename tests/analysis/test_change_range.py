@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from sphinxcontrib_trending.analysis import classify
 from sphinxcontrib_trending.analysis.change_range import ChangeRange, change_range, streak_range
 from sphinxcontrib_trending.analysis.classify import Group
-from sphinxcontrib_trending.analysis.history import Run
+from sphinxcontrib_trending.analysis.test_run import Run
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 

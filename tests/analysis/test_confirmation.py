@@ -9,8 +9,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from sphinxcontrib_trending.analysis import history as history_model
-from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.summary import TrendOptions
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.analysis.verdicts import Reason, Verdict, judge_every_build, waive
 from sphinxcontrib_trending.ingest.model import Build
 

@@ -6,9 +6,9 @@ from datetime import datetime, timedelta, timezone
 
 from sphinxcontrib_trending.analysis import history as history_model
 from sphinxcontrib_trending.analysis.environment_changes import environment_change
-from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.news import news
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.render.news import label
 
 START = datetime(2024, 1, 1, tzinfo=timezone.utc)

@@ -14,8 +14,8 @@ from sphinxcontrib_trending.analysis.excluded import (
     load_exclusions,
     parse_exclusions,
 )
-from sphinxcontrib_trending.analysis.history import Run
 from sphinxcontrib_trending.analysis.summary import TrendOptions, run_samples, summarize
+from sphinxcontrib_trending.analysis.test_run import Run
 
 START = datetime(2024, 1, 1, tzinfo=timezone.utc)
 END = START + timedelta(days=30)

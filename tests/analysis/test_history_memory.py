@@ -8,8 +8,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from sphinxcontrib_trending.analysis.history import Run, histories
 from sphinxcontrib_trending.analysis.history import TestHistory as History
+from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.ingest.store.rows import tables_by_partition
 from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_rows

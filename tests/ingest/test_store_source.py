@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sphinxcontrib_trending.analysis.history import trial_statistics
+from sphinxcontrib_trending.analysis.test_run import trial_statistics
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.engine import read_ahead as ahead
 from sphinxcontrib_trending.ingest import SourceSpec, SpecError, fingerprint, load

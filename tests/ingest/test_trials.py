@@ -11,7 +11,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from sphinxcontrib_trending.analysis.history import trial_statistics
+from sphinxcontrib_trending.analysis.test_run import trial_statistics
 from sphinxcontrib_trending.ingest.model import Measurement
 from sphinxcontrib_trending.ingest.trials import Trials
 

@@ -1,0 +1,45 @@
+"""A history's runs as columns: the runs made of them are the runs they were made of."""
+
+from __future__ import annotations
+
+import pickle
+from datetime import UTC, datetime, timedelta
+
+from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns
+
+START = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+def _runs() -> tuple[Run, ...]:
+    """A measured run, a failed one without values, a -0.0 and a zero-deviation one."""
+    return (
+        Run(START, "job", "1", "v1", "tb", "PASS", "", (1.0, 3.0), 2.0, 1.0, hosts="h1"),
+        Run(START + timedelta(days=1), "job", "2", "v1", "tb", "FAIL", "boom", (), None, None),
+        Run(START + timedelta(days=2), "job", "3", None, "tb", "PASS", "", (-0.0,), -0.0, 0.0),
+        Run(START + timedelta(days=3), "job", "4", "v2", None, "PASS", "", (5.0,), 5.0, 0.0),
+    )
+
+
+def test_columns_give_back_every_run_field_for_field() -> None:
+    runs = _runs()
+    columns = RunColumns.of_runs(runs)
+    assert len(columns) == 4
+    assert columns.measured.tolist() == [True, False, True, True]
+    assert columns.made() == runs
+    assert [columns.run(index) for index in range(-4, 4)] == [*runs, *runs]
+    made = columns.run(2)
+    assert str(made.average) == "-0.0" and made.stdev == 0.0
+    assert columns.run(1).average is None and columns.run(1).stdev is None
+
+
+def test_column_runs_read_as_the_tuple_of_their_runs() -> None:
+    runs = _runs()
+    lazy = ColumnRuns(RunColumns.of_runs(runs))
+    assert len(lazy) == 4 and lazy[-1] == runs[-1] and lazy[1:3] == runs[1:3]
+    assert lazy == runs and lazy == ColumnRuns(RunColumns.of_runs(runs))
+    assert hash(lazy) == hash(runs)
+    assert list(lazy) == list(runs) and lazy[0] == runs[0]
+    assert runs[:1] + lazy == runs[:1] + runs and lazy + runs[:1] == runs + runs[:1]
+    assert pickle.loads(pickle.dumps(lazy)) == runs
+    assert type(pickle.loads(pickle.dumps(lazy))) is tuple
+    assert lazy != list(runs) and lazy != ColumnRuns(RunColumns.of_runs(runs[:3]))
