@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
-from itertools import repeat
-from typing import NamedTuple, cast
+from itertools import chain
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -22,11 +22,12 @@ import numpy.typing as npt
 from sphinxcontrib_trending.analysis.identity import SeriesRef
 from sphinxcontrib_trending.analysis.latency_curves import is_histogram
 from sphinxcontrib_trending.analysis.test_run import (
+    DETAIL_FIELDS,
     ColumnRuns,
     Run,
     RunBuild,
     RunColumns,
-    RunDetail,
+    RunTable,
     trial_statistics,
 )
 from sphinxcontrib_trending.engine.collector import collector_paused
@@ -177,11 +178,13 @@ cost of a few milliseconds, and its rows' Python lists last until their runs are
 
 
 class _Batch(NamedTuple):
-    """One build's tests as the bookkeeping of a gathering keeps them: its
-    arrays are settled for every history at once when the gathering ends.
+    """One build's tests as a gathering keeps them until it ends: their runs as
+    columns, which it then cuts into every history's, and the bookkeeping
+    settled for every history at once.
 
-    Kept for every build until then, so kept small: masks, not lists of
-    indices, and one unit where the tests that measured the metric share it.
+    Kept for every build until then, so kept small: arrays and masks, not
+    lists of indices or a run object per test, and one unit where the tests
+    that measured the metric share it.
     """
 
     histories: npt.NDArray[np.int32]
@@ -195,6 +198,14 @@ class _Batch(NamedTuple):
     measured: npt.NDArray[np.bool_]
     """Whether each test measured any metric at all."""
     failed: npt.NDArray[np.bool_]
+    build: int
+    """The build's place in the gathering's :attr:`_Gathered.builds`."""
+    averages: npt.NDArray[np.float64]
+    """Each test's run's average (NaN: none) and deviation: see :class:`.RunColumns`."""
+    stdevs: npt.NDArray[np.float64]
+    trials: Sequence[Sequence[float]]
+    details: tuple[Sequence[Any], ...]
+    """A column per :class:`.RunDetail` field."""
 
     @classmethod
     def of(
@@ -202,19 +213,27 @@ class _Batch(NamedTuple):
         numbers: list[int],
         tests: StoredTests | list[TestResult],
         units: list[str | None],
-        with_metric: npt.NDArray[np.bool_],
-        measured: npt.NDArray[np.bool_],
-        failed: npt.NDArray[np.bool_],
+        masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
+        build: int,
+        statistics: tuple[list[float | None], list[float | None]],
+        trials: Sequence[Sequence[float]],
+        details: tuple[Sequence[Any], ...],
     ) -> _Batch:
+        """``masks`` are :attr:`with_metric`, :attr:`measured` and :attr:`failed`;
+        ``statistics`` each run's average and deviation (None: not measured)."""
         shared = set(units)
         shared.discard(None)
+        averages, stdevs = statistics
         return cls(
             np.array(numbers, dtype=np.int32),
             tests,
             shared.pop() if len(shared) == 1 else units,  # type: ignore[arg-type]
-            with_metric,
-            measured,
-            failed,
+            *masks,
+            build,
+            np.array(averages, dtype=np.float64),  # None is NaN
+            np.array(stdevs, dtype=np.float64),
+            trials,
+            details,
         )
 
     def units_of(self, tests: npt.NDArray[np.intp]) -> list[str | None]:
@@ -231,8 +250,11 @@ class _Gathered:
     (:meth:`add_stored`), so its tests are never made; only the newest test
     of each history is, for its name and dimensions.  Other builds, and
     latency metrics (whose percentiles are other measurements), go test by
-    test (:meth:`add_made`).  Which build is a history's newest, its unit
-    and whether it ever measured or failed are settled once, over every
+    test (:meth:`add_made`).  No run is made: each build's runs are kept as
+    columns, cut into each history's :class:`.RunColumns` when the gathering
+    ends (:meth:`_columns`), and made into runs where a view reads one
+    (:class:`.ColumnRuns`).  Which build is a history's newest, its unit
+    and whether it ever measured or failed are settled then too, over every
     build's :class:`_Batch`: build by build they cost a dictionary update
     per test run, millions at CSIT's size.
     """
@@ -242,14 +264,15 @@ class _Gathered:
         self.latency = latency_base(metric)
         self.keys: list[str] = []
         self.testbeds: list[str | None] = []
-        self.runs: list[list[Run]] = []
         self.batches: list[_Batch] = []
+        self.times: list[datetime] = []
+        """Each build's time, by its place (:attr:`_Batch.build`)."""
+        self.origins: list[RunBuild] = []
+        """Each build's :class:`.RunBuild`, which its runs share."""
         # a test's history and hosts are the same from build to build: found once
         self._numbers: dict[str | None, dict[str, int]] = {}
         # by the id of a test's attributes, which runs share: its hosts and environment
         self._machines: dict[int, tuple[str, str]] = {}
-        # every distinct run detail once: most runs of a test share theirs
-        self._details: dict[tuple[object, ...], RunDetail] = {}
 
     def _numbered(self, testbed: str | None, test_ids: list[str]) -> list[int]:
         """The number of each test's history on ``testbed``, new ones numbered on."""
@@ -264,22 +287,26 @@ class _Gathered:
                     number = known[test_id] = len(self.keys)
                     self.keys.append(history_key(testbed, test_id))
                     self.testbeds.append(testbed)
-                    self.runs.append([])
                 numbers[at] = number
         return numbers  # type: ignore[return-value]
 
+    def _build(self, build: Build) -> int:
+        """``build``'s place among the gathering's, its time and origin noted."""
+        self.times.append(build.time)
+        self.origins.append(RunBuild.of(build.job, build.build, build.dut_version, build.testbed))
+        return len(self.times) - 1
+
     def add_stored(self, builds: list[Build]) -> None:
         """Builds read from a store (each one's tests a :class:`StoredTests`): their
-        columns are read in one pass, then their runs made build by build."""
+        columns are read in one pass, then kept build by build."""
         tests = [cast(StoredTests, build.tests) for build in builds]
         for build, rows in zip(builds, metric_rows_of(tests, self.metric), strict=True):
             self._add_rows(build, cast(StoredTests, build.tests), rows)
 
     def _add_rows(self, build: Build, tests: StoredTests, rows: MetricRows) -> None:
-        """The hot loop of a site (a run per test and build): per-run work is the run
-        itself; the bookkeeping goes a build at a time."""
-        testbed, runs = build.testbed, self.runs
-        numbers = self._numbered(testbed, rows.test_ids)
+        """The hot loop of a site (a run per test and build): the work goes a build
+        at a time, none of it per run in Python but the statistics the store lacks."""
+        numbers = self._numbered(build.testbed, rows.test_ids)
         count = len(numbers)
         values = rows.trials
         if not rows.with_metric.all():  # a test that did not measure it (its trials None too)
@@ -290,43 +317,29 @@ class _Gathered:
             for at, average in enumerate(rows.averages):
                 if average is None:
                     averages[at], stdevs[at] = trial_statistics(values[at])
-        details = self._shared(
-            zip(
-                rows.statuses,
-                rows.messages,
-                rows.hosts,
-                repeat((), count),
-                repeat((), count),
-                rows.environments,
-                strict=True,
-            )
-        )
-        # tuple.__new__ makes each Run in C, where Run(...) is a Python call per run
-        made = map(
-            tuple.__new__,
-            repeat(Run, count),
-            zip(
-                repeat(build.time, count),
-                values,
-                averages,
-                stdevs,
-                repeat(RunBuild.of(build.job, build.build, build.dut_version, testbed), count),
-                details,
-                strict=True,
-            ),
-        )
-        for number, run in zip(numbers, made, strict=True):
-            runs[number].append(run)
+        nothing = [()] * count  # no percentiles nor histograms: not a latency
+        details = (rows.statuses, rows.messages, rows.hosts, nothing, nothing, rows.environments)
         self.batches.append(
-            _Batch.of(numbers, tests, rows.units, rows.with_metric, rows.measured, rows.failed)
+            _Batch.of(
+                numbers,
+                tests,
+                rows.units,
+                (rows.with_metric, rows.measured, rows.failed),
+                self._build(build),
+                (averages, stdevs),  # type: ignore[arg-type]
+                values,  # type: ignore[arg-type]
+                details,
+            )
         )
 
     def add_made(self, build: Build, accept: Callable[[TestResult], bool] | None) -> None:
         tests = [test for test in build.tests if accept is None or accept(test)]
         numbers = self._numbered(build.testbed, [test.test_id for test in tests])
-        origin = RunBuild.of(build.job, build.build, build.dut_version, build.testbed)
         units: list[str | None] = []
         details = []
+        trials: list[Sequence[float]] = []
+        averages: list[float | None] = []
+        stdevs: list[float | None] = []
         for test in tests:
             attributes = test.attributes
             machine = self._machines.get(id(attributes)) if attributes else ("", "")
@@ -334,43 +347,61 @@ class _Gathered:
                 machine = (test.attribute("hosts") or "", environment_text(attributes))
                 self._machines[id(attributes)] = machine
             details.append(_detail(test, self.latency, *machine))
-        # a latency's percentiles are numbers of its own run: shared by equality,
-        # 0.0 and -0.0 (or 4 and 4.0) would pass for each other
-        shared = self._shared(details) if self.latency is None else map(RunDetail._make, details)
-        for number, test, detail in zip(numbers, tests, shared, strict=True):
             measurement = test.measurement(self.metric)
             values = measurement.values if measurement else ()
-            cells = (build.time, values, *trial_statistics(values), origin, detail)
-            self.runs[number].append(tuple.__new__(Run, cells))
+            average, stdev = trial_statistics(values)
+            trials.append(values)
+            averages.append(average)
+            stdevs.append(stdev)
             units.append(None if measurement is None else measurement.unit)
+        masks = (
+            np.array([unit is not None for unit in units], dtype=bool),
+            np.array([bool(test.measurements) for test in tests], dtype=bool),
+            np.array([not test.passed for test in tests], dtype=bool),
+        )
         self.batches.append(
             _Batch.of(
                 numbers,
                 tests,
                 units,
-                np.array([unit is not None for unit in units], dtype=bool),
-                np.array([bool(test.measurements) for test in tests], dtype=bool),
-                np.array([not test.passed for test in tests], dtype=bool),
+                masks,
+                self._build(build),
+                (averages, stdevs),
+                trials,
+                tuple(map(list, zip(*details, strict=True))) or tuple([] for _ in DETAIL_FIELDS),
             )
         )
 
-    def _shared(self, details: Iterable[tuple[object, ...]]) -> list[RunDetail]:
-        """Each run's :class:`RunDetail`, one object for every equal one (looked up
-        in C: a run's own lookup in Python would cost as much as making the run).
+    def _columns(self, numbers: list[int]) -> list[RunColumns]:
+        """The runs of each history of ``numbers`` as columns, oldest first.
 
-        Only for details of texts and empty tuples, where equal means the same.
+        Every build's runs are put in history order by one stable sort (a
+        history's runs stay in build order, a test twice in one build in
+        its order there); each history's columns are then slices of them.
         """
-        known = self._details
-        cells = list(details)
-        found = list(map(known.get, cells))
-        if None in found:
-            for at, detail in enumerate(found):
-                if detail is None:
-                    detail = known.get(cells[at])  # new in this build, and seen again
-                    if detail is None:
-                        detail = known[cells[at]] = RunDetail._make(cells[at])
-                    found[at] = detail
-        return found  # type: ignore[return-value]
+        batches = self.batches
+        if not numbers:
+            return []
+        owners = np.concatenate([batch.histories for batch in batches])
+        order = np.argsort(owners, kind="stable")
+        bounds = np.searchsorted(owners[order], np.arange(len(self.keys) + 1)).tolist()
+        table = RunTable(
+            self.times,
+            self.origins,
+            np.repeat(
+                np.array([batch.build for batch in batches], dtype=np.intp),
+                [len(batch.histories) for batch in batches],
+            ),
+            list(chain.from_iterable(batch.trials for batch in batches)),
+            [
+                list(chain.from_iterable(batch.details[field] for batch in batches))
+                for field in range(len(DETAIL_FIELDS))
+            ],
+            np.concatenate([batch.averages for batch in batches]),
+            np.concatenate([batch.stdevs for batch in batches]),
+            order,
+        )
+        return [RunColumns(table, bounds[number], bounds[number + 1]) for number in numbers]
 
     def _settled(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], list[int]]:
         """Per history, the batch of its newest run and of its newest run that
@@ -425,7 +456,7 @@ class _Gathered:
         numbers = sorted(units, key=self.keys.__getitem__)
         tests = self._newest(numbers, newest)
         result = []
-        for number, test in zip(numbers, tests, strict=True):
+        for number, test, columns in zip(numbers, tests, self._columns(numbers), strict=True):
             testbed = self.testbeds[number]
             result.append(
                 TestHistory(
@@ -438,7 +469,7 @@ class _Gathered:
                     thread_core=test.thread_core,
                     metric=self.metric,
                     unit=units[number],
-                    runs=tuple(self.runs[number]),
+                    runs=ColumnRuns(columns),
                     dimensions=rules.derive(test, testbed),
                 )
             )

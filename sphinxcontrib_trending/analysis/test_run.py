@@ -13,6 +13,7 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
+from functools import cached_property
 from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple, overload
 
@@ -196,73 +197,154 @@ def trial_statistics(values: Sequence[float]) -> tuple[float | None, float | Non
     return mean, math.sqrt(math.fsum([(value - mean) ** 2 for value in values]) / len(values))
 
 
-class RunColumns:
-    """A history's runs, a column per field: what views read of every run.
+DETAIL_FIELDS = RunDetail._fields
 
-    A build's runs share their time and :class:`RunBuild`, and equal runs
-    their :class:`RunDetail`, so those columns are lists of shared objects;
-    the numbers are arrays a view computes with at once.
+
+class RunTable:
+    """Every run of a set of histories, a row each, in the order they were read.
+
+    Its numbers are kept in the histories' order too (:attr:`order`), so a
+    history's are a slice; its other fields stay as read, taken a history
+    at a time when a view asks (:class:`RunColumns`).  A run's detail is
+    kept as its fields' columns: at CSIT's size nearly every run's message
+    is its own, so a detail object per run cost as much as the run.
     """
-
-    __slots__ = ("averages", "details", "measured", "origins", "stdevs", "times", "trials")
 
     def __init__(
         self,
         times: Sequence[datetime],
         origins: Sequence[RunBuild],
-        details: Sequence[RunDetail],
+        builds: npt.NDArray[np.intp],
         trials: Sequence[Sequence[float]],
+        details: Sequence[Sequence[Any]],
         averages: npt.NDArray[np.float64],
         stdevs: npt.NDArray[np.float64],
-        measured: npt.NDArray[np.bool_],
+        order: npt.NDArray[np.intp],
     ) -> None:
+        """``times`` and ``origins`` are per build, ``builds`` each row's build;
+        ``details`` a column per :class:`RunDetail` field; ``order`` the rows in
+        history order.  An average is NaN where the run measured nothing."""
         self.times = times
         self.origins = origins
-        self.details = details
         self.trials = trials
-        self.averages = averages
-        """Each run's average; NaN where it measured nothing (see :attr:`measured`)."""
-        self.stdevs = stdevs
-        """Each run's population deviation of its trials; NaN where it measured nothing."""
-        self.measured = measured
-        """Whether each run measured the metric (its :attr:`Run.average` is not None)."""
+        self.details = details
+        self.order = order
+        self.builds = builds[order]
+        self.averages = averages[order]
+        self.stdevs = stdevs[order]
 
     @classmethod
-    def of_runs(cls, runs: Sequence[Run]) -> RunColumns:
-        """The columns of runs made one by one (parsed builds, tests' own histories)."""
+    def of_runs(cls, runs: Sequence[Run]) -> RunTable:
+        """The table of runs made one by one (parsed builds, tests' own histories)."""
         count = len(runs)
         averages = np.full(count, np.nan)
         stdevs = np.full(count, np.nan)
-        measured = np.zeros(count, dtype=bool)
         for index, run in enumerate(runs):
             if run.average is not None:
-                averages[index], stdevs[index], measured[index] = run.average, run.stdev, True
+                averages[index], stdevs[index] = run.average, run.stdev
+        rows = np.arange(count)
+        details = [list(column) for column in zip(*(run.detail for run in runs), strict=True)]
         return cls(
             [run.time for run in runs],
             [run.origin for run in runs],
-            [run.detail for run in runs],
+            rows,
             [run.values for run in runs],
+            details or [[] for _ in DETAIL_FIELDS],
             averages,
             stdevs,
-            measured,
+            rows,
         )
 
+
+class RunColumns:
+    """A history's runs, a column per field: what views read of every run.
+
+    Its numbers are arrays; each other field is a list, made of the
+    :class:`RunTable` the first time it is read.
+    """
+
+    def __init__(self, table: RunTable, low: int, high: int) -> None:
+        """The history's runs are rows ``low`` to ``high`` of ``table`` in history order."""
+        self._table = table
+        self._low = low
+        self._high = high
+        self.averages = table.averages[low:high]
+        """Each run's average; NaN where it measured nothing (see :attr:`measured`)."""
+        self.stdevs = table.stdevs[low:high]
+        """Each run's population deviation of its trials; NaN where it measured nothing."""
+
+    @classmethod
+    def of_runs(cls, runs: Sequence[Run]) -> RunColumns:
+        return cls(RunTable.of_runs(runs), 0, len(runs))
+
     def __len__(self) -> int:
-        return len(self.times)
+        return self._high - self._low
+
+    @cached_property
+    def measured(self) -> npt.NDArray[np.bool_]:
+        """Whether each run measured the metric (its :attr:`Run.average` is not None);
+        an average is never NaN (see :func:`trial_statistics`)."""
+        return ~np.isnan(self.averages)
+
+    @cached_property
+    def _rows(self) -> list[int]:
+        return self._table.order[self._low : self._high].tolist()
+
+    @cached_property
+    def _builds(self) -> list[int]:
+        return self._table.builds[self._low : self._high].tolist()
+
+    def _taken(self, column: Sequence[Any]) -> list[Any]:
+        return list(map(column.__getitem__, self._rows))
+
+    @cached_property
+    def times(self) -> list[datetime]:
+        return list(map(self._table.times.__getitem__, self._builds))
+
+    @cached_property
+    def origins(self) -> list[RunBuild]:
+        """Each run's build's :class:`RunBuild` (one object per build)."""
+        return list(map(self._table.origins.__getitem__, self._builds))
+
+    @cached_property
+    def trials(self) -> list[Sequence[float]]:
+        return self._taken(self._table.trials)
+
+    @cached_property
+    def statuses(self) -> list[str]:
+        return self._taken(self._table.details[0])
+
+    @cached_property
+    def hosts(self) -> list[str]:
+        return self._taken(self._table.details[2])
+
+    @cached_property
+    def percentiles(self) -> list[tuple[tuple[str, float], ...]]:
+        return self._taken(self._table.details[3])
+
+    @cached_property
+    def details(self) -> list[RunDetail]:
+        columns = [self._taken(column) for column in self._table.details]
+        return list(map(tuple.__new__, itertools.repeat(RunDetail), zip(*columns, strict=True)))
 
     def run(self, index: int) -> Run:
         """The run at ``index`` (negative counts from the newest), made on its own."""
-        if self.measured[index]:
-            average, stdev = float(self.averages[index]), float(self.stdevs[index])
-        else:
+        table = self._table
+        at = range(self._low, self._high)[index]
+        row = int(table.order[at])
+        if np.isnan(table.averages[at]):
             average = stdev = None
+        else:
+            average, stdev = float(table.averages[at]), float(table.stdevs[at])
+        build = int(table.builds[at])
+        detail = tuple.__new__(RunDetail, [column[row] for column in table.details])
         cells = (
-            self.times[index],
-            self.trials[index],
+            table.times[build],
+            table.trials[row],
             average,
             stdev,
-            self.origins[index],
-            self.details[index],
+            table.origins[build],
+            detail,
         )
         return tuple.__new__(Run, cells)
 

@@ -10,7 +10,7 @@ import pytest
 
 from sphinxcontrib_trending.analysis.history import TestHistory as History
 from sphinxcontrib_trending.analysis.history import histories
-from sphinxcontrib_trending.analysis.test_run import Run
+from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.ingest.store.rows import tables_by_partition
 from sphinxcontrib_trending.ingest.store.stored_tests import builds_from_rows
@@ -65,29 +65,31 @@ def _traced(builds: list[Build]) -> tuple[int, list[History]]:
         tracemalloc.stop()
 
 
-def test_a_stored_run_costs_under_278_bytes() -> None:
+def test_a_stored_run_costs_under_225_bytes() -> None:
     """A named tuple of 14 fields (160 bytes), a trials window holding its
     statistics (80 bytes and an offset) and the average and stdev took 342 bytes
-    a run here, most of a CSIT-sized build's peak of 2.1 GB: now a run shares
-    its build's and its detail's fields (96 bytes) and its window keeps no
-    statistics (64 bytes), 273 bytes.  ``tracemalloc`` counts what was asked
-    for, a little under what the allocator hands out."""
+    a run here, most of a CSIT-sized build's peak of 2.1 GB; a run sharing its
+    build's and its detail's fields, 273 bytes.  Now a history keeps its runs
+    as columns and makes no run until one is read: 217 bytes.  ``tracemalloc``
+    counts what was asked for, a little under what the allocator hands out."""
     kept, made = _traced(_stored())
     runs = sum(len(history.runs) for history in made)
     assert runs == TESTS * BUILDS
-    assert kept / runs < 278, f"{kept / runs:.0f} bytes a run"
+    assert kept / runs < 225, f"{kept / runs:.0f} bytes a run"
 
 
-def test_runs_share_their_builds_and_details() -> None:
+def test_a_stored_history_makes_runs_only_when_read_and_they_share_their_build() -> None:
     made = histories(_stored(), "mrr")
     first, second = made[0], made[1]
+    assert type(first.runs) is ColumnRuns and first.runs._runs is None
+    assert first.columns.averages.tolist()[:2] == [10000004.5, 10001004.5]
+    assert first.runs._runs is None, "columns are read without making runs"
     assert first.runs[0].origin is second.runs[0].origin, "one object per build"
     passed = [run for run in first.runs if run.status == "PASS"]
-    assert (
-        len(passed) == BUILDS - BUILDS // TESTS - 1 and len({id(run.detail) for run in passed}) == 1
-    )
+    assert len(passed) == BUILDS - BUILDS // TESTS - 1
+    assert first.runs._runs is not None and first.runs[5] is first.runs._runs[5]
     failed = next(run for run in first.runs if run.status == "FAIL")
-    assert failed.message == "no packets" and failed.detail is not passed[0].detail
+    assert failed.message == "no packets" and failed.average is not None
 
 
 def test_a_run_reads_compares_and_pickles_as_its_fields() -> None:
