@@ -41,6 +41,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
 from sphinxcontrib_trending.ingest.environment import environment_text
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
 from sphinxcontrib_trending.ingest.model import Build, TestResult
+from sphinxcontrib_trending.ingest.store.rows import TrialsColumn
 from sphinxcontrib_trending.ingest.store.stored_tests import (
     MetricRows,
     StoredTests,
@@ -84,7 +85,7 @@ class TestHistory:
 
     @property
     def times(self) -> list[datetime]:
-        return [run.time for run in self.runs]
+        return list(self.columns.times)
 
 
 def history_key(testbed: str | None, test_id: str) -> str:
@@ -309,8 +310,6 @@ class _Gathered:
         numbers = self._numbered(build.testbed, rows.test_ids)
         count = len(numbers)
         values = rows.trials
-        if not rows.with_metric.all():  # a test that did not measure it (its trials None too)
-            values = [() if found is None else found for found in values]
         averages, stdevs = rows.averages, rows.stdevs
         if None in averages:  # a metric the store keeps no statistics for
             averages, stdevs = list(averages), list(stdevs)
@@ -392,7 +391,7 @@ class _Gathered:
                 np.array([batch.build for batch in batches], dtype=np.intp),
                 [len(batch.histories) for batch in batches],
             ),
-            list(chain.from_iterable(batch.trials for batch in batches)),
+            _joined([batch.trials for batch in batches]),
             [
                 list(chain.from_iterable(batch.details[field] for batch in batches))
                 for field in range(len(DETAIL_FIELDS))
@@ -474,3 +473,10 @@ class _Gathered:
                 )
             )
         return result
+
+
+def _joined(trials: list[Sequence[Sequence[float]]]) -> Sequence[Sequence[float]]:
+    """Every build's trials one after the other: still unmade if read from a store."""
+    if all(type(part) is TrialsColumn for part in trials):
+        return TrialsColumn.joined(cast(list[TrialsColumn], trials))
+    return list(chain.from_iterable(trials))

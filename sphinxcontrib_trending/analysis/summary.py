@@ -135,10 +135,15 @@ def run_samples(
     history: TestHistory, samples: str, exclusions: Exclusions = NO_EXCLUSIONS
 ) -> list[float | Sequence[float] | None]:
     """Runs as the grouping sees them; unmeasured and excluded runs stay as None placeholders."""
+    columns = history.columns  # no run is made: a site asks this of every history
+    found: list[float | Sequence[float] | None]
     if samples == "trials":
-        found = [run.values if run.measured else None for run in history.runs]
+        measured = columns.measured.tolist()
+        found = [
+            values if kept else None for values, kept in zip(columns.trials, measured, strict=True)
+        ]
     else:
-        found = [run.average for run in history.runs]
+        found = columns.numbers()[0]  # type: ignore[assignment]
     for index in exclusions.in_history(history.test_id, history.runs):
         found[index] = None
     return found

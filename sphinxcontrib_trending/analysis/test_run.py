@@ -348,13 +348,18 @@ class RunColumns:
         )
         return tuple.__new__(Run, cells)
 
-    def made(self) -> tuple[Run, ...]:
-        """Every run, made in one pass (in C but for the lists of numbers)."""
+    def numbers(self) -> tuple[list[float | None], list[float | None]]:
+        """Each run's :attr:`Run.average` and :attr:`Run.stdev` (None where it measured nothing)."""
         averages: list[float | None] = self.averages.tolist()
         stdevs: list[float | None] = self.stdevs.tolist()
         if not self.measured.all():
             for index in np.flatnonzero(~self.measured).tolist():
                 averages[index] = stdevs[index] = None
+        return averages, stdevs
+
+    def made(self) -> tuple[Run, ...]:
+        """Every run, made in one pass (in C but for the lists of numbers)."""
+        averages, stdevs = self.numbers()
         cells = zip(
             self.times, self.trials, averages, stdevs, self.origins, self.details, strict=True
         )

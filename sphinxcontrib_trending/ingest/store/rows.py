@@ -15,9 +15,9 @@ from __future__ import annotations
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta, timezone
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -191,14 +191,13 @@ class RowTrials:
         values = table.column("values")
         if rows is None:
             rows = np.arange(table.num_rows)
-        # per chunk: its doubles (zero-copy) and each row's offsets into them, the
-        # offsets Python ints shared by a row's end and the next row's start
+        # per chunk: its doubles (zero-copy) and its rows' offsets into them
         self._doubles: list[npt.NDArray[np.float64]] = []
-        self._offsets: list[list[int]] = []
+        self._offsets: list[npt.NDArray[np.intp]] = []
         for chunk in values.chunks:
             doubles = chunk.values.to_numpy(zero_copy_only=False)
             self._doubles.append(doubles.astype(np.float64, copy=False))
-            self._offsets.append(chunk.offsets.to_numpy().tolist())
+            self._offsets.append(chunk.offsets.to_numpy().astype(np.intp, copy=False))
         bounds = np.cumsum([0, *(len(chunk) for chunk in values.chunks)])
         self._chunk = (np.searchsorted(bounds, rows, side="right") - 1).tolist()
         self._row = (rows - bounds[:-1][self._chunk]).tolist() if len(rows) else []
@@ -216,22 +215,93 @@ class RowTrials:
         average, stdev = self.averages[at], self.stdevs[at]
         return Trials.within(
             self._doubles[self._chunk[at]],
-            offsets[row],
-            offsets[row + 1],
+            int(offsets[row]),
+            int(offsets[row + 1]),
             None if average is None or stdev is None else (average, stdev),
         )
 
-    def every(self) -> list[Trials]:
-        """Every picked row's values, in order (a site makes millions: one loop, no calls).
+    def column(self) -> TrialsColumn:
+        """Every picked row's values, in order, each made when read.
 
         Without their statistics: a history's run keeps them itself (see
         :attr:`averages`), and a tuple of them per run would cost 64 bytes.
         """
-        within, doubles, offsets = Trials.within, self._doubles, self._offsets
-        return [
-            within(doubles[chunk], offsets[chunk][row], offsets[chunk][row + 1])
-            for chunk, row in zip(self._chunk, self._row, strict=True)
-        ]
+        chunks = np.array(self._chunk, dtype=np.intp)
+        rows = np.array(self._row, dtype=np.intp)
+        lows = np.zeros(len(rows), dtype=np.intp)
+        highs = np.zeros(len(rows), dtype=np.intp)
+        for number, offsets in enumerate(self._offsets):
+            mine = chunks == number
+            lows[mine] = offsets[rows[mine]]
+            highs[mine] = offsets[rows[mine] + 1]
+        return TrialsColumn(self._doubles, chunks, lows, highs)
+
+
+class TrialsColumn(Sequence[Trials | tuple[()]]):
+    """Rows' values as windows on their columns' doubles, a :class:`Trials` made per
+    row read: a site reads every run's average and few runs' values.
+
+    A row whose chunk is -1 has no values (a test that did not measure the
+    metric): it reads as an empty tuple.
+    """
+
+    __slots__ = ("_chunks", "_doubles", "_highs", "_lows")
+
+    def __init__(
+        self,
+        doubles: list[npt.NDArray[np.float64]],
+        chunks: npt.NDArray[np.intp],
+        lows: npt.NDArray[np.intp],
+        highs: npt.NDArray[np.intp],
+    ) -> None:
+        """Row ``r``'s values are ``doubles[chunks[r]][lows[r]:highs[r]]``."""
+        self._doubles = doubles
+        self._chunks = chunks
+        self._lows = lows
+        self._highs = highs
+
+    @classmethod
+    def spread(cls, found: TrialsColumn, at: npt.NDArray[np.intp], count: int) -> TrialsColumn:
+        """``count`` rows holding ``found``'s at the positions ``at``, the others empty."""
+        chunks = np.full(count, -1, dtype=np.intp)
+        lows = np.zeros(count, dtype=np.intp)
+        highs = np.zeros(count, dtype=np.intp)
+        chunks[at], lows[at], highs[at] = found._chunks, found._lows, found._highs
+        return cls(found._doubles, chunks, lows, highs)
+
+    @classmethod
+    def joined(cls, parts: Sequence[TrialsColumn]) -> TrialsColumn:
+        """The rows of ``parts``, one after the other."""
+        doubles: list[npt.NDArray[np.float64]] = []
+        chunks = []
+        for part in parts:
+            chunks.append(np.where(part._chunks < 0, -1, part._chunks + len(doubles)))
+            doubles.extend(part._doubles)
+        return cls(
+            doubles,
+            np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.intp),
+            np.concatenate([part._lows for part in parts]) if parts else np.zeros(0, np.intp),
+            np.concatenate([part._highs for part in parts]) if parts else np.zeros(0, np.intp),
+        )
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+    @overload
+    def __getitem__(self, index: int) -> Trials | tuple[()]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> TrialsColumn: ...
+
+    def __getitem__(self, index: int | slice) -> Trials | tuple[()] | TrialsColumn:
+        if isinstance(index, slice):
+            return TrialsColumn(
+                self._doubles, self._chunks[index], self._lows[index], self._highs[index]
+            )
+        chunk = int(self._chunks[index])
+        if chunk < 0:
+            return ()
+        return Trials.within(self._doubles[chunk], int(self._lows[index]), int(self._highs[index]))
 
 
 def _coalesced(table: pa.Table, names: list[str]) -> pa.ChunkedArray:

@@ -34,13 +34,13 @@ from sphinxcontrib_trending.ingest.store.rows import (
     BY_ROW,
     RowTrials,
     SharedValues,
+    TrialsColumn,
     check_rows,
     decoded,
     row_columns,
     row_time,
     without_passed_messages,
 )
-from sphinxcontrib_trending.ingest.trials import Trials
 
 BUILD_COLUMNS = ("job", "build", "build_time", "dut_version", "testbed", "origin")
 """Columns with one value per build: read once per build, not kept per row."""
@@ -69,7 +69,8 @@ class MetricRows(NamedTuple):
     """Whether the test measured ``metric`` (else its ``units`` entry is None)."""
     units: list[str | None]
     """The metric's unit; None where the test did not measure it."""
-    trials: list[Trials | None]
+    trials: TrialsColumn
+    """Each test's values of the metric (empty where it did not measure it), made when read."""
     averages: list[float | None]
     """The trials' average where the store keeps it (else None, and so the stdev)."""
     stdevs: list[float | None]
@@ -204,15 +205,16 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
     values = RowTrials(table, picked)
     found = (
         list(map(sys.intern, decoded(table.column("unit").take(pa.array(picked))).to_pylist())),
-        values.every(),
         values.averages,
         values.stdevs,
     )
+    trials = values.column()
     if len(tests_measured) == count:  # as usual, every test measured it
-        units, trials, averages, stdevs = found
+        units, averages, stdevs = found
     else:
-        units, trials, averages, stdevs = ([None] * count for _ in range(4))
-        for column, cells in zip((units, trials, averages, stdevs), found, strict=True):
+        trials = TrialsColumn.spread(trials, tests_measured, count)
+        units, averages, stdevs = ([None] * count for _ in range(3))
+        for column, cells in zip((units, averages, stdevs), found, strict=True):
             for test, cell in zip(tests_measured.tolist(), cells, strict=True):
                 column[test] = cell
     statuses = pc.dictionary_encode(decoded(table.column("status").take(heads)).combine_chunks())
