@@ -1,0 +1,40 @@
+"""Rows' values read lazily: each row reads as the window its own doubles are."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from sphinxcontrib_trending.ingest.store.columns import TRIAL_STATISTICS
+from sphinxcontrib_trending.ingest.store.rows import RowTrials, TrialsColumn
+
+
+def _column() -> TrialsColumn:
+    """Two chunks of rows, the second's first row empty."""
+    values = pa.chunked_array(
+        [[[1.0, 2.0], [3.0]], [[], [4.0, 5.0, 6.0]]], type=pa.list_(pa.float64())
+    )
+    empty = pa.array([None] * 4, pa.float64())
+    statistics = {name: empty for pair in TRIAL_STATISTICS for name in pair}
+    table = pa.table({"values": values, **statistics})
+    return RowTrials(table).column()
+
+
+def test_each_row_reads_as_its_values_in_any_order_and_slice() -> None:
+    column = _column()
+    assert len(column) == 4
+    assert [tuple(row) for row in column] == [(1.0, 2.0), (3.0,), (), (4.0, 5.0, 6.0)]
+    assert column[-1] == (4.0, 5.0, 6.0) and column[1:3][0] == (3.0,)
+    assert len(column[1:3]) == 2
+
+
+def test_spread_rows_leave_the_others_empty_and_joined_columns_keep_their_rows() -> None:
+    column = _column()
+    spread = TrialsColumn.spread(column[:2], np.array([1, 3]), 5)
+    assert [tuple(row) for row in spread] == [(), (1.0, 2.0), (), (3.0,), ()]
+    joined = TrialsColumn.joined([spread, column])
+    assert [tuple(row) for row in joined] == [
+        *([tuple(row) for row in spread]),
+        *([tuple(row) for row in column]),
+    ]
+    assert len(TrialsColumn.joined([])) == 0
