@@ -280,6 +280,10 @@ class RunColumns:
     def __len__(self) -> int:
         return self._high - self._low
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its own runs: its table holds every other history's too."""
+        return (RunColumns.of_runs, (self.made(),))
+
     @cached_property
     def measured(self) -> npt.NDArray[np.bool_]:
         """Whether each run measured the metric (its :attr:`Run.average` is not None);

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 from datetime import UTC, datetime, timedelta
 
-from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns
+from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns, RunTable
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -43,3 +43,12 @@ def test_column_runs_read_as_the_tuple_of_their_runs() -> None:
     assert pickle.loads(pickle.dumps(lazy)) == runs
     assert type(pickle.loads(pickle.dumps(lazy))) is tuple
     assert lazy != list(runs) and lazy != ColumnRuns(RunColumns.of_runs(runs[:3]))
+
+
+def test_columns_pickle_as_their_own_runs_not_their_whole_table() -> None:
+    runs = _runs()
+    table = RunTable.of_runs(runs * 50)
+    columns = RunColumns(table, 4, 8)  # the second history's four runs of 200
+    back = pickle.loads(pickle.dumps(columns))
+    assert back.made() == runs and len(back) == 4
+    assert len(pickle.dumps(columns)) * 10 < len(pickle.dumps(RunColumns(table, 0, 200)))
