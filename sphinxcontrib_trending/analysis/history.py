@@ -41,7 +41,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
 from sphinxcontrib_trending.ingest.environment import environment_text
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
 from sphinxcontrib_trending.ingest.model import Build, TestResult
-from sphinxcontrib_trending.ingest.store.rows import TrialsColumn
+from sphinxcontrib_trending.ingest.store.lazy_columns import SameValue
 from sphinxcontrib_trending.ingest.store.stored_tests import (
     MetricRows,
     StoredTests,
@@ -316,7 +316,7 @@ class _Gathered:
             for at, average in enumerate(rows.averages):
                 if average is None:
                     averages[at], stdevs[at] = trial_statistics(values[at])
-        nothing = [()] * count  # no percentiles nor histograms: not a latency
+        nothing = SameValue((), count)  # no percentiles nor histograms: not a latency
         details = (rows.statuses, rows.messages, rows.hosts, nothing, nothing, rows.environments)
         self.batches.append(
             _Batch.of(
@@ -393,7 +393,7 @@ class _Gathered:
             ),
             _joined([batch.trials for batch in batches]),
             [
-                list(chain.from_iterable(batch.details[field] for batch in batches))
+                _joined([batch.details[field] for batch in batches])
                 for field in range(len(DETAIL_FIELDS))
             ],
             np.concatenate([batch.averages for batch in batches]),
@@ -475,8 +475,10 @@ class _Gathered:
         return result
 
 
-def _joined(trials: list[Sequence[Sequence[float]]]) -> Sequence[Sequence[float]]:
-    """Every build's trials one after the other: still unmade if read from a store."""
-    if all(type(part) is TrialsColumn for part in trials):
-        return TrialsColumn.joined(cast(list[TrialsColumn], trials))
-    return list(chain.from_iterable(trials))
+def _joined(parts: list[Sequence[Any]]) -> Sequence[Any]:
+    """Every build's column one after the other: still unmade where every build's is
+    a column of :mod:`.lazy_columns` (as read from a store), else a list."""
+    kind = type(parts[0])
+    if kind is not list and all(type(part) is kind for part in parts):
+        return kind.joined(parts)  # type: ignore[attr-defined,no-any-return]
+    return list(chain.from_iterable(parts))

@@ -15,9 +15,9 @@ from __future__ import annotations
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +38,7 @@ from sphinxcontrib_trending.ingest.store.columns import (
     TRIAL_STATISTICS,
 )
 from sphinxcontrib_trending.ingest.store.layout import Partition, partition_of
+from sphinxcontrib_trending.ingest.store.lazy_columns import TrialsColumn
 from sphinxcontrib_trending.ingest.telemetry import asked_for, read_telemetry
 from sphinxcontrib_trending.ingest.trials import Trials
 
@@ -235,73 +236,6 @@ class RowTrials:
             lows[mine] = offsets[rows[mine]]
             highs[mine] = offsets[rows[mine] + 1]
         return TrialsColumn(self._doubles, chunks, lows, highs)
-
-
-class TrialsColumn(Sequence[Trials | tuple[()]]):
-    """Rows' values as windows on their columns' doubles, a :class:`Trials` made per
-    row read: a site reads every run's average and few runs' values.
-
-    A row whose chunk is -1 has no values (a test that did not measure the
-    metric): it reads as an empty tuple.
-    """
-
-    __slots__ = ("_chunks", "_doubles", "_highs", "_lows")
-
-    def __init__(
-        self,
-        doubles: list[npt.NDArray[np.float64]],
-        chunks: npt.NDArray[np.intp],
-        lows: npt.NDArray[np.intp],
-        highs: npt.NDArray[np.intp],
-    ) -> None:
-        """Row ``r``'s values are ``doubles[chunks[r]][lows[r]:highs[r]]``."""
-        self._doubles = doubles
-        self._chunks = chunks
-        self._lows = lows
-        self._highs = highs
-
-    @classmethod
-    def spread(cls, found: TrialsColumn, at: npt.NDArray[np.intp], count: int) -> TrialsColumn:
-        """``count`` rows holding ``found``'s at the positions ``at``, the others empty."""
-        chunks = np.full(count, -1, dtype=np.intp)
-        lows = np.zeros(count, dtype=np.intp)
-        highs = np.zeros(count, dtype=np.intp)
-        chunks[at], lows[at], highs[at] = found._chunks, found._lows, found._highs
-        return cls(found._doubles, chunks, lows, highs)
-
-    @classmethod
-    def joined(cls, parts: Sequence[TrialsColumn]) -> TrialsColumn:
-        """The rows of ``parts``, one after the other."""
-        doubles: list[npt.NDArray[np.float64]] = []
-        chunks = []
-        for part in parts:
-            chunks.append(np.where(part._chunks < 0, -1, part._chunks + len(doubles)))
-            doubles.extend(part._doubles)
-        return cls(
-            doubles,
-            np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.intp),
-            np.concatenate([part._lows for part in parts]) if parts else np.zeros(0, np.intp),
-            np.concatenate([part._highs for part in parts]) if parts else np.zeros(0, np.intp),
-        )
-
-    def __len__(self) -> int:
-        return len(self._chunks)
-
-    @overload
-    def __getitem__(self, index: int) -> Trials | tuple[()]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> TrialsColumn: ...
-
-    def __getitem__(self, index: int | slice) -> Trials | tuple[()] | TrialsColumn:
-        if isinstance(index, slice):
-            return TrialsColumn(
-                self._doubles, self._chunks[index], self._lows[index], self._highs[index]
-            )
-        chunk = int(self._chunks[index])
-        if chunk < 0:
-            return ()
-        return Trials.within(self._doubles[chunk], int(self._lows[index]), int(self._highs[index]))
 
 
 def _coalesced(table: pa.Table, names: list[str]) -> pa.ChunkedArray:

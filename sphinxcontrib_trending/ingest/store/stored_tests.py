@@ -30,11 +30,11 @@ import pyarrow.compute as pc
 from sphinxcontrib_trending.ingest.environment import ENVIRONMENT_ATTRIBUTES, PATTERN_PREFIX
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS
+from sphinxcontrib_trending.ingest.store.lazy_columns import TextColumn, TrialsColumn
 from sphinxcontrib_trending.ingest.store.rows import (
     BY_ROW,
     RowTrials,
     SharedValues,
-    TrialsColumn,
     check_rows,
     decoded,
     row_columns,
@@ -56,7 +56,8 @@ class MetricRows(NamedTuple):
 
     test_ids: list[str]
     statuses: list[str]
-    messages: list[str]
+    messages: TextColumn
+    """Made when read: nearly every run's is its own, and few are shown."""
     hosts: list[str]
     """The ``hosts`` attribute, "" where a test has none."""
     environments: list[str]
@@ -225,7 +226,7 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
     return MetricRows(
         test_ids=decoded(table.column("test_id").take(heads)).to_pylist(),
         statuses=[names[index] for index in codes.tolist()],
-        messages=table.column("message").take(heads).to_pylist(),
+        messages=TextColumn(table.column("message").take(heads)),
         hosts=_hosts(attributes),
         environments=_environments(attributes),
         measured=measured,

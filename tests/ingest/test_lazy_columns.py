@@ -1,12 +1,14 @@
-"""Rows' values read lazily: each row reads as the window its own doubles are."""
+"""Columns made when read: each row reads as the value it stands for."""
 
 from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pytest
 
 from sphinxcontrib_trending.ingest.store.columns import TRIAL_STATISTICS
-from sphinxcontrib_trending.ingest.store.rows import RowTrials, TrialsColumn
+from sphinxcontrib_trending.ingest.store.lazy_columns import SameValue, TextColumn, TrialsColumn
+from sphinxcontrib_trending.ingest.store.rows import RowTrials
 
 
 def _column() -> TrialsColumn:
@@ -38,3 +40,20 @@ def test_spread_rows_leave_the_others_empty_and_joined_columns_keep_their_rows()
         *([tuple(row) for row in column]),
     ]
     assert len(TrialsColumn.joined([])) == 0
+
+
+def test_texts_read_as_their_values_and_join_without_being_made() -> None:
+    first = TextColumn(pa.chunked_array([["a", None], ["b"]]))
+    second = TextColumn(pa.chunked_array([["c"]]))
+    joined = TextColumn.joined([first, second])
+    assert list(joined) == ["a", None, "b", "c"] and joined[-1] == "c"
+    assert list(joined[1:3]) == [None, "b"] and len(joined) == 4
+
+
+def test_a_repeated_value_reads_as_a_list_of_it_would() -> None:
+    column = SameValue((), 3)
+    assert list(column) == [(), (), ()] and column[-3] == () and len(column[1:]) == 2
+    with pytest.raises(IndexError):
+        column[3]
+    assert len(SameValue.joined([column, SameValue((), 2)])) == 5
+    assert SameValue.joined([column, SameValue(1, 1)]) == [(), (), (), 1]

@@ -1,0 +1,146 @@
+"""Columns whose values are made when read, not when the store is read.
+
+A site reads a run's average millions of times and its message, trials or
+percentiles a few hundred: these keep such a column as it came (windows on
+Arrow's doubles, Arrow's texts, one value repeated) and make a row's value
+on request.  Each joins others of its kind without making a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, overload
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+from sphinxcontrib_trending.ingest.trials import Trials
+
+
+class TextColumn(Sequence[str | None]):
+    """Texts left in Arrow (a run's message: nearly every one is its own, few are shown)."""
+
+    __slots__ = ("_texts",)
+
+    def __init__(self, texts: pa.ChunkedArray) -> None:
+        self._texts = texts
+
+    @classmethod
+    def joined(cls, parts: Sequence[TextColumn]) -> TextColumn:
+        chunks = [chunk for part in parts for chunk in part._texts.chunks]
+        return cls(pa.chunked_array(chunks, type=parts[0]._texts.type if parts else pa.string()))
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    @overload
+    def __getitem__(self, index: int) -> str | None: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> TextColumn: ...
+
+    def __getitem__(self, index: int | slice) -> str | TextColumn | None:
+        if isinstance(index, slice):
+            return TextColumn(self._texts[index])
+        return self._texts[index].as_py()
+
+
+class SameValue(Sequence[Any]):
+    """One value in every row (a store's runs have no percentiles: ``()`` each)."""
+
+    __slots__ = ("_count", "_value")
+
+    def __init__(self, value: Any, count: int) -> None:
+        self._value = value
+        self._count = count
+
+    @classmethod
+    def joined(cls, parts: Sequence[SameValue]) -> SameValue | list[Any]:
+        """One column if every part repeats the same value, else their values."""
+        if parts and all(part._value == parts[0]._value for part in parts):
+            return cls(parts[0]._value, sum(part._count for part in parts))
+        return [value for part in parts for value in part]
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> SameValue: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return SameValue(self._value, len(range(self._count)[index]))
+        if not -self._count <= index < self._count:
+            raise IndexError(f"row {index} of {self._count}")
+        return self._value
+
+
+class TrialsColumn(Sequence[Trials | tuple[()]]):
+    """Rows' values as windows on their columns' doubles, a :class:`Trials` made per
+    row read: a site reads every run's average and few runs' values.
+
+    A row whose chunk is -1 has no values (a test that did not measure the
+    metric): it reads as an empty tuple.
+    """
+
+    __slots__ = ("_chunks", "_doubles", "_highs", "_lows")
+
+    def __init__(
+        self,
+        doubles: list[npt.NDArray[np.float64]],
+        chunks: npt.NDArray[np.intp],
+        lows: npt.NDArray[np.intp],
+        highs: npt.NDArray[np.intp],
+    ) -> None:
+        """Row ``r``'s values are ``doubles[chunks[r]][lows[r]:highs[r]]``."""
+        self._doubles = doubles
+        self._chunks = chunks
+        self._lows = lows
+        self._highs = highs
+
+    @classmethod
+    def spread(cls, found: TrialsColumn, at: npt.NDArray[np.intp], count: int) -> TrialsColumn:
+        """``count`` rows holding ``found``'s at the positions ``at``, the others empty."""
+        chunks = np.full(count, -1, dtype=np.intp)
+        lows = np.zeros(count, dtype=np.intp)
+        highs = np.zeros(count, dtype=np.intp)
+        chunks[at], lows[at], highs[at] = found._chunks, found._lows, found._highs
+        return cls(found._doubles, chunks, lows, highs)
+
+    @classmethod
+    def joined(cls, parts: Sequence[TrialsColumn]) -> TrialsColumn:
+        """The rows of ``parts``, one after the other."""
+        doubles: list[npt.NDArray[np.float64]] = []
+        chunks = []
+        for part in parts:
+            chunks.append(np.where(part._chunks < 0, -1, part._chunks + len(doubles)))
+            doubles.extend(part._doubles)
+        return cls(
+            doubles,
+            np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.intp),
+            np.concatenate([part._lows for part in parts]) if parts else np.zeros(0, np.intp),
+            np.concatenate([part._highs for part in parts]) if parts else np.zeros(0, np.intp),
+        )
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+    @overload
+    def __getitem__(self, index: int) -> Trials | tuple[()]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> TrialsColumn: ...
+
+    def __getitem__(self, index: int | slice) -> Trials | tuple[()] | TrialsColumn:
+        if isinstance(index, slice):
+            return TrialsColumn(
+                self._doubles, self._chunks[index], self._lows[index], self._highs[index]
+            )
+        chunk = int(self._chunks[index])
+        if chunk < 0:
+            return ()
+        return Trials.within(self._doubles[chunk], int(self._lows[index]), int(self._highs[index]))
