@@ -216,7 +216,7 @@ class _Batch(NamedTuple):
         units: list[str | None],
         masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
         build: int,
-        statistics: tuple[list[float | None], list[float | None]],
+        statistics: tuple[Sequence[float | None], Sequence[float | None]],
         trials: Sequence[Sequence[float]],
         details: tuple[Sequence[Any], ...],
     ) -> _Batch:
@@ -231,8 +231,8 @@ class _Batch(NamedTuple):
             shared.pop() if len(shared) == 1 else units,  # type: ignore[arg-type]
             *masks,
             build,
-            np.array(averages, dtype=np.float64),  # None is NaN
-            np.array(stdevs, dtype=np.float64),
+            np.asarray(averages, dtype=np.float64),  # None is NaN
+            np.asarray(stdevs, dtype=np.float64),
             trials,
             details,
         )
@@ -311,11 +311,13 @@ class _Gathered:
         count = len(numbers)
         values = rows.trials
         averages, stdevs = rows.averages, rows.stdevs
-        if None in averages:  # a metric the store keeps no statistics for
-            averages, stdevs = list(averages), list(stdevs)
-            for at, average in enumerate(rows.averages):
-                if average is None:
-                    averages[at], stdevs[at] = trial_statistics(values[at])
+        unknown = np.flatnonzero(np.isnan(averages) & rows.with_metric)
+        if len(unknown):  # a metric the store keeps no statistics for
+            averages, stdevs = averages.copy(), stdevs.copy()
+            for at in unknown.tolist():
+                average, stdev = trial_statistics(values[at])
+                if average is not None:
+                    averages[at], stdevs[at] = average, stdev
         nothing = SameValue((), count)  # no percentiles nor histograms: not a latency
         details = (rows.statuses, rows.messages, rows.hosts, nothing, nothing, rows.environments)
         self.batches.append(

@@ -65,19 +65,19 @@ def _traced(builds: list[Build]) -> tuple[int, list[History]]:
         tracemalloc.stop()
 
 
-def test_a_stored_run_costs_under_130_bytes() -> None:
+def test_a_stored_run_costs_under_140_bytes() -> None:
     """A named tuple of 14 fields (160 bytes), a trials window holding its
     statistics (80 bytes and an offset) and the average and stdev took 342 bytes
     a run here, most of a CSIT-sized build's peak of 2.1 GB; a run sharing its
     build's and its detail's fields, 273 bytes.  Now a history keeps its runs
     as columns and makes no run, trials window or message until one is
-    read: 124 bytes, with a build of 50 tests' own costs (a CSIT build
+    read: 132 bytes, with a build of 50 tests' own costs (a CSIT build
     has 2,000).  ``tracemalloc``
     counts what was asked for, a little under what the allocator hands out."""
     kept, made = _traced(_stored())
     runs = sum(len(history.runs) for history in made)
     assert runs == TESTS * BUILDS
-    assert kept / runs < 130, f"{kept / runs:.0f} bytes a run"
+    assert kept / runs < 140, f"{kept / runs:.0f} bytes a run"
 
 
 def test_a_stored_history_makes_runs_only_when_read_and_they_share_their_build() -> None:

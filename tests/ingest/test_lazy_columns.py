@@ -42,12 +42,16 @@ def test_spread_rows_leave_the_others_empty_and_joined_columns_keep_their_rows()
     assert len(TrialsColumn.joined([])) == 0
 
 
-def test_texts_read_as_their_values_and_join_without_being_made() -> None:
-    first = TextColumn(pa.chunked_array([["a", None], ["b"]]))
-    second = TextColumn(pa.chunked_array([["c"]]))
+def test_texts_read_as_their_values_and_join_and_slice_without_being_made() -> None:
+    texts = pa.chunked_array([["a", None], ["b", "c"]])
+    first = TextColumn(texts, np.array([3, 0, 1]))
+    second = TextColumn(pa.chunked_array([["d"]]), np.array([0]))
     joined = TextColumn.joined([first, second])
-    assert list(joined) == ["a", None, "b", "c"] and joined[-1] == "c"
-    assert list(joined[1:3]) == [None, "b"] and len(joined) == 4
+    assert list(joined) == ["c", "a", None, "d"] and joined[-1] == "d" and joined[-4] == "c"
+    assert list(joined[1:4]) == ["a", None, "d"] and len(joined[2:]) == 2
+    assert list(joined[4:]) == [] and len(TextColumn.joined([])) == 0
+    with pytest.raises(IndexError):
+        joined[4]
 
 
 def test_a_repeated_value_reads_as_a_list_of_it_would() -> None:

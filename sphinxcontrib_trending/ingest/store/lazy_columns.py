@@ -8,6 +8,8 @@ on request.  Each joins others of its kind without making a value.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Sequence
 from typing import Any, overload
 
@@ -19,20 +21,29 @@ from sphinxcontrib_trending.ingest.trials import Trials
 
 
 class TextColumn(Sequence[str | None]):
-    """Texts left in Arrow (a run's message: nearly every one is its own, few are shown)."""
+    """Texts left in their Arrow columns, each taken when read: a run's message
+    (nearly every one is its own, and few are shown).
 
-    __slots__ = ("_texts",)
+    Not even taken out of the column: at CSIT's size, keeping every build's
+    taken messages made each take a page fault's worth slower, 2 s in all.
+    """
 
-    def __init__(self, texts: pa.ChunkedArray) -> None:
-        self._texts = texts
+    __slots__ = ("_bounds", "_parts")
+
+    def __init__(self, texts: pa.ChunkedArray, rows: npt.NDArray[np.intp]) -> None:
+        """Row ``r`` is ``texts[rows[r]]``."""
+        self._parts = [(texts, rows)]
+        self._bounds = [0, len(rows)]
 
     @classmethod
     def joined(cls, parts: Sequence[TextColumn]) -> TextColumn:
-        chunks = [chunk for part in parts for chunk in part._texts.chunks]
-        return cls(pa.chunked_array(chunks, type=parts[0]._texts.type if parts else pa.string()))
+        made = cls.__new__(cls)
+        made._parts = [part for column in parts for part in column._parts]
+        made._bounds = [0, *itertools.accumulate(len(rows) for _, rows in made._parts)]
+        return made
 
     def __len__(self) -> int:
-        return len(self._texts)
+        return self._bounds[-1]
 
     @overload
     def __getitem__(self, index: int) -> str | None: ...
@@ -42,8 +53,19 @@ class TextColumn(Sequence[str | None]):
 
     def __getitem__(self, index: int | slice) -> str | TextColumn | None:
         if isinstance(index, slice):
-            return TextColumn(self._texts[index])
-        return self._texts[index].as_py()
+            low, high, step = index.indices(len(self))
+            if step != 1:
+                raise ValueError("a text column is sliced in steps of one")
+            pieces = []
+            for (texts, rows), start in zip(self._parts, self._bounds, strict=False):
+                mine = rows[max(low - start, 0) : max(high - start, 0)]
+                if len(mine):
+                    pieces.append(TextColumn(texts, mine))
+            return TextColumn.joined(pieces)
+        at = range(len(self))[index]
+        part = bisect.bisect_right(self._bounds, at) - 1
+        texts, rows = self._parts[part]
+        return texts[int(rows[at - self._bounds[part]])].as_py()
 
 
 class SameValue(Sequence[Any]):

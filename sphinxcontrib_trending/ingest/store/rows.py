@@ -200,25 +200,27 @@ class RowTrials:
             self._doubles.append(doubles.astype(np.float64, copy=False))
             self._offsets.append(chunk.offsets.to_numpy().astype(np.intp, copy=False))
         bounds = np.cumsum([0, *(len(chunk) for chunk in values.chunks)])
-        self._chunk = (np.searchsorted(bounds, rows, side="right") - 1).tolist()
-        self._row = (rows - bounds[:-1][self._chunk]).tolist() if len(rows) else []
+        self._chunks = np.searchsorted(bounds, rows, side="right") - 1
+        self._rows = rows - bounds[:-1][self._chunks] if len(rows) else self._chunks
         picked = table.select([name for name in BY_ROW if name != "values"]).take(pa.array(rows))
-        self.averages: list[float | None] = _coalesced(
+        self.averages: npt.NDArray[np.float64] = _coalesced(
             picked, [average for average, _ in TRIAL_STATISTICS]
-        ).to_pylist()
-        self.stdevs: list[float | None] = _coalesced(
+        ).to_numpy(zero_copy_only=False)
+        """Each picked row's stored average; NaN where it keeps none."""
+        self.stdevs: npt.NDArray[np.float64] = _coalesced(
             picked, [stdev for _, stdev in TRIAL_STATISTICS]
-        ).to_pylist()
+        ).to_numpy(zero_copy_only=False)
 
     def __call__(self, at: int) -> Trials:
         """The values of the ``at``-th row picked, with their statistics if the row has them."""
-        offsets, row = self._offsets[self._chunk[at]], self._row[at]
-        average, stdev = self.averages[at], self.stdevs[at]
+        chunk, row = int(self._chunks[at]), int(self._rows[at])
+        offsets = self._offsets[chunk]
+        average, stdev = float(self.averages[at]), float(self.stdevs[at])
         return Trials.within(
-            self._doubles[self._chunk[at]],
+            self._doubles[chunk],
             int(offsets[row]),
             int(offsets[row + 1]),
-            None if average is None or stdev is None else (average, stdev),
+            None if math.isnan(average) or math.isnan(stdev) else (average, stdev),
         )
 
     def column(self) -> TrialsColumn:
@@ -227,8 +229,7 @@ class RowTrials:
         Without their statistics: a history's run keeps them itself (see
         :attr:`averages`), and a tuple of them per run would cost 64 bytes.
         """
-        chunks = np.array(self._chunk, dtype=np.intp)
-        rows = np.array(self._row, dtype=np.intp)
+        chunks, rows = self._chunks.astype(np.intp), self._rows.astype(np.intp)
         lows = np.zeros(len(rows), dtype=np.intp)
         highs = np.zeros(len(rows), dtype=np.intp)
         for number, offsets in enumerate(self._offsets):

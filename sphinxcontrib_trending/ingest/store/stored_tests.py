@@ -72,9 +72,9 @@ class MetricRows(NamedTuple):
     """The metric's unit; None where the test did not measure it."""
     trials: TrialsColumn
     """Each test's values of the metric (empty where it did not measure it), made when read."""
-    averages: list[float | None]
-    """The trials' average where the store keeps it (else None, and so the stdev)."""
-    stdevs: list[float | None]
+    averages: npt.NDArray[np.float64]
+    """The trials' average where the store keeps it (else NaN, and so the stdev)."""
+    stdevs: npt.NDArray[np.float64]
 
     def split(self, counts: Sequence[int]) -> list[MetricRows]:
         """These rows cut into consecutive parts of ``counts`` tests each."""
@@ -204,39 +204,41 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
     with_metric[tests_measured] = True
     picked = rows[first_rows]
     values = RowTrials(table, picked)
-    found = (
-        list(map(sys.intern, decoded(table.column("unit").take(pa.array(picked))).to_pylist())),
-        values.averages,
-        values.stdevs,
-    )
+    units = _texts(table.column("unit").take(pa.array(picked)))
+    averages, stdevs = values.averages, values.stdevs
     trials = values.column()
-    if len(tests_measured) == count:  # as usual, every test measured it
-        units, averages, stdevs = found
-    else:
+    if len(tests_measured) < count:  # a test that did not measure it: no unit nor values
         trials = TrialsColumn.spread(trials, tests_measured, count)
-        units, averages, stdevs = ([None] * count for _ in range(3))
-        for column, cells in zip((units, averages, stdevs), found, strict=True):
-            for test, cell in zip(tests_measured.tolist(), cells, strict=True):
-                column[test] = cell
-    statuses = pc.dictionary_encode(decoded(table.column("status").take(heads)).combine_chunks())
-    names = [sys.intern(name) for name in statuses.dictionary.to_pylist()]
-    codes = statuses.indices.to_numpy(zero_copy_only=False)
-    passed = names.index("PASS") if "PASS" in names else -1
+        spread = np.full(count, None, dtype=object)
+        spread[tests_measured] = units
+        units = spread.tolist()
+        averages, stdevs = np.full(count, np.nan), np.full(count, np.nan)
+        averages[tests_measured], stdevs[tests_measured] = values.averages, values.stdevs
+    statuses = table.column("status").take(heads)
+    failed = pc.not_equal(decoded(statuses), "PASS").to_numpy(zero_copy_only=False)
     attributes = table.column("attributes").take(heads)
     return MetricRows(
         test_ids=decoded(table.column("test_id").take(heads)).to_pylist(),
-        statuses=[names[index] for index in codes.tolist()],
-        messages=TextColumn(table.column("message").take(heads)),
+        statuses=_texts(statuses),
+        messages=TextColumn(table.column("message"), starts[:-1]),
         hosts=_hosts(attributes),
         environments=_environments(attributes),
         measured=measured,
-        failed=codes != passed,
+        failed=failed,
         with_metric=with_metric,
         units=units,
         trials=trials,
         averages=averages,
         stdevs=stdevs,
     )
+
+
+def _texts(column: pa.ChunkedArray) -> list[str]:
+    """A column of a few texts repeated (statuses, units) as a list of them, one
+    interned object per text: pyarrow makes a string object per row."""
+    encoded = pc.dictionary_encode(decoded(column).combine_chunks())
+    names = [sys.intern(name) for name in encoded.dictionary.to_pylist()]
+    return list(map(names.__getitem__, encoded.indices.to_numpy(zero_copy_only=False).tolist()))
 
 
 NO_TEST = np.iinfo(np.int32).max
