@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from functools import cached_property
 from operator import attrgetter
-from typing import Any, ClassVar, NamedTuple, overload
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.ingest.trials import Trials
+
+_Value = TypeVar("_Value")
 
 
 class RunBuild(NamedTuple):
@@ -200,6 +201,34 @@ def trial_statistics(values: Sequence[float]) -> tuple[float | None, float | Non
 DETAIL_FIELDS = RunDetail._fields
 
 
+class _Kept(Generic[_Value]):
+    """A value worked out when first read, then kept in the instance.
+
+    As :func:`functools.cached_property`, without its lock (Python 3.11
+    takes one on every first read): a graph page reads five columns of
+    each of thousands of fresh histories.
+    """
+
+    def __init__(self, make: Callable[[Any], _Value]) -> None:
+        self._make = make
+        self.__doc__ = make.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> _Kept[_Value]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type) -> _Value: ...
+
+    def __get__(self, instance: object | None, owner: type) -> _Value | _Kept[_Value]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self._name] = self._make(instance)
+        return value
+
+
 class RunTable:
     """Every run of a set of histories, a row each, in the order they were read.
 
@@ -237,11 +266,9 @@ class RunTable:
     def of_runs(cls, runs: Sequence[Run]) -> RunTable:
         """The table of runs made one by one (parsed builds, tests' own histories)."""
         count = len(runs)
-        averages = np.full(count, np.nan)
-        stdevs = np.full(count, np.nan)
-        for index, run in enumerate(runs):
-            if run.average is not None:
-                averages[index], stdevs[index] = run.average, run.stdev
+        averages = np.array([run.average for run in runs], dtype=np.float64)  # None is NaN
+        stdevs = np.array([run.stdev for run in runs], dtype=np.float64)
+        stdevs[np.isnan(averages)] = np.nan
         rows = np.arange(count)
         details = [list(column) for column in zip(*(run.detail for run in runs), strict=True)]
         return cls(
@@ -284,49 +311,57 @@ class RunColumns:
         """Pickled as its own runs: its table holds every other history's too."""
         return (RunColumns.of_runs, (self.made(),))
 
-    @cached_property
+    @_Kept
     def measured(self) -> npt.NDArray[np.bool_]:
         """Whether each run measured the metric (its :attr:`Run.average` is not None);
         an average is never NaN (see :func:`trial_statistics`)."""
         return ~np.isnan(self.averages)
 
-    @cached_property
+    @_Kept
     def _rows(self) -> list[int]:
         return self._table.order[self._low : self._high].tolist()
 
-    @cached_property
+    @_Kept
     def _builds(self) -> list[int]:
         return self._table.builds[self._low : self._high].tolist()
 
     def _taken(self, column: Sequence[Any]) -> list[Any]:
         return list(map(column.__getitem__, self._rows))
 
-    @cached_property
+    @_Kept
     def times(self) -> list[datetime]:
         return list(map(self._table.times.__getitem__, self._builds))
 
-    @cached_property
+    @_Kept
     def origins(self) -> list[RunBuild]:
         """Each run's build's :class:`RunBuild` (one object per build)."""
         return list(map(self._table.origins.__getitem__, self._builds))
 
-    @cached_property
+    @_Kept
     def trials(self) -> list[Sequence[float]]:
         return self._taken(self._table.trials)
 
-    @cached_property
+    @_Kept
     def statuses(self) -> list[str]:
         return self._taken(self._table.details[0])
 
-    @cached_property
+    @_Kept
     def hosts(self) -> list[str]:
         return self._taken(self._table.details[2])
 
-    @cached_property
+    @_Kept
+    def messages(self) -> list[str]:
+        return self._taken(self._table.details[1])
+
+    @_Kept
     def percentiles(self) -> list[tuple[tuple[str, float], ...]]:
         return self._taken(self._table.details[3])
 
-    @cached_property
+    @_Kept
+    def histograms(self) -> list[tuple[tuple[str, str], ...]]:
+        return self._taken(self._table.details[4])
+
+    @_Kept
     def details(self) -> list[RunDetail]:
         columns = [self._taken(column) for column in self._table.details]
         return list(map(tuple.__new__, itertools.repeat(RunDetail), zip(*columns, strict=True)))
