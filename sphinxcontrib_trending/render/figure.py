@@ -19,27 +19,30 @@ from __future__ import annotations
 import colorsys
 import functools
 import html
+import itertools
 import json
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import orjson
 
-from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
 from sphinxcontrib_trending.analysis.change_range import change_range
 from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
-from sphinxcontrib_trending.analysis.test_run import Run, RunBuild
+from sphinxcontrib_trending.analysis.test_run import Run, RunBuild, RunColumns
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS, percentile_views
 from sphinxcontrib_trending.render.ranges import range_cell
+from sphinxcontrib_trending.render.trend_levels import TrendLevels
 from sphinxcontrib_trending.render.visible import visible
 
 REGRESSION_COLOR = "#d62728"
@@ -100,26 +103,36 @@ LEGEND_BELOW_TICKS = {"orientation": "h", "yref": "container", "y": 0, "yanchor"
 the legend sits at the figure's foot, not at a fixed distance under the plot."""
 
 
-Places = Callable[[Sequence[Run]], list[str]]
-"""Where runs go on the x axis, a whole trace's runs at a time."""
-_TIME = operator.attrgetter("time")
+Places = Callable[[RunColumns, "Sequence[int] | None"], list[str]]
+"""Where runs go on the x axis: a history's runs at the indices given (None: all of them)."""
 _JOB_BUILD = operator.attrgetter("job_build")
+_HOSTS = operator.attrgetter("hosts")
+
+
+def _picked(column: Sequence[Any], runs: Sequence[int] | None) -> Sequence[Any]:
+    """A column's items at ``runs`` (None: the whole column), gathered in C."""
+    return column if runs is None else list(map(column.__getitem__, runs))
 
 
 def _x_of(kind: str) -> Places:
     """Each run's place on the x axis: its time, or its build or version as a category
     (the version of a run without one is its build, so no run loses its place).
 
-    Mapped over a trace's runs at once: a graph page places every run of
-    thousands of series, and a call per run cost more than the (cached)
-    formatting it asked for.
+    Mapped over a trace's runs at once, from the history's columns: a graph
+    page places every run of thousands of series, and a call per run cost
+    more than the (cached) formatting it asked for.
     """
     if kind == "time":
-        return lambda runs: list(map(plotly_time, map(_TIME, runs)))
+        return lambda columns, runs: list(map(plotly_time, _picked(columns.times, runs)))
     if kind == "build":
-        return lambda runs: list(map(_escaped, map(_JOB_BUILD, runs)))
+        return lambda columns, runs: list(
+            map(_escaped, map(_JOB_BUILD, _picked(columns.origins, runs)))
+        )
     if kind == "version":
-        return lambda runs: [_escaped(run.dut_version or run.job_build) for run in runs]
+        return lambda columns, runs: [
+            _escaped(origin.dut_version or origin.job_build)
+            for origin in _picked(columns.origins, runs)
+        ]
     raise ValueError(f"x axis {kind!r}: expected one of {', '.join(X_AXES)}")
 
 
@@ -130,10 +143,10 @@ def _x_axis(kind: str, trends: Sequence[TestTrend]) -> dict[str, Any]:
     place = _x_of(kind)
     first: dict[str, datetime] = {}
     for trend in trends:
-        runs = trend.history.runs
-        for run, category in zip(runs, place(runs), strict=True):
-            if category not in first or run.time < first[category]:
-                first[category] = run.time
+        columns = trend.history.columns
+        for moment, category in zip(columns.times, place(columns, None), strict=True):
+            if category not in first or moment < first[category]:
+                first[category] = moment
     return {
         "type": "category",
         "categoryorder": "array",
@@ -230,6 +243,7 @@ def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool
     return "<br>".join(lines) + "<extra></extra>"
 
 
+@functools.lru_cache(maxsize=256)
 def _runs_template(
     unit: DisplayUnit, one_job: bool, one_testbed: bool, percentiles: bool, clicks: str = ""
 ) -> str:
@@ -300,13 +314,11 @@ def _runs_hover(
     return hover
 
 
-def _percentile_text(run: Run, unit: DisplayUnit) -> str:
-    """``percentiles [us]: p50 12.000, p90 ...``, or that the run has no histogram."""
-    if not run.percentiles:
+def _percentile_text(percentiles: tuple[tuple[str, float], ...], unit: DisplayUnit) -> str:
+    """``percentiles [us]: p50 12.000, p90 ...`` of a run, or that it has no histogram."""
+    if not percentiles:
         return "percentiles: no histogram"
-    shown = ", ".join(
-        f"{_escaped(name)} {value * unit.scale:.3f}" for name, value in run.percentiles
-    )
+    shown = ", ".join(f"{_escaped(name)} {value * unit.scale:.3f}" for name, value in percentiles)
     return f"percentiles [{_escaped(unit.label)}]: {shown}"
 
 
@@ -324,7 +336,7 @@ def _point_data(
     if headline:
         data.append(headline)
     if percentiles:
-        data.append(_percentile_text(run, unit))
+        data.append(_percentile_text(run.percentiles, unit))
     return data
 
 
@@ -393,18 +405,13 @@ def _anomaly_marks(
     return headlines, addresses
 
 
-def _build_links(runs: Sequence[Run], links: LinkTemplates) -> list[str | None] | None:
-    """Each run's CI build page (else its version's page); None when no template says."""
+def _build_links(origins: Sequence[RunBuild], links: LinkTemplates) -> list[str | None] | None:
+    """Each run's CI build page (else its version's page), from its build's
+    :class:`RunBuild`; None when no template says."""
     if links.build is None and links.version is None:
         return None
-    address = functools.partial(_run_link, links.build, links.version)
-    addresses = list(map(address, map(_LINK_FIELDS, runs)))
+    addresses = list(map(functools.partial(_run_link, links.build, links.version), origins))
     return addresses if any(addresses) else None
-
-
-_LINK_FIELDS = operator.attrgetter("origin")
-"""What a run's address is made from (see :func:`_run_link`): its build's job, build,
-DUT version and testbed, one object its build's runs share."""
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -413,7 +420,7 @@ def _run_link(
     version_template: str | None,
     where: RunBuild,
 ) -> str | None:
-    """A run's address from its :data:`_LINK_FIELDS`: its build's page, else its version's.
+    """A run's address from its build's fields: its build's page, else its version's.
 
     Every test of a build has the same address, and filling a template
     quotes each value: made once per build, not once per run, which took
@@ -447,7 +454,7 @@ class _Style:
 def _failed_trace(
     trend: TestTrend,
     failed: list[int],
-    trend_values: list[float | None],
+    levels: TrendLevels,
     name: str,
     unit: DisplayUnit,
     place: Places,
@@ -455,19 +462,22 @@ def _failed_trace(
 ) -> dict[str, Any]:
     """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
     interrupted (at zero when the test has no trend at all); a click opens the build."""
-    runs = trend.history.runs
-    first = next((value for value in trend_values if value is not None), 0.0)
-    levels = [_level_before(trend_values, index, first) * unit.scale for index in failed]
-    addresses = _build_links([runs[i] for i in failed], links)
+    columns = trend.history.columns
+    origins = _picked(columns.origins, failed)
+    messages = [columns.details[index].message for index in failed]
+    addresses = _build_links(origins, links)
     hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {
         "type": "scatter",
         "mode": "markers",
         "name": f"{name} failed",
         "legendgroup": trend.history.key,
-        "x": place([runs[i] for i in failed]),
-        "y": levels,
-        "customdata": [[_escaped(runs[i].job_build), _escaped(runs[i].message)] for i in failed],
+        "x": place(columns, failed),
+        "y": [level * unit.scale for level in levels.before(failed)],
+        "customdata": [
+            [_escaped(origin.job_build), _escaped(message)]
+            for origin, message in zip(origins, messages, strict=True)
+        ],
         "hovertemplate": f"failed: %{{customdata[0]}}<br>%{{customdata[1]}}{hint}<extra></extra>",
         "marker": {
             "symbol": FAILED_SYMBOL,
@@ -481,15 +491,11 @@ def _failed_trace(
     return trace
 
 
-def _level_before(trend_values: list[float | None], index: int, first: float) -> float:
-    """The level a failed run interrupted: the newest trend at or before it, else the
-    ``first`` of the series.  Failures are few: each looks back from itself, rather
-    than every failing series walking all its runs."""
-    for at in range(index, -1, -1):
-        value = trend_values[at]
-        if value is not None:
-            return value
-    return first
+def _failed_runs(columns: RunColumns) -> list[int]:
+    """The runs that measured nothing and did not pass: few, found among the unmeasured."""
+    details = columns.details
+    unmeasured: list[int] = np.flatnonzero(~columns.measured).tolist()
+    return [index for index in unmeasured if details[index].status != "PASS"]
 
 
 def _outlier_trace(
@@ -500,17 +506,17 @@ def _outlier_trace(
     outliers = trend.result.outliers
     if not outliers:
         return None
-    runs = trend.history.runs
+    runs = [trend.history.runs[index] for index in outliers]
     headline = "outlier: left its group and came back, not a change"
     return {
         "type": "scatter",
         "mode": "markers",
         "name": f"{name} outliers",
         "legendgroup": trend.history.key,
-        "x": place([runs[i] for i in outliers]),
-        "y": [(runs[i].average or 0.0) * unit.scale for i in outliers],
+        "x": place(trend.history.columns, outliers),
+        "y": [(run.average or 0.0) * unit.scale for run in runs],
         _RUNS: outliers,
-        "customdata": [_point_data(runs[i], unit, headline) for i in outliers],
+        "customdata": [_point_data(run, unit, headline) for run in runs],
         "hovertemplate": _hover_template(unit, headline=True),
         "marker": {
             "symbol": OUTLIER_SYMBOL,
@@ -526,19 +532,20 @@ def _excluded_trace(
 ) -> dict[str, Any]:
     """Curated runs (see :mod:`~sphinxcontrib_trending.analysis.excluded`), greyed on
     their own values with the reason: shown, but part of no group."""
-    runs = trend.history.runs
-    shown = [index for index in sorted(trend.excluded) if runs[index].average is not None]
+    columns = trend.history.columns
+    shown = [index for index in sorted(trend.excluded) if columns.measured[index]]
+    runs = [trend.history.runs[index] for index in shown]
     return {
         "type": "scatter",
         "mode": "markers",
         "name": f"{name} excluded",
         "legendgroup": trend.history.key,
         "showlegend": False,
-        "x": place([runs[i] for i in shown]),
-        "y": [(runs[i].average or 0.0) * unit.scale for i in shown],
+        "x": place(columns, shown),
+        "y": [(run.average or 0.0) * unit.scale for run in runs],
         "customdata": [
-            _point_data(runs[i], unit, f"excluded: {_escaped(trend.excluded[i].reason)}")
-            for i in shown
+            _point_data(run, unit, f"excluded: {_escaped(trend.excluded[index].reason)}")
+            for index, run in zip(shown, runs, strict=True)
         ],
         "hovertemplate": _hover_template(unit, headline=True),
         "marker": {
@@ -554,25 +561,25 @@ TRIAL_OPACITY = 0.35
 
 
 def _trials_trace(
-    runs: Sequence[Run],
-    measured: list[int],
-    times: list[str],
+    trials: Sequence[Sequence[float]],
     name: str,
     key: str,
     color: str,
     unit: DisplayUnit,
+    times: list[str],
 ) -> dict[str, Any] | None:
     """Every trial of every measured run, as a faint cloud behind the run averages.
 
     Drawn first, so it sits behind the averages; it does not answer hovers
     (the average's hover says it all) and toggles with its series.
-    ``times`` are the measured runs' times, as the averages' trace has them.
+    ``trials`` are the measured runs' trials and ``times`` their places, as
+    the averages' trace has them.
     """
     points = [
         (time, value * unit.scale)
-        for index, time in zip(measured, times, strict=True)
-        if len(runs[index].values) > 1
-        for value in runs[index].values
+        for values, time in zip(trials, times, strict=True)
+        if len(values) > 1
+        for value in values
         if math.isfinite(value)
     ]
     if not points:
@@ -597,6 +604,60 @@ _RUNS = "trending_runs"
 are runs, for :func:`trend_figure` to take out (Plotly has no use for it)."""
 
 
+def _shown_runs(columns: RunColumns, excluded: Collection[int]) -> npt.NDArray[np.bool_]:
+    """Which runs are drawn as the series' points: the measured ones but those curated
+    out (drawn apart, greyed: the grouping never saw them)."""
+    if not excluded:
+        return columns.measured
+    shown = columns.measured.copy()
+    shown[list(excluded)] = False
+    return shown
+
+
+def _anomaly_trace(
+    trend: TestTrend,
+    anomalies: list[int],
+    levels: TrendLevels,
+    name: str,
+    unit: DisplayUnit,
+    place: Places,
+    links: LinkTemplates,
+    percentiles: bool,
+) -> dict[str, Any]:
+    """Rings on the trend where each anomaly starts, in its verdict's colour (grey when
+    acknowledged), larger when firm; a click opens the commits of its range."""
+    headlines, addresses = _anomaly_marks(trend, anomalies, links)
+    runs = [trend.history.runs[index] for index in anomalies]
+    verdicts, acknowledged = trend.verdicts, trend.acknowledged
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": f"{name} anomalies",
+        "legendgroup": trend.history.key,
+        "showlegend": False,
+        "x": place(trend.history.columns, anomalies),
+        "y": [level * unit.scale for level in levels.at(anomalies)],
+        _RUNS: anomalies,
+        "customdata": [
+            _point_data(run, unit, headline, percentiles)
+            for run, headline in zip(runs, headlines, strict=True)
+        ],
+        "hovertemplate": _hover_template(unit, headline=True, percentiles=percentiles),
+        "marker": {
+            "symbol": "circle-open",
+            "size": [15 if verdicts[index].firm else 11 for index in anomalies],
+            "line": {"width": 2},
+            "color": [
+                ACKNOWLEDGED_COLOR
+                if index in acknowledged
+                else MARKER_COLORS[verdicts[index].verdict]
+                for index in anomalies
+            ],
+        },
+        **({"trending_links": addresses} if any(addresses) else {}),
+    }
+
+
 def _traces(
     trend: TestTrend,
     style: _Style,
@@ -604,72 +665,58 @@ def _traces(
     trials: bool = False,
     links: LinkTemplates | None = None,
 ) -> list[dict[str, Any]]:
-    """The series' traces, its runs walked once.
+    """The series' traces, read from its history's columns.
 
-    A graph page draws every run of thousands of series: the averages, the
-    trend under them, the hover data and which runs failed or start an
-    anomaly are all gathered in the one pass over the runs; their places on
-    the x axis are then mapped over the measured runs at once.
+    A graph page draws every run of thousands of series: the averages,
+    deviations and the trend's steps are array operations, and each run's
+    texts, place and address are mapped over the shown runs at once (each a
+    cached lookup by its build).  Runs are made only for the few points
+    marked over them (anomalies, outliers, excluded runs).
     """
     links = links or LinkTemplates()
     history = trend.history
-    runs = history.runs
+    columns = history.columns
     unit = display_unit(history.unit)
     scale = unit.scale
     series_color = style.color
     name = _escaped(series_label(history, style.with_testbed))
-    trend_values = trend_per_run(trend.result)
+    levels = TrendLevels(trend.result)
     verdicts = trend.verdicts
-    percentiles = any(map(_PERCENTILES, runs))
-    measured: list[int] = []
-    failed: list[int] = []
-    anomalies: list[int] = []
-    averages: list[float] = []
-    stdevs: list[float] = []
-    texts: list[tuple[str, str, str, str]] = []
-    steps: list[int] = []  # where the trend line changes level, among the measured runs
-    level = None
-    excluded = trend.excluded
-    for index, run in enumerate(runs):
-        average = run.average
-        if average is None:
-            if run.status != "PASS":
-                failed.append(index)
-            continue
-        if excluded and index in excluded:
-            continue  # drawn apart, greyed: the grouping never saw it
-        if trend_values[index] != level:
-            level = trend_values[index]
-            steps.append(len(measured))
-        measured.append(index)
-        averages.append(average * scale)
-        stdevs.append((run.stdev or 0.0) * scale)
-        texts.append(_run_texts(run.origin, run.hosts))
-        if verdicts[index] is not None:
-            anomalies.append(index)
-    picked = [runs[i] for i in measured]
-    times = place(picked)
-    shown = [_percentile_text(run, unit) for run in picked] if percentiles else None
+    details = columns.details
+    percentiles = any(map(_PERCENTILES, details))
+    drawn = _shown_runs(columns, trend.excluded)
+    shown = drawn.nonzero()[0]
+    measured: list[int] = shown.tolist()
+    every = len(measured) == len(columns)  # then none failed either
+    picked = None if every else measured
+    origins = _picked(columns.origins, picked)
+    picked_details = _picked(details, picked)
+    times = place(columns, picked)
+    averages = columns.averages if every else columns.averages[shown]
+    stdevs = columns.stdevs if every else columns.stdevs[shown]
+    hover = _runs_hover(
+        list(map(_run_texts, origins, map(_HOSTS, picked_details))),
+        (stdevs * scale).tolist(),
+        [_percentile_text(detail.percentiles, unit) for detail in picked_details]
+        if percentiles
+        else None,
+        unit,
+        _build_links(origins, links),
+        _click_hint(links),
+    )
     runs_trace = {
         "type": "scatter",
         "mode": "markers",
         "name": name,
         "legendgroup": history.key,
         "x": times,
-        "y": averages,
-        **_runs_hover(
-            texts,
-            stdevs,
-            shown,
-            unit,
-            _build_links(picked, links),
-            _click_hint(links),
-        ),
+        "y": (averages * scale).tolist(),
+        **hover,
         "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
         _RUNS: measured,
     }
-    if measured and steps[-1] != len(measured) - 1:
-        steps.append(len(measured) - 1)  # the last level reaches the newest run
+    # a step line ("hv") needs only the runs where it changes level, and the last
+    steps, steps_levels = levels.steps(None if every else shown)
     traces: list[dict[str, Any]] = [
         runs_trace,
         {
@@ -678,54 +725,30 @@ def _traces(
             "name": f"{name} trend",
             "legendgroup": history.key,
             "showlegend": False,
-            # a step line ("hv") needs only the runs where it changes level, and the last
             "x": [times[at] for at in steps],
-            "y": [trend_values[measured[at]] * scale for at in steps],
+            "y": [level * scale for level in steps_levels],
             "hovertemplate": f"trend [{_escaped(unit.label)}]: %{{y:.3f}}<extra></extra>",
             "line": {"color": series_color, "width": 1.5, "shape": "hv", "dash": style.dash},
         },
     ]
     if trials:
-        cloud = _trials_trace(runs, measured, times, name, history.key, series_color, unit)
+        values = _picked(columns.trials, picked)
+        cloud = _trials_trace(values, name, history.key, series_color, unit, times)
         if cloud is not None:
             traces.insert(0, cloud)
+    failed = [] if every else _failed_runs(columns)
     if failed:
-        traces.append(_failed_trace(trend, failed, trend_values, name, unit, place, links))
+        traces.append(_failed_trace(trend, failed, levels, name, unit, place, links))
+    marked = map(operator.is_not, verdicts, itertools.repeat(None))
+    anomalies = [index for index in itertools.compress(itertools.count(), marked) if drawn[index]]
     if anomalies:
-        headlines, addresses = _anomaly_marks(trend, anomalies, links)
         traces.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": f"{name} anomalies",
-                "legendgroup": history.key,
-                "showlegend": False,
-                "x": place([runs[i] for i in anomalies]),
-                "y": [trend_values[i] * scale for i in anomalies],
-                _RUNS: anomalies,
-                "customdata": [
-                    _point_data(runs[i], unit, headline, percentiles)
-                    for i, headline in zip(anomalies, headlines, strict=True)
-                ],
-                "hovertemplate": _hover_template(unit, headline=True, percentiles=percentiles),
-                "marker": {
-                    "symbol": "circle-open",
-                    "size": [15 if verdicts[i].firm else 11 for i in anomalies],
-                    "line": {"width": 2},
-                    "color": [
-                        ACKNOWLEDGED_COLOR
-                        if i in trend.acknowledged
-                        else MARKER_COLORS[verdicts[i].verdict]
-                        for i in anomalies
-                    ],
-                },
-                **({"trending_links": addresses} if any(addresses) else {}),
-            }
+            _anomaly_trace(trend, anomalies, levels, name, unit, place, links, percentiles)
         )
     outliers = _outlier_trace(trend, name, unit, place)
     if outliers is not None:
         traces.append(outliers)
-    if excluded:
+    if trend.excluded:
         traces.append(_excluded_trace(trend, name, unit, place))
     return traces
 
