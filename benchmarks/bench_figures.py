@@ -45,7 +45,7 @@ from typing import Any
 
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
-from sphinxcontrib_trending.analysis.test_run import ColumnRuns, RunColumns
+from sphinxcontrib_trending.analysis.test_run import ColumnRuns, RunColumns, RunTable
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.render import figure as after
@@ -145,20 +145,22 @@ def _before(revision: str) -> ModuleType:
     return module
 
 
-def _fresh(pages: list[list[TestTrend]], columns: dict[str, RunColumns] | None) -> list[Any]:
+def _fresh(pages: list[list[TestTrend]], tables: dict[str, RunTable] | None) -> list[Any]:
     """The pages' trends with histories made anew, as a new build would read them."""
     return [
-        [replace(trend, history=_anew(trend.history, columns)) for trend in page] for page in pages
+        [replace(trend, history=_anew(trend.history, tables)) for trend in page] for page in pages
     ]
 
 
-def _anew(history: TestHistory, columns: dict[str, RunColumns] | None) -> TestHistory:
-    """``history`` with its runs unread: ColumnRuns of its columns, or the same tuple.
+def _anew(history: TestHistory, tables: dict[str, RunTable] | None) -> TestHistory:
+    """``history`` with its runs unread: ColumnRuns of new columns on its table (no
+    column read yet), or the same tuple.
 
     Its display name is kept: a build works it out once per series, and its
     patterns would otherwise be most of the time measured.
     """
-    runs = history.runs if columns is None else ColumnRuns(columns[history.key])
+    count = len(history.runs)
+    runs = history.runs if tables is None else ColumnRuns(RunColumns(tables[history.key], 0, count))
     made = replace(history, runs=runs)
     made.__dict__["display_name"] = history.display_name
     return made
@@ -184,8 +186,8 @@ def _compare(
 ) -> None:
     pages = [trends[at : at + page] for at in range(0, len(trends), page)]
     runs = sum(len(trend.history.runs) for trend in trends)
-    columns = (
-        {trend.history.key: RunColumns.of_runs(trend.history.runs) for trend in trends}
+    tables = (
+        {trend.history.key: RunTable.of_runs(trend.history.runs) for trend in trends}
         if use_columns
         else None
     )
@@ -195,7 +197,7 @@ def _compare(
         order = ("before", "after") if repetition % 2 else ("after", "before")
         drawn = {}
         for name in order:
-            elapsed, drawn[name] = _timed(versions[name], _fresh(pages, columns))
+            elapsed, drawn[name] = _timed(versions[name], _fresh(pages, tables))
             if repetition:  # the first is a warm-up
                 seconds[name].append(elapsed)
         if repetition == 0:

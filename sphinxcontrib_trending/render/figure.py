@@ -106,7 +106,6 @@ the legend sits at the figure's foot, not at a fixed distance under the plot."""
 Places = Callable[[RunColumns, "Sequence[int] | None"], list[str]]
 """Where runs go on the x axis: a history's runs at the indices given (None: all of them)."""
 _JOB_BUILD = operator.attrgetter("job_build")
-_HOSTS = operator.attrgetter("hosts")
 
 
 def _picked(column: Sequence[Any], runs: Sequence[int] | None) -> Sequence[Any]:
@@ -464,7 +463,7 @@ def _failed_trace(
     interrupted (at zero when the test has no trend at all); a click opens the build."""
     columns = trend.history.columns
     origins = _picked(columns.origins, failed)
-    messages = [columns.details[index].message for index in failed]
+    messages = [trend.history.runs[index].message for index in failed]
     addresses = _build_links(origins, links)
     hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {
@@ -493,9 +492,9 @@ def _failed_trace(
 
 def _failed_runs(columns: RunColumns) -> list[int]:
     """The runs that measured nothing and did not pass: few, found among the unmeasured."""
-    details = columns.details
+    statuses = columns.statuses
     unmeasured: list[int] = np.flatnonzero(~columns.measured).tolist()
-    return [index for index in unmeasured if details[index].status != "PASS"]
+    return [index for index in unmeasured if statuses[index] != "PASS"]
 
 
 def _outlier_trace(
@@ -598,7 +597,6 @@ def _trials_trace(
     }
 
 
-_PERCENTILES = operator.attrgetter("percentiles")
 _RUNS = "trending_runs"
 """Where :func:`_traces` notes the run behind each point of a trace whose points
 are runs, for :func:`trend_figure` to take out (Plotly has no use for it)."""
@@ -682,22 +680,20 @@ def _traces(
     name = _escaped(series_label(history, style.with_testbed))
     levels = TrendLevels(trend.result)
     verdicts = trend.verdicts
-    details = columns.details
-    percentiles = any(map(_PERCENTILES, details))
+    percentiles = any(columns.percentiles)
     drawn = _shown_runs(columns, trend.excluded)
     shown = drawn.nonzero()[0]
     measured: list[int] = shown.tolist()
     every = len(measured) == len(columns)  # then none failed either
     picked = None if every else measured
     origins = _picked(columns.origins, picked)
-    picked_details = _picked(details, picked)
     times = place(columns, picked)
     averages = columns.averages if every else columns.averages[shown]
     stdevs = columns.stdevs if every else columns.stdevs[shown]
     hover = _runs_hover(
-        list(map(_run_texts, origins, map(_HOSTS, picked_details))),
+        list(map(_run_texts, origins, _picked(columns.hosts, picked))),
         (stdevs * scale).tolist(),
-        [_percentile_text(detail.percentiles, unit) for detail in picked_details]
+        [_percentile_text(shown, unit) for shown in _picked(columns.percentiles, picked)]
         if percentiles
         else None,
         unit,

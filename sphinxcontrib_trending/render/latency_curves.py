@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.latency_curves import Curve, run_curves
 from sphinxcontrib_trending.analysis.summary import TestTrend
-from sphinxcontrib_trending.analysis.test_run import Run, RunColumns
+from sphinxcontrib_trending.analysis.test_run import Run
 from sphinxcontrib_trending.ingest.metrics import latency_base
 
 PERCENTILE_RUNS = 10
@@ -93,18 +94,18 @@ def curve_trace(curve: Curve) -> dict[str, Any]:
     }
 
 
-def newest_with_histograms(columns: RunColumns, most: int) -> list[int]:
+def newest_with_histograms(history: TestHistory, most: int) -> list[int]:
     """The indices of the ``most`` newest measured runs that kept histograms, oldest first.
 
     Walked from the newest run back, so a long history costs ``most`` runs;
-    read from the history's columns, so a run is made only for a graph.
+    only measured runs (read from the history's columns) are made.
     """
-    details, measured = columns.details, columns.measured
+    runs, measured = history.runs, history.columns.measured
     found: list[int] = []
-    for index in range(len(columns) - 1, -1, -1):
+    for index in range(len(runs) - 1, -1, -1):
         if len(found) >= most:
             break
-        if details[index].histograms and measured[index]:
+        if measured[index] and runs[index].histograms:
             found.append(index)
     return found[::-1]
 
@@ -125,14 +126,13 @@ def percentile_views(
     for trend in {id(trend): trend for _trace, trend, _runs in plotted}.values():
         if latency_base(trend.history.metric) is None:
             continue  # only a latency's runs keep histograms: no walk over the others
-        columns = trend.history.columns
-        for index in newest_with_histograms(columns, most_runs):
-            # reported when read
-            curves, _errors = run_curves(columns.details[index].histograms)
+        runs = trend.history.runs
+        for index in newest_with_histograms(trend.history, most_runs):
+            run = runs[index]
+            curves, _errors = run_curves(run.histograms)  # reported when read
             if not curves:
                 continue
             opened[(id(trend), index)] = len(sets)
-            run = trend.history.runs[index]
             sets.append({"title": title(trend, run), "data": [curve_trace(c) for c in curves]})
     if not sets:
         return None

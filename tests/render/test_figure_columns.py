@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 
+from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.excluded import ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.history import TestHistory, history_key
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.render.figure import X_AXES, script_json, trend_figure
+from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS
 from tests.latency_data import hdrh_of
 
 START = datetime(2026, 5, 1, 6, 0, tzinfo=timezone.utc)
@@ -23,6 +26,7 @@ LINKS = LinkTemplates(
     compare="https://git.example/compare/{last_good}..{first_bad}",
 )
 FAILED, UNMEASURED, OUTLIER, EXCLUDED, CHANGE = 3, 5, 8, 13, 11
+RUNS = 60
 
 
 def _run(number: int, metric: str) -> Run:
@@ -66,7 +70,7 @@ def _trends(runs: str) -> list[TestTrend]:
     exclusions = Exclusions((ExcludedRun("testbed rebooted", "excluded.toml:1", build="13"),))
     trends = []
     for metric, unit in ((LATENCY, "us"), ("mrr", "pps")):
-        made = tuple(_run(number, metric) for number in range(20))
+        made = tuple(_run(number, metric) for number in range(RUNS))
         history = TestHistory(
             key=history_key("2n-icx", f"tests.{metric}"),
             test_id=f"tests.{metric}",
@@ -106,7 +110,7 @@ def test_a_figure_of_column_runs_is_the_figure_of_their_tuples(x_axis: str, tria
 def test_the_points_are_the_measured_runs_but_the_curated_one() -> None:
     (latency, _mrr) = _trends("columns")
     markers = trend_figure([latency], links=LINKS)["data"][0]
-    shown = [n for n in range(20) if n not in (FAILED, UNMEASURED, EXCLUDED)]
+    shown = [n for n in range(RUNS) if n not in (FAILED, UNMEASURED, EXCLUDED)]
     assert len(markers["y"]) == len(shown)
     runs = latency.history.runs
     assert markers["y"] == [runs[n].average for n in shown]
@@ -117,16 +121,8 @@ def test_the_points_are_the_measured_runs_but_the_curated_one() -> None:
 class _CountingColumns(RunColumns):
     """Columns that count the runs made of them."""
 
-    def __init__(self, columns: RunColumns) -> None:
-        super().__init__(
-            columns.times,
-            columns.origins,
-            columns.details,
-            columns.trials,
-            columns.averages,
-            columns.stdevs,
-            columns.measured,
-        )
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
         self.made_runs = 0
 
     def run(self, index: int) -> Run:
@@ -143,7 +139,7 @@ def test_a_figure_makes_runs_only_for_the_points_marked_over_them(x_axis: str) -
     trends = _trends("columns")
     counted = []
     for at, trend in enumerate(trends):
-        columns = _CountingColumns(trend.history.columns)
+        columns = _CountingColumns.of_runs(tuple(trend.history.runs))
         counted.append(columns)
         trends[at] = replace(trend, history=replace(trend.history, runs=ColumnRuns(columns)))
     figure = trend_figure(trends, trials=True, x_axis=x_axis, links=LINKS)
@@ -152,21 +148,28 @@ def test_a_figure_makes_runs_only_for_the_points_marked_over_them(x_axis: str) -
         for trace in figure["data"]
         if trace["name"].endswith((" anomalies", " outliers", " excluded"))
     )
-    # an anomaly's range reads the run before it too; a latency's percentile graphs
-    # are titled by their runs (at most seven here: runs 13 to 19)
-    assert sum(columns.made_runs for columns in counted) <= 2 * marked + 7
+    # a few runs per marked point (an anomaly's range reads the run before it) and
+    # per percentile graph of a latency's newest runs, of the series' 120 runs
     assert marked < 10
+    assert sum(columns.made_runs for columns in counted) <= 4 * marked + 2 * PERCENTILE_RUNS
 
 
 def test_every_run_is_a_point_when_all_measured() -> None:
     trend = _trends("tuples")[1]
+    level = [5e6 + (1e6 if n >= 30 else 0.0) + (n % 3) * 1e4 for n in range(RUNS)]
     runs = tuple(
-        run._replace(values=(5e6,), average=5e6 + n, stdev=0.0, status="PASS")
+        run._replace(values=(level[n],), average=level[n], stdev=0.0, status="PASS")
         for n, run in enumerate(trend.history.runs)
     )
     history = replace(trend.history, runs=runs)
     again = summarize(history, TrendOptions(), runs[-1].time)
     data = trend_figure([again])["data"]
-    assert data[0]["y"] == [(5e6 + n) * 1e-6 for n in range(20)]
+    assert data[0]["y"] == [value * 1e-6 for value in level]
     assert [trace["name"] for trace in data][:2] == ["64b-mrr", "64b-mrr trend"]
     assert not any(trace["name"].endswith(" failed") for trace in data)
+    levels = trend_per_run(again.result)
+    steps = [n for n in range(RUNS) if n == 0 or levels[n] != levels[n - 1]]
+    steps += [RUNS - 1] if steps[-1] != RUNS - 1 else []
+    assert len(steps) == 3
+    assert data[1]["x"] == [data[0]["x"][n] for n in steps]
+    assert data[1]["y"] == [levels[n] * 1e-6 for n in steps]
