@@ -5,24 +5,26 @@ Usage::
     python benchmarks/bench_figures.py [--store PATH] [--series 2000] [--runs 20 120]
         [--page 10] [--repeat 5] [--before REV] [--columns | --tuples]
 
-Histories come from a store (``--store``, read as the parquet format, metric
-``mrr``) or are made up here: ``--series`` tests on two testbeds, each with a
-few level shifts, 2 % noise, a failed run now and then and, every fifth
-series, an unmeasured one and an outlier.  Each is cut to its newest
-``--runs`` runs, summarised as a graph page does (:func:`.summarize` with the
-default options), then drawn ``--page`` series to a figure, with link
-templates as a CI site has them.
+Builds come from a store (``--store``, read as the parquet format) or are
+made up here: ``--series`` tests on two testbeds, each with a few level
+shifts, 2 % noise, a failed run now and then and, every fifth series, an
+unmeasured run and a one-run spike.  For each ``--runs``, each testbed's
+newest builds of that many make the histories of metric ``mrr``
+(:func:`.histories`, as a site makes them), summarised as a graph page
+does (:func:`.summarize` with the default options), then drawn ``--page``
+series to a figure, with link templates as a CI site has them.
 
 The figure code of ``--before`` (a git revision, read with ``git show``) and
 the working tree's run in turn, the order swapped each repetition, after one
 warm-up each (their caches of escaped texts are filled once per site, not per
-page).  Every repetition draws histories made anew, as a build's are: with
-``--columns`` (the default) their runs are a :class:`.ColumnRuns`, as a
-store's histories have them, so a figure that reads every run pays for
-making them; with ``--tuples`` they are tuples, and a figure that reads the
-columns pays for making those.  Both versions' figures are checked equal,
-byte for byte as JSON.  Printed: each version's median milliseconds per
-page and microseconds per run, and before/after.
+page).  Every repetition draws histories made anew by :func:`.histories`,
+as a build's are, so nothing read of them before is kept: with
+``--columns`` (the default) their runs are the :class:`.ColumnRuns` it
+gives; with ``--tuples`` tuples of those runs (made before the clock
+starts), as a history made by hand has them, whose columns a figure that
+reads them pays for.  Both versions' figures are checked equal, byte for
+byte as JSON.  Printed: each version's median milliseconds per page and
+microseconds per run, and before/after.
 """
 
 from __future__ import annotations
@@ -45,7 +47,6 @@ from typing import Any
 
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
-from sphinxcontrib_trending.analysis.test_run import ColumnRuns, RunColumns, RunTable
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.render import figure as after
@@ -58,8 +59,8 @@ LINKS = LinkTemplates(
 START = datetime(2026, 1, 1, 3, 0, tzinfo=timezone.utc)
 
 
-def _made_up(series: int, runs: int, seed: int = 7) -> list[TestHistory]:
-    """``series`` MRR tests on two testbeds over ``runs`` daily builds."""
+def _made_up(series: int, runs: int, seed: int = 7) -> list[Build]:
+    """``series`` MRR tests on two testbeds over ``runs`` daily builds, oldest first."""
     rng = random.Random(seed)
     levels = []
     for number in range(series):
@@ -106,18 +107,23 @@ def _made_up(series: int, runs: int, seed: int = 7) -> list[TestHistory]:
                 )
             )
     builds.sort(key=lambda build: build.time)
-    return histories(builds, "mrr")
+    return builds
 
 
-def _stored(store: str) -> list[TestHistory]:
+def _stored(store: str) -> list[Build]:
     from sphinxcontrib_trending.ingest import SourceSpec, load
 
-    dataset = load(SourceSpec(paths=(store,), format="parquet"))
-    return histories(dataset.builds, "mrr")
+    return list(load(SourceSpec(paths=(store,), format="parquet")).builds)
 
 
-def _newest(history: TestHistory, runs: int) -> TestHistory:
-    return replace(history, runs=tuple(history.runs[-runs:]))
+def _newest(builds: Sequence[Build], runs: int) -> list[Build]:
+    """Each testbed's newest ``runs`` builds, oldest first."""
+    kept: dict[str | None, list[Build]] = {}
+    for build in reversed(builds):
+        mine = kept.setdefault(build.testbed, [])
+        if len(mine) < runs:
+            mine.append(build)
+    return sorted((build for mine in kept.values() for build in mine), key=lambda b: b.time)
 
 
 def _summarised(found: Sequence[TestHistory]) -> list[TestTrend]:
@@ -145,25 +151,28 @@ def _before(revision: str) -> ModuleType:
     return module
 
 
-def _fresh(pages: list[list[TestTrend]], tables: dict[str, RunTable] | None) -> list[Any]:
-    """The pages' trends with histories made anew, as a new build would read them."""
+def _fresh(
+    pages: list[list[TestTrend]], builds: list[Build], tuples: bool
+) -> list[list[TestTrend]]:
+    """The pages' trends with their histories made anew, as a new build reads them."""
+    made = {history.key: history for history in histories(builds, "mrr")}
     return [
-        [replace(trend, history=_anew(trend.history, tables)) for trend in page] for page in pages
+        [replace(trend, history=_anew(trend.history, made, tuples)) for trend in page]
+        for page in pages
     ]
 
 
-def _anew(history: TestHistory, tables: dict[str, RunTable] | None) -> TestHistory:
-    """``history`` with its runs unread: ColumnRuns of new columns on its table (no
-    column read yet), or the same tuple.
+def _anew(history: TestHistory, made: dict[str, TestHistory], tuples: bool) -> TestHistory:
+    """``history`` as made again, its runs a tuple if asked.
 
     Its display name is kept: a build works it out once per series, and its
     patterns would otherwise be most of the time measured.
     """
-    count = len(history.runs)
-    runs = history.runs if tables is None else ColumnRuns(RunColumns(tables[history.key], 0, count))
-    made = replace(history, runs=runs)
-    made.__dict__["display_name"] = history.display_name
-    return made
+    found = made[history.key]
+    if tuples:
+        found = replace(found, runs=tuple(found.runs))
+    found.__dict__["display_name"] = history.display_name
+    return found
 
 
 def _timed(module: ModuleType, pages: list[list[TestTrend]]) -> tuple[float, list[Any]]:
@@ -178,26 +187,23 @@ def _timed(module: ModuleType, pages: list[list[TestTrend]]) -> tuple[float, lis
 
 def _compare(
     label: str,
-    trends: list[TestTrend],
+    builds: list[Build],
+    series: int,
     page: int,
     repeat: int,
     before: ModuleType,
-    use_columns: bool,
+    tuples: bool,
 ) -> None:
+    trends = _summarised(histories(builds, "mrr")[:series])
     pages = [trends[at : at + page] for at in range(0, len(trends), page)]
     runs = sum(len(trend.history.runs) for trend in trends)
-    tables = (
-        {trend.history.key: RunTable.of_runs(trend.history.runs) for trend in trends}
-        if use_columns
-        else None
-    )
     seconds: dict[str, list[float]] = {"before": [], "after": []}
     versions = {"before": before, "after": after}
     for repetition in range(repeat + 1):
         order = ("before", "after") if repetition % 2 else ("after", "before")
         drawn = {}
         for name in order:
-            elapsed, drawn[name] = _timed(versions[name], _fresh(pages, tables))
+            elapsed, drawn[name] = _timed(versions[name], _fresh(pages, builds, tuples))
             if repetition:  # the first is a warm-up
                 seconds[name].append(elapsed)
         if repetition == 0:
@@ -232,13 +238,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     before = _before(args.before)
     longest = max(args.runs)
-    found = _stored(args.store) if args.store else _made_up(args.series // 2, longest)
-    found = found[: args.series]
+    builds = _stored(args.store) if args.store else _made_up(args.series // 2, longest)
     kind_text = "ColumnRuns" if args.columns else "tuples"
     print(f"runs as {kind_text}; before = {args.before}, after = the working tree")
     for runs in args.runs:
-        trends = _summarised([_newest(history, runs) for history in found])
-        _compare(f"{runs} runs", trends, args.page, args.repeat, before, args.columns)
+        newest = _newest(builds, runs)
+        label = f"{runs} runs"
+        _compare(label, newest, args.series, args.page, args.repeat, before, not args.columns)
     return 0
 
 
