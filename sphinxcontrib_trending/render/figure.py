@@ -167,12 +167,14 @@ _ALLOWED_HUES = ((0.06, 0.18), (0.47, 0.93))
 """Hue arcs for series: red and green are kept for the anomaly markers."""
 
 
+@functools.lru_cache(maxsize=1024)
 def color(index: int) -> str:
     """Distinct colours for any number of tests.
 
     Golden-ratio steps spread consecutive hues far apart; each step is then
     mapped onto the allowed arcs, so no series is drawn in anomaly red or
-    green.
+    green.  Every graph page colours its series from the first again: each
+    colour is worked out once.
     """
     position = (0.3 + index * 0.618033988749895) % 1.0
     total = sum(high - low for low, high in _ALLOWED_HUES)
@@ -502,9 +504,9 @@ def _outlier_trace(
 ) -> dict[str, Any] | None:
     """Outlier runs (see :mod:`~sphinxcontrib_trending.analysis.outliers`) as grey
     diamonds on their own values; the trend line goes on through their group."""
-    outliers = trend.result.outliers
-    if not outliers:
+    if not any(group.outliers for group in trend.result.groups):
         return None
+    outliers = trend.result.outliers
     runs = [trend.history.runs[index] for index in outliers]
     headline = "outlier: left its group and came back, not a change"
     return {
