@@ -278,19 +278,20 @@ def _click_hint(links: LinkTemplates) -> str:
 
 
 def _runs_hover(
-    texts: list[tuple[str, str, str, str]],
+    texts: list[tuple[str, str, str, str, str | None]],
     stdevs: list[float],
     percentiles: list[str] | None,
     unit: DisplayUnit,
-    addresses: list[str | None] | None = None,
     clicks: str = "",
 ) -> dict[str, Any]:
-    """The runs trace's ``customdata``, ``meta`` and template (see :func:`_runs_template`).
+    """The runs trace's ``customdata``, ``meta``, template (see :func:`_runs_template`)
+    and the addresses a click opens, if any.
 
-    ``texts`` are each run's :func:`_run_texts`, ``percentiles`` each run's
-    :func:`_percentile_text` if the metric has them.
+    ``texts`` are each run's :func:`_linked_texts`, ``percentiles`` each
+    run's :func:`_percentile_text` if the metric has them.
     """
-    versions, jobs, builds, testbeds = zip(*texts, strict=True) if texts else ((), (), (), ())
+    versions, jobs, builds, testbeds, links = zip(*texts, strict=True) if texts else [()] * 5
+    addresses = list(links) if any(links) else None
     one_job, one_testbed = len(set(jobs)) == 1, len(set(testbeds)) == 1
     columns: list[Sequence[Any]] = [
         stdevs,
@@ -358,6 +359,15 @@ def _run_texts(origin: RunBuild, hosts: str) -> tuple[str, str, str, str]:
         _escaped(origin.build),
         _escaped(_testbed_and_hosts(origin.testbed, hosts)),
     )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _linked_texts(
+    build_template: str | None, version_template: str | None, origin: RunBuild, hosts: str
+) -> tuple[str, str, str, str, str | None]:
+    """A run's :func:`_run_texts` and the address a click on it opens (see
+    :func:`_run_link`): one look-up per run where there were two."""
+    return (*_run_texts(origin, hosts), _run_link(build_template, version_template, origin))
 
 
 def _testbed_and_hosts(testbed: str | None, hosts: str) -> str:
@@ -692,14 +702,14 @@ def _traces(
     times = place(columns, picked)
     averages = columns.averages if every else columns.averages[shown]
     stdevs = columns.stdevs if every else columns.stdevs[shown]
+    linked = functools.partial(_linked_texts, links.build, links.version)
     hover = _runs_hover(
-        list(map(_run_texts, origins, _picked(columns.hosts, picked))),
+        list(map(linked, origins, _picked(columns.hosts, picked))),
         (stdevs * scale).tolist(),
         [_percentile_text(shown, unit) for shown in _picked(columns.percentiles, picked)]
         if percentiles
         else None,
         unit,
-        _build_links(origins, links),
         _click_hint(links),
     )
     runs_trace = {
