@@ -228,6 +228,7 @@ def _hover_lines(
     ]
 
 
+@functools.lru_cache(maxsize=256)
 def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool = False) -> str:
     """One template per sparse trace (anomalies, outliers); each point's texts
     travel in ``customdata`` (see :func:`_point_data`).
@@ -646,7 +647,7 @@ def _anomaly_trace(
         "legendgroup": trend.history.key,
         "showlegend": False,
         "x": place(trend.history.columns, anomalies),
-        "y": [level * unit.scale for level in levels.at(anomalies)],
+        "y": [levels.level(index) * unit.scale for index in anomalies],
         _RUNS: anomalies,
         "customdata": [
             _point_data(run, unit, headline, percentiles)
@@ -724,7 +725,7 @@ def _traces(
         _RUNS: measured,
     }
     # a step line ("hv") needs only the runs where it changes level, and the last
-    steps, steps_levels = levels.steps(None if every else shown)
+    steps, steps_levels = levels.steps(measured)
     traces: list[dict[str, Any]] = [
         runs_trace,
         {

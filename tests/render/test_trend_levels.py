@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import random
 
-import numpy as np
 import pytest
 
 from sphinxcontrib_trending.analysis import trend_per_run
@@ -70,22 +69,22 @@ def test_steps_and_levels_are_those_of_a_walk_over_every_run(seed: int) -> None:
     everything = list(range(result.run_count))
     known = [index for index in everything if levels[index] is not None]
     if known == everything:  # every run measured and shown
-        steps, at_steps = trend.steps(None)
+        steps, at_steps = trend.steps(everything)
         expected_steps, expected_levels = _walked(levels, everything)
         assert steps == expected_steps and _same(at_steps, expected_levels)
     shown = sorted(rng.sample(known, k=rng.randint(0, len(known))))  # a graph's points
-    steps, at_steps = trend.steps(np.array(shown, dtype=np.intp))
+    steps, at_steps = trend.steps(shown)
     expected_steps, expected_levels = _walked(levels, shown)
     assert steps == expected_steps and _same(at_steps, expected_levels)
     # runs without a level among them: alike wherever the line has a level to draw
     shown = sorted(rng.sample(everything, k=rng.randint(0, len(everything))))
     expected_steps, expected_levels = _walked(levels, shown)
     if None not in expected_levels:
-        steps, at_steps = trend.steps(np.array(shown, dtype=np.intp))
+        steps, at_steps = trend.steps(shown)
         assert steps == expected_steps and _same(at_steps, expected_levels)
     failed = sorted(rng.sample(everything, k=min(result.run_count, rng.randint(0, 3))))
     assert _same(trend.before(failed), [_level_before(levels, index) for index in failed])
-    assert _same(trend.at(known), [levels[index] for index in known])
+    assert _same([trend.level(index) for index in everything], levels)
 
 
 def test_a_series_without_levels_puts_failed_runs_at_zero() -> None:
