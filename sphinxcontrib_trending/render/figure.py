@@ -19,27 +19,30 @@ from __future__ import annotations
 import colorsys
 import functools
 import html
+import itertools
 import json
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import orjson
 
-from sphinxcontrib_trending.analysis import trend_per_run
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
 from sphinxcontrib_trending.analysis.change_range import change_range
 from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
-from sphinxcontrib_trending.analysis.test_run import Run, RunBuild
+from sphinxcontrib_trending.analysis.test_run import Run, RunBuild, RunColumns
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS, percentile_views
 from sphinxcontrib_trending.render.ranges import range_cell
+from sphinxcontrib_trending.render.trend_levels import TrendLevels
 from sphinxcontrib_trending.render.visible import visible
 
 REGRESSION_COLOR = "#d62728"
@@ -100,26 +103,35 @@ LEGEND_BELOW_TICKS = {"orientation": "h", "yref": "container", "y": 0, "yanchor"
 the legend sits at the figure's foot, not at a fixed distance under the plot."""
 
 
-Places = Callable[[Sequence[Run]], list[str]]
-"""Where runs go on the x axis, a whole trace's runs at a time."""
-_TIME = operator.attrgetter("time")
+Places = Callable[[RunColumns, "Sequence[int] | None"], list[str]]
+"""Where runs go on the x axis: a history's runs at the indices given (None: all of them)."""
 _JOB_BUILD = operator.attrgetter("job_build")
+
+
+def _picked(column: Sequence[Any], runs: Sequence[int] | None) -> Sequence[Any]:
+    """A column's items at ``runs`` (None: the whole column), gathered in C."""
+    return column if runs is None else list(map(column.__getitem__, runs))
 
 
 def _x_of(kind: str) -> Places:
     """Each run's place on the x axis: its time, or its build or version as a category
     (the version of a run without one is its build, so no run loses its place).
 
-    Mapped over a trace's runs at once: a graph page places every run of
-    thousands of series, and a call per run cost more than the (cached)
-    formatting it asked for.
+    Mapped over a trace's runs at once, from the history's columns: a graph
+    page places every run of thousands of series, and a call per run cost
+    more than the (cached) formatting it asked for.
     """
     if kind == "time":
-        return lambda runs: list(map(plotly_time, map(_TIME, runs)))
+        return lambda columns, runs: list(map(plotly_time, _picked(columns.times, runs)))
     if kind == "build":
-        return lambda runs: list(map(_escaped, map(_JOB_BUILD, runs)))
+        return lambda columns, runs: list(
+            map(_escaped, map(_JOB_BUILD, _picked(columns.origins, runs)))
+        )
     if kind == "version":
-        return lambda runs: [_escaped(run.dut_version or run.job_build) for run in runs]
+        return lambda columns, runs: [
+            _escaped(origin.dut_version or origin.job_build)
+            for origin in _picked(columns.origins, runs)
+        ]
     raise ValueError(f"x axis {kind!r}: expected one of {', '.join(X_AXES)}")
 
 
@@ -130,10 +142,10 @@ def _x_axis(kind: str, trends: Sequence[TestTrend]) -> dict[str, Any]:
     place = _x_of(kind)
     first: dict[str, datetime] = {}
     for trend in trends:
-        runs = trend.history.runs
-        for run, category in zip(runs, place(runs), strict=True):
-            if category not in first or run.time < first[category]:
-                first[category] = run.time
+        columns = trend.history.columns
+        for moment, category in zip(columns.times, place(columns, None), strict=True):
+            if category not in first or moment < first[category]:
+                first[category] = moment
     return {
         "type": "category",
         "categoryorder": "array",
@@ -155,12 +167,14 @@ _ALLOWED_HUES = ((0.06, 0.18), (0.47, 0.93))
 """Hue arcs for series: red and green are kept for the anomaly markers."""
 
 
+@functools.lru_cache(maxsize=1024)
 def color(index: int) -> str:
     """Distinct colours for any number of tests.
 
     Golden-ratio steps spread consecutive hues far apart; each step is then
     mapped onto the allowed arcs, so no series is drawn in anomaly red or
-    green.
+    green.  Every graph page colours its series from the first again: each
+    colour is worked out once.
     """
     position = (0.3 + index * 0.618033988749895) % 1.0
     total = sum(high - low for low, high in _ALLOWED_HUES)
@@ -214,6 +228,7 @@ def _hover_lines(
     ]
 
 
+@functools.lru_cache(maxsize=256)
 def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool = False) -> str:
     """One template per sparse trace (anomalies, outliers); each point's texts
     travel in ``customdata`` (see :func:`_point_data`).
@@ -230,6 +245,7 @@ def _hover_template(unit: DisplayUnit, headline: bool = False, percentiles: bool
     return "<br>".join(lines) + "<extra></extra>"
 
 
+@functools.lru_cache(maxsize=256)
 def _runs_template(
     unit: DisplayUnit, one_job: bool, one_testbed: bool, percentiles: bool, clicks: str = ""
 ) -> str:
@@ -263,19 +279,20 @@ def _click_hint(links: LinkTemplates) -> str:
 
 
 def _runs_hover(
-    texts: list[tuple[str, str, str, str]],
+    texts: list[tuple[str, str, str, str, str | None]],
     stdevs: list[float],
     percentiles: list[str] | None,
     unit: DisplayUnit,
-    addresses: list[str | None] | None = None,
     clicks: str = "",
 ) -> dict[str, Any]:
-    """The runs trace's ``customdata``, ``meta`` and template (see :func:`_runs_template`).
+    """The runs trace's ``customdata``, ``meta``, template (see :func:`_runs_template`)
+    and the addresses a click opens, if any.
 
-    ``texts`` are each run's :func:`_run_texts`, ``percentiles`` each run's
-    :func:`_percentile_text` if the metric has them.
+    ``texts`` are each run's :func:`_linked_texts`, ``percentiles`` each
+    run's :func:`_percentile_text` if the metric has them.
     """
-    versions, jobs, builds, testbeds = zip(*texts, strict=True) if texts else ((), (), (), ())
+    versions, jobs, builds, testbeds, links = zip(*texts, strict=True) if texts else [()] * 5
+    addresses = list(links) if any(links) else None
     one_job, one_testbed = len(set(jobs)) == 1, len(set(testbeds)) == 1
     columns: list[Sequence[Any]] = [
         stdevs,
@@ -300,13 +317,11 @@ def _runs_hover(
     return hover
 
 
-def _percentile_text(run: Run, unit: DisplayUnit) -> str:
-    """``percentiles [us]: p50 12.000, p90 ...``, or that the run has no histogram."""
-    if not run.percentiles:
+def _percentile_text(percentiles: tuple[tuple[str, float], ...], unit: DisplayUnit) -> str:
+    """``percentiles [us]: p50 12.000, p90 ...`` of a run, or that it has no histogram."""
+    if not percentiles:
         return "percentiles: no histogram"
-    shown = ", ".join(
-        f"{_escaped(name)} {value * unit.scale:.3f}" for name, value in run.percentiles
-    )
+    shown = ", ".join(f"{_escaped(name)} {value * unit.scale:.3f}" for name, value in percentiles)
     return f"percentiles [{_escaped(unit.label)}]: {shown}"
 
 
@@ -324,7 +339,7 @@ def _point_data(
     if headline:
         data.append(headline)
     if percentiles:
-        data.append(_percentile_text(run, unit))
+        data.append(_percentile_text(run.percentiles, unit))
     return data
 
 
@@ -345,6 +360,15 @@ def _run_texts(origin: RunBuild, hosts: str) -> tuple[str, str, str, str]:
         _escaped(origin.build),
         _escaped(_testbed_and_hosts(origin.testbed, hosts)),
     )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _linked_texts(
+    build_template: str | None, version_template: str | None, origin: RunBuild, hosts: str
+) -> tuple[str, str, str, str, str | None]:
+    """A run's :func:`_run_texts` and the address a click on it opens (see
+    :func:`_run_link`): one look-up per run where there were two."""
+    return (*_run_texts(origin, hosts), _run_link(build_template, version_template, origin))
 
 
 def _testbed_and_hosts(testbed: str | None, hosts: str) -> str:
@@ -393,18 +417,13 @@ def _anomaly_marks(
     return headlines, addresses
 
 
-def _build_links(runs: Sequence[Run], links: LinkTemplates) -> list[str | None] | None:
-    """Each run's CI build page (else its version's page); None when no template says."""
+def _build_links(origins: Sequence[RunBuild], links: LinkTemplates) -> list[str | None] | None:
+    """Each run's CI build page (else its version's page), from its build's
+    :class:`RunBuild`; None when no template says."""
     if links.build is None and links.version is None:
         return None
-    address = functools.partial(_run_link, links.build, links.version)
-    addresses = list(map(address, map(_LINK_FIELDS, runs)))
+    addresses = list(map(functools.partial(_run_link, links.build, links.version), origins))
     return addresses if any(addresses) else None
-
-
-_LINK_FIELDS = operator.attrgetter("origin")
-"""What a run's address is made from (see :func:`_run_link`): its build's job, build,
-DUT version and testbed, one object its build's runs share."""
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -413,7 +432,7 @@ def _run_link(
     version_template: str | None,
     where: RunBuild,
 ) -> str | None:
-    """A run's address from its :data:`_LINK_FIELDS`: its build's page, else its version's.
+    """A run's address from its build's fields: its build's page, else its version's.
 
     Every test of a build has the same address, and filling a template
     quotes each value: made once per build, not once per run, which took
@@ -447,7 +466,7 @@ class _Style:
 def _failed_trace(
     trend: TestTrend,
     failed: list[int],
-    trend_values: list[float | None],
+    levels: TrendLevels,
     name: str,
     unit: DisplayUnit,
     place: Places,
@@ -455,19 +474,22 @@ def _failed_trace(
 ) -> dict[str, Any]:
     """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
     interrupted (at zero when the test has no trend at all); a click opens the build."""
-    runs = trend.history.runs
-    first = next((value for value in trend_values if value is not None), 0.0)
-    levels = [_level_before(trend_values, index, first) * unit.scale for index in failed]
-    addresses = _build_links([runs[i] for i in failed], links)
+    columns = trend.history.columns
+    origins = _picked(columns.origins, failed)
+    messages = [trend.history.runs[index].message for index in failed]
+    addresses = _build_links(origins, links)
     hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {
         "type": "scatter",
         "mode": "markers",
         "name": f"{name} failed",
         "legendgroup": trend.history.key,
-        "x": place([runs[i] for i in failed]),
-        "y": levels,
-        "customdata": [[_escaped(runs[i].job_build), _escaped(runs[i].message)] for i in failed],
+        "x": place(columns, failed),
+        "y": [level * unit.scale for level in levels.before(failed)],
+        "customdata": [
+            [_escaped(origin.job_build), _escaped(message)]
+            for origin, message in zip(origins, messages, strict=True)
+        ],
         "hovertemplate": f"failed: %{{customdata[0]}}<br>%{{customdata[1]}}{hint}<extra></extra>",
         "marker": {
             "symbol": FAILED_SYMBOL,
@@ -481,15 +503,11 @@ def _failed_trace(
     return trace
 
 
-def _level_before(trend_values: list[float | None], index: int, first: float) -> float:
-    """The level a failed run interrupted: the newest trend at or before it, else the
-    ``first`` of the series.  Failures are few: each looks back from itself, rather
-    than every failing series walking all its runs."""
-    for at in range(index, -1, -1):
-        value = trend_values[at]
-        if value is not None:
-            return value
-    return first
+def _failed_runs(columns: RunColumns) -> list[int]:
+    """The runs that measured nothing and did not pass: few, found among the unmeasured."""
+    statuses = columns.statuses
+    unmeasured: list[int] = np.flatnonzero(~columns.measured).tolist()
+    return [index for index in unmeasured if statuses[index] != "PASS"]
 
 
 def _outlier_trace(
@@ -497,20 +515,20 @@ def _outlier_trace(
 ) -> dict[str, Any] | None:
     """Outlier runs (see :mod:`~sphinxcontrib_trending.analysis.outliers`) as grey
     diamonds on their own values; the trend line goes on through their group."""
-    outliers = trend.result.outliers
-    if not outliers:
+    if not any(group.outliers for group in trend.result.groups):
         return None
-    runs = trend.history.runs
+    outliers = trend.result.outliers
+    runs = [trend.history.runs[index] for index in outliers]
     headline = "outlier: left its group and came back, not a change"
     return {
         "type": "scatter",
         "mode": "markers",
         "name": f"{name} outliers",
         "legendgroup": trend.history.key,
-        "x": place([runs[i] for i in outliers]),
-        "y": [(runs[i].average or 0.0) * unit.scale for i in outliers],
+        "x": place(trend.history.columns, outliers),
+        "y": [(run.average or 0.0) * unit.scale for run in runs],
         _RUNS: outliers,
-        "customdata": [_point_data(runs[i], unit, headline) for i in outliers],
+        "customdata": [_point_data(run, unit, headline) for run in runs],
         "hovertemplate": _hover_template(unit, headline=True),
         "marker": {
             "symbol": OUTLIER_SYMBOL,
@@ -526,19 +544,20 @@ def _excluded_trace(
 ) -> dict[str, Any]:
     """Curated runs (see :mod:`~sphinxcontrib_trending.analysis.excluded`), greyed on
     their own values with the reason: shown, but part of no group."""
-    runs = trend.history.runs
-    shown = [index for index in sorted(trend.excluded) if runs[index].average is not None]
+    columns = trend.history.columns
+    shown = [index for index in sorted(trend.excluded) if columns.measured[index]]
+    runs = [trend.history.runs[index] for index in shown]
     return {
         "type": "scatter",
         "mode": "markers",
         "name": f"{name} excluded",
         "legendgroup": trend.history.key,
         "showlegend": False,
-        "x": place([runs[i] for i in shown]),
-        "y": [(runs[i].average or 0.0) * unit.scale for i in shown],
+        "x": place(columns, shown),
+        "y": [(run.average or 0.0) * unit.scale for run in runs],
         "customdata": [
-            _point_data(runs[i], unit, f"excluded: {_escaped(trend.excluded[i].reason)}")
-            for i in shown
+            _point_data(run, unit, f"excluded: {_escaped(trend.excluded[index].reason)}")
+            for index, run in zip(shown, runs, strict=True)
         ],
         "hovertemplate": _hover_template(unit, headline=True),
         "marker": {
@@ -554,25 +573,25 @@ TRIAL_OPACITY = 0.35
 
 
 def _trials_trace(
-    runs: Sequence[Run],
-    measured: list[int],
-    times: list[str],
+    trials: Sequence[Sequence[float]],
     name: str,
     key: str,
     color: str,
     unit: DisplayUnit,
+    times: list[str],
 ) -> dict[str, Any] | None:
     """Every trial of every measured run, as a faint cloud behind the run averages.
 
     Drawn first, so it sits behind the averages; it does not answer hovers
     (the average's hover says it all) and toggles with its series.
-    ``times`` are the measured runs' times, as the averages' trace has them.
+    ``trials`` are the measured runs' trials and ``times`` their places, as
+    the averages' trace has them.
     """
     points = [
         (time, value * unit.scale)
-        for index, time in zip(measured, times, strict=True)
-        if len(runs[index].values) > 1
-        for value in runs[index].values
+        for values, time in zip(trials, times, strict=True)
+        if len(values) > 1
+        for value in values
         if math.isfinite(value)
     ]
     if not points:
@@ -591,10 +610,63 @@ def _trials_trace(
     }
 
 
-_PERCENTILES = operator.attrgetter("percentiles")
 _RUNS = "trending_runs"
 """Where :func:`_traces` notes the run behind each point of a trace whose points
 are runs, for :func:`trend_figure` to take out (Plotly has no use for it)."""
+
+
+def _shown_runs(columns: RunColumns, excluded: Collection[int]) -> npt.NDArray[np.bool_]:
+    """Which runs are drawn as the series' points: the measured ones but those curated
+    out (drawn apart, greyed: the grouping never saw them)."""
+    if not excluded:
+        return columns.measured
+    shown = columns.measured.copy()
+    shown[list(excluded)] = False
+    return shown
+
+
+def _anomaly_trace(
+    trend: TestTrend,
+    anomalies: list[int],
+    levels: TrendLevels,
+    name: str,
+    unit: DisplayUnit,
+    place: Places,
+    links: LinkTemplates,
+    percentiles: bool,
+) -> dict[str, Any]:
+    """Rings on the trend where each anomaly starts, in its verdict's colour (grey when
+    acknowledged), larger when firm; a click opens the commits of its range."""
+    headlines, addresses = _anomaly_marks(trend, anomalies, links)
+    runs = [trend.history.runs[index] for index in anomalies]
+    verdicts, acknowledged = trend.verdicts, trend.acknowledged
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": f"{name} anomalies",
+        "legendgroup": trend.history.key,
+        "showlegend": False,
+        "x": place(trend.history.columns, anomalies),
+        "y": [levels.level(index) * unit.scale for index in anomalies],
+        _RUNS: anomalies,
+        "customdata": [
+            _point_data(run, unit, headline, percentiles)
+            for run, headline in zip(runs, headlines, strict=True)
+        ],
+        "hovertemplate": _hover_template(unit, headline=True, percentiles=percentiles),
+        "marker": {
+            "symbol": "circle-open",
+            "size": [15 if verdicts[index].firm else 11 for index in anomalies],
+            "line": {"width": 2},
+            "color": [
+                ACKNOWLEDGED_COLOR
+                if index in acknowledged
+                else MARKER_COLORS[verdicts[index].verdict]
+                for index in anomalies
+            ],
+        },
+        **({"trending_links": addresses} if any(addresses) else {}),
+    }
 
 
 def _traces(
@@ -604,72 +676,56 @@ def _traces(
     trials: bool = False,
     links: LinkTemplates | None = None,
 ) -> list[dict[str, Any]]:
-    """The series' traces, its runs walked once.
+    """The series' traces, read from its history's columns.
 
-    A graph page draws every run of thousands of series: the averages, the
-    trend under them, the hover data and which runs failed or start an
-    anomaly are all gathered in the one pass over the runs; their places on
-    the x axis are then mapped over the measured runs at once.
+    A graph page draws every run of thousands of series: the averages,
+    deviations and the trend's steps are array operations, and each run's
+    texts, place and address are mapped over the shown runs at once (each a
+    cached lookup by its build).  Runs are made only for the few points
+    marked over them (anomalies, outliers, excluded runs).
     """
     links = links or LinkTemplates()
     history = trend.history
-    runs = history.runs
+    columns = history.columns
     unit = display_unit(history.unit)
     scale = unit.scale
     series_color = style.color
     name = _escaped(series_label(history, style.with_testbed))
-    trend_values = trend_per_run(trend.result)
+    levels = TrendLevels(trend.result)
     verdicts = trend.verdicts
-    percentiles = any(map(_PERCENTILES, runs))
-    measured: list[int] = []
-    failed: list[int] = []
-    anomalies: list[int] = []
-    averages: list[float] = []
-    stdevs: list[float] = []
-    texts: list[tuple[str, str, str, str]] = []
-    steps: list[int] = []  # where the trend line changes level, among the measured runs
-    level = None
-    excluded = trend.excluded
-    for index, run in enumerate(runs):
-        average = run.average
-        if average is None:
-            if run.status != "PASS":
-                failed.append(index)
-            continue
-        if excluded and index in excluded:
-            continue  # drawn apart, greyed: the grouping never saw it
-        if trend_values[index] != level:
-            level = trend_values[index]
-            steps.append(len(measured))
-        measured.append(index)
-        averages.append(average * scale)
-        stdevs.append((run.stdev or 0.0) * scale)
-        texts.append(_run_texts(run.origin, run.hosts))
-        if verdicts[index] is not None:
-            anomalies.append(index)
-    picked = [runs[i] for i in measured]
-    times = place(picked)
-    shown = [_percentile_text(run, unit) for run in picked] if percentiles else None
+    percentiles = any(columns.percentiles)
+    drawn = _shown_runs(columns, trend.excluded)
+    shown = drawn.nonzero()[0]
+    measured: list[int] = shown.tolist()
+    every = len(measured) == len(columns)  # then none failed either
+    picked = None if every else measured
+    origins = _picked(columns.origins, picked)
+    times = place(columns, picked)
+    averages = columns.averages if every else columns.averages[shown]
+    stdevs = columns.stdevs if every else columns.stdevs[shown]
+    linked = functools.partial(_linked_texts, links.build, links.version)
+    hover = _runs_hover(
+        list(map(linked, origins, _picked(columns.hosts, picked))),
+        (stdevs * scale).tolist(),
+        [_percentile_text(shown, unit) for shown in _picked(columns.percentiles, picked)]
+        if percentiles
+        else None,
+        unit,
+        _click_hint(links),
+    )
     runs_trace = {
         "type": "scatter",
         "mode": "markers",
         "name": name,
         "legendgroup": history.key,
         "x": times,
-        "y": averages,
-        **_runs_hover(
-            texts,
-            stdevs,
-            shown,
-            unit,
-            _build_links(picked, links),
-            _click_hint(links),
-        ),
+        "y": (averages * scale).tolist(),
+        **hover,
         "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
         _RUNS: measured,
     }
-    if measured and steps[-1] != len(measured) - 1:
-        steps.append(len(measured) - 1)  # the last level reaches the newest run
+    # a step line ("hv") needs only the runs where it changes level, and the last
+    steps, steps_levels = levels.steps(measured)
     traces: list[dict[str, Any]] = [
         runs_trace,
         {
@@ -678,54 +734,30 @@ def _traces(
             "name": f"{name} trend",
             "legendgroup": history.key,
             "showlegend": False,
-            # a step line ("hv") needs only the runs where it changes level, and the last
             "x": [times[at] for at in steps],
-            "y": [trend_values[measured[at]] * scale for at in steps],
+            "y": [level * scale for level in steps_levels],
             "hovertemplate": f"trend [{_escaped(unit.label)}]: %{{y:.3f}}<extra></extra>",
             "line": {"color": series_color, "width": 1.5, "shape": "hv", "dash": style.dash},
         },
     ]
     if trials:
-        cloud = _trials_trace(runs, measured, times, name, history.key, series_color, unit)
+        values = _picked(columns.trials, picked)
+        cloud = _trials_trace(values, name, history.key, series_color, unit, times)
         if cloud is not None:
             traces.insert(0, cloud)
+    failed = [] if every else _failed_runs(columns)
     if failed:
-        traces.append(_failed_trace(trend, failed, trend_values, name, unit, place, links))
+        traces.append(_failed_trace(trend, failed, levels, name, unit, place, links))
+    marked = map(operator.is_not, verdicts, itertools.repeat(None))
+    anomalies = [index for index in itertools.compress(itertools.count(), marked) if drawn[index]]
     if anomalies:
-        headlines, addresses = _anomaly_marks(trend, anomalies, links)
         traces.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": f"{name} anomalies",
-                "legendgroup": history.key,
-                "showlegend": False,
-                "x": place([runs[i] for i in anomalies]),
-                "y": [trend_values[i] * scale for i in anomalies],
-                _RUNS: anomalies,
-                "customdata": [
-                    _point_data(runs[i], unit, headline, percentiles)
-                    for i, headline in zip(anomalies, headlines, strict=True)
-                ],
-                "hovertemplate": _hover_template(unit, headline=True, percentiles=percentiles),
-                "marker": {
-                    "symbol": "circle-open",
-                    "size": [15 if verdicts[i].firm else 11 for i in anomalies],
-                    "line": {"width": 2},
-                    "color": [
-                        ACKNOWLEDGED_COLOR
-                        if i in trend.acknowledged
-                        else MARKER_COLORS[verdicts[i].verdict]
-                        for i in anomalies
-                    ],
-                },
-                **({"trending_links": addresses} if any(addresses) else {}),
-            }
+            _anomaly_trace(trend, anomalies, levels, name, unit, place, links, percentiles)
         )
     outliers = _outlier_trace(trend, name, unit, place)
     if outliers is not None:
         traces.append(outliers)
-    if excluded:
+    if trend.excluded:
         traces.append(_excluded_trace(trend, name, unit, place))
     return traces
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.latency_curves import Curve, run_curves
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.analysis.test_run import Run
@@ -93,16 +94,18 @@ def curve_trace(curve: Curve) -> dict[str, Any]:
     }
 
 
-def newest_with_histograms(runs: Sequence[Run], most: int) -> list[int]:
+def newest_with_histograms(history: TestHistory, most: int) -> list[int]:
     """The indices of the ``most`` newest measured runs that kept histograms, oldest first.
 
-    Walked from the newest run back, so a long history costs ``most`` runs.
+    Walked from the newest run back, so a long history costs ``most`` runs;
+    only measured runs (read from the history's columns) are made.
     """
+    runs, measured = history.runs, history.columns.measured
     found: list[int] = []
     for index in range(len(runs) - 1, -1, -1):
         if len(found) >= most:
             break
-        if runs[index].histograms and runs[index].measured:
+        if measured[index] and runs[index].histograms:
             found.append(index)
     return found[::-1]
 
@@ -124,14 +127,13 @@ def percentile_views(
         if latency_base(trend.history.metric) is None:
             continue  # only a latency's runs keep histograms: no walk over the others
         runs = trend.history.runs
-        for index in newest_with_histograms(runs, most_runs):
-            curves, _errors = run_curves(runs[index].histograms)  # reported when read
+        for index in newest_with_histograms(trend.history, most_runs):
+            run = runs[index]
+            curves, _errors = run_curves(run.histograms)  # reported when read
             if not curves:
                 continue
             opened[(id(trend), index)] = len(sets)
-            sets.append(
-                {"title": title(trend, runs[index]), "data": [curve_trace(c) for c in curves]}
-            )
+            sets.append({"title": title(trend, run), "data": [curve_trace(c) for c in curves]})
     if not sets:
         return None
     points = [
