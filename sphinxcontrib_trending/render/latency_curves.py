@@ -97,15 +97,15 @@ def curve_trace(curve: Curve) -> dict[str, Any]:
 def newest_with_histograms(history: TestHistory, most: int) -> list[int]:
     """The indices of the ``most`` newest measured runs that kept histograms, oldest first.
 
-    Walked from the newest run back, so a long history costs ``most`` runs;
-    only measured runs (read from the history's columns) are made.
+    Walked from the newest run back, in the history's columns: no run is made.
     """
-    runs, measured = history.runs, history.columns.measured
+    columns = history.columns
+    measured, histograms = columns.measured, columns.histograms
     found: list[int] = []
-    for index in range(len(runs) - 1, -1, -1):
+    for index in range(len(columns) - 1, -1, -1):
         if len(found) >= most:
             break
-        if measured[index] and runs[index].histograms:
+        if measured[index] and histograms[index]:
             found.append(index)
     return found[::-1]
 
