@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from operator import attrgetter
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar, overload
@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
+from sphinxcontrib_trending.ingest.made_when_read import MadeWhenRead
 from sphinxcontrib_trending.ingest.trials import Trials
 
 _Value = TypeVar("_Value")
@@ -405,7 +406,7 @@ class RunColumns:
         return tuple(map(tuple.__new__, itertools.repeat(Run), cells))
 
 
-class ColumnRuns(Sequence[Run]):
+class ColumnRuns(MadeWhenRead[Run]):
     """A history's runs, made of its :class:`RunColumns` the first time they are read.
 
     A history read from a store comes with its columns, which the grouping
@@ -413,50 +414,17 @@ class ColumnRuns(Sequence[Run]):
     (they are equal to, hash and pickle as the tuple of them).
     """
 
-    __slots__ = ("_runs", "columns")
+    __slots__ = ("columns",)
 
     def __init__(self, columns: RunColumns) -> None:
+        super().__init__()
         self.columns = columns
-        self._runs: tuple[Run, ...] | None = None
 
-    def _made(self) -> tuple[Run, ...]:
-        if self._runs is None:
-            self._runs = self.columns.made()
-        return self._runs
+    def _make_all(self) -> tuple[Run, ...]:
+        return self.columns.made()
+
+    def _make_one(self, index: int) -> Run:
+        return self.columns.run(index)
 
     def __len__(self) -> int:
         return len(self.columns)
-
-    @overload
-    def __getitem__(self, index: int) -> Run: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Run, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> Run | tuple[Run, ...]:
-        if self._runs is not None or isinstance(index, slice):
-            return self._made()[index]
-        return self.columns.run(index)
-
-    def __iter__(self) -> Iterator[Run]:
-        return iter(self._made())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (tuple, ColumnRuns)):
-            return self._made() == tuple(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._made())
-
-    def __add__(self, other: Sequence[Run]) -> tuple[Run, ...]:
-        return self._made() + tuple(other)
-
-    def __radd__(self, other: Sequence[Run]) -> tuple[Run, ...]:
-        return tuple(other) + self._made()
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (tuple, (self._made(),))
-
-    def __repr__(self) -> str:
-        return repr(self._made())

@@ -83,13 +83,13 @@ def test_a_stored_run_costs_under_140_bytes() -> None:
 def test_a_stored_history_makes_runs_only_when_read_and_they_share_their_build() -> None:
     made = histories(_stored(), "mrr")
     first, second = made[0], made[1]
-    assert type(first.runs) is ColumnRuns and first.runs._runs is None
+    assert type(first.runs) is ColumnRuns and first.runs._made is None
     assert first.columns.averages.tolist()[:2] == [10000004.5, 10001004.5]
-    assert first.runs._runs is None, "columns are read without making runs"
+    assert first.runs._made is None, "columns are read without making runs"
     assert first.runs[0].origin is second.runs[0].origin, "one object per build"
     passed = [run for run in first.runs if run.status == "PASS"]
     assert len(passed) == BUILDS - BUILDS // TESTS - 1
-    assert first.runs._runs is not None and first.runs[5] is first.runs._runs[5]
+    assert first.runs._made is not None and first.runs[5] is first.runs._made[5]
     failed = next(run for run in first.runs if run.status == "FAIL")
     assert failed.message == "no packets" and failed.average is not None
 

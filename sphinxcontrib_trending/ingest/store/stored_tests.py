@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple, overload
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sphinxcontrib_trending.ingest.environment import ENVIRONMENT_ATTRIBUTES, PATTERN_PREFIX
+from sphinxcontrib_trending.ingest.made_when_read import MadeWhenRead
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS
 from sphinxcontrib_trending.ingest.store.lazy_columns import TextColumn, TrialsColumn
@@ -311,26 +312,27 @@ def _environments(attributes: pa.ChunkedArray) -> list[str]:
     return np.array(texts, dtype=object)[encoded.indices.to_numpy()].tolist()
 
 
-class StoredTests(Sequence[TestResult]):
+class StoredTests(MadeWhenRead[TestResult]):
     """A build's tests from a :class:`StoredInput`, made on first use and kept.
 
     It equals, and hashes like, the tuple of its tests, and pickles as that
     tuple, so a build read from a store still equals the build parsed.
     """
 
-    __slots__ = ("_first", "_input", "_made", "_stop")
+    __slots__ = ("_first", "_input", "_stop")
 
     def __init__(self, source: StoredInput, first: int, stop: int) -> None:
+        super().__init__()
         self._input = source
         self._first = first
         self._stop = stop
-        self._made: tuple[TestResult, ...] | None = None
 
-    @property
-    def made(self) -> tuple[TestResult, ...]:
-        if self._made is None:
-            self._made = self._input.tests(self._first, self._stop)
-        return self._made
+    def _make_all(self) -> tuple[TestResult, ...]:
+        return self._input.tests(self._first, self._stop)
+
+    def _make_one(self, index: int) -> TestResult:
+        at = range(self._first, self._stop)[index]  # IndexError as a tuple raises it
+        return self._input.tests(at, at + 1)[0]
 
     def metric_rows(self, metric: str) -> MetricRows:
         return self._input.metric_rows(metric, self._first, self._stop)
@@ -365,37 +367,6 @@ class StoredTests(Sequence[TestResult]):
 
     def __len__(self) -> int:
         return self._stop - self._first
-
-    @overload
-    def __getitem__(self, index: int) -> TestResult: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[TestResult, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> TestResult | tuple[TestResult, ...]:
-        if self._made is not None or isinstance(index, slice):
-            return self.made[index]
-        at = range(self._first, self._stop)[index]  # IndexError as a tuple raises it
-        return self._input.tests(at, at + 1)[0]
-
-    def __iter__(self) -> Iterator[TestResult]:
-        return iter(self.made)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, StoredTests):
-            return self.made == other.made
-        if isinstance(other, tuple):
-            return self.made == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.made)
-
-    def __repr__(self) -> str:
-        return repr(self.made)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return tuple, (self.made,)
 
 
 def metric_rows_of(parts: Sequence[StoredTests], metric: str) -> list[MetricRows]:
