@@ -13,7 +13,7 @@ from analysis_series import make_series, series_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sphinxcontrib_trending.analysis import classify
+from sphinxcontrib_trending.analysis import classify, exact
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.saved_search import MAGIC, SavedSearch
 
@@ -160,3 +160,15 @@ def test_an_array_that_does_not_fill_its_shape_or_has_no_kind_is_refused(saved_c
         SavedSearch.from_bytes(saved.to_bytes() + b"\0" * 8)
     with pytest.raises(ValueError, match="not a whole number"):
         SavedSearch.from_bytes(_with_header(saved, lambda h: h.update(runs=2.5)))
+
+
+def test_a_resumed_search_makes_its_size_table_once(saved_case, monkeypatch) -> None:
+    """Resuming and adding a run makes one table, sized for the new run, not two."""
+    runs, saved = saved_case
+    made = []
+    original = exact.size_costs
+    monkeypatch.setattr(exact, "size_costs", lambda model: made.append(model) or original(model))
+    resumed = IncrementalClassifier.resumed(runs, _through_bytes(saved))
+    extended = resumed.extend([runs[0]])
+    assert len(made) == 1 and len(made[0].length_bits) > saved.trials + 1
+    assert extended == classify([*runs, runs[0]])
