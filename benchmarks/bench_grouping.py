@@ -3,19 +3,20 @@
 When a new build arrives every series gains one run, and the grouping
 extends each from its saved exact search.  That should cost about the same
 whatever the history's length (issue 28).  This measures it on two results
-stores of the same series (``bench_incremental.py`` makes such stores),
-in one process, the two histories alternating so a change in the machine's
-load falls on both alike:
+stores of the same series (``bench_incremental.py`` makes such stores), the
+two histories alternating so a change in the machine's load falls on both
+alike:
 
-- *warm*: each store's histories without their newest build are grouped
-  once into a cache of their own (as the previous build left it);
-- *measured*, per repeat and store: a copy of that warm cache, then the
-  steps of a site's grouping phase with the newest build: the series' jobs
-  (:func:`.series_jobs`), the cache loaded (:func:`.series_cache`) and
-  :func:`.classify_series` on ``--workers`` forked workers (their CPU time
-  counted apart), and the extension alone in this process
-  (:func:`.extend_job` of every series from its saved state, as a worker
-  runs it).
+- *warm*: each store's histories without their newest build (one per
+  testbed) are grouped once into a cache of their own, as the previous
+  build left it;
+- *measured*, per repeat and store, in a new process as a site build is:
+  a copy of that warm cache, then the steps of the grouping phase with the
+  newest build: the series' jobs (:func:`.series_jobs`), the cache loaded
+  (:func:`.series_cache`), :func:`.classify_series` on ``--workers`` forked
+  workers (their CPU time counted apart), and then in that process the
+  extension alone (:func:`.extend_job` of every series from the state
+  it was saved with, as a worker runs it).
 
 Each figure is the median over ``--repeats``, in microseconds per series,
 and the ratio of the long history's to the short one's is printed beside.
@@ -34,13 +35,16 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
+import json
 import resource
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
@@ -57,30 +61,31 @@ from sphinxcontrib_trending.ingest import SourceSpec, load
 SOURCE = "mrr"
 METRIC = "mrr"
 GROUPING = GroupingSpec()
+STORES = ("short", "long")
 
 
-@dataclass
-class Store:
-    """One store's histories with and without the newest build, and its warm cache."""
-
-    name: str
-    histories: list[TestHistory]
-    warm: Path
-
-
-def prepare(name: str, store: Path, series: int, workdir: Path, workers: int) -> Store:
-    """The store's histories, and a cache grouped on all of them but the newest build."""
+def store_histories(
+    store: Path, series: int, workdir: Path
+) -> tuple[list[TestHistory], list[TestHistory]]:
+    """The first ``series`` histories without each testbed's newest build, and with it."""
     dataset = load(SourceSpec(paths=(str(store),), format="parquet"), cache_dir=workdir / "load")
     builds = list(dataset.builds)
-    newest = {build.job: index for index, build in enumerate(builds)}  # each testbed's
+    newest = {build.job: index for index, build in enumerate(builds)}
     previous = [build for index, build in enumerate(builds) if index not in newest.values()]
     older = histories(previous, METRIC)[:series]
     newer = {history.key: history for history in histories(builds, METRIC)}
-    warm = workdir / f"{name}-warm"
-    shutil.rmtree(warm, ignore_errors=True)
-    cache = series_cache(warm, SOURCE, GROUPING)
-    classify_series(series_jobs(older, GROUPING), cache, workers=workers)
-    return Store(name, [newer[history.key] for history in older], warm)
+    return older, [newer[history.key] for history in older]
+
+
+def warm(store: Path, series: int, workdir: Path, name: str, workers: int) -> Path:
+    """A cache of the store's series grouped without their newest run."""
+    older, _ = store_histories(store, series, workdir)
+    folder = workdir / f"{name}-warm"
+    shutil.rmtree(folder, ignore_errors=True)
+    classify_series(
+        series_jobs(older, GROUPING), series_cache(folder, SOURCE, GROUPING), workers=workers
+    )
+    return folder
 
 
 def _children_cpu() -> float:
@@ -88,14 +93,16 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def measure(store: Store, workdir: Path, workers: int) -> dict[str, float]:
+def measure(store: Path, series: int, workdir: Path, name: str, workers: int) -> dict[str, float]:
     """Seconds of each step of one new build's grouping, from a copy of the warm cache."""
-    folder = workdir / f"{store.name}-run"
+    _, newer = store_histories(store, series, workdir)
+    gc.freeze()  # as a site does once its histories are made: no collection walks them again
+    folder = workdir / f"{name}-run"
     shutil.rmtree(folder, ignore_errors=True)
-    shutil.copytree(store.warm, folder)
+    shutil.copytree(workdir / f"{name}-warm", folder)
     times: dict[str, float] = {}
     started = time.perf_counter()
-    jobs = series_jobs(store.histories, GROUPING)
+    jobs = series_jobs(newer, GROUPING)
     times["jobs"] = time.perf_counter() - started
     started = time.perf_counter()
     cache = series_cache(folder, SOURCE, GROUPING)
@@ -121,22 +128,30 @@ def measure(store: Store, workdir: Path, workers: int) -> dict[str, float]:
     return times
 
 
-def report(
-    stores: list[Store], figures: dict[str, defaultdict[str, list[float]]], repeats: int
-) -> None:
+def report(figures: dict[str, defaultdict[str, list[float]]], series: int, repeats: int) -> None:
     """Each step's median per series, short and long, and their ratio."""
-    short, long = (figures[store.name] for store in stores)
-    runs = [len(store.histories[0].runs) for store in stores]
-    count = len(stores[0].histories)
-    print(f"{count} series, {runs[0]} and {runs[1]} runs; median of {repeats}")
+    short, long = (figures[name] for name in STORES)
+    print(f"{series} series; median of {repeats}")
     print(f"{'us per series':<18}{'short':>10}{'long':>10}{'ratio':>8}")
     for step in short:
         a, b = statistics.median(short[step]), statistics.median(long[step])
         if step == "resumed":
             print(f"{'resumed share':<18}{a:>10.2f}{b:>10.2f}")
             continue
-        a, b = a / count * 1e6, b / count * 1e6
+        a, b = a / series * 1e6, b / series * 1e6
         print(f"{step:<18}{a:>10.0f}{b:>10.0f}{b / a:>8.2f}")
+
+
+def profile(store: Path, series: int, workdir: Path, output: Path) -> None:
+    """cProfile of the long store's grouping in this process, its batches included."""
+    _, newer = store_histories(store, series, workdir)
+    folder = workdir / "profiled"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(workdir / "long-warm", folder)
+    jobs = series_jobs(newer, GROUPING)
+    cache = series_cache(folder, SOURCE, GROUPING)
+    arguments = {"jobs": jobs, "cache": cache, "classify_series": classify_series}
+    cProfile.runctx("classify_series(jobs, cache, workers=1)", {}, arguments, str(output))
 
 
 def main() -> int:
@@ -148,35 +163,31 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--profile", type=Path)
+    parser.add_argument("--measure", choices=STORES, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     workdir = arguments.workdir or Path(tempfile.mkdtemp(prefix="bench-grouping-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    stores = [
-        prepare(name, path, arguments.series, workdir, arguments.workers)
-        for name, path in (("short", arguments.short), ("long", arguments.long))
-    ]
-    figures: dict[str, defaultdict[str, list[float]]] = {
-        store.name: defaultdict(list) for store in stores
-    }
+    paths = dict(zip(STORES, (arguments.short, arguments.long), strict=True))
+    common = (arguments.series, workdir)
+    if arguments.measure is not None:  # one measurement, in a process of its own
+        name = arguments.measure
+        print(json.dumps(measure(paths[name], *common, name, arguments.workers)))
+        return 0
+    for name, path in paths.items():
+        warm(path, *common, name, arguments.workers)
+    figures: dict[str, defaultdict[str, list[float]]] = {name: defaultdict(list) for name in STORES}
     for _ in range(arguments.repeats):
-        for store in stores:
-            for step, seconds in measure(store, workdir, arguments.workers).items():
-                figures[store.name][step].append(seconds)
+        for name in STORES:
+            command = [sys.executable, __file__, *map(str, sys.argv[1:]), "--measure", name]
+            if arguments.workdir is None:
+                command += ["--workdir", str(workdir)]
+            output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            for step, seconds in json.loads(output.splitlines()[-1]).items():
+                figures[name][step].append(seconds)
     if arguments.repeats:
-        report(stores, figures, arguments.repeats)
+        report(figures, arguments.series, arguments.repeats)
     if arguments.profile is not None:
-        store = stores[-1]
-        folder = workdir / "profiled"
-        shutil.rmtree(folder, ignore_errors=True)
-        shutil.copytree(store.warm, folder)
-        jobs = series_jobs(store.histories, GROUPING)
-        cache = series_cache(folder, SOURCE, GROUPING)
-        cProfile.runctx(
-            "classify_series(jobs, cache, workers=1)",
-            globals(),
-            {"jobs": jobs, "cache": cache},
-            str(arguments.profile),
-        )
+        profile(arguments.long, *common, arguments.profile)
     return 0
 
 
