@@ -947,7 +947,8 @@ def load_kernels() -> None:
     inherit the loaded machine code: each worker would otherwise import numba
     and load it itself, about 0.8 s of a core, more than a thousand series'
     new runs take to search.  A search of one level with noise takes every
-    loop (its many survivors make blocks test which are near).
+    loop (its many survivors make blocks test which are near), and its state
+    read back as a worker reads one, the check's.
     """
     values = np.array([100.0 + (index * 7919 % 13) / 10.0 for index in range(WARM_UP_RUNS)])
     runs = PreparedRuns(
@@ -959,4 +960,7 @@ def load_kernels() -> None:
         max_value=float(values.max()),
         missing=(),
     )
-    exact_search(runs, BitModel(runs.max_value, 1.0, WARM_UP_RUNS))
+    search = ExactSearch(BitModel(runs.max_value, 1.0, WARM_UP_RUNS))
+    search.extend(runs)
+    search.partition()
+    SavedSearch.from_bytes(search.save().to_bytes()).check()  # as a worker reads a state

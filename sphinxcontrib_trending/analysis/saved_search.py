@@ -15,10 +15,12 @@ the state has seen when it resumes.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import struct
 from dataclasses import dataclass, fields
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -130,6 +132,16 @@ class SavedSearch:
         _expect(self.history_begin.shape == (self.runs,), "the history's starts")
         for name in ("history_key", "history_prev"):
             _expect(getattr(self, name).shape == (history,), name)
+        if _compiled().state_in_range(
+            *(getattr(self, name) for name in _FLOAT_ARRAYS),
+            self.doomed,
+            self.pending_from,
+            self.history_begin,
+            self.history_from,
+            self.runs,
+            self.trials,
+        ):
+            return  # else the tests one by one, to say which failed
         floats = [getattr(self, name).ravel() for name in _FLOAT_ARRAYS]
         if not np.isfinite(np.concatenate(floats)).all():  # one test for all, then which
             for name, values in zip(_FLOAT_ARRAYS, floats, strict=True):
@@ -147,6 +159,15 @@ class SavedSearch:
         _expect(_within(self.history_begin, 0, history - 1, ascending), "the history's ranges")
         _expect(ascending, "the history's order")
         _expect(_within(self.history_from, -1, self.runs - 1), "the history's predecessors")
+
+
+@functools.cache
+def _compiled() -> ModuleType:
+    """The compiled loops, where a search resumes (they are loaded there anyway), so that
+    the process that only reads and writes states never imports numba."""
+    from sphinxcontrib_trending.analysis import exact_kernels
+
+    return exact_kernels
 
 
 def _expect(condition: bool, what: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import struct
 from dataclasses import replace
@@ -12,7 +13,7 @@ from analysis_series import make_series, series_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sphinxcontrib_trending.analysis import classify, exact
+from sphinxcontrib_trending.analysis import classify, exact, saved_search
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.saved_search import MAGIC, SavedSearch
 
@@ -181,3 +182,59 @@ def test_a_resumed_search_makes_its_size_table_once(saved_case, monkeypatch) -> 
     extended = resumed.extend([runs[0]])
     assert len(made) == 1 and len(made[0].length_bits) > saved.trials + 1
     assert extended == classify([*runs, runs[0]])
+
+
+def _one_by_one(saved: SavedSearch) -> bool:
+    """Whether the check's tests one by one (numpy, which say what failed) accept ``saved``."""
+
+    class Undecided:
+        @staticmethod
+        def state_in_range(*_arguments: object) -> bool:
+            return False
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(saved_search, "_compiled", lambda: Undecided)
+        try:
+            saved.check()
+        except ValueError:
+            return False
+    return True
+
+
+def test_the_compiled_check_accepts_exactly_what_the_tests_one_by_one_accept(
+    saved_case,
+) -> None:
+    """One value changed at a time, to what an index or count must never be, or just may."""
+    _, saved = saved_case
+    rng = random.Random(11)
+    edges = [-2, -1, 0, 0.5, 1, saved.runs - 1, saved.runs, saved.trials, saved.trials + 1]
+    edges += [len(saved.history_from) - 1, len(saved.history_from), math.nan, math.inf]
+    arrays = ["groups", "best", "doomed", "pending_from", "pending_key", "history_begin"]
+    arrays += ["history_from", "history_key", "history_prev", "pending_prev"]
+    verdicts = set()
+    for _ in range(600):
+        name = rng.choice(arrays)
+        values = getattr(saved, name).copy()
+        flat = values.reshape(-1)
+        value = rng.choice(edges)
+        if values.dtype.kind == "i" and not (isinstance(value, int) or value.is_integer()):
+            continue
+        flat[rng.randrange(len(flat))] = value
+        bad = SavedSearch.from_bytes(replace(saved, **{name: values}).to_bytes())
+        compiled = saved_search._compiled().state_in_range(
+            bad.groups,
+            bad.best,
+            bad.pending_key,
+            bad.pending_prev,
+            bad.history_key,
+            bad.history_prev,
+            bad.doomed,
+            bad.pending_from,
+            bad.history_begin,
+            bad.history_from,
+            bad.runs,
+            bad.trials,
+        )
+        assert compiled == _one_by_one(bad), (name, value)
+        verdicts.add(compiled)
+    assert verdicts == {True, False}
