@@ -245,8 +245,9 @@ def extend_job(
     """
     settings = job.settings
     try:
-        classifier = IncrementalClassifier.resumed(
-            job.samples[:seen],
+        classifier, result = IncrementalClassifier.continued(
+            job.samples,
+            seen,
             SavedSearch.from_bytes(state),
             unit=calibrated_unit(job.samples, settings.calibration),
             sbps=settings.sbps,
@@ -255,7 +256,7 @@ def extend_job(
         )
     except ValueError:
         return classify_job(job)
-    return classifier.extend(list(job.samples[seen:])), classifier.save()
+    return result, classifier.save()
 
 
 def group_task(task: SeriesTask) -> Grouped:

@@ -52,6 +52,68 @@ def test_a_resumed_search_classifies_as_a_fresh_one(case, cut, rng) -> None:
     assert continued is not None and again.to_bytes() == continued.to_bytes()
 
 
+def _continued_as_resumed_and_extended(runs: list, cut: int, saved: SavedSearch, unit, sbps):  # type: ignore[no-untyped-def]
+    """``continued`` gives what ``resumed`` then ``extend`` give, or refuses as they do."""
+    try:
+        resumed = IncrementalClassifier.resumed(runs[:cut], _through_bytes(saved), unit, sbps)
+    except ValueError as error:
+        with pytest.raises(ValueError, match=str(error)):
+            IncrementalClassifier.continued(runs, cut, _through_bytes(saved), unit, sbps)
+        return None
+    expected = resumed.extend(runs[cut:])
+    classifier, result = IncrementalClassifier.continued(
+        runs, cut, _through_bytes(saved), unit, sbps
+    )
+    assert result == expected
+    assert classifier.run_count == resumed.run_count == len(runs)
+    again, expected_again = classifier.save(), resumed.save()
+    assert (again is None) == (expected_again is None)
+    assert again is None or again.to_bytes() == expected_again.to_bytes()  # type: ignore[union-attr]
+    return result
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=90), st.integers(1, 89), st.randoms(use_true_random=False))
+def test_a_continued_search_is_the_resumed_one_extended(case, cut, rng) -> None:
+    """Numbers are prepared once, the rest in two parts: the same either way."""
+    runs, unit, sbps = case
+    runs = [None if rng.random() < 0.1 else run for run in runs]
+    cut = min(cut, len(runs))
+    before = IncrementalClassifier(unit=unit, sbps=sbps)
+    before.extend(runs[:cut])
+    saved = before.save()
+    if saved is None:
+        return
+    result = _continued_as_resumed_and_extended(runs, cut, saved, unit, sbps)
+    assert result == classify(runs, unit=unit, sbps=sbps)
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        [float("nan"), 101.0],  # a run that is no value: missing
+        [-5.0],  # a negative value: the whole history is shifted, no state kept
+        [[99.0, 101.0]],  # trials: prepared in two parts
+        [500.0, None],  # a new largest value: a new search
+        [None, None],  # nothing measured
+    ],
+)
+def test_a_continued_search_handles_what_a_new_run_may_be(saved_case, added) -> None:
+    runs, saved = saved_case
+    result = _continued_as_resumed_and_extended([*runs, *added], len(runs), saved, None, None)
+    assert result == classify([*runs, *added])
+
+
+def test_a_continued_search_refuses_a_state_of_other_runs(saved_case) -> None:
+    runs, saved = saved_case
+    with pytest.raises(ValueError, match="other runs"):
+        IncrementalClassifier.continued([*runs[:-1], 100.0], len(runs) - 1, saved)
+    with pytest.raises(ValueError, match="other bit model"):
+        IncrementalClassifier.continued([*runs[:-1], max(runs) + 1.0, 1.0], len(runs), saved)
+    with pytest.raises(ValueError, match="non-negative"):
+        IncrementalClassifier.continued([-1.0, *runs[1:], 1.0], len(runs), saved)
+
+
 def test_the_state_of_a_long_history_is_compact() -> None:
     """About 12 KB for 180 runs of ten trials, whatever the history's shape."""
     rng = random.Random(7)
