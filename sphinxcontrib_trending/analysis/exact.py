@@ -933,34 +933,3 @@ def exact_search(runs: PreparedRuns, model: BitModel) -> Partition:
     search = ExactSearch(model)
     search.extend(runs)
     return search.partition()
-
-
-WARM_UP_RUNS = 300
-"""Runs of the search :func:`load_kernels` makes: enough for a block with many survivors."""
-
-
-@functools.cache
-def load_kernels() -> None:
-    """Load the compiled loops, for every argument type a search passes them, now.
-
-    A process about to fork workers that search calls this first, so they
-    inherit the loaded machine code: each worker would otherwise import numba
-    and load it itself, about 0.8 s of a core, more than a thousand series'
-    new runs take to search.  A search of one level with noise takes every
-    loop (its many survivors make blocks test which are near), and its state
-    read back as a worker reads one, the check's.
-    """
-    values = np.array([100.0 + (index * 7919 % 13) / 10.0 for index in range(WARM_UP_RUNS)])
-    runs = PreparedRuns(
-        run_count=WARM_UP_RUNS,
-        present=np.arange(WARM_UP_RUNS),
-        sizes=np.ones(WARM_UP_RUNS, dtype=np.int64),
-        avgs=values,
-        stdevs=np.zeros(WARM_UP_RUNS),
-        max_value=float(values.max()),
-        missing=(),
-    )
-    search = ExactSearch(BitModel(runs.max_value, 1.0, WARM_UP_RUNS))
-    search.extend(runs)
-    search.partition()
-    SavedSearch.from_bytes(search.save().to_bytes()).check()  # as a worker reads a state

@@ -36,7 +36,6 @@ from sphinxcontrib_trending.analysis.classification_json import (
     classification_to_json,
 )
 from sphinxcontrib_trending.analysis.classify import Classification
-from sphinxcontrib_trending.analysis.exact import load_kernels
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
@@ -473,9 +472,7 @@ def classify_series(
     are grouped in batches on ``workers`` processes forked from this one
     (:func:`~.map_forked`), on the Dask cluster at ``scheduler``
     (:func:`~.map_ordered`), or here when neither is given or fewer than
-    :data:`MIN_PARALLEL` are missing.  Forked workers inherit the exact
-    search's compiled loops, loaded here first (:func:`~.exact.load_kernels`).
-    The cache is saved once at the end.
+    :data:`MIN_PARALLEL` are missing.  The cache is saved once at the end.
     """
     results: list[Classification | None] = [cache.get(job) for job in jobs]
     missing = [number for number, result in enumerate(results) if result is None]
@@ -490,8 +487,6 @@ def classify_series(
         if scheduler is not None:
             done = map_ordered(classify_batch, batches, scheduler=scheduler, progress=progress)
         else:
-            if slots > 1 and any(task.job.settings.search == "exact" for task in todo):
-                load_kernels()  # once here, not in every worker forked below
             done = map_forked(classify_batch, batches, slots, progress=progress)
         computed = [grouped for batch in done for grouped in batch]
     for number, grouped in zip(missing, computed, strict=True):

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 import random
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from sphinxcontrib_trending.analysis import exact, saved_search
 from sphinxcontrib_trending.analysis import many as series
 from sphinxcontrib_trending.analysis.classify import classify
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
@@ -86,38 +81,6 @@ def test_in_process_and_two_workers_give_what_classify_gives() -> None:
     assert classify_series(jobs, SeriesCache(None, "a")) == expected
     assert classify_series(jobs, SeriesCache(None, "a"), workers=2) == expected
     assert any(len(result.groups) > 1 for result in expected)
-
-
-def test_the_compiled_loops_are_loaded_once_before_workers_are_forked(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Forked workers inherit them: loading them in each cost more than its searches."""
-    loaded: list[None] = []
-    monkeypatch.setattr(series, "load_kernels", lambda: loaded.append(None))
-    jobs = make_jobs(series.MIN_PARALLEL + 6)
-    classify_series(jobs, SeriesCache(None, "a"), workers=2)
-    assert len(loaded) == 1
-    classify_series(jobs, SeriesCache(None, "a"))  # in this process: loaded where used
-    jumpavg = GroupingSpec(search="jumpavg")  # no compiled loop to load
-    others = [SeriesJob(job.identity, job.samples, jumpavg) for job in jobs]
-    classify_series(others, SeriesCache(None, "a"), workers=2)
-    assert len(loaded) == 1
-
-
-def test_loading_the_compiled_loops_loads_every_one_a_search_calls() -> None:
-    """Each loop :mod:`.exact` calls has a loaded signature: in a new process, so that
-    no earlier test has loaded them."""
-    source = inspect.getsource(exact) + inspect.getsource(saved_search)
-    called = set(re.findall(r"(?:_kernels|_compiled)\(\)\.(\w+)", source))
-    script = (
-        "from sphinxcontrib_trending.analysis import exact_kernels\n"
-        "from sphinxcontrib_trending.analysis.exact import load_kernels\n"
-        "load_kernels()\n"
-        f"print(sorted(n for n in {sorted(called)} if not getattr(exact_kernels, n).signatures))\n"
-    )
-    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert len(called) > 5
-    assert found.stdout.strip() == "[]", found.stderr
 
 
 def test_a_warm_cache_classifies_nothing_and_a_changed_series_only_itself(
