@@ -61,7 +61,7 @@ def map_forked(
     # worker (what they make themselves forms no cycles worth collecting before
     # they end).  Freezing it instead, as before, meant asking gc how much was
     # frozen already (a freeze made before is its maker's to undo): a walk of
-    # every frozen object, a second and more at CSIT's size
+    # every frozen object, 0.14 s at 2,000 series of 124 runs and more with each
     try:
         with collector_paused(), context.Pool(min(workers, len(items))) as pool:
             outcomes = pool.imap(_Call(task), range(len(items)))
