@@ -174,6 +174,9 @@ class _Column:
         return self.data[: self.used]
 
 
+_NO_TABLE: FloatArray = np.zeros(0)
+"""An :class:`ExactSearch`'s size table before it is made (see ExactSearch._size_table)."""
+
 # runs advanced together (see ExactSearch._advance_block)
 MIN_BLOCK, MAX_BLOCK = 4, 48
 LONGEST_BLOCK = 192  # with thousands of survivors, most of them far (see ExactSearch._longest)
@@ -281,7 +284,10 @@ class ExactSearch:
 
     def __init__(self, model: BitModel) -> None:
         self.model = model
-        self._tables(model)
+        # made on first use (_size_table): a resumed search that grows its model at
+        # once would otherwise make them twice, a tenth of extending it by a run
+        self._size_bits: FloatArray = _NO_TABLE
+        self._least_step = 0.0
         big_m = model.max_in_units
         # L(p) = log2((p - M/2)^2 + M^2/4 + M) over p in [0, M]
         self._half_m = big_m / 2.0
@@ -317,10 +323,13 @@ class ExactSearch:
         self._history_key = _Column()
         self._history_prev = _Column()
 
-    def _tables(self, model: BitModel) -> None:
-        self._size_bits = size_costs(model)
-        # c(n + k) - c(n) >= k * this, for n >= 1 (see _near)
-        self._least_step = float(np.diff(self._size_bits[1:]).min())
+    def _size_table(self) -> FloatArray:
+        """:func:`size_costs` of the model, made the first time it is asked for."""
+        if not len(self._size_bits):
+            self._size_bits = size_costs(self.model)
+            # c(n + k) - c(n) >= k * this, for n >= 1 (see _near)
+            self._least_step = float(np.diff(self._size_bits[1:]).min())
+        return self._size_bits
 
     def _grow(self, groups: int) -> None:
         """Room for ``groups`` survivors, those there kept as they are."""
@@ -340,7 +349,7 @@ class ExactSearch:
             trials=self._trials,
             max_value=self.model.max_value,
             unit=self.model.unit,
-            table_size=len(self._size_bits),
+            table_size=len(self.model.length_bits),
             block=self._block,
             groups=self._groups[:BEST, :count].copy(),
             best=self._groups[BEST, :count].copy(),
@@ -420,10 +429,12 @@ class ExactSearch:
         if runs.count and runs.max_value > self.model.max_value:
             raise ValueError("a run exceeds the model's largest value: start a new search")
         total = self._trials + int(runs.sizes.sum())
-        if total >= len(self._size_bits):
+        size = len(self.model.length_bits)
+        if total >= size:
             model = self.model
-            self.model = BitModel(model.max_value, model.unit, max(total, 2 * len(self._size_bits)))
-            self._tables(self.model)
+            self.model = BitModel(model.max_value, model.unit, max(total, 2 * size))
+            self._size_bits = _NO_TABLE
+        self._size_table()  # what the blocks below read as self._size_bits
         self._keep_runs(runs)
         self._trials = total
         first = self.count - runs.count
@@ -807,7 +818,7 @@ class ExactSearch:
         """
         centred = prev_avg - self._half_m
         norm_bits = math.log2(centred * centred + self._norm_floor)
-        size_theta = float(self._size_bits[trials] - trials * GAUSS_BITS_PER_TRIAL)
+        size_theta = float(self._size_table()[trials] - trials * GAUSS_BITS_PER_TRIAL)
         return size_theta + norm_bits + self._theta_base
 
     @property

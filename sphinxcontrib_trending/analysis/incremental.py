@@ -108,18 +108,62 @@ class IncrementalClassifier:
         runs under these settings (another unit, largest value or length).
         """
         classifier = cls(unit, sbps, "exact", direction, outlier_runs)
-        prepared = prepare_runs(runs)
+        classifier._resume(prepare_runs(runs), runs, saved)
+        return classifier
+
+    @classmethod
+    def continued(
+        cls,
+        runs: Sequence[Run],
+        seen: int,
+        saved: SavedSearch,
+        unit: float | None = None,
+        sbps: float | None = None,
+        direction: Direction = "higher",
+        outlier_runs: int | None = None,
+    ) -> tuple[IncrementalClassifier, Classification]:
+        """``resumed(runs[:seen], saved, ...)``, then :meth:`extend` with the rest.
+
+        What a build that added runs to a series does.  A history of numbers
+        (run averages) is prepared once, not in two parts joined again: a
+        fifth of that build's grouping of a series went to preparing its runs.
+        Raises ``ValueError`` as :meth:`resumed` does.
+        """
+        if not all(type(run) is float or run is None for run in runs):
+            classifier = cls.resumed(runs[:seen], saved, unit, sbps, direction, outlier_runs)
+            return classifier, classifier.extend(runs[seen:])
+        whole = prepare_runs(runs)
+        count = int(np.searchsorted(whole.present, seen))  # present among the first seen
+        if whole.offset or not count:  # a negative value: the two steps say where
+            classifier = cls.resumed(runs[:seen], saved, unit, sbps, direction, outlier_runs)
+            return classifier, classifier.extend(runs[seen:])
+        # numbers, prepared: each its own average, so the first ones' are those numbers'
+        first = PreparedRuns(
+            run_count=seen,
+            present=whole.present[:count],
+            sizes=whole.sizes[:count],
+            avgs=whole.avgs[:count],
+            stdevs=whole.stdevs[:count],
+            max_value=float(whole.avgs[:count].max()),
+            missing=whole.missing[: bisect.bisect_left(whole.missing, seen)],
+        )
+        classifier = cls(unit, sbps, "exact", direction, outlier_runs)
+        classifier._resume(first, runs[:seen], saved)
+        classifier._runs.extend(runs[seen:])
+        return classifier, classifier._extended(whole)
+
+    def _resume(self, prepared: PreparedRuns, runs: Sequence[Run], saved: SavedSearch) -> None:
+        """Go on from ``saved``, the search of ``runs`` (``prepared``); see :meth:`resumed`."""
         if prepared.offset or not prepared.count:
             raise ValueError("only a search over non-negative values is saved")
         if (saved.max_value, saved.unit) != (
             prepared.max_value,
-            resolve_unit(prepared.max_value, unit, sbps),
+            resolve_unit(prepared.max_value, self.unit, self.sbps),
         ):
             raise ValueError("the saved search has another bit model")
-        classifier._state = ExactSearch.resume(saved, prepared)
-        classifier._prepared = prepared
-        classifier._runs = list(runs)
-        return classifier
+        self._state = ExactSearch.resume(saved, prepared)
+        self._prepared = prepared
+        self._runs = list(runs)
 
     @property
     def run_count(self) -> int:
@@ -132,7 +176,11 @@ class IncrementalClassifier:
         self._runs.extend(runs)
         if self._shifted or chunk.offset < 0.0:
             return self._afresh()
-        prepared = _concatenate(self._prepared, chunk)
+        return self._extended(_concatenate(self._prepared, chunk))
+
+    def _extended(self, prepared: PreparedRuns) -> Classification:
+        """Classify ``prepared``, the runs so far and those just given, by extending the
+        search; the runs are already in ``_runs``."""
         self._prepared = prepared
         if self.search != "exact" or prepared.max_value <= 0.0:
             return self._grouped(prepared)

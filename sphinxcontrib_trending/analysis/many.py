@@ -244,8 +244,9 @@ def extend_job(
     """
     settings = job.settings
     try:
-        classifier = IncrementalClassifier.resumed(
-            job.samples[:seen],
+        classifier, result = IncrementalClassifier.continued(
+            job.samples,
+            seen,
             SavedSearch.from_bytes(state),
             unit=calibrated_unit(job.samples, settings.calibration),
             sbps=settings.sbps,
@@ -254,7 +255,7 @@ def extend_job(
         )
     except ValueError:
         return classify_job(job)
-    return classifier.extend(list(job.samples[seen:])), classifier.save()
+    return result, classifier.save()
 
 
 def group_task(task: SeriesTask) -> Grouped:
@@ -320,7 +321,9 @@ class SeriesCache:
     :class:`~.search_store.SearchStore` beside it, read only when a series
     needs its search (a build with no new run never does).  Entries on disk
     are untrusted: a file that does not decode, or an entry of the wrong
-    shape, is ignored and the series classified again.
+    shape, is ignored and the series classified again.  An entry is decoded
+    when its content is asked for, or when the file is written again: on a
+    build where every series gained a run none is, as none is used.
 
     A write that fails (a full disk, a folder made read-only mid-build)
     does not fail the build: ``warn`` is told once, naming the folder, and
@@ -338,12 +341,18 @@ class SeriesCache:
         self.searches = SearchStore(folder, digest)
         self.scope = scope
         self.entries: dict[str, tuple[str, Classification]] = {}
+        self._undecoded: dict[str, Any] = {}  # entries as read, until decoded (_decode)
         self.dirty = False
         self._warn = warn
         self._load()
 
     def get(self, job: SeriesJob) -> Classification | None:
         entry = self.entries.get(job.identity)
+        if entry is None and job.identity in self._undecoded:
+            read = self._undecoded[job.identity]
+            if not isinstance(read, dict) or read.get("content") != job.content:
+                return None  # not this content's: left as read, for save to check
+            entry = self._decode(job.identity)
         if entry is None or entry[0] != job.content:
             return None
         return entry[1]
@@ -373,6 +382,7 @@ class SeriesCache:
 
     def put(self, job: SeriesJob, grouped: Grouped) -> None:
         self.entries[job.identity] = (job.content, grouped.classification)
+        self._undecoded.pop(job.identity, None)
         self.dirty = True
         if grouped.unwritten is not None:
             self._stop_writing(grouped.unwritten)
@@ -389,6 +399,8 @@ class SeriesCache:
         """Write what changed: the groupings, then the index of the saved searches."""
         try:
             if self.path is not None and self.dirty:
+                for identity in list(self._undecoded):  # written back only if well formed
+                    self._decode(identity)
                 entries = (
                     (
                         identity,
@@ -413,18 +425,21 @@ class SeriesCache:
         self.searches = SearchStore(None, self.searches.scope)
 
     def _load(self) -> None:
-        document = cache_document(self.path, CACHE_FORMAT, self.scope, "entries")
-        for identity, entry in document.items():
-            try:
-                content = entry["content"]
-                if not isinstance(content, str):
-                    raise TypeError("content hash is not a string")
-                self.entries[identity] = (
-                    content,
-                    classification_from_json(entry["classification"]),
-                )
-            except (KeyError, TypeError, ValueError):
-                continue
+        self._undecoded = cache_document(self.path, CACHE_FORMAT, self.scope, "entries")
+
+    def _decode(self, identity: str) -> tuple[str, Classification] | None:
+        """The entry as read for ``identity``, checked and kept; None (and dropped) if it is
+        not one this code could have written."""
+        entry = self._undecoded.pop(identity)
+        try:
+            content = entry["content"]
+            if not isinstance(content, str):
+                raise TypeError("content hash is not a string")
+            decoded = (content, classification_from_json(entry["classification"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+        self.entries[identity] = decoded
+        return decoded
 
 
 def _json_chunks(

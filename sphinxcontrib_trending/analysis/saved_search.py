@@ -4,7 +4,7 @@ A daily rebuild adds one run per series.  Keeping each series' search state
 between builds turns its grouping into one search step instead of a whole
 search (see :class:`~.incremental.IncrementalClassifier`).  The state lives
 in the build's cache folder, so it is untrusted input like any cache entry:
-it is kept as typed arrays (never pickled) behind a small JSON header, and
+it is kept as typed arrays (never pickled) behind a fixed binary header, and
 every index in it is checked against the runs it claims to describe before
 a search uses it.  A state that fails a check is refused with
 ``ValueError`` and the series is grouped afresh.
@@ -15,10 +15,12 @@ the state has seen when it resumes.
 
 from __future__ import annotations
 
-import json
+import functools
+import itertools
 import math
 import struct
 from dataclasses import dataclass, fields
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -27,10 +29,10 @@ import numpy.typing as npt
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-_KINDS = {"f8": np.float64, "i8": np.int64}
-_DTYPES = {"f8": np.dtype("<f8"), "i8": np.dtype("<i8")}
-MAGIC = b"sphinxcontrib-trending/saved-search/2\n"
-"""Version 2: the survivors' predecessors are read from the history, not kept twice."""
+MAGIC = b"sphinxcontrib-trending/saved-search/3\n"
+"""Version 3: a binary header, where version 2 had a JSON one (a tenth of a new run's
+grouping went to writing and reading it); version 2 read the survivors' predecessors
+from the history instead of keeping them twice."""
 
 
 @dataclass(frozen=True)
@@ -64,23 +66,20 @@ class SavedSearch:
     history_prev: FloatArray
 
     def to_bytes(self) -> bytes:
-        """A small JSON header (the numbers, each array's kind and shape), then the arrays.
+        """The numbers and every array's shape in a fixed header, then the arrays.
 
-        Arrays are little-endian and exact; a state is about 12 KB for a
-        series of 180 runs of ten trials.
+        Arrays are little-endian and exact, each of its field's type; a state
+        is about 12 KB for a series of 180 runs of ten trials.
         """
-        header: dict[str, Any] = {}
-        arrays = []
-        for name, _kind in _FIELDS:
-            value = getattr(self, name)
-            if isinstance(value, np.ndarray):
-                kind = "f8" if value.dtype == np.float64 else "i8"
-                header[name] = [kind, list(value.shape)]
-                arrays.append(value.astype(_DTYPES[kind], copy=False).tobytes())
-            else:
-                header[name] = value
-        head = json.dumps(header, separators=(",", ":")).encode()
-        return b"".join([MAGIC, struct.pack("<I", len(head)), head, *arrays])
+        arrays = [getattr(self, name) for name, _ in _ARRAYS]
+        shape = [side for array in arrays for side in array.shape]
+        numbers = [getattr(self, name) for name, _ in _NUMBERS]
+        head = _HEAD.pack(*numbers, *shape)
+        data = [
+            array.astype(dtype, copy=False).tobytes()
+            for array, (_, dtype) in zip(arrays, _ARRAYS, strict=True)
+        ]
+        return b"".join([MAGIC, head, *data])
 
     @classmethod
     def from_bytes(cls, data: bytes) -> SavedSearch:
@@ -91,26 +90,25 @@ class SavedSearch:
         a fifth of the decoding.  Its indices are checked (:meth:`check`)
         where a search resumes from it, once.
         """
-        if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4:
+        start = len(MAGIC)
+        if not data.startswith(MAGIC) or len(data) < start + _HEAD.size:
             raise ValueError("not a saved search")
-        (length,) = struct.unpack_from("<I", data, len(MAGIC))
-        start = len(MAGIC) + 4
-        try:
-            header = json.loads(data[start : start + length])
-        except (UnicodeDecodeError, ValueError):
-            raise ValueError("a saved search's header is not JSON") from None
-        if not isinstance(header, dict):
-            raise ValueError("a saved search's header is not an object")
-        offset = start + length
-        values: dict[str, Any] = {}
-        for name, kind in _FIELDS:
-            if name not in header:
-                raise ValueError(f"a saved search has no {name}")
-            value = header[name]
-            if kind is None:
-                values[name], offset = _array(name, value, data, offset)
-            else:
-                values[name] = _scalar(name, value, kind)
+        head = _HEAD.unpack_from(data, start)
+        values: dict[str, Any] = dict(zip(_NUMBER_NAMES, head, strict=False))
+        offset = start + _HEAD.size
+        for name, dtype, first, stop in _LAYOUT:
+            shape = head[first:stop]
+            if min(shape) < 0:
+                raise ValueError(f"a saved search's {name} has no valid shape")
+            count = shape[0] if len(shape) == 1 else math.prod(shape)
+            end = offset + 8 * count
+            if end > len(data):
+                raise ValueError(f"a saved search's {name} does not fill its shape")
+            array = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+            if not dtype.isnative:  # a search takes this machine's byte order
+                array = array.astype(dtype.newbyteorder("="))
+            values[name] = array if len(shape) == 1 else array.reshape(shape)
+            offset = end
         if offset != len(data):
             raise ValueError("a saved search has bytes beyond its arrays")
         return cls(**values)
@@ -134,6 +132,16 @@ class SavedSearch:
         _expect(self.history_begin.shape == (self.runs,), "the history's starts")
         for name in ("history_key", "history_prev"):
             _expect(getattr(self, name).shape == (history,), name)
+        if _compiled().state_in_range(
+            *(getattr(self, name) for name in _FLOAT_ARRAYS),
+            self.doomed,
+            self.pending_from,
+            self.history_begin,
+            self.history_from,
+            self.runs,
+            self.trials,
+        ):
+            return  # else the tests one by one, to say which failed
         floats = [getattr(self, name).ravel() for name in _FLOAT_ARRAYS]
         if not np.isfinite(np.concatenate(floats)).all():  # one test for all, then which
             for name, values in zip(_FLOAT_ARRAYS, floats, strict=True):
@@ -153,6 +161,15 @@ class SavedSearch:
         _expect(_within(self.history_from, -1, self.runs - 1), "the history's predecessors")
 
 
+@functools.cache
+def _compiled() -> ModuleType:
+    """The compiled loops, where a search resumes (they are loaded there anyway), so that
+    the process that only reads and writes states never imports numba."""
+    from sphinxcontrib_trending.analysis import exact_kernels
+
+    return exact_kernels
+
+
 def _expect(condition: bool, what: str) -> None:
     if not condition:
         raise ValueError(f"the saved search's {what} are not consistent")
@@ -167,40 +184,39 @@ def _within(values: IntArray, low: int, high: int, ascending: bool = False) -> b
     return int(values.min()) >= low and int(values.max()) <= high
 
 
-def _scalar(name: str, value: Any, kind: str) -> int | float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"a saved search's {name} is not a number")
-    if kind == "int":
-        if not isinstance(value, int):
-            raise ValueError(f"a saved search's {name} is not a whole number")
-        return value
-    return float(value)
-
-
 def _whole(values: FloatArray) -> bool:
     return bool((values == np.floor(values)).all())
 
 
-def _array(name: str, value: Any, data: bytes, offset: int) -> tuple[npt.NDArray[Any], int]:
-    """The array ``value`` (kind and shape) declares at ``offset``, and where the next starts."""
-    if not (isinstance(value, list) and len(value) == 2):
-        raise ValueError(f"a saved search's {name} is not a declared array")
-    kind, shape = value
-    if kind not in _KINDS or not isinstance(shape, list):
-        raise ValueError(f"a saved search's {name} is not a declared array")
-    if not all(type(side) is int and side >= 0 for side in shape):
-        raise ValueError(f"a saved search's {name} has no valid shape")
-    count = math.prod(shape)
-    end = offset + 8 * count
-    if end > len(data):
-        raise ValueError(f"a saved search's {name} does not fill its shape")
-    array = np.frombuffer(data, dtype=_DTYPES[kind], count=count, offset=offset)
-    return array.astype(_KINDS[kind], copy=False).reshape(shape), end
-
-
-_FIELDS: tuple[tuple[str, str | None], ...] = tuple(
-    (field.name, field.type if field.type in ("int", "float") else None)
+_DTYPES = {"FloatArray": np.dtype("<f8"), "IntArray": np.dtype("<i8")}
+_NUMBERS = tuple(
+    (field.name, "q" if field.type == "int" else "d")
     for field in fields(SavedSearch)
+    if field.type not in _DTYPES
 )
-"""Each field's name, and ``"int"``/``"float"`` for a number or None for an array, in order."""
+"""The fields that are numbers, in order, with their ``struct`` codes."""
+_ARRAYS = tuple(
+    (field.name, _DTYPES[field.type]) for field in fields(SavedSearch) if field.type in _DTYPES
+)
+"""The fields that are arrays, in order, with their types as stored."""
+_DIMENSIONS = {"groups": 2}
+"""Arrays of more than one dimension; the others have one."""
+_HEAD = struct.Struct(
+    "<"
+    + "".join(code for _, code in _NUMBERS)
+    + "q" * sum(_DIMENSIONS.get(name, 1) for name, _ in _ARRAYS)
+)
+"""The header: the numbers, then every array's sides."""
+_NUMBER_NAMES = tuple(name for name, _ in _NUMBERS)
+_LAYOUT = tuple(
+    (name, dtype, first, first + _DIMENSIONS.get(name, 1))
+    for (name, dtype), first in zip(
+        _ARRAYS,
+        itertools.accumulate(
+            (_DIMENSIONS.get(name, 1) for name, _ in _ARRAYS), initial=len(_NUMBERS)
+        ),
+        strict=False,
+    )
+)
+"""Per array: its name, type, and where its sides lie in the header (first, stop)."""
 _FLOAT_ARRAYS = tuple(field.name for field in fields(SavedSearch) if field.type == "FloatArray")

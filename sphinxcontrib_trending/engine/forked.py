@@ -12,11 +12,11 @@ only which one to take, so no item is pickled through a pipe.  Where
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.engine.mapping import Progress, TaskFailed, map_ordered
 
 Item = TypeVar("Item")
@@ -56,15 +56,14 @@ def map_forked(
     context = multiprocessing.get_context("fork")
     outer = _inherited
     _inherited = items
-    # what the workers inherit stays out of their cycle collector: walking it
-    # would cost seconds and copy every page of it into each worker.  gc has
-    # one frozen set, not a stack: a freeze made before (a Sphinx build's
-    # loaded data) is its maker's to undo, so this one is undone only if
-    # nothing was frozen before it
-    thaw = gc.get_freeze_count() == 0
-    gc.freeze()
+    # the workers are forked with the cycle collector off, and keep it off: walking
+    # what they inherit would cost seconds and copy every page of it into each
+    # worker (what they make themselves forms no cycles worth collecting before
+    # they end).  Freezing it instead, as before, meant asking gc how much was
+    # frozen already (a freeze made before is its maker's to undo): a walk of
+    # every frozen object, 0.14 s at 2,000 series of 124 runs and more with each
     try:
-        with context.Pool(min(workers, len(items))) as pool:
+        with collector_paused(), context.Pool(min(workers, len(items))) as pool:
             outcomes = pool.imap(_Call(task), range(len(items)))
             for done, (item, (ok, value)) in enumerate(zip(items, outcomes, strict=True), start=1):
                 if not ok:
@@ -74,8 +73,6 @@ def map_forked(
                 if until is not None and until(value):
                     break  # leaving the pool terminates its workers
     finally:
-        if thaw:
-            gc.unfreeze()
         _inherited = outer
     return results
 

@@ -127,6 +127,31 @@ def test_a_series_that_gained_runs_is_extended_from_its_saved_search(
     assert classified == []
 
 
+def test_a_grouping_decodes_only_the_entries_it_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new build, where every series gained a run, uses no cached grouping: decoding
+    them all was a tenth of its grouping process's work.  A damaged entry no series asks
+    for is still dropped when the file is written again."""
+    jobs = make_jobs(6)
+    classify_series(jobs, SeriesCache(tmp_path, "scope"))
+    document = json.loads(cache_file(tmp_path).read_text())
+    document["entries"]["mrr/gone"] = {"content": "x", "classification": {"groups": 1}}
+    cache_file(tmp_path).write_text(json.dumps(document))
+    decoded: list[object] = []
+    real = series.classification_from_json
+    monkeypatch.setattr(series, "classification_from_json", lambda e: decoded.append(e) or real(e))
+    grown = [SeriesJob(job.identity, (*job.samples, 1e6), SETTINGS) for job in jobs]
+    assert classify_series(grown, SeriesCache(tmp_path, "scope")) == [direct(j) for j in grown]
+    assert len(decoded) == 1  # the damaged one, checked before the file is written again
+    assert set(json.loads(cache_file(tmp_path).read_text())["entries"]) == {
+        job.identity for job in jobs
+    }
+    decoded.clear()
+    assert classify_series(grown, SeriesCache(tmp_path, "scope")) == [direct(j) for j in grown]
+    assert len(decoded) == len(grown)  # an unchanged build: each used, decoded once
+
+
 def test_the_grouping_process_never_holds_the_saved_searches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

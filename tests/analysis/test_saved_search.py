@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import math
 import random
 import struct
 from dataclasses import replace
@@ -13,7 +13,7 @@ from analysis_series import make_series, series_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sphinxcontrib_trending.analysis import classify
+from sphinxcontrib_trending.analysis import classify, exact, saved_search
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
 from sphinxcontrib_trending.analysis.saved_search import MAGIC, SavedSearch
 
@@ -22,15 +22,14 @@ def _through_bytes(saved: SavedSearch) -> SavedSearch:
     return SavedSearch.from_bytes(saved.to_bytes())
 
 
-def _with_header(saved: SavedSearch, change) -> bytes:  # type: ignore[no-untyped-def]
-    """The saved bytes with ``change`` applied to their JSON header (the arrays kept)."""
+def _with_sides(saved: SavedSearch, change) -> bytes:  # type: ignore[no-untyped-def]
+    """The saved bytes with ``change`` applied to the arrays' sides in their header."""
     data = saved.to_bytes()
-    start = len(MAGIC) + 4
-    (length,) = struct.unpack_from("<I", data, len(MAGIC))
-    header = json.loads(data[start : start + length])
-    change(header)
-    head = json.dumps(header).encode()
-    return MAGIC + struct.pack("<I", len(head)) + head + data[start + length :]
+    numbers = struct.unpack_from("<qqddqq", data, len(MAGIC))
+    sides = list(struct.unpack_from("<11q", data, len(MAGIC) + 48))
+    change(sides)
+    head = struct.pack("<qqddqq11q", *numbers, *sides)
+    return MAGIC + head + data[len(MAGIC) + len(head) :]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -51,6 +50,68 @@ def test_a_resumed_search_classifies_as_a_fresh_one(case, cut, rng) -> None:
     before.extend(runs[cut:])  # the same search, never saved
     continued = before.save()
     assert continued is not None and again.to_bytes() == continued.to_bytes()
+
+
+def _continued_as_resumed_and_extended(runs: list, cut: int, saved: SavedSearch, unit, sbps):  # type: ignore[no-untyped-def]
+    """``continued`` gives what ``resumed`` then ``extend`` give, or refuses as they do."""
+    try:
+        resumed = IncrementalClassifier.resumed(runs[:cut], _through_bytes(saved), unit, sbps)
+    except ValueError as error:
+        with pytest.raises(ValueError, match=str(error)):
+            IncrementalClassifier.continued(runs, cut, _through_bytes(saved), unit, sbps)
+        return None
+    expected = resumed.extend(runs[cut:])
+    classifier, result = IncrementalClassifier.continued(
+        runs, cut, _through_bytes(saved), unit, sbps
+    )
+    assert result == expected
+    assert classifier.run_count == resumed.run_count == len(runs)
+    again, expected_again = classifier.save(), resumed.save()
+    assert (again is None) == (expected_again is None)
+    assert again is None or again.to_bytes() == expected_again.to_bytes()  # type: ignore[union-attr]
+    return result
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=90), st.integers(1, 89), st.randoms(use_true_random=False))
+def test_a_continued_search_is_the_resumed_one_extended(case, cut, rng) -> None:
+    """Numbers are prepared once, the rest in two parts: the same either way."""
+    runs, unit, sbps = case
+    runs = [None if rng.random() < 0.1 else run for run in runs]
+    cut = min(cut, len(runs))
+    before = IncrementalClassifier(unit=unit, sbps=sbps)
+    before.extend(runs[:cut])
+    saved = before.save()
+    if saved is None:
+        return
+    result = _continued_as_resumed_and_extended(runs, cut, saved, unit, sbps)
+    assert result == classify(runs, unit=unit, sbps=sbps)
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        [float("nan"), 101.0],  # a run that is no value: missing
+        [-5.0],  # a negative value: the whole history is shifted, no state kept
+        [[99.0, 101.0]],  # trials: prepared in two parts
+        [500.0, None],  # a new largest value: a new search
+        [None, None],  # nothing measured
+    ],
+)
+def test_a_continued_search_handles_what_a_new_run_may_be(saved_case, added) -> None:
+    runs, saved = saved_case
+    result = _continued_as_resumed_and_extended([*runs, *added], len(runs), saved, None, None)
+    assert result == classify([*runs, *added])
+
+
+def test_a_continued_search_refuses_a_state_of_other_runs(saved_case) -> None:
+    runs, saved = saved_case
+    with pytest.raises(ValueError, match="other runs"):
+        IncrementalClassifier.continued([*runs[:-1], 100.0], len(runs) - 1, saved)
+    with pytest.raises(ValueError, match="other bit model"):
+        IncrementalClassifier.continued([*runs[:-1], max(runs) + 1.0, 1.0], len(runs), saved)
+    with pytest.raises(ValueError, match="non-negative"):
+        IncrementalClassifier.continued([-1.0, *runs[1:], 1.0], len(runs), saved)
 
 
 def test_the_state_of_a_long_history_is_compact() -> None:
@@ -121,13 +182,14 @@ def test_a_tampered_state_is_refused_with_what_is_wrong(saved_case, field, value
     assert SavedSearch.from_bytes(saved.to_bytes()).runs == saved.runs  # the original loads
 
 
-def test_a_state_saved_in_the_first_format_is_refused(saved_case) -> None:
-    """Version 1 kept every survivor's predecessors twice; such a state is refused (the
-    series is then grouped afresh), never read as the present format."""
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_state_saved_in_an_earlier_format_is_refused(saved_case, version) -> None:
+    """Version 1 kept every survivor's predecessors twice, version 2 had a JSON header; such
+    a state is refused (the series is then grouped afresh), never read as the present format."""
     runs, saved = saved_case
-    first_format = saved.to_bytes().replace(MAGIC, b"sphinxcontrib-trending/saved-search/1\n", 1)
+    earlier = f"sphinxcontrib-trending/saved-search/{version}\n".encode()
     with pytest.raises(ValueError, match="not a saved search"):
-        SavedSearch.from_bytes(first_format)
+        SavedSearch.from_bytes(saved.to_bytes().replace(MAGIC, earlier, 1))
     assert IncrementalClassifier.resumed(runs, _through_bytes(saved)).run_count == len(runs)
 
 
@@ -148,15 +210,93 @@ def test_what_is_not_a_state_at_all_is_refused(data: bytes) -> None:
         SavedSearch.from_bytes(data)
 
 
-def test_an_array_that_does_not_fill_its_shape_or_has_no_kind_is_refused(saved_case) -> None:
+def test_an_array_that_does_not_fill_its_shape_or_has_none_is_refused(saved_case) -> None:
     _, saved = saved_case
+    best = 2  # groups' two sides come first
+
+    def grow(sides: list[int]) -> None:
+        sides[best] = 10**9
+
+    def negative(sides: list[int]) -> None:
+        sides[best] = -1
+
+    assert (
+        SavedSearch.from_bytes(_with_sides(saved, lambda sides: None)).to_bytes()
+        == saved.to_bytes()
+    )
     with pytest.raises(ValueError, match="fill its shape"):
-        SavedSearch.from_bytes(_with_header(saved, lambda h: h.update(best=["f8", [10**9]])))
-    with pytest.raises(ValueError, match="declared array"):
-        SavedSearch.from_bytes(_with_header(saved, lambda h: h.update(best=["O", [3]])))
+        SavedSearch.from_bytes(_with_sides(saved, grow))
     with pytest.raises(ValueError, match="valid shape"):
-        SavedSearch.from_bytes(_with_header(saved, lambda h: h.update(best=["f8", [-1]])))
+        SavedSearch.from_bytes(_with_sides(saved, negative))
     with pytest.raises(ValueError, match="beyond its arrays"):
         SavedSearch.from_bytes(saved.to_bytes() + b"\0" * 8)
-    with pytest.raises(ValueError, match="not a whole number"):
-        SavedSearch.from_bytes(_with_header(saved, lambda h: h.update(runs=2.5)))
+    with pytest.raises(ValueError, match="not a saved search"):
+        SavedSearch.from_bytes(saved.to_bytes()[: len(MAGIC) + 20])
+
+
+def test_a_resumed_search_makes_its_size_table_once(saved_case, monkeypatch) -> None:
+    """Resuming and adding a run makes one table, sized for the new run, not two."""
+    runs, saved = saved_case
+    made = []
+    original = exact.size_costs
+    monkeypatch.setattr(exact, "size_costs", lambda model: made.append(model) or original(model))
+    resumed = IncrementalClassifier.resumed(runs, _through_bytes(saved))
+    extended = resumed.extend([runs[0]])
+    assert len(made) == 1 and len(made[0].length_bits) > saved.trials + 1
+    assert extended == classify([*runs, runs[0]])
+
+
+def _one_by_one(saved: SavedSearch) -> bool:
+    """Whether the check's tests one by one (numpy, which say what failed) accept ``saved``."""
+
+    class Undecided:
+        @staticmethod
+        def state_in_range(*_arguments: object) -> bool:
+            return False
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(saved_search, "_compiled", lambda: Undecided)
+        try:
+            saved.check()
+        except ValueError:
+            return False
+    return True
+
+
+def test_the_compiled_check_accepts_exactly_what_the_tests_one_by_one_accept(
+    saved_case,
+) -> None:
+    """One value changed at a time, to what an index or count must never be, or just may."""
+    _, saved = saved_case
+    rng = random.Random(11)
+    edges = [-2, -1, 0, 0.5, 1, saved.runs - 1, saved.runs, saved.trials, saved.trials + 1]
+    edges += [len(saved.history_from) - 1, len(saved.history_from), math.nan, math.inf]
+    arrays = ["groups", "best", "doomed", "pending_from", "pending_key", "history_begin"]
+    arrays += ["history_from", "history_key", "history_prev", "pending_prev"]
+    verdicts = set()
+    for _ in range(600):
+        name = rng.choice(arrays)
+        values = getattr(saved, name).copy()
+        flat = values.reshape(-1)
+        value = rng.choice(edges)
+        if values.dtype.kind == "i" and not (isinstance(value, int) or value.is_integer()):
+            continue
+        flat[rng.randrange(len(flat))] = value
+        bad = SavedSearch.from_bytes(replace(saved, **{name: values}).to_bytes())
+        compiled = saved_search._compiled().state_in_range(
+            bad.groups,
+            bad.best,
+            bad.pending_key,
+            bad.pending_prev,
+            bad.history_key,
+            bad.history_prev,
+            bad.doomed,
+            bad.pending_from,
+            bad.history_begin,
+            bad.history_from,
+            bad.runs,
+            bad.trials,
+        )
+        assert compiled == _one_by_one(bad), (name, value)
+        verdicts.add(compiled)
+    assert verdicts == {True, False}
