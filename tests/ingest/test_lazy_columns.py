@@ -57,6 +57,7 @@ def test_texts_read_as_their_values_and_join_and_slice_without_being_made() -> N
 def test_a_repeated_value_reads_as_a_list_of_it_would() -> None:
     column = SameValue((), 3)
     assert list(column) == [(), (), ()] and column[-3] == () and len(column[1:]) == 2
+    assert column[1:].made() == [(), ()]
     with pytest.raises(IndexError):
         column[3]
     assert len(SameValue.joined([column, SameValue((), 2)])) == 5

@@ -87,6 +87,10 @@ class SameValue(Sequence[Any]):
     def __len__(self) -> int:
         return self._count
 
+    def made(self) -> list[Any]:
+        """The list of its rows, made at once."""
+        return [self._value] * self._count
+
     @overload
     def __getitem__(self, index: int) -> Any: ...
 
