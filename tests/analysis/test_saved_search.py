@@ -32,15 +32,21 @@ def _with_sides(saved: SavedSearch, change) -> bytes:  # type: ignore[no-untyped
     return MAGIC + head + data[len(MAGIC) + len(head) :]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(series_cases(max_length=90), st.integers(1, 89), st.randoms(use_true_random=False))
-def test_a_resumed_search_classifies_as_a_fresh_one(case, cut, rng) -> None:
+def _cut_and_saved(case, cut: int, rng):  # type: ignore[no-untyped-def]
+    """The case's runs (a tenth missing) and where they are cut, with the classifier of
+    the runs before the cut and its saved search (None: nothing to resume)."""
     runs, unit, sbps = case
     runs = [None if rng.random() < 0.1 else run for run in runs]
     cut = min(cut, len(runs))
     before = IncrementalClassifier(unit=unit, sbps=sbps)
     before.extend(runs[:cut])
-    saved = before.save()
+    return runs, unit, sbps, cut, before, before.save()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=90), st.integers(1, 89), st.randoms(use_true_random=False))
+def test_a_resumed_search_classifies_as_a_fresh_one(case, cut, rng) -> None:
+    runs, unit, sbps, cut, before, saved = _cut_and_saved(case, cut, rng)
     if saved is None:  # nothing measured yet, all zero or negative: nothing to resume
         return
     resumed = IncrementalClassifier.resumed(runs[:cut], _through_bytes(saved), unit, sbps)
@@ -76,12 +82,7 @@ def _continued_as_resumed_and_extended(runs: list, cut: int, saved: SavedSearch,
 @given(series_cases(max_length=90), st.integers(1, 89), st.randoms(use_true_random=False))
 def test_a_continued_search_is_the_resumed_one_extended(case, cut, rng) -> None:
     """Numbers are prepared once, the rest in two parts: the same either way."""
-    runs, unit, sbps = case
-    runs = [None if rng.random() < 0.1 else run for run in runs]
-    cut = min(cut, len(runs))
-    before = IncrementalClassifier(unit=unit, sbps=sbps)
-    before.extend(runs[:cut])
-    saved = before.save()
+    runs, unit, sbps, cut, _, saved = _cut_and_saved(case, cut, rng)
     if saved is None:
         return
     result = _continued_as_resumed_and_extended(runs, cut, saved, unit, sbps)
