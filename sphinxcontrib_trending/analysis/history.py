@@ -175,7 +175,7 @@ def _histories(
 
 STORED_BATCH = 20_000
 """Test runs of stored builds whose columns are read in one pass: a pass has a fixed
-cost of a few milliseconds, and its rows' Python lists last until their runs are made."""
+cost of a few milliseconds, and what it reads lasts until the gathering ends."""
 
 
 class _Batch(NamedTuple):

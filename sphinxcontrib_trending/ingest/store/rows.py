@@ -185,7 +185,7 @@ class RowTrials:
     :func:`check_plausible`): call it with a row's index.
 
     ``rows`` (row indices of ``table``, ascending) picks the rows wanted;
-    :meth:`every` gives theirs, in that order.
+    :meth:`column` gives theirs, in that order.
     """
 
     def __init__(self, table: pa.Table, rows: npt.NDArray[np.intp] | None = None) -> None:
