@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_scale import CONF, STORE_CONF, TESTBEDS, job_of, write_site
 from bench_site import build_path, write_build
+from site_files import published_files
 
 LONGER = 6
 """How many times longer the long history is."""
@@ -115,11 +116,7 @@ def sphinx_build(
 
 def published_mb(output: Path) -> float:
     """What a site's output weighs as published: every file but Sphinx's hidden ones."""
-    total = 0
-    for folder, folders, files in os.walk(output):
-        folders[:] = [name for name in folders if not name.startswith(".")]
-        total += sum(os.stat(os.path.join(folder, name)).st_size for name in files)
-    return total / 1e6
+    return sum(path.stat().st_size for path in published_files(output)) / 1e6
 
 
 def _link_history(source: Path, target: Path, builds: int, testbeds: tuple[str, ...]) -> None:

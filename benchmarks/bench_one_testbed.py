@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scale import TESTBEDS, job_of
 from bench_site import build_path, write_build
 from check_all_cli import unpack
+from site_files import published
 
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE_PAGE_REUSE = "894945e"
@@ -109,16 +110,10 @@ def _pages_read(output: str) -> int:
     return output.count("reading sources... [")
 
 
-def published(outdir: Path) -> dict[str, bytes]:
-    """Every published file, Sphinx's search index without the extensions' versions
-    of the environment (a change may raise ours)."""
-    found = {}
-    for folder, folders, files in os.walk(outdir):
-        folders[:] = [name for name in folders if not name.startswith(".")]
-        for name in files:
-            if not name.startswith("."):
-                path = Path(folder, name)
-                found[path.relative_to(outdir).as_posix()] = path.read_bytes()
+def published_here(outdir: Path) -> dict[str, bytes]:
+    """:func:`.published`, Sphinx's search index without the extensions' versions of the
+    environment (a change may raise ours)."""
+    found = published(outdir)
     if "searchindex.js" in found:
         found["searchindex.js"] = ENV_VERSIONS.sub(b"", found["searchindex.js"])
     return found
@@ -178,7 +173,7 @@ def main() -> int:
             f"\nmedian of {args.repeats}: before {before:.1f} s, after {after:.1f} s, "
             f"after/before {after / before:.2f}"
         )
-        first, second = (published(site / "_build") for site in sites.values())
+        first, second = (published_here(site / "_build") for site in sites.values())
         differing = sorted(
             name for name in first.keys() | second.keys() if first.get(name) != second.get(name)
         )

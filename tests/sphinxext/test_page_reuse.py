@@ -17,9 +17,10 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
+from benchmarks.site_files import published
 from tests.conftest import ROOTS
 from tests.sphinxext import datasets
-from tests.sphinxext.rebuilds import forget_process_memory, published
+from tests.sphinxext.rebuilds import forget_process_memory
 
 MakeApp = Callable[..., SphinxTestApp]
 TESTBEDS = ("2n-skx", "2n-icx")

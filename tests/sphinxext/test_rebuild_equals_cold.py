@@ -16,10 +16,11 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
+from benchmarks.site_files import published
 from sphinxcontrib_trending.analysis import many as series
 from tests.conftest import ROOTS
 from tests.sphinxext import datasets
-from tests.sphinxext.rebuilds import forget_process_memory, published
+from tests.sphinxext.rebuilds import forget_process_memory
 
 MakeApp = Callable[..., SphinxTestApp]
 

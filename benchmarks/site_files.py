@@ -1,0 +1,22 @@
+"""What a built site publishes: every file but Sphinx's hidden ones (``.doctrees``,
+``.buildinfo``), for the benchmarks that weigh or compare sites and the tests
+that compare a rebuilt site with a cold one."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def published_files(outdir: str | os.PathLike[str]) -> Iterator[Path]:
+    for folder, folders, files in os.walk(outdir):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        yield from (Path(folder, name) for name in files if not name.startswith("."))
+
+
+def published(outdir: str | os.PathLike[str]) -> dict[str, bytes]:
+    """Every published file's bytes, by its path in the site."""
+    return {
+        path.relative_to(outdir).as_posix(): path.read_bytes() for path in published_files(outdir)
+    }
