@@ -47,8 +47,11 @@ def _site(folder: Path, inputs: list[tuple[str, int]]) -> Path:
     return folder
 
 
-def _build(make_app: MakeApp, srcdir: Path, parallel: int = 1) -> tuple[SphinxTestApp, list[str]]:
-    """Build the site; return the app and the pages it read."""
+def _build(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, srcdir: Path, parallel: int = 1
+) -> tuple[SphinxTestApp, list[str]]:
+    """Build the site as a fresh ``sphinx-build`` process; return the app and the pages it read."""
+    forget_process_memory(monkeypatch)
     read: list[str] = []
 
     def note(_app: Sphinx, _env: BuildEnvironment, docnames: list[str]) -> None:
@@ -60,8 +63,10 @@ def _build(make_app: MakeApp, srcdir: Path, parallel: int = 1) -> tuple[SphinxTe
     return app, sorted(read)
 
 
-def _same_as_cold(make_app: MakeApp, grown: SphinxTestApp, cold_site: Path) -> None:
-    cold, _ = _build(make_app, cold_site)
+def _same_as_cold(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, grown: SphinxTestApp, cold_site: Path
+) -> None:
+    cold, _ = _build(make_app, monkeypatch, cold_site)
     grown_files, cold_files = published(grown.outdir), published(cold.outdir)
     assert sorted(grown_files) == sorted(cold_files)
     for name, data in cold_files.items():
@@ -75,77 +80,65 @@ HISTORY = [(testbed, build) for testbed in TESTBEDS for build in range(1, 30)]
 def test_a_new_build_of_one_testbed_reads_only_the_pages_that_show_it(
     make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parallel: int
 ) -> None:
-    forget_process_memory(monkeypatch)
     grown = _site(tmp_path / "grown", HISTORY)
-    _, first = _build(make_app, grown, parallel)
+    _, first = _build(make_app, monkeypatch, grown, parallel)
     assert first == ["dashboard", "icx", "index", "skx"]
     _write(grown, "2n-skx", 30)
 
-    forget_process_memory(monkeypatch)
-    app, read = _build(make_app, grown, parallel)
+    app, read = _build(make_app, monkeypatch, grown, parallel)
     assert read == ["dashboard", "skx"]
 
-    forget_process_memory(monkeypatch)
-    _same_as_cold(make_app, app, _site(tmp_path / "cold", [*HISTORY, ("2n-skx", 30)]))
+    _same_as_cold(make_app, monkeypatch, app, _site(tmp_path / "cold", [*HISTORY, ("2n-skx", 30)]))
 
 
 def test_a_graph_of_series_that_arrive_now_is_read_again(
     make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The 2n-icx page graphed nothing; a new test on 2n-skx is picked by the 2n-skx page."""
-    forget_process_memory(monkeypatch)
     skx_only = [("2n-skx", build) for build in range(1, 30)]
     grown = _site(tmp_path / "grown", skx_only)
-    _build(make_app, grown)
+    _build(make_app, monkeypatch, grown)
     _write(grown, "2n-icx", 30)
 
-    forget_process_memory(monkeypatch)
-    app, read = _build(make_app, grown)
+    app, read = _build(make_app, monkeypatch, grown)
     assert read == ["dashboard", "icx"]
     assert "regress" in (Path(app.outdir) / "icx.html").read_text(encoding="utf-8")
 
     _write(grown, "2n-skx", 30, extra_test="newcomer")
-    forget_process_memory(monkeypatch)
-    app, read = _build(make_app, grown)
+    app, read = _build(make_app, monkeypatch, grown)
     assert read == ["dashboard", "skx"]
     assert "newcomer" in (Path(app.outdir) / "skx.html").read_text(encoding="utf-8")
 
-    forget_process_memory(monkeypatch)
     cold_site = _site(tmp_path / "cold", [*skx_only, ("2n-icx", 30)])
     _write(cold_site, "2n-skx", 30, extra_test="newcomer")
-    _same_as_cold(make_app, app, cold_site)
+    _same_as_cold(make_app, monkeypatch, app, cold_site)
 
 
 def test_an_input_changed_in_place_reads_every_page_again(
     make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Builds read before and not now: any series may have changed."""
-    forget_process_memory(monkeypatch)
     grown = _site(tmp_path / "grown", HISTORY)
-    _build(make_app, grown)
+    _build(make_app, monkeypatch, grown)
     changed = _write(grown, "2n-icx", 12, extra_test="late")
 
-    forget_process_memory(monkeypatch)
-    app, read = _build(make_app, grown)
+    app, read = _build(make_app, monkeypatch, grown)
     assert read == ["dashboard", "icx", "skx"]
 
-    forget_process_memory(monkeypatch)
     cold_site = _site(tmp_path / "cold", HISTORY)
     shutil.copy(changed, cold_site / "data" / changed.name)
-    _same_as_cold(make_app, app, cold_site)
+    _same_as_cold(make_app, monkeypatch, app, cold_site)
 
 
 def test_a_source_dropped_from_the_configuration_reads_its_pages_again(
     make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Its pages say the source is unknown; telling pages apart never loads it."""
-    forget_process_memory(monkeypatch)
     grown = _site(tmp_path / "grown", HISTORY)
-    _build(make_app, grown)
+    _build(make_app, monkeypatch, grown)
     conf = grown / "conf.py"
     conf.write_text(conf.read_text().replace('{"perf":', '{"other":'), encoding="utf-8")
 
-    forget_process_memory(monkeypatch)
-    app, read = _build(make_app, grown)
+    app, read = _build(make_app, monkeypatch, grown)
     assert read == ["dashboard", "icx", "index", "skx"]
     assert "unknown source 'perf'" in app.warning.getvalue()
