@@ -129,12 +129,11 @@ class IncrementalClassifier:
         fifth of that build's grouping of a series went to preparing its runs.
         Raises ``ValueError`` as :meth:`resumed` does.
         """
-        if not all(type(run) is float or run is None for run in runs):
-            classifier = cls.resumed(runs[:seen], saved, unit, sbps, direction, outlier_runs)
-            return classifier, classifier.extend(runs[seen:])
-        whole = prepare_runs(runs)
-        count = int(np.searchsorted(whole.present, seen))  # present among the first seen
-        if whole.offset or not count:  # a negative value: the two steps say where
+        numbers = all(type(run) is float or run is None for run in runs)
+        whole = prepare_runs(runs) if numbers else None
+        count = 0 if whole is None else int(np.searchsorted(whole.present, seen))
+        if whole is None or whole.offset or not count:  # trials, or a negative value (the
+            # two steps say where), or nothing seen: the runs are prepared in two parts
             classifier = cls.resumed(runs[:seen], saved, unit, sbps, direction, outlier_runs)
             return classifier, classifier.extend(runs[seen:])
         # numbers, prepared: each its own average, so the first ones' are those numbers'
