@@ -41,7 +41,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
 from sphinxcontrib_trending.ingest.environment import environment_text
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
 from sphinxcontrib_trending.ingest.model import Build, TestResult
-from sphinxcontrib_trending.ingest.store.lazy_columns import SameValue
+from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, SameValue
 from sphinxcontrib_trending.ingest.store.stored_tests import (
     MetricRows,
     StoredTests,
@@ -211,7 +211,7 @@ class _Batch(NamedTuple):
     @classmethod
     def of(
         cls,
-        numbers: list[int],
+        numbers: list[int] | npt.NDArray[np.intp],
         tests: StoredTests | list[TestResult],
         units: list[str | None],
         masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
@@ -274,6 +274,10 @@ class _Gathered:
         self._numbers: dict[str | None, dict[str, int]] = {}
         # by the id of a test's attributes, which runs share: its hosts and environment
         self._machines: dict[int, tuple[str, str]] = {}
+        # per testbed and list of test ids a store's codes index (kept, so no
+        # other list comes to have its id): each code's history number, -1 none yet
+        self._code_numbers: dict[tuple[str | None, int], tuple[list[Any], npt.NDArray[np.intp]]]
+        self._code_numbers = {}
 
     def _numbered(self, testbed: str | None, test_ids: list[str]) -> list[int]:
         """The number of each test's history on ``testbed``, new ones numbered on."""
@@ -291,6 +295,24 @@ class _Gathered:
                 numbers[at] = number
         return numbers  # type: ignore[return-value]
 
+    def _numbered_codes(self, testbed: str | None, test_ids: CodedTexts) -> npt.NDArray[np.intp]:
+        """:meth:`_numbered` of a store's coded test ids: each id a build shares with
+        the builds before it is looked up once per list of ids, not once per run."""
+        key = (testbed, id(test_ids.names))
+        found = self._code_numbers.get(key)
+        if found is None:
+            found = self._code_numbers[key] = (
+                test_ids.names,
+                np.full(len(test_ids.names), -1, dtype=np.intp),
+            )
+        numbers = found[1]
+        present = np.unique(test_ids.codes)
+        new = present[numbers[present] < 0]
+        if len(new):
+            names = list(map(test_ids.names.__getitem__, new.tolist()))
+            numbers[new] = self._numbered(testbed, names)  # type: ignore[arg-type]
+        return numbers[test_ids.codes]
+
     def _build(self, build: Build) -> int:
         """``build``'s place among the gathering's, its time and origin noted."""
         self.times.append(build.time)
@@ -307,7 +329,7 @@ class _Gathered:
     def _add_rows(self, build: Build, tests: StoredTests, rows: MetricRows) -> None:
         """The hot loop of a site (a run per test and build): the work goes a build
         at a time, none of it per run in Python but the statistics the store lacks."""
-        numbers = self._numbered(build.testbed, rows.test_ids)
+        numbers = self._numbered_codes(build.testbed, rows.test_ids)
         count = len(numbers)
         values = rows.trials
         averages, stdevs = rows.averages, rows.stdevs

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.ingest.made_when_read import MadeWhenRead
-from sphinxcontrib_trending.ingest.store.lazy_columns import SameValue
+from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, SameValue
 from sphinxcontrib_trending.ingest.trials import Trials
 
 _Value = TypeVar("_Value")
@@ -330,6 +330,8 @@ class RunColumns:
     def _taken(self, column: Sequence[Any]) -> list[Any]:
         if type(column) is SameValue:  # a store's runs' percentiles: no call per run
             return column[: len(self)].made()
+        if type(column) is CodedTexts:  # a store's runs' statuses
+            return column.taken(self._rows)
         return list(map(column.__getitem__, self._rows))
 
     @_Kept

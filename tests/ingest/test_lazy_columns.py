@@ -7,8 +7,13 @@ import pyarrow as pa
 import pytest
 
 from sphinxcontrib_trending.ingest.store.columns import TRIAL_STATISTICS
-from sphinxcontrib_trending.ingest.store.lazy_columns import SameValue, TextColumn, TrialsColumn
-from sphinxcontrib_trending.ingest.store.rows import RowTrials
+from sphinxcontrib_trending.ingest.store.lazy_columns import (
+    CodedTexts,
+    SameValue,
+    TextColumn,
+    TrialsColumn,
+)
+from sphinxcontrib_trending.ingest.store.rows import RowTrials, SharedValues
 
 
 def _column() -> TrialsColumn:
@@ -62,3 +67,32 @@ def test_a_repeated_value_reads_as_a_list_of_it_would() -> None:
         column[3]
     assert len(SameValue.joined([column, SameValue((), 2)])) == 5
     assert SameValue.joined([column, SameValue(1, 1)]) == [(), (), (), 1]
+
+
+def test_coded_texts_read_as_their_column_across_dictionaries_plain_chunks_and_nulls() -> None:
+    shared = SharedValues()
+    first = pa.array(["a", "b", "a"]).dictionary_encode()
+    second = pa.DictionaryArray.from_arrays(
+        pa.array([1, None, 0], pa.int32()), pa.array(["c", "a"])
+    )
+    column = pa.chunked_array([first, second])
+    plain = pa.chunked_array([pa.array(["b", None])])
+    coded = CodedTexts.joined(
+        [CodedTexts.of(column, shared.names), CodedTexts.of(plain, shared.names)]
+    )
+    expected = ["a", "b", "a", "a", None, "c", "b", None]
+    assert coded.made() == expected == list(coded)
+    assert coded.taken([7, 0, 5]) == [None, "a", "c"]
+    assert list(coded[2:6]) == expected[2:6] and coded[-3] == "c"
+
+
+def test_coded_texts_of_one_dictionary_share_its_names_and_join_without_recoding() -> None:
+    shared = SharedValues()
+    dictionary = pa.array(["x", "y"])
+    chunks = [
+        pa.DictionaryArray.from_arrays(pa.array(codes), dictionary) for codes in ([1], [0, 1])
+    ]
+    parts = [CodedTexts.of(pa.chunked_array([chunk]), shared.names) for chunk in chunks]
+    assert parts[0].names is parts[1].names
+    joined = CodedTexts.joined(parts)
+    assert joined.names is parts[0].names and joined.codes.tolist() == [1, 0, 1]

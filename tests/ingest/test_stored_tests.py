@@ -22,7 +22,7 @@ from sphinxcontrib_trending.analysis.history import histories, history_key
 from sphinxcontrib_trending.ingest.merging import merge_builds
 from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
 from sphinxcontrib_trending.ingest.store import stored_tests
-from sphinxcontrib_trending.ingest.store.rows import tables_by_partition
+from sphinxcontrib_trending.ingest.store.rows import SharedValues, tables_by_partition
 from sphinxcontrib_trending.ingest.store.stored_tests import (
     StoredTests,
     _ordered,
@@ -169,21 +169,27 @@ builds = st.lists(
 def test_histories_from_the_columns_equal_those_from_the_tests(
     generated: list[Build], passed_messages: bool
 ) -> None:
-    """Failed tests, other metrics only, no values, repeated ids, several hosts: the same."""
+    """Failed tests, other metrics only, no values, repeated ids, several hosts: the same,
+    whether each build's texts are coded apart or in dictionaries the builds share."""
     generated.sort(key=lambda build: build.time)
 
-    def read() -> list[Build]:
+    def read(shared: SharedValues | None = None) -> list[Build]:
         return [
-            build for one in generated for build in _stored([one], passed_messages=passed_messages)
+            build
+            for one in generated
+            for build in builds_from_rows(
+                list(tables_by_partition([one]).values()), shared, passed_messages=passed_messages
+            )
         ]
 
-    stored = read()
+    stored, together = read(), read(SharedValues())
     # as parsed, or (messages of passed tests emptied) as read and made whole
     made = generated if passed_messages else [replace(b, tests=tuple(b.tests)) for b in read()]
     for metric in ("mrr", "ndr", "custom", "latency_pdr50_forward_avg"):
         for keep_failing in (False, True):
             expected = histories(made, metric, keep_failing=keep_failing)
             assert histories(stored, metric, keep_failing=keep_failing) == expected
+            assert histories(together, metric, keep_failing=keep_failing) == expected
         if metric == "custom":  # a latency's percentiles are read from the tests
             assert all(_unmade(build) for build in stored if build.tests)
 

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from sphinxcontrib_trending.ingest.trials import Trials
+
+NamesOf = Callable[[pa.Array], list[str | None]]
+"""The texts of a dictionary as one list per dictionary (see :meth:`.SharedValues.names`)."""
 
 
 class TextColumn(Sequence[str | None]):
@@ -66,6 +70,79 @@ class TextColumn(Sequence[str | None]):
         part = bisect.bisect_right(self._bounds, at) - 1
         texts, rows = self._parts[part]
         return texts[int(rows[at - self._bounds[part]])].as_py()
+
+
+class CodedTexts(Sequence[str | None]):
+    """Texts a store repeats from build to build (test ids, statuses), a code per row
+    into one list of them.
+
+    The store keeps these columns dictionary-encoded, each dictionary shared
+    by the inputs it covers: read as codes, a build's rows make no text
+    object, several builds join as arrays, and a history's numbering looks
+    up each text once per dictionary, not once per run
+    (:meth:`.history._Gathered._numbered`).
+    """
+
+    __slots__ = ("codes", "names")
+
+    def __init__(self, names: list[str | None], codes: npt.NDArray[np.intp]) -> None:
+        """Row ``r`` is ``names[codes[r]]``."""
+        self.names = names
+        self.codes = codes
+
+    @classmethod
+    def of(cls, column: pa.ChunkedArray, names_of: NamesOf) -> CodedTexts:
+        """``column``'s texts, by its dictionaries where it has them (else encoded here)."""
+        parts = []
+        for chunk in column.chunks:
+            if not pa.types.is_dictionary(chunk.type):
+                chunk = pc.dictionary_encode(chunk)
+            names = names_of(chunk.dictionary)
+            indices = chunk.indices
+            if indices.null_count:  # a null text reads as None
+                names = [*names, None]
+                indices = pc.fill_null(indices, len(names) - 1)
+            parts.append(cls(names, indices.to_numpy().astype(np.intp, copy=False)))
+        return cls.joined(parts)
+
+    @classmethod
+    def joined(cls, parts: Sequence[CodedTexts]) -> CodedTexts:
+        """The rows of ``parts``, one after the other, in codes of one list of names."""
+        if not parts:
+            return cls([], np.zeros(0, dtype=np.intp))
+        names = parts[0].names
+        if all(part.names is names for part in parts):
+            return cls(names, np.concatenate([part.codes for part in parts]))
+        united: dict[str | None, int] = {}
+        codes = []
+        for part in parts:
+            mapping = np.array(
+                [united.setdefault(name, len(united)) for name in part.names], dtype=np.intp
+            )
+            codes.append(mapping[part.codes])
+        return cls(list(united), np.concatenate(codes))
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def made(self) -> list[str | None]:
+        """The list of its rows, made at once."""
+        return list(map(self.names.__getitem__, self.codes.tolist()))
+
+    def taken(self, rows: list[int]) -> list[str | None]:
+        """The texts of ``rows``, in one pass."""
+        return list(map(self.names.__getitem__, self.codes[rows].tolist()))
+
+    @overload
+    def __getitem__(self, index: int) -> str | None: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> CodedTexts: ...
+
+    def __getitem__(self, index: int | slice) -> str | CodedTexts | None:
+        if isinstance(index, slice):
+            return CodedTexts(self.names, self.codes[index])
+        return self.names[self.codes[index]]
 
 
 class SameValue(Sequence[Any]):

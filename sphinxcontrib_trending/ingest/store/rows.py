@@ -286,6 +286,7 @@ class SharedValues:
         self._dictionaries: defaultdict[str, list[_Encoding]] = defaultdict(list)
         self._tags = pa.array([], pa.list_(pa.string()))
         self._null_columns: dict[pa.DataType, pa.Array] = {}
+        self._names: dict[tuple[int, ...], tuple[pa.Array, list[str | None]]] = {}
 
     @staticmethod
     def text(value: str | None) -> str | None:
@@ -294,6 +295,25 @@ class SharedValues:
     def texts(self, values: list[str]) -> tuple[str, ...]:
         found = tuple(map(sys.intern, values))
         return self._tuples.setdefault(found, found)
+
+    def names(self, dictionary: pa.Array) -> list[str | None]:
+        """A dictionary's texts, interned, as one list per dictionary this read shares
+        (see :meth:`encoded`): what :class:`.CodedTexts` codes index.
+
+        Known by where its buffers lie, which pyarrow keeps however often
+        a column hands the dictionary out; the entry holds the dictionary,
+        so no other can come to lie there while the read lasts.
+        """
+        key = (
+            dictionary.offset,
+            len(dictionary),
+            *(buffer.address for buffer in filter(None, dictionary.buffers())),
+        )
+        found = self._names.get(key)
+        if found is None:
+            texts = [None if text is None else sys.intern(text) for text in dictionary.to_pylist()]
+            found = self._names[key] = (dictionary, texts)
+        return found[1]
 
     def pairs(self, values: list[dict[str, str]]) -> tuple[tuple[str, str], ...]:
         found = tuple((sys.intern(pair["name"]), pair["value"]) for pair in values)

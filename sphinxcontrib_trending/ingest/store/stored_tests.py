@@ -31,7 +31,7 @@ from sphinxcontrib_trending.ingest.environment import ENVIRONMENT_ATTRIBUTES, PA
 from sphinxcontrib_trending.ingest.made_when_read import MadeWhenRead
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS
-from sphinxcontrib_trending.ingest.store.lazy_columns import TextColumn, TrialsColumn
+from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, TextColumn, TrialsColumn
 from sphinxcontrib_trending.ingest.store.rows import (
     BY_ROW,
     RowTrials,
@@ -55,8 +55,8 @@ TEST_COLUMNS = tuple(
 class MetricRows(NamedTuple):
     """One build's tests as a history of ``metric`` needs them, a list entry per test."""
 
-    test_ids: list[str]
-    statuses: list[str]
+    test_ids: CodedTexts
+    statuses: CodedTexts
     messages: TextColumn
     """Made when read: nearly every run's is its own, and few are shown."""
     hosts: list[str]
@@ -186,10 +186,12 @@ class StoredInput:
 
     def metric_rows(self, metric: str, first: int, stop: int) -> MetricRows:
         """What histories of ``metric`` need of tests ``first..stop``, from the columns."""
-        return _metric_rows(*self._rows(first, stop), metric)
+        return _metric_rows(*self._rows(first, stop), metric, self.shared)
 
 
-def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) -> MetricRows:
+def _metric_rows(
+    table: pa.Table, starts: npt.NDArray[np.int64], metric: str, shared: SharedValues
+) -> MetricRows:
     """:meth:`StoredInput.metric_rows` of ``table``, whose test ``g`` is rows ``starts[g]..
     starts[g+1]``: any tests, of one build or of many (see :func:`metric_rows_of`)."""
     heads = pa.array(starts[:-1])
@@ -205,7 +207,7 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
     with_metric[tests_measured] = True
     picked = rows[first_rows]
     values = RowTrials(table, picked)
-    units = _texts(table.column("unit").take(pa.array(picked)))
+    units = CodedTexts.of(table.column("unit").take(pa.array(picked)), shared.names).made()
     averages, stdevs = values.averages, values.stdevs
     trials = values.column()
     if len(tests_measured) < count:  # a test that did not measure it: no unit nor values
@@ -215,12 +217,12 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
         units = spread.tolist()
         averages, stdevs = np.full(count, np.nan), np.full(count, np.nan)
         averages[tests_measured], stdevs[tests_measured] = values.averages, values.stdevs
-    statuses = table.column("status").take(heads)
-    failed = pc.not_equal(decoded(statuses), "PASS").to_numpy(zero_copy_only=False)
+    statuses = CodedTexts.of(table.column("status").take(heads), shared.names)
+    failed = np.array([name != "PASS" for name in statuses.names], dtype=bool)[statuses.codes]
     attributes = table.column("attributes").take(heads)
     return MetricRows(
-        test_ids=decoded(table.column("test_id").take(heads)).to_pylist(),
-        statuses=_texts(statuses),
+        test_ids=CodedTexts.of(table.column("test_id").take(heads), shared.names),
+        statuses=statuses,
         messages=TextColumn(table.column("message"), starts[:-1]),
         hosts=_hosts(attributes),
         environments=_environments(attributes),
@@ -232,14 +234,6 @@ def _metric_rows(table: pa.Table, starts: npt.NDArray[np.int64], metric: str) ->
         averages=averages,
         stdevs=stdevs,
     )
-
-
-def _texts(column: pa.ChunkedArray) -> list[str]:
-    """A column of a few texts repeated (statuses, units) as a list of them, one
-    interned object per text: pyarrow makes a string object per row."""
-    encoded = pc.dictionary_encode(decoded(column).combine_chunks())
-    names = [sys.intern(name) for name in encoded.dictionary.to_pylist()]
-    return list(map(names.__getitem__, encoded.indices.to_numpy(zero_copy_only=False).tolist()))
 
 
 NO_TEST = np.iinfo(np.int32).max
@@ -388,7 +382,9 @@ def metric_rows_of(parts: Sequence[StoredTests], metric: str) -> list[MetricRows
             starts.append(own[1:] + offset)
             counts.append(len(own) - 1)
             offset += table.num_rows
-        rows = _metric_rows(pa.concat_tables(tables), np.concatenate(starts), metric)
+        rows = _metric_rows(
+            pa.concat_tables(tables), np.concatenate(starts), metric, group[0]._input.shared
+        )
         found.extend(rows.split(counts))
     return found
 
