@@ -407,7 +407,7 @@ class _Gathered:
             return []
         owners = np.concatenate([batch.histories for batch in batches])
         order = np.argsort(owners, kind="stable")
-        bounds = np.searchsorted(owners[order], np.arange(len(self.keys) + 1)).tolist()
+        bounds = [0, *np.cumsum(np.bincount(owners, minlength=len(self.keys))).tolist()]
         table = RunTable(
             self.times,
             self.origins,

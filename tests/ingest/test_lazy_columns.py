@@ -96,3 +96,11 @@ def test_coded_texts_of_one_dictionary_share_its_names_and_join_without_recoding
     assert parts[0].names is parts[1].names
     joined = CodedTexts.joined(parts)
     assert joined.names is parts[0].names and joined.codes.tolist() == [1, 0, 1]
+
+
+def test_columns_joined_in_any_interleaving_keep_each_rows_values() -> None:
+    first, second = _column(), _column()[1:]
+    parts = [first[:1], second, first[1:], first[1:2], TrialsColumn.joined([])]
+    joined = TrialsColumn.joined(parts)
+    assert [tuple(row) for row in joined] == [tuple(row) for part in parts for row in part]
+    assert len(joined) == 1 + 3 + 3 + 1

@@ -216,17 +216,29 @@ class TrialsColumn(Sequence[Trials | tuple[()]]):
 
     @classmethod
     def joined(cls, parts: Sequence[TrialsColumn]) -> TrialsColumn:
-        """The rows of ``parts``, one after the other."""
+        """The rows of ``parts``, one after the other.
+
+        Consecutive parts on one list of doubles (slices of one column, as a
+        store read's passes cut them into builds) keep sharing it.
+        """
+        if not parts:
+            empty = np.zeros(0, dtype=np.intp)
+            return cls([], empty, empty, empty)
         doubles: list[npt.NDArray[np.float64]] = []
-        chunks = []
+        firsts = []  # per part: where its list of doubles starts in the joined one
+        last = None
         for part in parts:
-            chunks.append(np.where(part._chunks < 0, -1, part._chunks + len(doubles)))
-            doubles.extend(part._doubles)
+            if part._doubles is not last:
+                last = part._doubles
+                doubles.extend(last)
+            firsts.append(len(doubles) - len(last))
+        chunks = np.concatenate([part._chunks for part in parts])
+        shifts = np.repeat(np.array(firsts, dtype=np.intp), [len(part) for part in parts])
         return cls(
             doubles,
-            np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.intp),
-            np.concatenate([part._lows for part in parts]) if parts else np.zeros(0, np.intp),
-            np.concatenate([part._highs for part in parts]) if parts else np.zeros(0, np.intp),
+            np.where(chunks < 0, -1, chunks + shifts),
+            np.concatenate([part._lows for part in parts]),
+            np.concatenate([part._highs for part in parts]),
         )
 
     def __len__(self) -> int:
