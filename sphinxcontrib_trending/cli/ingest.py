@@ -11,6 +11,7 @@ parsed (the rest is still stored), 2 for usage errors.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
 from dataclasses import dataclass, field
@@ -121,15 +122,20 @@ def run(
         print(f"sphinx-trending ingest: error: {message}", file=err)
         return EXIT_USAGE
     progress = _Progress(err, terminal=err.isatty())
+    # local workers are forked from this process, as a site build's are: a
+    # local Dask cluster took 3 to 4 s to start and stop, most of the time
+    # an ingest of one new build took; where nothing forks, it still serves
+    forks = scheduler is None and "fork" in multiprocessing.get_all_start_methods()
     try:
         dataset = ingest(
             spec,
             store,
             store / DOWNLOADS_NAME,
             progress=None if quiet else progress,
-            workers=workers,
+            workers=None if forks else workers,
             scheduler=scheduler,
             read_back=False,
+            forked=workers if forks else None,
         )
     except SpecError as error:
         print(f"sphinx-trending ingest: error: {error}", file=err)

@@ -50,10 +50,19 @@ def test_workers_and_scheduler_go_straight_to_the_engine(
     # a remote worker need not see this folder: the parsed builds come back here
     assert asked == [{"workers": 3, "scheduler": "tcp://10.0.0.1:8786", "task": loader._parse_job}]
     asked.clear()
+    forked: list[tuple[object, int]] = []
+    real_forked = loader.map_forked
+
+    def recording_forks(task, items, workers, progress=None, until=None):
+        forked.append((task, workers))
+        return real_forked(task, items, workers, progress=progress, until=until)
+
+    monkeypatch.setattr(loader, "map_forked", recording_forks)
     argv = [str(RF7_DAILY), "--store", str(tmp_path / "t"), "--quiet"]
     assert main(["ingest", *argv, "--workers", "3"]) == 0
-    # local workers write their own rows and send back only the files' records
-    assert asked == [{"workers": 3, "scheduler": None, "task": loader._parse_into_store_job}]
+    # local workers are forked (no Dask cluster to start), write their own rows
+    # and send back only the files' records
+    assert forked == [(loader._parse_into_store_job, 3)] and asked == []
 
 
 def test_a_bad_input_is_reported_the_rest_stored(tmp_path: Path, capsys) -> None:
