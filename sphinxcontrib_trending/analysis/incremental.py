@@ -39,7 +39,7 @@ from sphinxcontrib_trending.analysis.classify import (
 )
 from sphinxcontrib_trending.analysis.exact import ExactSearch
 from sphinxcontrib_trending.analysis.greedy import Partition
-from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, prepare_runs
+from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, is_number_array, prepare_runs
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
 
 
@@ -129,7 +129,7 @@ class IncrementalClassifier:
         fifth of that build's grouping of a series went to preparing its runs.
         Raises ``ValueError`` as :meth:`resumed` does.
         """
-        numbers = all(type(run) is float or run is None for run in runs)
+        numbers = is_number_array(runs) or all(type(run) is float or run is None for run in runs)
         whole = prepare_runs(runs) if numbers else None
         count = 0 if whole is None else int(np.searchsorted(whole.present, seen))
         if whole is None or whole.offset or not count:  # trials, or a negative value (the
