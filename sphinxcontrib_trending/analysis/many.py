@@ -265,6 +265,9 @@ class Grouped:
     search_state: bytes | None = None
     unwritten: OSError | None = None
     """Why the state could not be written where it was to be kept (a full disk)."""
+    entry: bytes | None = None
+    """The cache's entry for the grouping, as JSON: encoded by the worker, in parallel, so
+    the process that writes the cache only copies it (:meth:`SeriesCache.save`)."""
 
 
 @dataclass(frozen=True)
@@ -361,9 +364,16 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
             places.get(number),
             encoded.get(number) if task.send_back else None,
             unwritten if task.keep_in is not None and number not in places else None,
+            _entry(task.job.content, result),
         )
         for number, (task, (result, _)) in enumerate(zip(tasks, done, strict=True))
     ]
+
+
+def _entry(content: str, result: Classification) -> bytes:
+    """A series' entry in the cache's file (see :meth:`SeriesCache.save`)."""
+    document = {"content": content, "classification": classification_to_json(result)}
+    return json.dumps(document).encode()
 
 
 def _grouping(task: SeriesTask, reader: StateReader) -> tuple[Classification, SavedSearch | None]:
@@ -407,6 +417,7 @@ class SeriesCache:
         self.scope = scope
         self.entries: dict[str, tuple[str, Classification]] = {}
         self._undecoded: dict[str, Any] = {}  # entries as read, until decoded (_decode)
+        self._encoded: dict[str, bytes] = {}  # entries put as their workers encoded them
         self.dirty = False
         self._warn = warn
         self._load()
@@ -448,6 +459,10 @@ class SeriesCache:
     def put(self, job: SeriesJob, grouped: Grouped) -> None:
         self.entries[job.identity] = (job.content, grouped.classification)
         self._undecoded.pop(job.identity, None)
+        if grouped.entry is None:
+            self._encoded.pop(job.identity, None)
+        else:
+            self._encoded[job.identity] = grouped.entry
         self.dirty = True
         if grouped.unwritten is not None:
             self._stop_writing(grouped.unwritten)
@@ -466,10 +481,12 @@ class SeriesCache:
             if self.path is not None and self.dirty:
                 for identity in list(self._undecoded):  # written back only if well formed
                     self._decode(identity)
+                encoded = self._encoded
                 entries = (
                     (
                         identity,
-                        {"content": content, "classification": classification_to_json(result)},
+                        encoded.get(identity)
+                        or {"content": content, "classification": classification_to_json(result)},
                     )
                     for identity, (content, result) in self.entries.items()
                 )
@@ -514,11 +531,12 @@ def _json_chunks(
 
     The groupings of a CSIT-sized site are tens of megabytes: one string of
     all of them, and its bytes, would double that at the end of the grouping.
+    A value given as bytes is JSON already (a worker encoded it): written as it is.
     """
     yield json.dumps(head)[:-1].encode() + b", " + json.dumps(key).encode() + b": {"
     for number, (name, value) in enumerate(entries):
         yield (", " if number else "").encode() + json.dumps(name).encode() + b": "
-        yield json.dumps(value).encode()
+        yield value if isinstance(value, bytes) else json.dumps(value).encode()
     yield b"}}"
 
 

@@ -403,3 +403,32 @@ def test_a_series_of_numbers_hashes_alike_as_an_array_or_a_tuple(newest: object)
     assert SeriesJob("a", array, SETTINGS).content == SeriesJob("a", numbers, SETTINGS).content
     grown = SeriesJob("a", (*numbers, newest), SETTINGS)
     assert grown.prefix_content(len(numbers)) == SeriesJob("a", array, SETTINGS).content
+
+
+def test_the_workers_encode_the_cache_entries_the_parent_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Encoding every grouping as JSON was a serial step after the parallel ones: the
+    worker that grouped a series encodes its entry, and the file is what it was."""
+    jobs = make_jobs(series.MIN_PARALLEL + 6)
+    classify_series(jobs, SeriesCache(tmp_path / "here", "scope"))
+    encoded: list[object] = []
+    real = series.classification_to_json
+
+    def counting(result: object) -> object:
+        encoded.append(result)
+        return real(result)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(series, "classification_to_json", counting)
+    cache = SeriesCache(tmp_path / "forked", "scope")
+    assert classify_series(jobs, cache, workers=2) == [direct(job) for job in jobs]
+    assert encoded == []  # every entry was encoded in a worker
+    assert (
+        cache_file(tmp_path / "forked").read_bytes() == cache_file(tmp_path / "here").read_bytes()
+    )
+    cache.put(jobs[0], series.Grouped(direct(jobs[0])))  # type: ignore[arg-type]
+    cache.save()
+    assert len(encoded) == 1
+    assert json.loads(cache_file(tmp_path / "forked").read_text()) == json.loads(
+        cache_file(tmp_path / "here").read_text()
+    )
