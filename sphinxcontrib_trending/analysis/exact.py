@@ -355,12 +355,20 @@ class ExactSearch:
         grown[:, : self._count] = self._groups[:, : self._count]
         self._groups = grown
 
-    def save(self) -> SavedSearch:
-        """The state to go on from later (:meth:`resume`), without the runs."""
+    def save(self, copy: bool = True) -> SavedSearch:
+        """The state to go on from later (:meth:`resume`), without the runs.
+
+        ``copy=False`` gives views of this search's arrays instead of copies:
+        for a caller that encodes the state (:meth:`.SavedSearch.to_bytes`)
+        before the search goes on, as a worker does once per series.
+        """
         count = self._count
         doomed = np.zeros(count, dtype=np.int64)
         if self._doomed is not None:
             doomed[~self._doomed] = 1
+        kept: Callable[[npt.NDArray[Any]], npt.NDArray[Any]] = (
+            np.copy if copy else lambda array: array
+        )
         pending_from, pending_key, pending_prev = self._pending
         return SavedSearch(
             runs=self.count,
@@ -369,16 +377,16 @@ class ExactSearch:
             unit=self.model.unit,
             table_size=len(self.model.length_bits),
             block=self._block,
-            groups=self._groups[:BEST, :count].copy(),
-            best=self._groups[BEST, :count].copy(),
+            groups=kept(self._groups[:BEST, :count]),
+            best=kept(self._groups[BEST, :count]),
             doomed=doomed,
-            pending_from=pending_from.copy(),
-            pending_key=pending_key.copy(),
-            pending_prev=pending_prev.copy(),
-            history_begin=self._history_begin.view().copy(),
-            history_from=self._history_from.view().copy(),
-            history_key=self._history_key.view().copy(),
-            history_prev=self._history_prev.view().copy(),
+            pending_from=kept(pending_from),
+            pending_key=kept(pending_key),
+            pending_prev=kept(pending_prev),
+            history_begin=kept(self._history_begin.view()),
+            history_from=kept(self._history_from.view()),
+            history_key=kept(self._history_key.view()),
+            history_prev=kept(self._history_prev.view()),
         )
 
     @classmethod

@@ -81,16 +81,18 @@ class IncrementalClassifier:
         self._given = _GivenRuns()
         self._shifted = False
 
-    def save(self) -> SavedSearch | None:
+    def save(self, copy: bool = True) -> SavedSearch | None:
         """The search state :meth:`resumed` goes on from; None when there is none to keep.
 
         Only an exact search over non-negative values has one: jumpavg keeps
         nothing between runs, and a negative value shifts the whole series.
+        ``copy=False`` as for :meth:`.ExactSearch.save`: valid until this
+        classifier is extended again.
         """
         state = self._state
         if state is None or self._shifted or state.count != self._prepared.count:
             return None
-        return state.save()
+        return state.save(copy)
 
     @classmethod
     def resumed(

@@ -299,7 +299,7 @@ def classify_job(job: SeriesJob) -> tuple[Classification, SavedSearch | None]:
         direction=settings.direction,  # type: ignore[arg-type]
         outlier_runs=settings.outlier_runs,
     )
-    return classifier.extend(job.samples), classifier.save()
+    return classifier.extend(job.samples), classifier.save(copy=False)  # encoded at once
 
 
 def extend_job(
@@ -323,7 +323,7 @@ def extend_job(
         )
     except ValueError:
         return classify_job(job)
-    return result, classifier.save()
+    return result, classifier.save(copy=False)
 
 
 def group_task(task: SeriesTask) -> Grouped:

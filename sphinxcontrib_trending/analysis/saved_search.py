@@ -75,8 +75,9 @@ class SavedSearch:
         shape = [side for array in arrays for side in array.shape]
         numbers = [getattr(self, name) for name, _ in _NUMBERS]
         head = _HEAD.pack(*numbers, *shape)
+        # joined from the arrays' own buffers: no bytes object made of each first
         data = [
-            array.astype(dtype, copy=False).tobytes()
+            np.ascontiguousarray(array, dtype=dtype)
             for array, (_, dtype) in zip(arrays, _ARRAYS, strict=True)
         ]
         return b"".join([MAGIC, head, *data])

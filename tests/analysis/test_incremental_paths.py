@@ -1,8 +1,10 @@
-"""A series of numbers given as one array (what a grouping job holds) groups as its list.
+"""The paths a grouping worker takes through the incremental classifier.
 
-The array is never turned into a list of runs on the common path; where a
-negative value shifts the whole history, the runs given so far, arrays or
-not, are joined and grouped again from scratch.
+A series of numbers given as one array (what a grouping job holds) groups
+as its list: the array is never turned into a list of runs on the common
+path, and where a negative value shifts the whole history the runs given
+so far, arrays or not, are joined and grouped again from scratch.  A state
+saved without copies (the worker encodes it at once) is the copied one.
 """
 
 from __future__ import annotations
@@ -51,3 +53,16 @@ def test_arrays_and_lists_given_in_turn_group_as_their_runs_together() -> None:
     each.extend(_array(runs[:30]))
     groupings = list(each.extend_each(_array([*runs[30:], -2.0, 5.0])))
     assert groupings[-1]() == classify([*runs, -2.0, 5.0])
+
+
+def test_a_state_saved_without_copies_encodes_as_the_copied_one() -> None:
+    runs = _runs(13)
+    classifier = IncrementalClassifier()
+    classifier.extend(_array(runs))
+    copied, viewed = classifier.save(), classifier.save(copy=False)
+    assert copied is not None and viewed is not None
+    encoded = copied.to_bytes()
+    assert viewed.to_bytes() == encoded
+    classifier.extend(_array([60.0, 61.0, 59.5]))  # the search goes on in place
+    assert copied.to_bytes() == encoded  # a copy is not moved by it
+    assert not np.shares_memory(copied.history_key, viewed.history_key)
