@@ -100,7 +100,8 @@ class SeriesJob:
         if settings.samples != "trials":  # the runs' averages, the usual kind
             return cls(identity, _run_averages(history, settings.exclusions), settings)
         samples = run_samples(history, settings.samples, settings.exclusions)
-        return cls(identity, tuple(None if s is None else tuple(s) for s in samples), settings)
+        trials = tuple(None if sample is None else tuple(sample) for sample in samples)
+        return cls(identity, trials, settings)
 
     def __repr__(self) -> str:
         return f"series {self.identity}"

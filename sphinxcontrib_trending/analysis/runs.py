@@ -159,16 +159,19 @@ def _prepare_numbers(runs: npt.NDArray[np.float64]) -> PreparedRuns:
     prepared by a few whole-array operations, the same numbers as the list
     of them (``None`` for NaN) gives.
     """
-    absent = np.isnan(runs)
-    if absent.any():
+    max_value = min_value = 0.0
+    largest = float(runs.max()) if len(runs) else 0.0
+    if largest == largest:  # no NaN: every run measured, its numbers kept as they are
+        present, avgs, missing = np.arange(len(runs)), runs, ()
+        if len(runs):
+            max_value, min_value = largest, float(runs.min())
+    else:
+        absent = np.isnan(runs)
         present = np.flatnonzero(~absent)
         avgs = runs[present]
         missing = tuple(np.flatnonzero(absent).tolist())
-    else:  # the usual history: every run measured, its numbers kept as they are
-        present, avgs, missing = np.arange(len(runs)), runs, ()
-    max_value = min_value = 0.0
-    if len(avgs):
-        max_value, min_value = float(avgs.max()), float(avgs.min())
+        if len(avgs):
+            max_value, min_value = float(avgs.max()), float(avgs.min())
     if max(max_value, -min_value) > LARGEST_VALUE:  # an infinite value too: names the run
         _check_values(avgs, present, [1] * len(avgs))
     offset = min(min_value, 0.0)
