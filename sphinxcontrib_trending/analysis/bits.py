@@ -71,6 +71,7 @@ class _SizeTables:
         self.head = [0.0]
         self.tail = [0.0]
         self.arrays = (np.zeros(1), np.zeros(1), np.zeros(1))
+        self.ranking = (np.zeros(1), np.zeros(1))
 
     def cover(self, max_size: int) -> None:
         """Make the tables reach groups of ``max_size`` trials."""
@@ -89,6 +90,10 @@ class _SizeTables:
             self.tail.append(math.log(n) * ((n - 2) / 2))
         self.size = max_size
         self.arrays = (np.array(self.length), np.array(self.head), np.array(self.tail))
+        length, head, tail = self.arrays
+        sizes = np.arange(len(length)).clip(2)
+        # the parts of BitModel.ranking_size_bits that do not depend on the model
+        self.ranking = (length[sizes], (head[sizes] + tail[sizes]) / LN2)
 
 
 _TABLES = _SizeTables()
@@ -165,12 +170,12 @@ class BitModel:
 
         Summed in another order than :meth:`group_bits`: for ranking only.
         """
-        sizes = np.arange(len(self.length_bits)).clip(2)
-        table = (
-            self.length_bits[sizes]
-            + self.max_bits
-            + (self.sphere_head[sizes] + self.sphere_tail[sizes]) / LN2
-        )
+        # length_bits + max_bits + (sphere_head + sphere_tail) / LN2 at max(size, 2), in
+        # that order, from the shared tables' parts: a model is made per series
+        count = len(self.length_bits)
+        length, sphere = _TABLES.ranking
+        table = np.add(length[:count], self.max_bits)
+        table += sphere[:count]
         # a one-trial group has no stdev terms, but ranking_bits adds
         # log2((0+1)*(0+2)) = 1 bit for them: take it back here
         table[1] = self.length_bits[1] - 1.0

@@ -133,6 +133,10 @@ class GroupPass:
         return int(self.total), self.avg, math.sqrt(self.moment / self.total)
 
 
+MIN_ROOM = 64
+"""Values a :class:`_Column` makes room for at least when it grows."""
+
+
 class _Column:
     """A growable 1-D array (of floats unless told): :meth:`view` gives the filled part.
 
@@ -140,9 +144,17 @@ class _Column:
     history took 3.4 MiB as Python lists and take 0.8 MiB so.
     """
 
-    def __init__(self, dtype: type[np.generic] = np.float64) -> None:
-        self.data = np.zeros(64, dtype=dtype)
-        self.used = 0
+    def __init__(
+        self, dtype: type[np.generic] = np.float64, values: npt.NDArray[Any] | None = None
+    ) -> None:
+        """Empty, or a copy of ``values`` with room for half as many again: a resumed
+        search's columns are made once, not made empty and then grown to hold them."""
+        if values is None:
+            self.data, self.used = np.zeros(0, dtype=dtype), 0
+        else:
+            self.used = len(values)
+            self.data = np.zeros(max(self.used * 3 // 2, MIN_ROOM), dtype=dtype)
+            self.data[: self.used] = values
 
     def share(self, values: npt.NDArray[Any]) -> None:
         """:meth:`extend`, but an empty column holds ``values`` themselves, not a copy.
@@ -166,7 +178,8 @@ class _Column:
         """Make room for ``size`` values in all (half as many again at least, so a
         column grown value by value is copied a bounded number of times per value)."""
         if size > len(self.data):
-            grown = np.zeros(max(size, len(self.data) * 3 // 2), dtype=self.data.dtype)
+            room = max(size, len(self.data) * 3 // 2, MIN_ROOM)
+            grown = np.zeros(room, dtype=self.data.dtype)
             grown[: self.used] = self.data[: self.used]
             self.data = grown
 
@@ -287,7 +300,6 @@ class ExactSearch:
         # made on first use (_size_table): a resumed search that grows its model at
         # once would otherwise make them twice, a tenth of extending it by a run
         self._size_bits: FloatArray = _NO_TABLE
-        self._least_step = 0.0
         big_m = model.max_in_units
         # L(p) = log2((p - M/2)^2 + M^2/4 + M) over p in [0, M]
         self._half_m = big_m / 2.0
@@ -327,9 +339,15 @@ class ExactSearch:
         """:func:`size_costs` of the model, made the first time it is asked for."""
         if not len(self._size_bits):
             self._size_bits = size_costs(self.model)
-            # c(n + k) - c(n) >= k * this, for n >= 1 (see _near)
-            self._least_step = float(np.diff(self._size_bits[1:]).min())
+            self.__dict__.pop("_least_step", None)
         return self._size_bits
+
+    @functools.cached_property
+    def _least_step(self) -> float:
+        """``c(n + k) - c(n) >= k *`` this, for ``n >= 1`` (see :meth:`_near`): of the size
+        table in use, found where a block first asks (few do: a search of few survivors
+        never does)."""
+        return float(np.diff(self._size_table()[1:]).min())
 
     def _grow(self, groups: int) -> None:
         """Room for ``groups`` survivors, those there kept as they are."""
@@ -337,12 +355,20 @@ class ExactSearch:
         grown[:, : self._count] = self._groups[:, : self._count]
         self._groups = grown
 
-    def save(self) -> SavedSearch:
-        """The state to go on from later (:meth:`resume`), without the runs."""
+    def save(self, copy: bool = True) -> SavedSearch:
+        """The state to go on from later (:meth:`resume`), without the runs.
+
+        ``copy=False`` gives views of this search's arrays instead of copies:
+        for a caller that encodes the state (:meth:`.SavedSearch.to_bytes`)
+        before the search goes on, as a worker does once per series.
+        """
         count = self._count
         doomed = np.zeros(count, dtype=np.int64)
         if self._doomed is not None:
             doomed[~self._doomed] = 1
+        kept: Callable[[npt.NDArray[Any]], npt.NDArray[Any]] = (
+            np.copy if copy else lambda array: array
+        )
         pending_from, pending_key, pending_prev = self._pending
         return SavedSearch(
             runs=self.count,
@@ -351,16 +377,16 @@ class ExactSearch:
             unit=self.model.unit,
             table_size=len(self.model.length_bits),
             block=self._block,
-            groups=self._groups[:BEST, :count].copy(),
-            best=self._groups[BEST, :count].copy(),
+            groups=kept(self._groups[:BEST, :count]),
+            best=kept(self._groups[BEST, :count]),
             doomed=doomed,
-            pending_from=pending_from.copy(),
-            pending_key=pending_key.copy(),
-            pending_prev=pending_prev.copy(),
-            history_begin=self._history_begin.view().copy(),
-            history_from=self._history_from.view().copy(),
-            history_key=self._history_key.view().copy(),
-            history_prev=self._history_prev.view().copy(),
+            pending_from=kept(pending_from),
+            pending_key=kept(pending_key),
+            pending_prev=kept(pending_prev),
+            history_begin=kept(self._history_begin.view()),
+            history_from=kept(self._history_from.view()),
+            history_key=kept(self._history_key.view()),
+            history_prev=kept(self._history_prev.view()),
         )
 
     @classmethod
@@ -392,10 +418,10 @@ class ExactSearch:
             saved.pending_key.astype(np.float64),
             saved.pending_prev.astype(np.float64),
         )
-        search._history_begin.extend(saved.history_begin)
-        search._history_from.extend(saved.history_from)
-        search._history_key.extend(saved.history_key)
-        search._history_prev.extend(saved.history_prev)
+        search._history_begin = _Column(np.int64, saved.history_begin)
+        search._history_from = _Column(np.int64, saved.history_from)
+        search._history_key = _Column(np.float64, saved.history_key)
+        search._history_prev = _Column(np.float64, saved.history_prev)
         return search
 
     @property

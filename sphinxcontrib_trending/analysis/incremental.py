@@ -39,7 +39,7 @@ from sphinxcontrib_trending.analysis.classify import (
 )
 from sphinxcontrib_trending.analysis.exact import ExactSearch
 from sphinxcontrib_trending.analysis.greedy import Partition
-from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, prepare_runs
+from sphinxcontrib_trending.analysis.runs import PreparedRuns, Run, is_number_array, prepare_runs
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
 
 
@@ -78,19 +78,21 @@ class IncrementalClassifier:
         self._prepared = _NO_RUNS
         self._state: ExactSearch | None = None
         # the runs as given, for a history whose shift a new run may change
-        self._runs: list[Run] = []
+        self._given = _GivenRuns()
         self._shifted = False
 
-    def save(self) -> SavedSearch | None:
+    def save(self, copy: bool = True) -> SavedSearch | None:
         """The search state :meth:`resumed` goes on from; None when there is none to keep.
 
         Only an exact search over non-negative values has one: jumpavg keeps
         nothing between runs, and a negative value shifts the whole series.
+        ``copy=False`` as for :meth:`.ExactSearch.save`: valid until this
+        classifier is extended again.
         """
         state = self._state
         if state is None or self._shifted or state.count != self._prepared.count:
             return None
-        return state.save()
+        return state.save(copy)
 
     @classmethod
     def resumed(
@@ -129,7 +131,7 @@ class IncrementalClassifier:
         fifth of that build's grouping of a series went to preparing its runs.
         Raises ``ValueError`` as :meth:`resumed` does.
         """
-        numbers = all(type(run) is float or run is None for run in runs)
+        numbers = is_number_array(runs) or all(type(run) is float or run is None for run in runs)
         whole = prepare_runs(runs) if numbers else None
         count = 0 if whole is None else int(np.searchsorted(whole.present, seen))
         if whole is None or whole.offset or not count:  # trials, or a negative value (the
@@ -148,7 +150,7 @@ class IncrementalClassifier:
         )
         classifier = cls(unit, sbps, "exact", direction, outlier_runs)
         classifier._resume(first, runs[:seen], saved)
-        classifier._runs.extend(runs[seen:])
+        classifier._given.add(runs[seen:])
         return classifier, classifier._extended(whole)
 
     def _resume(self, prepared: PreparedRuns, runs: Sequence[Run], saved: SavedSearch) -> None:
@@ -162,7 +164,8 @@ class IncrementalClassifier:
             raise ValueError("the saved search has another bit model")
         self._state = ExactSearch.resume(saved, prepared)
         self._prepared = prepared
-        self._runs = list(runs)
+        self._given = _GivenRuns()
+        self._given.add(runs)
 
     @property
     def run_count(self) -> int:
@@ -172,14 +175,14 @@ class IncrementalClassifier:
     def extend(self, runs: Sequence[Run]) -> Classification:
         """Append ``runs`` (oldest first) and classify the whole history."""
         chunk = prepare_runs(runs)
-        self._runs.extend(runs)
+        self._given.add(runs)
         if self._shifted or chunk.offset < 0.0:
             return self._afresh()
         return self._extended(_concatenate(self._prepared, chunk))
 
     def _extended(self, prepared: PreparedRuns) -> Classification:
         """Classify ``prepared``, the runs so far and those just given, by extending the
-        search; the runs are already in ``_runs``."""
+        search; the runs are already in ``_given``."""
         self._prepared = prepared
         if self.search != "exact" or prepared.max_value <= 0.0:
             return self._grouped(prepared)
@@ -201,7 +204,7 @@ class IncrementalClassifier:
         chunk, measured, peaks = _prepare_each(runs)
         if self._shifted or chunk.offset < 0.0:
             for run in runs:
-                self._runs.append(run)
+                self._given.add((run,))
                 yield functools.partial(self._grouped, self._afresh_prepared())
             return
         base = self._prepared
@@ -228,7 +231,7 @@ class IncrementalClassifier:
             prepared = prefix(index)
             if self.search != "exact" or prepared.max_value <= 0.0:
                 self._prepared = prepared
-                self._runs.append(runs[index])
+                self._given.add(runs[index : index + 1])
                 yield functools.partial(self._grouped, prepared)
                 index += 1
                 continue
@@ -245,7 +248,7 @@ class IncrementalClassifier:
                 partition = state.partition()
             for later in range(index, stop):
                 self._prepared = prefix(later)
-                self._runs.append(runs[later])
+                self._given.add(runs[later : later + 1])
                 if measured[later]:
                     partition = next(partitions)
                 yield functools.partial(self._classified, self._prepared, state, partition)
@@ -260,7 +263,7 @@ class IncrementalClassifier:
         """Every run so far prepared at once, with the shift of the whole history."""
         self._shifted = True
         self._state = None
-        self._prepared = prepare_runs(self._runs)
+        self._prepared = prepare_runs(self._given.joined())
         return self._prepared
 
     def _state_for(self, prepared: PreparedRuns) -> ExactSearch:
@@ -319,6 +322,32 @@ class IncrementalClassifier:
             model=state.model,
             details=details,
         )
+
+
+class _GivenRuns:
+    """The runs a classifier was given, in the chunks they came in.
+
+    Only a history that a negative value shifts reads them again, whole: a
+    classifier resumed from a series held as one array of numbers (every
+    build's grouping of a series) never makes a list of its runs.
+    """
+
+    def __init__(self) -> None:
+        self._chunks: list[Sequence[Run]] = []
+
+    def add(self, runs: Sequence[Run]) -> None:
+        if len(runs):
+            self._chunks.append(runs)
+
+    def joined(self) -> Sequence[Run]:
+        """Every run given, oldest first, as one sequence (kept as the only chunk)."""
+        chunks = self._chunks
+        if len(chunks) > 1:
+            if all(is_number_array(chunk) for chunk in chunks):
+                self._chunks = [np.concatenate(chunks)]  # type: ignore[arg-type]
+            else:
+                self._chunks = [[run for chunk in chunks for run in chunk]]
+        return self._chunks[0] if self._chunks else []
 
 
 _NO_RUNS = prepare_runs([])

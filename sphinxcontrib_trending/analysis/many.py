@@ -29,6 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from sphinxcontrib_trending.analysis.cache_documents import cache_document
 from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.classification_json import (
@@ -36,9 +39,11 @@ from sphinxcontrib_trending.analysis.classification_json import (
     classification_to_json,
 )
 from sphinxcontrib_trending.analysis.classify import Classification
+from sphinxcontrib_trending.analysis.excluded import Exclusions
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.incremental import IncrementalClassifier
+from sphinxcontrib_trending.analysis.runs import is_number_array
 from sphinxcontrib_trending.analysis.saved_search import SavedSearch
 from sphinxcontrib_trending.analysis.search_store import (
     Location,
@@ -61,6 +66,7 @@ BATCH = 200
 """At most this many series per task."""
 
 Sample = float | Sequence[float] | None
+FloatArray = npt.NDArray[np.float64]
 
 
 @functools.cache
@@ -82,15 +88,20 @@ class SeriesJob:
     """One series to classify: a picklable task item for the workers."""
 
     identity: str
-    samples: tuple[Sample, ...]
+    samples: Sequence[Sample]
+    """The runs as the grouping sees them, oldest first.  :meth:`of` gives a series of
+    run averages as one float array, NaN where a run measured nothing or is left out:
+    hashed and prepared whole, where a tuple of numbers was walked run by run in the
+    process that schedules the grouping and again in the worker."""
     settings: GroupingSpec
 
     @classmethod
     def of(cls, identity: str, history: TestHistory, settings: GroupingSpec) -> SeriesJob:
+        if settings.samples != "trials":  # the runs' averages, the usual kind
+            return cls(identity, _run_averages(history, settings.exclusions), settings)
         samples = run_samples(history, settings.samples, settings.exclusions)
-        if settings.samples == "trials":  # else the runs' averages: numbers or None
-            samples = [None if sample is None else tuple(sample) for sample in samples]
-        return cls(identity, tuple(samples), settings)
+        trials = tuple(None if sample is None else tuple(sample) for sample in samples)
+        return cls(identity, trials, settings)
 
     def __repr__(self) -> str:
         return f"series {self.identity}"
@@ -104,7 +115,7 @@ class SeriesJob:
         """:attr:`content` of the series' first ``runs`` runs: what an entry saved then had."""
         if runs == len(self.samples) - 1:
             return self._hashes[0]
-        return _content(self.settings, *_runs_bytes(self.samples[: max(runs, 0)])[:2])
+        return _contents(self.settings, self.samples[: max(runs, 0)])[1]
 
     @functools.cached_property
     def _hashes(self) -> tuple[str, str]:
@@ -114,17 +125,81 @@ class SeriesJob:
         whole series with its entry, then the series but its newest run with
         the saved search's.
         """
-        kinds, values, newest = _runs_bytes(self.samples)
-        before = _content(self.settings, kinds[:-1], values[: len(values) - newest])
-        return before, _content(self.settings, kinds, values)
+        return _contents(self.settings, self.samples)
+
+
+def _run_averages(history: TestHistory, exclusions: Exclusions) -> FloatArray:
+    """The history's run averages, NaN where a run measured nothing or is excluded.
+
+    :func:`.run_samples` of ``samples="runs"`` as one array: a missing run is
+    NaN there as it is ``None`` in those samples, and both are missing to the
+    grouping (:func:`.prepare_runs`).
+    """
+    averages = np.asarray(history.columns.averages, dtype=np.float64)
+    excluded = exclusions.in_history(history.test_id, history.runs)
+    if excluded:
+        averages = averages.copy()
+        averages[list(excluded)] = np.nan
+    return averages
+
+
+def _contents(settings: GroupingSpec, samples: Sequence[Sample]) -> tuple[str, str]:
+    """The content hashes of ``samples`` but the newest run, and of them all.
+
+    A series of numbers and missing runs is hashed as its array of doubles
+    (:func:`_numbers_contents`); any other run by run (:func:`_runs_bytes`).
+    Each encoding has its own tag after the header, so the two never give
+    the same bytes.
+    """
+    numbers = _as_numbers(samples)
+    if numbers is not None:
+        return _numbers_contents(settings, numbers)
+    kinds, values, newest = _runs_bytes(samples)
+    whole = _content(settings, kinds, values)
+    shorter = None if 2 in kinds[:-1] else _as_numbers(samples[:-1])
+    if shorter is not None:  # trials in the newest run only: numbers before it
+        return _numbers_contents(settings, shorter)[1], whole
+    return _content(settings, kinds[:-1], values[: len(values) - newest]), whole
+
+
+def _numbers_contents(settings: GroupingSpec, numbers: FloatArray) -> tuple[str, str]:
+    """:func:`_contents` of a series of numbers: its doubles, NaN for a missing run.
+
+    The series but its newest run is the same bytes but the last eight, so
+    both hashes take one pass over the values, with no call per run.
+    """
+    data = memoryview(np.ascontiguousarray(numbers, dtype="<f8")).cast("B")
+    digest = _seeded(settings, b"numbers").copy()
+    digest.update(data[: max(len(data) - 8, 0)])
+    before = digest.hexdigest()
+    if len(data):
+        digest.update(data[-8:])
+    return before, digest.hexdigest()
+
+
+def _as_numbers(samples: Sequence[Sample]) -> FloatArray | None:
+    """``samples`` as an array of doubles, NaN for a missing run; None if a run is trials
+    (or a number of another type: an integer keeps its own encoding)."""
+    if isinstance(samples, np.ndarray):
+        return samples if is_number_array(samples) else None
+    if not all(sample is None or isinstance(sample, float) for sample in samples):
+        return None
+    return np.array([np.nan if sample is None else sample for sample in samples], dtype=np.float64)
 
 
 def _content(settings: GroupingSpec, kinds: bytes, values: bytes) -> str:
     """The hash of the analysis code, the settings and the runs :func:`_runs_bytes` encoded."""
-    digest = hashlib.sha256(_header(settings))
+    digest = _seeded(settings, b"runs").copy()
     for part in (struct.pack("<Q", len(kinds)), kinds, values):
         digest.update(part)
     return digest.hexdigest()
+
+
+@functools.cache
+def _seeded(settings: GroupingSpec, encoding: bytes) -> Any:
+    """A hash that has taken in the analysis code, the settings and the encoding's tag:
+    what every content hash of these settings starts with, copied for each series."""
+    return hashlib.sha256(_header(settings) + b"\0" + encoding + b"\0")
 
 
 @functools.cache
@@ -138,30 +213,21 @@ def _runs_bytes(samples: Sequence[Sample]) -> tuple[bytes, bytes, int]:
 
     A run is missing (kind 0, no number), a number (1, a double) or trials
     (2, their count, then a double each); with the count of runs first the
-    encoding is unambiguous.  Series of numbers and missing runs, the usual
-    kind, are packed in one call: a call per run made hashing every series
-    a tenth of the extended grouping.  The newest run's numbers end the
-    values, so the series but its newest run is a slice away.
+    encoding is unambiguous.  The newest run's numbers end the values, so
+    the series but its newest run is a slice away.
     """
-    numbers = [sample for sample in samples if sample is not None]
-    try:
-        values = struct.pack(f"<{len(numbers)}d", *numbers)
-    except (struct.error, TypeError):  # a run of trials
-        kinds = bytes(
-            0 if sample is None else 1 if isinstance(sample, (float, int)) else 2
-            for sample in samples
-        )
-        chunks = [
-            struct.pack("<d", sample)
-            if kind == 1
-            else struct.pack(f"<I{len(sample)}d", len(sample), *sample)  # type: ignore[arg-type]
-            for sample, kind in zip(samples, kinds, strict=True)
-            if kind
-        ]
-        newest = len(chunks[-1]) if kinds and kinds[-1] else 0
-        return kinds, b"".join(chunks), newest
-    newest = 8 if samples and samples[-1] is not None else 0
-    return bytes([sample is not None for sample in samples]), values, newest
+    kinds = bytes(
+        0 if sample is None else 1 if isinstance(sample, (float, int)) else 2 for sample in samples
+    )
+    chunks = [
+        struct.pack("<d", sample)
+        if kind == 1
+        else struct.pack(f"<I{len(sample)}d", len(sample), *sample)  # type: ignore[arg-type]
+        for sample, kind in zip(samples, kinds, strict=True)
+        if kind
+    ]
+    newest = len(chunks[-1]) if kinds and kinds[-1] else 0
+    return kinds, b"".join(chunks), newest
 
 
 def series_jobs(histories: Sequence[TestHistory], grouping: GroupingSpec) -> list[SeriesJob]:
@@ -200,6 +266,9 @@ class Grouped:
     search_state: bytes | None = None
     unwritten: OSError | None = None
     """Why the state could not be written where it was to be kept (a full disk)."""
+    entry: bytes | None = None
+    """The cache's entry for the grouping, as JSON: encoded by the worker, in parallel, so
+    the process that writes the cache only copies it (:meth:`SeriesCache.save`)."""
 
 
 @dataclass(frozen=True)
@@ -231,7 +300,7 @@ def classify_job(job: SeriesJob) -> tuple[Classification, SavedSearch | None]:
         direction=settings.direction,  # type: ignore[arg-type]
         outlier_runs=settings.outlier_runs,
     )
-    return classifier.extend(list(job.samples)), classifier.save()
+    return classifier.extend(job.samples), classifier.save(copy=False)  # encoded at once
 
 
 def extend_job(
@@ -255,7 +324,7 @@ def extend_job(
         )
     except ValueError:
         return classify_job(job)
-    return result, classifier.save()
+    return result, classifier.save(copy=False)
 
 
 def group_task(task: SeriesTask) -> Grouped:
@@ -296,9 +365,16 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
             places.get(number),
             encoded.get(number) if task.send_back else None,
             unwritten if task.keep_in is not None and number not in places else None,
+            _entry(task.job.content, result),
         )
         for number, (task, (result, _)) in enumerate(zip(tasks, done, strict=True))
     ]
+
+
+def _entry(content: str, result: Classification) -> bytes:
+    """A series' entry in the cache's file (see :meth:`SeriesCache.save`)."""
+    document = {"content": content, "classification": classification_to_json(result)}
+    return json.dumps(document).encode()
 
 
 def _grouping(task: SeriesTask, reader: StateReader) -> tuple[Classification, SavedSearch | None]:
@@ -342,6 +418,7 @@ class SeriesCache:
         self.scope = scope
         self.entries: dict[str, tuple[str, Classification]] = {}
         self._undecoded: dict[str, Any] = {}  # entries as read, until decoded (_decode)
+        self._encoded: dict[str, bytes] = {}  # entries put as their workers encoded them
         self.dirty = False
         self._warn = warn
         self._load()
@@ -383,6 +460,10 @@ class SeriesCache:
     def put(self, job: SeriesJob, grouped: Grouped) -> None:
         self.entries[job.identity] = (job.content, grouped.classification)
         self._undecoded.pop(job.identity, None)
+        if grouped.entry is None:
+            self._encoded.pop(job.identity, None)
+        else:
+            self._encoded[job.identity] = grouped.entry
         self.dirty = True
         if grouped.unwritten is not None:
             self._stop_writing(grouped.unwritten)
@@ -401,10 +482,12 @@ class SeriesCache:
             if self.path is not None and self.dirty:
                 for identity in list(self._undecoded):  # written back only if well formed
                     self._decode(identity)
+                encoded = self._encoded
                 entries = (
                     (
                         identity,
-                        {"content": content, "classification": classification_to_json(result)},
+                        encoded.get(identity)
+                        or {"content": content, "classification": classification_to_json(result)},
                     )
                     for identity, (content, result) in self.entries.items()
                 )
@@ -449,11 +532,12 @@ def _json_chunks(
 
     The groupings of a CSIT-sized site are tens of megabytes: one string of
     all of them, and its bytes, would double that at the end of the grouping.
+    A value given as bytes is JSON already (a worker encoded it): written as it is.
     """
     yield json.dumps(head)[:-1].encode() + b", " + json.dumps(key).encode() + b": {"
     for number, (name, value) in enumerate(entries):
         yield (", " if number else "").encode() + json.dumps(name).encode() + b": "
-        yield json.dumps(value).encode()
+        yield value if isinstance(value, bytes) else json.dumps(value).encode()
     yield b"}}"
 
 

@@ -103,6 +103,8 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
             :data:`LARGEST_VALUE` (the message names the run).
         TypeError: a run is neither a number, a sequence of numbers nor None.
     """
+    if is_number_array(runs):
+        return _prepare_numbers(runs)  # type: ignore[arg-type]
     gathered = _gather_floats(runs)
     if gathered is None:
         gathered = _gather(runs)
@@ -140,6 +142,49 @@ def prepare_runs(runs: Sequence[Run]) -> PreparedRuns:
         avgs=avgs,
         stdevs=stdevs,
         max_value=float(max_value),
+        missing=missing,
+        offset=offset,
+    )
+
+
+def is_number_array(runs: Sequence[Run]) -> bool:
+    """Whether ``runs`` are one array of doubles, a number per run (NaN where missing)."""
+    return isinstance(runs, np.ndarray) and runs.dtype == np.float64 and runs.ndim == 1
+
+
+def _prepare_numbers(runs: npt.NDArray[np.float64]) -> PreparedRuns:
+    """:func:`prepare_runs` of one number per run given as an array, NaN where missing.
+
+    What a grouping job holds (:class:`~.many.SeriesJob`): its runs are
+    prepared by a few whole-array operations, the same numbers as the list
+    of them (``None`` for NaN) gives.
+    """
+    max_value = min_value = 0.0
+    largest = float(runs.max()) if len(runs) else 0.0
+    if largest == largest:  # no NaN: every run measured, its numbers kept as they are
+        present, avgs, missing = np.arange(len(runs)), runs, ()
+        if len(runs):
+            max_value, min_value = largest, float(runs.min())
+    else:
+        absent = np.isnan(runs)
+        present = np.flatnonzero(~absent)
+        avgs = runs[present]
+        missing = tuple(np.flatnonzero(absent).tolist())
+        if len(avgs):
+            max_value, min_value = float(avgs.max()), float(avgs.min())
+    if max(max_value, -min_value) > LARGEST_VALUE:  # an infinite value too: names the run
+        _check_values(avgs, present, [1] * len(avgs))
+    offset = min(min_value, 0.0)
+    if offset < 0.0:
+        avgs = avgs - offset
+        max_value = max_value - offset
+    return PreparedRuns(
+        run_count=len(runs),
+        present=present,
+        sizes=np.ones(len(avgs), dtype=np.int64),
+        avgs=avgs,
+        stdevs=np.zeros(len(avgs)),
+        max_value=max_value,
         missing=missing,
         offset=offset,
     )

@@ -139,6 +139,7 @@ class SearchStore:
         self.folder = None if folder is None else folder / f"{name}.searches"
         self.scope = name
         self._index: dict[str, Saved] | None = None
+        self._paths: dict[str, Path] = {}
         self._replaced: set[str] = set()
         self._dirty = False
 
@@ -148,7 +149,10 @@ class SearchStore:
     def ref(self, saved: Saved) -> StateRef:
         assert self.folder is not None  # an entry exists only with a folder
         file, offset, length = saved.location
-        return StateRef(self.folder / file, offset, length)
+        path = self._paths.get(file)
+        if path is None:  # a path per file, not per series: joining one cost more than
+            path = self._paths[file] = self.folder / file  # the rest of finding a state
+        return StateRef(path, offset, length)
 
     def record(self, identity: str, content: str, runs: int, location: Location | None) -> None:
         """The series' state is now at ``location`` (None: it has none)."""

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sphinxcontrib_trending.analysis import many as series
 from sphinxcontrib_trending.analysis.classify import classify
+from sphinxcontrib_trending.analysis.excluded import ExcludedRun, Exclusions
+from sphinxcontrib_trending.analysis.history import TestHistory as History
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.many import (
     SeriesCache,
     SeriesJob,
     classify_series,
 )
+from sphinxcontrib_trending.analysis.summary import run_samples
+from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns
 
 SETTINGS = GroupingSpec(samples="runs", search="exact", direction="higher", sbps=None)
 
@@ -334,3 +340,95 @@ def test_a_prefix_s_content_is_the_content_of_a_series_of_that_prefix() -> None:
 def test_different_runs_have_different_contents(first: tuple, second: tuple) -> None:
     assert SeriesJob("a", first, SETTINGS).content != SeriesJob("a", second, SETTINGS).content
     assert SeriesJob("a", first, SETTINGS).content == SeriesJob("a", first, SETTINGS).content
+
+
+def _history(runs: str) -> History:
+    """A history that steps up, with a run that measured nothing and a curated one."""
+    start = datetime(2026, 5, 1, tzinfo=timezone.utc)
+    made = []
+    for number in range(30):
+        level = (1e6 if number < 18 else 1.3e6) * (1 + 0.01 * (number % 3))
+        measured = number != 4
+        made.append(
+            Run(
+                time=start + timedelta(days=number),
+                job="csit-daily",
+                build=str(number),
+                dut_version=None,
+                testbed="2n-icx",
+                status="PASS" if measured else "FAIL",
+                message="",
+                values=(level,) if measured else (),
+                average=level if measured else None,
+                stdev=0.0 if measured else None,
+            )
+        )
+    return History(
+        key="2n-icx/tests.mrr",
+        test_id="tests.mrr",
+        name="64b-mrr",
+        suite="tests",
+        tags=(),
+        testbed="2n-icx",
+        thread_core=None,
+        metric="mrr",
+        unit="pps",
+        runs=tuple(made) if runs == "tuples" else ColumnRuns(RunColumns.of_runs(made)),
+    )
+
+
+@pytest.mark.parametrize("runs", ["tuples", "columns"])
+def test_a_history_s_job_is_its_run_averages_as_one_array(tmp_path: Path, runs: str) -> None:
+    """The job holds the runs as one array (NaN where missing or excluded), which groups and
+    hashes as the samples do, and is extended from its saved search when it gains a run."""
+    exclusions = Exclusions((ExcludedRun("testbed rebooted", "excluded.toml:1", build="7"),))
+    settings = GroupingSpec(exclusions=exclusions)
+    history = _history(runs)
+    job = SeriesJob.of("mrr/a", history, settings)
+    samples = run_samples(history, "runs", exclusions)
+    assert isinstance(job.samples, np.ndarray)
+    assert [None if value != value else value for value in job.samples.tolist()] == samples
+    assert samples[4] is None and samples[7] is None
+    assert job.content == SeriesJob("mrr/a", tuple(samples), settings).content
+    shorter = SeriesJob("mrr/a", job.samples[:-1], settings)
+    assert job.prefix_content(len(samples) - 1) == shorter.content
+    classify_series([shorter], SeriesCache(tmp_path, "scope"))
+    assert classify_series([job], SeriesCache(tmp_path, "scope")) == [classify(samples)]
+
+
+@pytest.mark.parametrize("newest", [None, 9e5, (9e5, 9.1e5)])
+def test_a_series_of_numbers_hashes_alike_as_an_array_or_a_tuple(newest: object) -> None:
+    numbers = (1.0, None, 3.5, 2.0)
+    array = np.array([np.nan if value is None else value for value in numbers])
+    assert SeriesJob("a", array, SETTINGS).content == SeriesJob("a", numbers, SETTINGS).content
+    grown = SeriesJob("a", (*numbers, newest), SETTINGS)
+    assert grown.prefix_content(len(numbers)) == SeriesJob("a", array, SETTINGS).content
+
+
+def test_the_workers_encode_the_cache_entries_the_parent_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Encoding every grouping as JSON was a serial step after the parallel ones: the
+    worker that grouped a series encodes its entry, and the file is what it was."""
+    jobs = make_jobs(series.MIN_PARALLEL + 6)
+    classify_series(jobs, SeriesCache(tmp_path / "here", "scope"))
+    encoded: list[object] = []
+    real = series.classification_to_json
+
+    def counting(result: object) -> object:
+        encoded.append(result)
+        return real(result)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(series, "classification_to_json", counting)
+    cache = SeriesCache(tmp_path / "forked", "scope")
+    assert classify_series(jobs, cache, workers=2) == [direct(job) for job in jobs]
+    assert encoded == []  # every entry was encoded in a worker
+    assert (
+        cache_file(tmp_path / "forked").read_bytes() == cache_file(tmp_path / "here").read_bytes()
+    )
+    cache.put(jobs[0], series.Grouped(direct(jobs[0])))  # type: ignore[arg-type]
+    cache.save()
+    assert len(encoded) == 1
+    assert json.loads(cache_file(tmp_path / "forked").read_text()) == json.loads(
+        cache_file(tmp_path / "here").read_text()
+    )

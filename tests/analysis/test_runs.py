@@ -147,3 +147,26 @@ def test_run_statistics_read_as_the_list_of_python_tuples_they_replace() -> None
         for run, expected_run in zip(statistics, listed, strict=True)
         for value, expected in zip(run, expected_run, strict=True)
     )
+
+
+@given(st.lists(VALUES | st.none() | st.floats(-1e9, 0.0), max_size=40))
+def test_an_array_of_numbers_is_prepared_as_the_list_of_them(runs: list) -> None:
+    """A grouping job's runs, one array with NaN where missing, take their own path."""
+    array = np.array([np.nan if run is None else run for run in runs], dtype=np.float64)
+    fast, listed = prepare_runs(array), prepare_runs(runs)
+    assert fast.present.tolist() == listed.present.tolist()
+    assert fast.sizes.tolist() == listed.sizes.tolist()
+    assert fast.avgs.tolist() == listed.avgs.tolist()
+    assert fast.stdevs.tolist() == listed.stdevs.tolist()
+    assert (fast.run_count, fast.max_value, fast.missing, fast.offset) == (
+        listed.run_count,
+        listed.max_value,
+        listed.missing,
+        listed.offset,
+    )
+
+
+@pytest.mark.parametrize("bad", [math.inf, -math.inf, 2e100])
+def test_an_array_with_an_unusable_value_names_its_run(bad: float) -> None:
+    with pytest.raises(ValueError, match=r"^run 2: "):
+        prepare_runs(np.array([1.0, np.nan, bad, 3.0]))
