@@ -279,7 +279,7 @@ def _click_hint(links: LinkTemplates) -> str:
 
 
 def _runs_hover(
-    texts: list[tuple[str, str, str, str, str | None]],
+    texts: tuple[list[str], list[str], list[str], list[str], list[str | None]],
     stdevs: list[float],
     percentiles: list[str] | None,
     unit: DisplayUnit,
@@ -288,10 +288,10 @@ def _runs_hover(
     """The runs trace's ``customdata``, ``meta``, template (see :func:`_runs_template`)
     and the addresses a click opens, if any.
 
-    ``texts`` are each run's :func:`_linked_texts`, ``percentiles`` each
+    ``texts`` are the runs' :meth:`_RunTexts.columns`, ``percentiles`` each
     run's :func:`_percentile_text` if the metric has them.
     """
-    versions, jobs, builds, testbeds, links = zip(*texts, strict=True) if texts else [()] * 5
+    versions, jobs, builds, testbeds, links = texts
     addresses = list(links) if any(links) else None
     one_job, one_testbed = len(set(jobs)) == 1, len(set(testbeds)) == 1
     columns: list[Sequence[Any]] = [
@@ -362,13 +362,62 @@ def _run_texts(origin: RunBuild, hosts: str) -> tuple[str, str, str, str]:
     )
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _linked_texts(
-    build_template: str | None, version_template: str | None, origin: RunBuild, hosts: str
-) -> tuple[str, str, str, str, str | None]:
-    """A run's :func:`_run_texts` and the address a click on it opens (see
-    :func:`_run_link`): one look-up per run where there were two."""
-    return (*_run_texts(origin, hosts), _run_link(build_template, version_template, origin))
+class _RunTexts:
+    """Runs' hover texts (:func:`_run_texts`) and the address a click on each opens
+    (:func:`_run_link`), kept as columns with a row per build and hosts.
+
+    A runs trace takes its runs' texts as columns: each run is looked up by
+    its build and hosts to its row, and each column is taken of those rows
+    at once.  Looking each run's texts up as a tuple, then turning a
+    series' tuples into columns, took more than the rest of its trace.
+    """
+
+    LIMIT = 1 << 16
+    """Rows kept at most (as many as the caches of each build's texts keep)."""
+
+    def __init__(self, build_template: str | None, version_template: str | None) -> None:
+        self._templates = build_template, version_template
+        self._rows: dict[tuple[RunBuild, str], int] = {}
+        self._columns: list[npt.NDArray[np.object_]] = [np.empty(0, dtype=object)] * 5
+
+    def columns(
+        self, origins: Sequence[RunBuild], hosts: Sequence[str]
+    ) -> tuple[list[str], list[str], list[str], list[str], list[str | None]]:
+        """The runs' versions, jobs, builds, testbeds and addresses, each a list."""
+        rows = self._numbered(origins, hosts)
+        return tuple(column[rows].tolist() for column in self._columns)  # type: ignore[return-value]
+
+    def _numbered(self, origins: Sequence[RunBuild], hosts: Sequence[str]) -> npt.NDArray[np.intp]:
+        """Each run's row; rows are added for builds and hosts not seen before."""
+        keys = zip(origins, hosts, strict=True)
+        try:
+            return np.fromiter(map(self._rows.__getitem__, keys), np.intp, len(origins))
+        except KeyError:
+            pass
+        new = [
+            key for key in dict.fromkeys(zip(origins, hosts, strict=True)) if key not in self._rows
+        ]
+        if len(self._rows) + len(new) > self.LIMIT:
+            self._rows.clear()
+            new = list(dict.fromkeys(zip(origins, hosts, strict=True)))
+        first = len(self._rows)
+        self._rows.update(zip(new, itertools.count(first)))
+        if len(self._rows) > len(self._columns[0]):  # room for twice as many: few copies
+            room = max(2 * len(self._rows), 64)
+            self._columns = [np.resize(column, room) for column in self._columns]
+        made = [
+            (*_run_texts(origin, shown_hosts), _run_link(*self._templates, origin))
+            for origin, shown_hosts in new
+        ]
+        for column, added in zip(self._columns, zip(*made, strict=True), strict=True):
+            column[first : len(self._rows)] = added
+        return self._numbered(origins, hosts)
+
+
+@functools.lru_cache(maxsize=64)
+def _run_texts_of(build_template: str | None, version_template: str | None) -> _RunTexts:
+    """The :class:`_RunTexts` of a site's link templates (a site has one or two)."""
+    return _RunTexts(build_template, version_template)
 
 
 def _testbed_and_hosts(testbed: str | None, hosts: str) -> str:
@@ -703,9 +752,9 @@ def _traces(
     times = place(columns, picked)
     averages = columns.averages if every else columns.averages[shown]
     stdevs = columns.stdevs if every else columns.stdevs[shown]
-    linked = functools.partial(_linked_texts, links.build, links.version)
+    texts = _run_texts_of(links.build, links.version)
     hover = _runs_hover(
-        list(map(linked, origins, _picked(columns.hosts, picked))),
+        texts.columns(origins, _picked(columns.hosts, picked)),
         (stdevs * scale).tolist(),
         [_percentile_text(shown, unit) for shown in _picked(columns.percentiles, picked)]
         if percentiles
