@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/bench_figures.py [--store PATH] [--series 2000] [--runs 20 120]
         [--page 10] [--repeat 5] [--before REV] [--columns | --tuples] [--json] [--cpu]
+        [--cold]
 
 Builds come from a store (``--store``, read as the parquet format) or are
 made up here: ``--series`` tests on two testbeds, each with a few level
@@ -17,7 +18,10 @@ series to a figure, with link templates as a CI site has them.
 The figure code of ``--before`` (a git revision, read with ``git show``) and
 the working tree's run in turn, the order swapped each repetition, after one
 warm-up each (their caches of escaped texts are filled once per site, not per
-page).  Every repetition draws histories made anew by :func:`.histories`,
+page); with ``--cold`` each repetition starts with the module's caches
+emptied, as a build's process starts (a cache an earlier repetition filled
+holds its builds' objects, which the new histories' match only by value).
+Every repetition draws histories made anew by :func:`.histories`,
 as a build's are, so nothing read of them before is kept: with
 ``--columns`` (the default) their runs are the :class:`.ColumnRuns` it
 gives; with ``--tuples`` tuples of those runs (made before the clock
@@ -179,8 +183,16 @@ def _anew(history: TestHistory, made: dict[str, TestHistory], tuples: bool) -> T
 
 
 def _timed(
-    module: ModuleType, pages: list[list[TestTrend]], written: bool, clock: Callable[[], float]
+    module: ModuleType,
+    pages: list[list[TestTrend]],
+    written: bool,
+    clock: Callable[[], float],
+    cold: bool = False,
 ) -> tuple[float, list[Any]]:
+    if cold:
+        for cached in vars(module).values():
+            if callable(getattr(cached, "cache_clear", None)):
+                cached.cache_clear()
     gc.collect()
     gc.freeze()  # as a build freezes what it loaded: the collector walks only what is new
     started = clock()
@@ -204,6 +216,7 @@ def _compare(
     tuples: bool,
     written: bool = False,
     clock: Callable[[], float] = time.perf_counter,
+    cold: bool = False,
 ) -> None:
     trends = _summarised(histories(builds, "mrr")[:series])
     pages = [trends[at : at + page] for at in range(0, len(trends), page)]
@@ -215,7 +228,7 @@ def _compare(
         drawn = {}
         for name in order:
             elapsed, drawn[name] = _timed(
-                versions[name], _fresh(pages, builds, tuples), written, clock
+                versions[name], _fresh(pages, builds, tuples), written, clock, cold
             )
             if repetition:  # the first is a warm-up
                 seconds[name].append(elapsed)
@@ -250,6 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     kind.add_argument("--tuples", dest="columns", action="store_false")
     parser.add_argument("--json", action="store_true", help="time writing the figures too")
     parser.add_argument("--cpu", action="store_true", help="time the process's CPU time")
+    parser.add_argument("--cold", action="store_true", help="empty the caches each repetition")
     args = parser.parse_args(argv)
     clock = time.process_time if args.cpu else time.perf_counter  # CPU: not others' load
     before = _before(args.before)
@@ -270,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             not args.columns,
             args.json,
             clock,
+            args.cold,
         )
     return 0
 

@@ -128,11 +128,13 @@ def _x_of(kind: str) -> Places:
             map(_escaped, map(_JOB_BUILD, _picked(columns.origins, runs)))
         )
     if kind == "version":
-        return lambda columns, runs: [
-            _escaped(origin.dut_version or origin.job_build)
-            for origin in _picked(columns.origins, runs)
-        ]
+        return lambda columns, runs: list(map(_version_place, _picked(columns.origins, runs)))
     raise ValueError(f"x axis {kind!r}: expected one of {', '.join(X_AXES)}")
+
+
+def _version_place(origin: RunBuild) -> str:
+    """A run's place on a version axis: its version, else its build."""
+    return _escaped(origin.dut_version or origin.job_build)
 
 
 def _x_axis(kind: str, trends: Sequence[TestTrend]) -> dict[str, Any]:
@@ -274,7 +276,7 @@ CLICK_NEWEST_PERCENTILES = "the newest runs: their latency percentiles"
 
 
 def _click_hint(links: LinkTemplates) -> str:
-    """What a click on a run opens (see :func:`_build_links`)."""
+    """What a click on a run opens (see :func:`_run_link`)."""
     return CLICK_OPENS_BUILD if links.build else CLICK_OPENS_VERSION
 
 
@@ -363,13 +365,15 @@ def _run_texts(origin: RunBuild, hosts: str) -> tuple[str, str, str, str]:
 
 
 class _RunTexts:
-    """Runs' hover texts (:func:`_run_texts`) and the address a click on each opens
-    (:func:`_run_link`), kept as columns with a row per build and hosts.
+    """Each run's place on every x axis (see :func:`_x_of`), its hover texts
+    (:func:`_run_texts`) and the address a click on it opens (:func:`_run_link`),
+    kept as columns with a row per build, hosts and time.
 
-    A runs trace takes its runs' texts as columns: each run is looked up by
-    its build and hosts to its row, and each column is taken of those rows
-    at once.  Looking each run's texts up as a tuple, then turning a
-    series' tuples into columns, took more than the rest of its trace.
+    A series' runs are looked up to their rows once, and each trace takes
+    the columns it shows of those rows at once (the runs trace its shown
+    runs', the failed runs trace theirs).  A run's texts looked up as a
+    tuple each, then turned into columns, and its place looked up apart,
+    took more than the rest of its trace.
     """
 
     LIMIT = 1 << 16
@@ -377,41 +381,62 @@ class _RunTexts:
 
     def __init__(self, build_template: str | None, version_template: str | None) -> None:
         self._templates = build_template, version_template
-        self._rows: dict[tuple[RunBuild, str], int] = {}
-        self._columns: list[npt.NDArray[np.object_]] = [np.empty(0, dtype=object)] * 5
+        self._rows: dict[tuple[RunBuild, str, datetime], int] = {}
+        self._columns: list[npt.NDArray[np.object_]] = [np.empty(0, dtype=object)] * 8
 
-    def columns(
-        self, origins: Sequence[RunBuild], hosts: Sequence[str]
-    ) -> tuple[list[str], list[str], list[str], list[str], list[str | None]]:
-        """The runs' versions, jobs, builds, testbeds and addresses, each a list."""
-        rows = self._numbered(origins, hosts)
-        return tuple(column[rows].tolist() for column in self._columns)  # type: ignore[return-value]
-
-    def _numbered(self, origins: Sequence[RunBuild], hosts: Sequence[str]) -> npt.NDArray[np.intp]:
-        """Each run's row; rows are added for builds and hosts not seen before."""
-        keys = zip(origins, hosts, strict=True)
+    def rows(self, columns: RunColumns) -> npt.NDArray[np.intp]:
+        """The row of each run of a history; rows are added for runs of builds, hosts
+        or times not seen before."""
+        keys = zip(columns.origins, columns.hosts, columns.times, strict=True)
         try:
-            return np.fromiter(map(self._rows.__getitem__, keys), np.intp, len(origins))
+            return np.fromiter(map(self._rows.__getitem__, keys), np.intp, len(columns))
         except KeyError:
             pass
-        new = [
-            key for key in dict.fromkeys(zip(origins, hosts, strict=True)) if key not in self._rows
-        ]
+        keys = zip(columns.origins, columns.hosts, columns.times, strict=True)
+        new = [key for key in dict.fromkeys(keys) if key not in self._rows]
         if len(self._rows) + len(new) > self.LIMIT:
             self._rows.clear()
-            new = list(dict.fromkeys(zip(origins, hosts, strict=True)))
+            keys = zip(columns.origins, columns.hosts, columns.times, strict=True)
+            new = list(dict.fromkeys(keys))
         first = len(self._rows)
         self._rows.update(zip(new, itertools.count(first)))
         if len(self._rows) > len(self._columns[0]):  # room for twice as many: few copies
             room = max(2 * len(self._rows), 64)
             self._columns = [np.resize(column, room) for column in self._columns]
-        made = [
-            (*_run_texts(origin, shown_hosts), _run_link(*self._templates, origin))
-            for origin, shown_hosts in new
-        ]
+        made = [self._row(*key) for key in new]
         for column, added in zip(self._columns, zip(*made, strict=True), strict=True):
             column[first : len(self._rows)] = added
-        return self._numbered(origins, hosts)
+        return self.rows(columns)
+
+    def _row(self, origin: RunBuild, hosts: str, time: datetime) -> tuple[str | None, ...]:
+        """A run's places on each of :data:`X_AXES` (see :func:`_x_of`), in their order,
+        then its hover texts and its address."""
+        return (
+            plotly_time(time),
+            _escaped(origin.job_build),
+            _version_place(origin),
+            *_run_texts(origin, hosts),
+            _run_link(*self._templates, origin),
+        )
+
+    def places(self, x_axis: str, rows: npt.NDArray[np.intp]) -> list[str]:
+        """The runs' places on the x axis ``x_axis`` (one of :data:`X_AXES`)."""
+        return self._columns[X_AXES.index(x_axis)][rows].tolist()  # type: ignore[no-any-return]
+
+    def builds(self, rows: npt.NDArray[np.intp]) -> list[str]:
+        """The runs' escaped ``JOB/BUILD``."""
+        return self.places("build", rows)
+
+    def hover(
+        self, rows: npt.NDArray[np.intp]
+    ) -> tuple[list[str], list[str], list[str], list[str], list[str | None]]:
+        """The runs' versions, jobs, builds, testbeds and addresses, each a list."""
+        return tuple(column[rows].tolist() for column in self._columns[3:])  # type: ignore[return-value]
+
+    def links(self, rows: npt.NDArray[np.intp]) -> list[str | None] | None:
+        """The runs' addresses; None when no run has one."""
+        addresses: list[str | None] = self._columns[7][rows].tolist()
+        return addresses if any(addresses) else None
 
 
 @functools.lru_cache(maxsize=64)
@@ -466,15 +491,6 @@ def _anomaly_marks(
     return headlines, addresses
 
 
-def _build_links(origins: Sequence[RunBuild], links: LinkTemplates) -> list[str | None] | None:
-    """Each run's CI build page (else its version's page), from its build's
-    :class:`RunBuild`; None when no template says."""
-    if links.build is None and links.version is None:
-        return None
-    addresses = list(map(functools.partial(_run_link, links.build, links.version), origins))
-    return addresses if any(addresses) else None
-
-
 @functools.lru_cache(maxsize=1 << 16)
 def _run_link(
     build_template: str | None,
@@ -518,26 +534,29 @@ def _failed_trace(
     levels: TrendLevels,
     name: str,
     unit: DisplayUnit,
-    place: Places,
+    texts: _RunTexts,
+    rows: npt.NDArray[np.intp],
+    x_axis: str,
     links: LinkTemplates,
 ) -> dict[str, Any]:
     """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
-    interrupted (at zero when the test has no trend at all); a click opens the build."""
-    columns = trend.history.columns
-    origins = _picked(columns.origins, failed)
+    interrupted (at zero when the test has no trend at all); a click opens the build.
+
+    ``rows`` are the history's runs' rows of ``texts``."""
+    failed_rows = rows[failed]
     messages = [trend.history.runs[index].message for index in failed]
-    addresses = _build_links(origins, links)
+    addresses = texts.links(failed_rows)
     hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {
         "type": "scatter",
         "mode": "markers",
         "name": f"{name} failed",
         "legendgroup": trend.history.key,
-        "x": place(columns, failed),
+        "x": texts.places(x_axis, failed_rows),
         "y": [level * unit.scale for level in levels.before(failed)],
         "customdata": [
-            [_escaped(origin.job_build), _escaped(message)]
-            for origin, message in zip(origins, messages, strict=True)
+            [built, _escaped(message)]
+            for built, message in zip(texts.builds(failed_rows), messages, strict=True)
         ],
         "hovertemplate": f"failed: %{{customdata[0]}}<br>%{{customdata[1]}}{hint}<extra></extra>",
         "marker": {
@@ -721,7 +740,7 @@ def _anomaly_trace(
 def _traces(
     trend: TestTrend,
     style: _Style,
-    place: Places,
+    x_axis: str,
     trials: bool = False,
     links: LinkTemplates | None = None,
 ) -> list[dict[str, Any]]:
@@ -729,9 +748,9 @@ def _traces(
 
     A graph page draws every run of thousands of series: the averages,
     deviations and the trend's steps are array operations, and each run's
-    texts, place and address are mapped over the shown runs at once (each a
-    cached lookup by its build).  Runs are made only for the few points
-    marked over them (anomalies, outliers, excluded runs).
+    texts, place and address are taken of its rows of :class:`_RunTexts`
+    (one look-up per run).  Runs are made only for the few points marked
+    over them (anomalies, outliers, excluded runs).
     """
     links = links or LinkTemplates()
     history = trend.history
@@ -748,13 +767,14 @@ def _traces(
     measured: list[int] = shown.tolist()
     every = len(measured) == len(columns)  # then none failed either
     picked = None if every else measured
-    origins = _picked(columns.origins, picked)
-    times = place(columns, picked)
+    texts = _run_texts_of(links.build, links.version)
+    rows = texts.rows(columns)
+    shown_rows = rows if every else rows[shown]
+    times = texts.places(x_axis, shown_rows)
     averages = columns.averages if every else columns.averages[shown]
     stdevs = columns.stdevs if every else columns.stdevs[shown]
-    texts = _run_texts_of(links.build, links.version)
     hover = _runs_hover(
-        texts.columns(origins, _picked(columns.hosts, picked)),
+        texts.hover(shown_rows),
         (stdevs * scale).tolist(),
         [_percentile_text(shown, unit) for shown in _picked(columns.percentiles, picked)]
         if percentiles
@@ -796,7 +816,8 @@ def _traces(
             traces.insert(0, cloud)
     failed = [] if every else _failed_runs(columns)
     if failed:
-        traces.append(_failed_trace(trend, failed, levels, name, unit, place, links))
+        traces.append(_failed_trace(trend, failed, levels, name, unit, texts, rows, x_axis, links))
+    place = _x_of(x_axis)
     marked = map(operator.is_not, verdicts, itertools.repeat(None))
     anomalies = [index for index in itertools.compress(itertools.count(), marked) if drawn[index]]
     if anomalies:
@@ -850,11 +871,11 @@ def trend_figure(
     series open their percentile graph on a click instead (see
     :mod:`~sphinxcontrib_trending.render.latency_curves`).
     """
-    place = _x_of(x_axis)
+    _x_of(x_axis)  # refuses an unknown axis before anything is drawn
     data: list[dict[str, Any]] = []
     plotted: list[tuple[int, TestTrend, list[int]]] = []
     for trend, style in zip(trends, _styles(trends), strict=True):
-        for trace in _traces(trend, style, place, trials, links):
+        for trace in _traces(trend, style, x_axis, trials, links):
             runs = trace.pop(_RUNS, None)
             if runs is not None:
                 plotted.append((len(data), trend, runs))
