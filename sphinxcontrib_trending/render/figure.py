@@ -383,21 +383,34 @@ class _RunTexts:
         self._templates = build_template, version_template
         self._rows: dict[tuple[RunBuild, str, datetime], int] = {}
         self._columns: list[npt.NDArray[np.object_]] = [np.empty(0, dtype=object)] * 8
+        self._last: tuple[tuple[list[Any], ...], npt.NDArray[np.intp]] | None = None
 
     def rows(self, columns: RunColumns) -> npt.NDArray[np.intp]:
-        """The row of each run of a history; rows are added for runs of builds, hosts
-        or times not seen before."""
-        keys = zip(columns.origins, columns.hosts, columns.times, strict=True)
+        """The row of each run of a history (not to be changed); rows are added for
+        runs of builds, hosts or times not seen before.
+
+        The series of a graph page mostly ran in the same builds, on the same
+        hosts: a history whose builds, hosts and times equal the previous
+        one's (compared object by object, in C) gets its rows again.
+        """
+        runs = (columns.origins, columns.hosts, columns.times)
+        if self._last is not None and self._last[0] == runs:
+            return self._last[1]
+        found = self._looked_up(runs)
+        self._last = runs, found
+        return found
+
+    def _looked_up(self, runs: tuple[list[Any], ...]) -> npt.NDArray[np.intp]:
+        origins, hosts, times = runs
+        keys = zip(origins, hosts, times, strict=True)
         try:
-            return np.fromiter(map(self._rows.__getitem__, keys), np.intp, len(columns))
+            return np.fromiter(map(self._rows.__getitem__, keys), np.intp, len(origins))
         except KeyError:
             pass
-        keys = zip(columns.origins, columns.hosts, columns.times, strict=True)
-        new = [key for key in dict.fromkeys(keys) if key not in self._rows]
+        new = [key for key in dict.fromkeys(zip(*runs, strict=True)) if key not in self._rows]
         if len(self._rows) + len(new) > self.LIMIT:
             self._rows.clear()
-            keys = zip(columns.origins, columns.hosts, columns.times, strict=True)
-            new = list(dict.fromkeys(keys))
+            new = list(dict.fromkeys(zip(*runs, strict=True)))
         first = len(self._rows)
         self._rows.update(zip(new, itertools.count(first)))
         if len(self._rows) > len(self._columns[0]):  # room for twice as many: few copies
@@ -406,7 +419,7 @@ class _RunTexts:
         made = [self._row(*key) for key in new]
         for column, added in zip(self._columns, zip(*made, strict=True), strict=True):
             column[first : len(self._rows)] = added
-        return self.rows(columns)
+        return self._looked_up(runs)
 
     def _row(self, origin: RunBuild, hosts: str, time: datetime) -> tuple[str | None, ...]:
         """A run's places on each of :data:`X_AXES` (see :func:`_x_of`), in their order,

@@ -71,3 +71,15 @@ def test_each_history_s_runs_get_their_own_places_and_texts(
 def test_a_site_has_one_set_of_rows_per_link_templates() -> None:
     assert figure._run_texts_of(BUILD, None) is figure._run_texts_of(BUILD, None)
     assert figure._run_texts_of(BUILD, None) is not figure._run_texts_of(None, None)
+
+
+def test_a_history_like_the_one_before_gets_its_rows_and_one_unlike_it_its_own() -> None:
+    texts = _RunTexts(BUILD, None)
+    runs = [(build, "", build) for build in range(5)]
+    first = texts.rows(_columns(runs))
+    assert texts.rows(_columns(runs)) is first  # the same builds, hosts and times
+    for changed in ([*runs[:4], (4, "10.0.0.3", 4)], [*runs[:4], (4, "", 3)], runs[:4]):
+        columns = _columns(changed)
+        rows = texts.rows(columns)
+        assert texts.places("time", rows) == _x_of("time")(columns, None)
+        assert texts.hover(rows) == _one_by_one(columns, list(range(len(columns))))
