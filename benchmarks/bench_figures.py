@@ -3,7 +3,8 @@
 Usage::
 
     python benchmarks/bench_figures.py [--store PATH] [--series 2000] [--runs 20 120]
-        [--page 10] [--repeat 5] [--before REV] [--columns | --tuples]
+        [--page 10] [--repeat 5] [--before REV] [--columns | --tuples] [--json] [--cpu]
+        [--cold]
 
 Builds come from a store (``--store``, read as the parquet format) or are
 made up here: ``--series`` tests on two testbeds, each with a few level
@@ -17,14 +18,20 @@ series to a figure, with link templates as a CI site has them.
 The figure code of ``--before`` (a git revision, read with ``git show``) and
 the working tree's run in turn, the order swapped each repetition, after one
 warm-up each (their caches of escaped texts are filled once per site, not per
-page).  Every repetition draws histories made anew by :func:`.histories`,
+page); with ``--cold`` each repetition starts with the module's caches
+emptied, as a build's process starts (a cache an earlier repetition filled
+holds its builds' objects, which the new histories' match only by value).
+Every repetition draws histories made anew by :func:`.histories`,
 as a build's are, so nothing read of them before is kept: with
 ``--columns`` (the default) their runs are the :class:`.ColumnRuns` it
 gives; with ``--tuples`` tuples of those runs (made before the clock
 starts), as a history made by hand has them, whose columns a figure that
 reads them pays for.  Both versions' figures are checked equal, byte for
-byte as JSON.  Printed: each version's median milliseconds per page and
-microseconds per run, and before/after.
+byte as JSON.  With ``--json`` each version's time includes writing its
+figures as the graph directive does (its own ``script_json``); with
+``--cpu`` times are the process's CPU time, not the wall clock's.  Printed:
+each version's median milliseconds per page and microseconds per run, and
+before/after.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -175,13 +182,27 @@ def _anew(history: TestHistory, made: dict[str, TestHistory], tuples: bool) -> T
     return found
 
 
-def _timed(module: ModuleType, pages: list[list[TestTrend]]) -> tuple[float, list[Any]]:
+def _timed(
+    module: ModuleType,
+    pages: list[list[TestTrend]],
+    written: bool,
+    clock: Callable[[], float],
+    cold: bool = False,
+) -> tuple[float, list[Any]]:
+    if cold:
+        for cached in vars(module).values():
+            if callable(getattr(cached, "cache_clear", None)):
+                cached.cache_clear()
     gc.collect()
     gc.freeze()  # as a build freezes what it loaded: the collector walks only what is new
-    started = time.perf_counter()
+    started = clock()
     figures = [module.trend_figure(page, links=LINKS) for page in pages]
-    elapsed = time.perf_counter() - started
+    if written:
+        texts = [module.script_json(figure) for figure in figures]
+    elapsed = clock() - started
     gc.unfreeze()
+    if written and texts != [after.script_json(figure) for figure in figures]:
+        raise SystemExit("the figures' JSON differs from the working tree's")
     return elapsed, figures
 
 
@@ -193,6 +214,9 @@ def _compare(
     repeat: int,
     before: ModuleType,
     tuples: bool,
+    written: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
+    cold: bool = False,
 ) -> None:
     trends = _summarised(histories(builds, "mrr")[:series])
     pages = [trends[at : at + page] for at in range(0, len(trends), page)]
@@ -203,7 +227,9 @@ def _compare(
         order = ("before", "after") if repetition % 2 else ("after", "before")
         drawn = {}
         for name in order:
-            elapsed, drawn[name] = _timed(versions[name], _fresh(pages, builds, tuples))
+            elapsed, drawn[name] = _timed(
+                versions[name], _fresh(pages, builds, tuples), written, clock, cold
+            )
             if repetition:  # the first is a warm-up
                 seconds[name].append(elapsed)
         if repetition == 0:
@@ -235,7 +261,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--columns", dest="columns", action="store_true", default=True)
     kind.add_argument("--tuples", dest="columns", action="store_false")
+    parser.add_argument("--json", action="store_true", help="time writing the figures too")
+    parser.add_argument("--cpu", action="store_true", help="time the process's CPU time")
+    parser.add_argument("--cold", action="store_true", help="empty the caches each repetition")
     args = parser.parse_args(argv)
+    clock = time.process_time if args.cpu else time.perf_counter  # CPU: not others' load
     before = _before(args.before)
     longest = max(args.runs)
     builds = _stored(args.store) if args.store else _made_up(args.series // 2, longest)
@@ -244,7 +274,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     for runs in args.runs:
         newest = _newest(builds, runs)
         label = f"{runs} runs"
-        _compare(label, newest, args.series, args.page, args.repeat, before, not args.columns)
+        _compare(
+            label,
+            newest,
+            args.series,
+            args.page,
+            args.repeat,
+            before,
+            not args.columns,
+            args.json,
+            clock,
+            args.cold,
+        )
     return 0
 
 

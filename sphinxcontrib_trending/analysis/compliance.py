@@ -17,6 +17,7 @@ failed-tests table use the same rule (:func:`in_window`).
 from __future__ import annotations
 
 import bisect
+import itertools
 import operator
 from collections import Counter
 from collections.abc import Container, Sequence
@@ -30,8 +31,9 @@ from sphinxcontrib_trending.analysis.grading import (
     AnomalyVerdict,
     change_ratio,
     judge,
+    measured_between,
+    missing_runs,
 )
-from sphinxcontrib_trending.analysis.per_run import trend_per_run
 from sphinxcontrib_trending.analysis.windows import WindowMode as Mode
 
 _Window = TypeVar("_Window", timedelta, int)
@@ -104,8 +106,7 @@ def window_marks(
         short_count, long_count = _run_windows(short, long)
     else:
         raise ValueError(f"mode must be 'time' or 'runs', got {mode!r}")
-    missing = set(result.missing)
-    measured = [index for index in range(result.run_count) if index not in missing]
+    measured = _measured_runs(result)
     if end is None:
         end = times[-1] if times else None
     elif end.tzinfo is None:
@@ -114,7 +115,9 @@ def window_marks(
         raise ValueError(f"end {end.isoformat()} is before the newest run of the series")
     if end is None or not measured:
         return WindowMarks(None, None, None, result.run_count)
-    measured_times = [times[index] for index in measured]
+    measured_times = (
+        times if len(measured) == len(times) else list(map(times.__getitem__, measured))
+    )
     last_mark = bisect.bisect_right(measured_times, end) - 1
     if last_mark < 0:
         return WindowMarks(None, None, None, result.run_count)
@@ -170,16 +173,14 @@ def compliance_in(marks: WindowMarks, result: Classification) -> Compliance:
     """Compliance over windows already placed by :func:`window_marks`."""
     if marks.last is None:
         return Compliance(None, None, None, None, None)
-    trends = trend_per_run(result)
-    last_trend = trends[marks.last]
+    missing = missing_runs(result)
+    last_trend = _level(result, missing, marks.last)
     assert last_trend is not None  # a measured run is in a group
     if marks.short_reference is None or marks.long_start is None:
         return Compliance(None, None, last_trend, None, None)
-    short_reference = trends[marks.short_reference]
+    short_reference = _level(result, missing, marks.short_reference)
     # AVG is a step function: the level in force at the window's start counts
-    long_window = [
-        trend for trend in trends[marks.long_start : marks.short_reference + 1] if trend is not None
-    ]
+    long_window = _levels_between(result, missing, marks.long_start, marks.short_reference + 1)
     long_reference = max(long_window) if result.direction == "higher" else min(long_window)
     return Compliance(
         short_change=None if short_reference is None else change_ratio(last_trend, short_reference),
@@ -188,6 +189,41 @@ def compliance_in(marks: WindowMarks, result: Classification) -> Compliance:
         short_reference=short_reference,
         long_reference=long_reference,
     )
+
+
+def _level(result: Classification, missing: list[int], run: int) -> float | None:
+    """Run ``run``'s level: its group's average; None if it is missing or in no group."""
+    levels = _levels_between(result, missing, run, run + 1)
+    return levels[0] if levels else None
+
+
+def _levels_between(
+    result: Classification, missing: list[int], start: int, stop: int
+) -> list[float]:
+    """The levels (group averages) of the measured runs in ``[start, stop)``, oldest
+    first, a level once per group: :func:`~.per_run.trend_per_run` of those runs
+    but for missing ones, a group's repeats made one (their maximum or minimum
+    is the same).
+
+    Found from the groups and the missing runs (:func:`missing_runs`), not
+    by a level per run: a site asks this of every series on every build.
+    """
+    found = []
+    for group in result.groups:
+        low, high = max(group.start, start), min(group.stop, stop)
+        if low < high and measured_between(missing, low, high):
+            found.append(group.avg)
+    return found
+
+
+def _measured_runs(result: Classification) -> list[int]:
+    """The runs not missing, ascending (marked in a list, then picked in C)."""
+    if not result.missing:
+        return list(range(result.run_count))
+    kept = [True] * result.run_count
+    for index in missing_runs(result):
+        kept[index] = False
+    return list(itertools.compress(range(result.run_count), kept))
 
 
 @dataclass(frozen=True)
@@ -228,6 +264,19 @@ def anomaly_counts(
     """
     _check_times(times, result)
     first = since if isinstance(since, int) else _first_inside(times, since)
+    return counted_anomalies(result, first, policy, acknowledged, judged)
+
+
+def counted_anomalies(
+    result: Classification,
+    first: int,
+    policy: AnomalyPolicy | None = None,
+    acknowledged: Container[int] = (),
+    judged: Sequence[AnomalyVerdict] | None = None,
+) -> AnomalyCounts:
+    """:func:`anomaly_counts` from run ``first`` on, for a caller that placed its
+    windows with :func:`window_marks` (which checked the times): each series'
+    summary checked every run's time twice."""
     tally: Counter[str] = Counter()
     for verdict in judge(result, policy) if judged is None else judged:
         if not verdict.anomaly or verdict.start < first:
@@ -304,19 +353,29 @@ def _ordered(short: _Window, long: _Window, zero: _Window) -> tuple[_Window, _Wi
     return short, long
 
 
+_ZONE = operator.attrgetter("tzinfo")
+_last_checked: list[list[datetime]] = []
+"""A copy of the times :func:`_check_times` last found in fixed offsets and in order."""
+
+
 def _check_times(times: Sequence[datetime], result: Classification) -> None:
     """Every time aware and none before the one before it; the error names the run.
 
     A site checks thousands of series on every page, so the usual case (every
     time in a fixed offset, UTC as ingest gives them, in order) is checked
     with C-level loops; only a failure, or another kind of zone, goes time
-    by time.
+    by time.  Series of one testbed ran in the same builds: times equal to
+    the last ones checked (an aware time never equals a naive one) pass
+    without checking each again.
     """
     if len(times) != result.run_count:
         raise ValueError(f"got {len(times)} times for {result.run_count} runs")
+    if _last_checked and _last_checked[0] == times:
+        return
     # a fixed offset is aware at every moment: only other zones are asked
-    fixed = all(isinstance(zone, timezone) for zone in {time.tzinfo for time in times})
+    fixed = all(isinstance(zone, timezone) for zone in set(map(_ZONE, times)))
     if fixed and all(map(operator.le, times, times[1:])):
+        _last_checked[:] = [list(times)]
         return
     for index, time in enumerate(times):
         if not fixed and (time.tzinfo is None or time.utcoffset() is None):

@@ -16,7 +16,6 @@ from sphinxcontrib_trending.analysis import (
     AnomalyVerdict,
     Classification,
     Compliance,
-    anomaly_counts,
     classify,
     runs_in_last_group,
     verdict_per_run,
@@ -27,7 +26,12 @@ from sphinxcontrib_trending.analysis.acknowledged import (
     acknowledged_anomalies,
 )
 from sphinxcontrib_trending.analysis.calibration import calibrated_unit
-from sphinxcontrib_trending.analysis.compliance import Mode, compliance_in, window_marks
+from sphinxcontrib_trending.analysis.compliance import (
+    Mode,
+    compliance_in,
+    counted_anomalies,
+    window_marks,
+)
 from sphinxcontrib_trending.analysis.environment_changes import environment_change
 from sphinxcontrib_trending.analysis.excluded import NO_EXCLUSIONS, ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.grading import judge
@@ -203,7 +207,7 @@ def summarize(
         history=history,
         result=result,
         compliance=compliance_in(marks, result),
-        counts=anomaly_counts(times, result, marks.recent_from, policy, acknowledged, judged),
+        counts=counted_anomalies(result, marks.recent_from, policy, acknowledged, judged),
         verdicts=verdict_per_run(result, policy, judged),
         acknowledged=acknowledged,
         runs_in_last_group=runs_in_last_group(result),

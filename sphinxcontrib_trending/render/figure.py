@@ -128,11 +128,13 @@ def _x_of(kind: str) -> Places:
             map(_escaped, map(_JOB_BUILD, _picked(columns.origins, runs)))
         )
     if kind == "version":
-        return lambda columns, runs: [
-            _escaped(origin.dut_version or origin.job_build)
-            for origin in _picked(columns.origins, runs)
-        ]
+        return lambda columns, runs: list(map(_version_place, _picked(columns.origins, runs)))
     raise ValueError(f"x axis {kind!r}: expected one of {', '.join(X_AXES)}")
+
+
+def _version_place(origin: RunBuild) -> str:
+    """A run's place on a version axis: its version, else its build."""
+    return _escaped(origin.dut_version or origin.job_build)
 
 
 def _x_axis(kind: str, trends: Sequence[TestTrend]) -> dict[str, Any]:
@@ -274,12 +276,12 @@ CLICK_NEWEST_PERCENTILES = "the newest runs: their latency percentiles"
 
 
 def _click_hint(links: LinkTemplates) -> str:
-    """What a click on a run opens (see :func:`_build_links`)."""
+    """What a click on a run opens (see :func:`_run_link`)."""
     return CLICK_OPENS_BUILD if links.build else CLICK_OPENS_VERSION
 
 
 def _runs_hover(
-    texts: list[tuple[str, str, str, str, str | None]],
+    texts: tuple[list[str], list[str], list[str], list[str], list[str | None]],
     stdevs: list[float],
     percentiles: list[str] | None,
     unit: DisplayUnit,
@@ -288,10 +290,10 @@ def _runs_hover(
     """The runs trace's ``customdata``, ``meta``, template (see :func:`_runs_template`)
     and the addresses a click opens, if any.
 
-    ``texts`` are each run's :func:`_linked_texts`, ``percentiles`` each
+    ``texts`` are the runs' :meth:`_RunTexts.columns`, ``percentiles`` each
     run's :func:`_percentile_text` if the metric has them.
     """
-    versions, jobs, builds, testbeds, links = zip(*texts, strict=True) if texts else [()] * 5
+    versions, jobs, builds, testbeds, links = texts
     addresses = list(links) if any(links) else None
     one_job, one_testbed = len(set(jobs)) == 1, len(set(testbeds)) == 1
     columns: list[Sequence[Any]] = [
@@ -362,13 +364,98 @@ def _run_texts(origin: RunBuild, hosts: str) -> tuple[str, str, str, str]:
     )
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _linked_texts(
-    build_template: str | None, version_template: str | None, origin: RunBuild, hosts: str
-) -> tuple[str, str, str, str, str | None]:
-    """A run's :func:`_run_texts` and the address a click on it opens (see
-    :func:`_run_link`): one look-up per run where there were two."""
-    return (*_run_texts(origin, hosts), _run_link(build_template, version_template, origin))
+class _RunTexts:
+    """Each run's place on every x axis (see :func:`_x_of`), its hover texts
+    (:func:`_run_texts`) and the address a click on it opens (:func:`_run_link`),
+    kept as columns with a row per build, hosts and time.
+
+    A series' runs are looked up to their rows once, and each trace takes
+    the columns it shows of those rows at once (the runs trace its shown
+    runs', the failed runs trace theirs).  A run's texts looked up as a
+    tuple each, then turned into columns, and its place looked up apart,
+    took more than the rest of its trace.
+    """
+
+    LIMIT = 1 << 16
+    """Rows kept at most (as many as the caches of each build's texts keep)."""
+
+    def __init__(self, build_template: str | None, version_template: str | None) -> None:
+        self._templates = build_template, version_template
+        self._rows: dict[tuple[RunBuild, str, datetime], int] = {}
+        self._columns: list[npt.NDArray[np.object_]] = [np.empty(0, dtype=object)] * 8
+        self._last: tuple[tuple[list[Any], ...], npt.NDArray[np.intp]] | None = None
+
+    def rows(self, columns: RunColumns) -> npt.NDArray[np.intp]:
+        """The row of each run of a history (not to be changed); rows are added for
+        runs of builds, hosts or times not seen before.
+
+        The series of a graph page mostly ran in the same builds, on the same
+        hosts: a history whose builds, hosts and times equal the previous
+        one's (compared object by object, in C) gets its rows again.
+        """
+        runs = (columns.origins, columns.hosts, columns.times)
+        if self._last is not None and self._last[0] == runs:
+            return self._last[1]
+        found = self._looked_up(runs)
+        self._last = runs, found
+        return found
+
+    def _looked_up(self, runs: tuple[list[Any], ...]) -> npt.NDArray[np.intp]:
+        origins, hosts, times = runs
+        keys = zip(origins, hosts, times, strict=True)
+        try:
+            return np.fromiter(map(self._rows.__getitem__, keys), np.intp, len(origins))
+        except KeyError:
+            pass
+        new = [key for key in dict.fromkeys(zip(*runs, strict=True)) if key not in self._rows]
+        if len(self._rows) + len(new) > self.LIMIT:
+            self._rows.clear()
+            new = list(dict.fromkeys(zip(*runs, strict=True)))
+        first = len(self._rows)
+        self._rows.update(zip(new, itertools.count(first)))
+        if len(self._rows) > len(self._columns[0]):  # room for twice as many: few copies
+            room = max(2 * len(self._rows), 64)
+            self._columns = [np.resize(column, room) for column in self._columns]
+        made = [self._row(*key) for key in new]
+        for column, added in zip(self._columns, zip(*made, strict=True), strict=True):
+            column[first : len(self._rows)] = added
+        return self._looked_up(runs)
+
+    def _row(self, origin: RunBuild, hosts: str, time: datetime) -> tuple[str | None, ...]:
+        """A run's places on each of :data:`X_AXES` (see :func:`_x_of`), in their order,
+        then its hover texts and its address."""
+        return (
+            plotly_time(time),
+            _escaped(origin.job_build),
+            _version_place(origin),
+            *_run_texts(origin, hosts),
+            _run_link(*self._templates, origin),
+        )
+
+    def places(self, x_axis: str, rows: npt.NDArray[np.intp]) -> list[str]:
+        """The runs' places on the x axis ``x_axis`` (one of :data:`X_AXES`)."""
+        return self._columns[X_AXES.index(x_axis)][rows].tolist()  # type: ignore[no-any-return]
+
+    def builds(self, rows: npt.NDArray[np.intp]) -> list[str]:
+        """The runs' escaped ``JOB/BUILD``."""
+        return self.places("build", rows)
+
+    def hover(
+        self, rows: npt.NDArray[np.intp]
+    ) -> tuple[list[str], list[str], list[str], list[str], list[str | None]]:
+        """The runs' versions, jobs, builds, testbeds and addresses, each a list."""
+        return tuple(column[rows].tolist() for column in self._columns[3:])  # type: ignore[return-value]
+
+    def links(self, rows: npt.NDArray[np.intp]) -> list[str | None] | None:
+        """The runs' addresses; None when no run has one."""
+        addresses: list[str | None] = self._columns[7][rows].tolist()
+        return addresses if any(addresses) else None
+
+
+@functools.lru_cache(maxsize=64)
+def _run_texts_of(build_template: str | None, version_template: str | None) -> _RunTexts:
+    """The :class:`_RunTexts` of a site's link templates (a site has one or two)."""
+    return _RunTexts(build_template, version_template)
 
 
 def _testbed_and_hosts(testbed: str | None, hosts: str) -> str:
@@ -417,15 +504,6 @@ def _anomaly_marks(
     return headlines, addresses
 
 
-def _build_links(origins: Sequence[RunBuild], links: LinkTemplates) -> list[str | None] | None:
-    """Each run's CI build page (else its version's page), from its build's
-    :class:`RunBuild`; None when no template says."""
-    if links.build is None and links.version is None:
-        return None
-    addresses = list(map(functools.partial(_run_link, links.build, links.version), origins))
-    return addresses if any(addresses) else None
-
-
 @functools.lru_cache(maxsize=1 << 16)
 def _run_link(
     build_template: str | None,
@@ -469,26 +547,29 @@ def _failed_trace(
     levels: TrendLevels,
     name: str,
     unit: DisplayUnit,
-    place: Places,
+    texts: _RunTexts,
+    rows: npt.NDArray[np.intp],
+    x_axis: str,
     links: LinkTemplates,
 ) -> dict[str, Any]:
     """Failed runs (not PASS, as in the failed-tests table) as crosses on the trend they
-    interrupted (at zero when the test has no trend at all); a click opens the build."""
-    columns = trend.history.columns
-    origins = _picked(columns.origins, failed)
+    interrupted (at zero when the test has no trend at all); a click opens the build.
+
+    ``rows`` are the history's runs' rows of ``texts``."""
+    failed_rows = rows[failed]
     messages = [trend.history.runs[index].message for index in failed]
-    addresses = _build_links(origins, links)
+    addresses = texts.links(failed_rows)
     hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {
         "type": "scatter",
         "mode": "markers",
         "name": f"{name} failed",
         "legendgroup": trend.history.key,
-        "x": place(columns, failed),
+        "x": texts.places(x_axis, failed_rows),
         "y": [level * unit.scale for level in levels.before(failed)],
         "customdata": [
-            [_escaped(origin.job_build), _escaped(message)]
-            for origin, message in zip(origins, messages, strict=True)
+            [built, _escaped(message)]
+            for built, message in zip(texts.builds(failed_rows), messages, strict=True)
         ],
         "hovertemplate": f"failed: %{{customdata[0]}}<br>%{{customdata[1]}}{hint}<extra></extra>",
         "marker": {
@@ -672,7 +753,7 @@ def _anomaly_trace(
 def _traces(
     trend: TestTrend,
     style: _Style,
-    place: Places,
+    x_axis: str,
     trials: bool = False,
     links: LinkTemplates | None = None,
 ) -> list[dict[str, Any]]:
@@ -680,9 +761,9 @@ def _traces(
 
     A graph page draws every run of thousands of series: the averages,
     deviations and the trend's steps are array operations, and each run's
-    texts, place and address are mapped over the shown runs at once (each a
-    cached lookup by its build).  Runs are made only for the few points
-    marked over them (anomalies, outliers, excluded runs).
+    texts, place and address are taken of its rows of :class:`_RunTexts`
+    (one look-up per run).  Runs are made only for the few points marked
+    over them (anomalies, outliers, excluded runs).
     """
     links = links or LinkTemplates()
     history = trend.history
@@ -699,13 +780,14 @@ def _traces(
     measured: list[int] = shown.tolist()
     every = len(measured) == len(columns)  # then none failed either
     picked = None if every else measured
-    origins = _picked(columns.origins, picked)
-    times = place(columns, picked)
+    texts = _run_texts_of(links.build, links.version)
+    rows = texts.rows(columns)
+    shown_rows = rows if every else rows[shown]
+    times = texts.places(x_axis, shown_rows)
     averages = columns.averages if every else columns.averages[shown]
     stdevs = columns.stdevs if every else columns.stdevs[shown]
-    linked = functools.partial(_linked_texts, links.build, links.version)
     hover = _runs_hover(
-        list(map(linked, origins, _picked(columns.hosts, picked))),
+        texts.hover(shown_rows),
         (stdevs * scale).tolist(),
         [_percentile_text(shown, unit) for shown in _picked(columns.percentiles, picked)]
         if percentiles
@@ -747,7 +829,8 @@ def _traces(
             traces.insert(0, cloud)
     failed = [] if every else _failed_runs(columns)
     if failed:
-        traces.append(_failed_trace(trend, failed, levels, name, unit, place, links))
+        traces.append(_failed_trace(trend, failed, levels, name, unit, texts, rows, x_axis, links))
+    place = _x_of(x_axis)
     marked = map(operator.is_not, verdicts, itertools.repeat(None))
     anomalies = [index for index in itertools.compress(itertools.count(), marked) if drawn[index]]
     if anomalies:
@@ -801,11 +884,11 @@ def trend_figure(
     series open their percentile graph on a click instead (see
     :mod:`~sphinxcontrib_trending.render.latency_curves`).
     """
-    place = _x_of(x_axis)
+    _x_of(x_axis)  # refuses an unknown axis before anything is drawn
     data: list[dict[str, Any]] = []
     plotted: list[tuple[int, TestTrend, list[int]]] = []
     for trend, style in zip(trends, _styles(trends), strict=True):
-        for trace in _traces(trend, style, place, trials, links):
+        for trace in _traces(trend, style, x_axis, trials, links):
             runs = trace.pop(_RUNS, None)
             if runs is not None:
                 plotted.append((len(data), trend, runs))
@@ -875,9 +958,38 @@ def script_json(figure: dict[str, Any]) -> str:
     leaves out, where the standard encoder would stop the build.
     """
     try:
-        text = orjson.dumps(figure).decode()
+        data = orjson.dumps(figure)
     except orjson.JSONEncodeError:  # a lone surrogate, which the standard encoder escapes
-        text = json.dumps(_finite(figure), separators=(",", ":"), allow_nan=False)
-    for character in "<>&\u2028\u2029":  # the last two end a line in older JavaScript
-        text = text.replace(character, f"\\u{ord(character):04x}")
-    return text
+        data = json.dumps(_finite(figure), separators=(",", ":"), allow_nan=False).encode()
+    return _script_safe(data).decode()
+
+
+def _escapes(characters: str) -> tuple[tuple[bytes, bytes], ...]:
+    return tuple(
+        (character.encode(), f"\\u{ord(character):04x}".encode()) for character in characters
+    )
+
+
+_MARKUP_ESCAPES = _escapes("<>&")
+_SEPARATOR_ESCAPES = _escapes("\u2028\u2029")
+"""The line and paragraph separators, which end a line in older JavaScript."""
+_SEPARATORS_LEAD = "\u2028".encode()[:1]
+"""The first byte of both separators' UTF-8 (and of few other characters)."""
+
+
+def _script_safe(data: bytes) -> bytes:
+    """``data`` (JSON in UTF-8) with markup and separators as ``\\u`` escapes.
+
+    Replaced in the bytes, not the text: Python replaces a character of a
+    text by a longer string many times slower than a byte of bytes, and a
+    figure is tens of kilobytes.  UTF-8 is safe to replace in: no
+    character's bytes occur inside another's.  The separators are looked
+    for only where their first byte is: a search for their three bytes
+    cost as much as every other replacement together.
+    """
+    for character, escape in _MARKUP_ESCAPES:
+        data = data.replace(character, escape)
+    if _SEPARATORS_LEAD in data:
+        for character, escape in _SEPARATOR_ESCAPES:
+            data = data.replace(character, escape)
+    return data

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
+from typing import BinaryIO
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -68,14 +69,42 @@ def figure_name(key: str) -> str:
 
 def figure_text(env: BuildEnvironment, key: str) -> str:
     """The figure :func:`stash_figure` kept under ``key``; ``OSError`` if its file is gone."""
-    name, offset, length = key.rsplit(":", 2)
-    docname = name.rsplit("/", 1)[0]
-    with _page_file(env, docname).open("rb") as stash:
+    with FigureReader(env) as figures:
+        return figures.data(key).decode("utf-8")
+
+
+class FigureReader:
+    """Reads the figures :func:`stash_figure` kept, each page's file opened once.
+
+    A page of two thousand graphs opened its file two thousand times, once
+    per figure, when it was written.  Use it as a context manager: the
+    files close when it ends.
+    """
+
+    def __init__(self, env: BuildEnvironment) -> None:
+        self._env = env
+        self._files: dict[str, BinaryIO] = {}
+
+    def __enter__(self) -> FigureReader:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        for stash in self._files.values():
+            stash.close()
+        self._files.clear()
+
+    def data(self, key: str) -> bytes:
+        """The figure kept under ``key``, as UTF-8; ``OSError`` if its file is gone."""
+        name, offset, length = key.rsplit(":", 2)
+        docname = name.rsplit("/", 1)[0]
+        stash = self._files.get(docname)
+        if stash is None:
+            stash = self._files[docname] = _page_file(self._env, docname).open("rb")
         stash.seek(int(offset))
         data = stash.read(int(length))
-    if len(data) != int(length):
-        raise OSError(f"the figures of {docname!r} are cut short")
-    return data.decode("utf-8")
+        if len(data) != int(length):
+            raise OSError(f"the figures of {docname!r} are cut short")
+        return data
 
 
 def _finish_page(app: Sphinx, doctree: nodes.document) -> None:

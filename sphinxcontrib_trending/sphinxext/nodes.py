@@ -33,8 +33,8 @@ from sphinx.writers.html5 import HTML5Translator
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
-from sphinxcontrib_trending.sphinxext.figure_files import figure_name, figure_text, stash_figure
-from sphinxcontrib_trending.sphinxext.page_files import interactive, page_dir, write_page_file
+from sphinxcontrib_trending.sphinxext.figure_files import FigureReader, figure_name, stash_figure
+from sphinxcontrib_trending.sphinxext.page_files import interactive, page_dir, write_page_data
 from sphinxcontrib_trending.sphinxext.table_nodes import link_targets, trending_link, trending_table
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
@@ -82,15 +82,19 @@ def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
     raise nodes.SkipNode
 
 
-def _write_data(app: Sphinx, graph: trending_graph, docname: str, figure: str) -> None:
+def _write_data(app: Sphinx, graph: trending_graph, docname: str, figure: bytes) -> None:
     """The figure as a data file that hands it to trending.js when loaded.
 
     The figure JSON is script-safe (no ``<``, ``>`` or ``&``) and the id is
-    ours, so the file runs nothing but the one call.
+    ours, so the file runs nothing but the one call.  Made of the figure's
+    bytes as read: a page's thousands of figures are not decoded only to be
+    encoded again.
     """
-    figure_id = f"{graph['ids'][0]}-figure"
-    text = f"{DATA_CALLBACK}({json.dumps(figure_id)},{figure});\n"
-    graph["data"] = write_page_file(app, docname, f"{graph['ids'][0]}.js", text)
+    graph_id = graph["ids"][0]
+    call = f"{DATA_CALLBACK}({json.dumps(f'{graph_id}-figure')},".encode()
+    graph["data"] = write_page_data(
+        app, docname, f"{graph_id}.js", b"".join((call, figure, b");\n"))
+    )
 
 
 def _placeholder(node: trending_graph) -> nodes.paragraph:
@@ -114,7 +118,7 @@ def _image_format(app: Sphinx) -> str | None:
 
 
 def _static_image(
-    app: Sphinx, graph: trending_graph, docname: str, suffix: str, figure: str
+    app: Sphinx, graph: trending_graph, docname: str, suffix: str, figure: bytes
 ) -> nodes.image:
     """The graph drawn into the builder's image folder, named by what it shows.
 
@@ -122,7 +126,7 @@ def _static_image(
     pages (epub) link it relative to the page; LaTeX reads it relative to
     the output root.
     """
-    digest = hashlib.sha256(figure.encode()).hexdigest()[:20]
+    digest = hashlib.sha256(figure).hexdigest()[:20]
     relative = posixpath.join(app.builder.imagedir, "trending", f"graph-{digest}.{suffix}")
     path = Path(app.outdir, relative)
     if not path.is_file():
@@ -169,31 +173,45 @@ def _preceding(graphs: list[trending_graph]) -> dict[int, nodes.Node | None]:
     return found
 
 
+def _resolve_graph(
+    app: Sphinx,
+    graph: trending_graph,
+    docname: str,
+    figures: FigureReader,
+    is_html: bool,
+    image_format: str | None,
+    preceding: dict[int, nodes.Node | None],
+) -> None:
+    """A graph as its builder shows it: a data file, an image or a placeholder."""
+    if not is_html and image_format is None:
+        graph.replace_self(_placeholder(graph))
+        return
+    try:
+        figure = figures.data(graph["figure"])
+    except OSError as error:
+        warn(
+            f"the data of graph {figure_name(graph['figure'])!r} is gone ({error}); "
+            "build again with -E to redraw it",
+            "cache",
+            location=graph,
+        )
+        graph.replace_self(_placeholder(graph))
+        return
+    if is_html:
+        _place_anchors(app.env, graph, docname, preceding.get(id(graph)))
+        _write_data(app, graph, docname, figure)
+    elif image_format is not None:
+        graph.replace_self(_static_image(app, graph, docname, image_format, figure))
+
+
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     is_html = interactive(app)
     image_format = _image_format(app)
     graphs = list(doctree.findall(trending_graph))
     preceding = _preceding(graphs) if is_html else {}
-    for graph in graphs:
-        if is_html or image_format is not None:
-            try:
-                figure = figure_text(app.env, graph["figure"])
-            except OSError as error:
-                warn(
-                    f"the data of graph {figure_name(graph['figure'])!r} is gone ({error}); "
-                    "build again with -E to redraw it",
-                    "cache",
-                    location=graph,
-                )
-                graph.replace_self(_placeholder(graph))
-                continue
-        if is_html:
-            _place_anchors(app.env, graph, docname, preceding.get(id(graph)))
-            _write_data(app, graph, docname, figure)
-        elif image_format is not None:
-            graph.replace_self(_static_image(app, graph, docname, image_format, figure))
-        else:
-            graph.replace_self(_placeholder(graph))
+    with FigureReader(app.env) as figures:
+        for graph in graphs:
+            _resolve_graph(app, graph, docname, figures, is_html, image_format, preceding)
     for link in list(doctree.findall(trending_link)):
         target = anchor_owner(app.env, SeriesTarget(link["source"], link["key"]))
         text = link.astext()

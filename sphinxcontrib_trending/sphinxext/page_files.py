@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-from pathlib import Path
 
 from sphinx.application import Sphinx
 
@@ -42,17 +41,33 @@ def write_page_file(app: Sphinx, docname: str, suffix: str, text: str) -> str:
     seconds).  Written over, the file keeps its blocks and grows by the new
     run's bytes.
     """
+    return write_page_data(app, docname, suffix, text.encode("utf-8"))
+
+
+def write_page_data(app: Sphinx, docname: str, suffix: str, data: bytes) -> str:
+    """:func:`write_page_file` of bytes already encoded.
+
+    A graph page writes thousands of these: the path is joined as a string,
+    not made a :class:`~pathlib.Path`, and a file is cut only when it was
+    longer than its new bytes.
+    """
     name = f"{posixpath.basename(docname)}.{suffix}"
-    path = Path(app.outdir, page_dir(app, docname), name)
-    data = text.encode("utf-8")
+    path = os.path.join(app.outdir, page_dir(app, docname), name)
     try:
-        size = path.stat().st_size
+        size = os.stat(path).st_size
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        size = 0
     else:
-        if size == len(data) and path.read_bytes() == data:
+        if size == len(data) and _read(path) == data:
             return name
     with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o666), "wb") as out:
         out.write(data)
-        out.truncate()
+        if size > len(data):
+            out.truncate()
     return name
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as existing:
+        return existing.read()

@@ -172,6 +172,25 @@ def test_only_the_naive_time_is_refused_among_aware_ones() -> None:
     assert compliance(eastern, result) == compliance(daily(3), result)
 
 
+def test_times_like_the_last_checked_pass_and_times_changed_since_are_checked() -> None:
+    """Times equal to those last found good are not checked again, each time: a
+    list changed in place since, or a naive time at the same moment, still is."""
+    result = classify([1.0, 2.0, 3.0])
+    times = [moment + timedelta(hours=5) for moment in daily(3)]  # none checked before
+    assert compliance(times, result) == compliance(list(times), result)
+    times[2] = times[0]
+    with pytest.raises(ValueError, match="time of run 2 is earlier"):
+        compliance(times, result)
+    good = daily(3)
+    compliance(good, result)
+    naive = [*good[:2], good[2].replace(tzinfo=None)]
+    with pytest.raises(ValueError, match="time of run 2 is not timezone-aware"):
+        compliance(naive, result)
+    unknown = [*good[:2], good[2].replace(tzinfo=_Unknown())]
+    with pytest.raises(ValueError, match="time of run 2 is not timezone-aware"):
+        compliance(unknown, result)
+
+
 def test_count_anomalies_counts_groups_starting_in_the_window() -> None:
     runs = [100.0] * 30 + [50.0] * 30 + [100.0] * 30 + [40.0] * 10
     result = classify(runs)

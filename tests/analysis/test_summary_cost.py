@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -11,6 +12,9 @@ from sphinxcontrib_trending.analysis.grading import measured_between, missing_ru
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
 from tests import hand_built
+
+compliance = importlib.import_module("sphinxcontrib_trending.analysis.compliance")
+"""The module (the package's ``compliance`` is its function of that name)."""
 
 
 def test_measured_runs_are_counted_from_the_missing_ones_as_a_walk_counts_them() -> None:
@@ -39,3 +43,23 @@ def test_a_summary_of_a_grouped_series_does_not_make_its_samples_again(
 
     monkeypatch.setattr(summary, "run_samples", walked)
     assert summarize(history, TrendOptions(), end, None, expected.result) == expected
+
+
+def test_a_summary_checks_its_times_once_and_makes_no_level_per_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    builds = hand_built.builds({"step": lambda number: 2e7 if number < 30 else 1e7}, range(1, 60))
+    (history,) = histories(builds, "mrr")
+    end = builds[-1].time
+    expected = summarize(history, TrendOptions(), end)
+    assert expected.compliance.long_change == pytest.approx(-0.5)
+    checked = []
+    check = compliance._check_times
+    monkeypatch.setattr(compliance, "_check_times", lambda *args: checked.append(check(*args)))
+
+    def walked(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a level made for every run")
+
+    monkeypatch.setattr(compliance, "trend_per_run", walked, raising=False)
+    assert summarize(history, TrendOptions(), end, None, expected.result) == expected
+    assert len(checked) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -49,3 +50,17 @@ def test_a_lone_surrogate_beside_a_number_that_is_not_finite_still_gives_null() 
 def test_any_figure_reads_back_as_it_was(figure: object) -> None:
     text = script_json({"figure": figure})
     assert "<" not in text and json.loads(text) == {"figure": figure}
+
+
+def _escaped_as_text(text: str) -> str:
+    """What :func:`script_json` does, a character of the text at a time."""
+    for character in "<>&\u2028\u2029":
+        text = text.replace(character, f"\\u{ord(character):04x}")
+    return text
+
+
+@given(st.text(alphabet=st.sampled_from('a<>&é€\u2028\u2029\u2027\u202a\U0001f600"\\')))
+def test_escaping_the_bytes_gives_what_escaping_the_text_gives(text: str) -> None:
+    """Replaced in UTF-8, beside characters that share the separators' first bytes."""
+    figure = {"name": text, "y": [1.5]}
+    assert script_json(figure) == _escaped_as_text(orjson.dumps(figure).decode())

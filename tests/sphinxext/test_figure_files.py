@@ -5,10 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
-from sphinxcontrib_trending.sphinxext.figure_files import FOLDER, SUFFIX, figure_text
-from sphinxcontrib_trending.sphinxext.nodes import DATA_CALLBACK, trending_graph
+from sphinxcontrib_trending.sphinxext import figure_files
+from sphinxcontrib_trending.sphinxext.figure_files import (
+    FOLDER,
+    SUFFIX,
+    FigureReader,
+    figure_text,
+)
+from sphinxcontrib_trending.sphinxext.nodes import DATA_CALLBACK, resolve, trending_graph
 from tests.sphinxext.conftest import SiteFactory
 
 
@@ -102,3 +110,27 @@ def test_a_page_read_again_removes_the_figure_files_of_earlier_releases(
     app.build()
     assert not old.exists()
     assert _figures(app, "graphs").is_file()
+
+
+def test_a_page_s_figures_are_read_from_its_file_opened_once(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = site()
+    app.build()
+    doctree = app.env.get_doctree("graphs")
+    keys = [graph["figure"] for graph in doctree.findall(trending_graph)]
+    expected = [figure_text(app.env, key) for key in keys]
+    opened = []
+    page_file = figure_files._page_file
+
+    def counted(env: BuildEnvironment, docname: str) -> Path:
+        opened.append(docname)
+        return page_file(env, docname)
+
+    monkeypatch.setattr(figure_files, "_page_file", counted)
+    with FigureReader(app.env) as figures:
+        assert [figures.data(key).decode() for key in reversed(keys)] == expected[::-1]
+    assert opened == ["graphs"]
+    opened.clear()
+    resolve(app, doctree, "graphs")  # as the writer does, for the page's five graphs
+    assert opened == ["graphs"]

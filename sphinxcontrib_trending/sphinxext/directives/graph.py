@@ -16,6 +16,7 @@ from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.conf.sources import Source
 from sphinxcontrib_trending.engine.forked import map_forked
+from sphinxcontrib_trending.ingest.dimensions import Dimensions
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.ingest.telemetry import PREFIX
 from sphinxcontrib_trending.render.figure import X_AXES, script_json, series_label, trend_figure
@@ -183,7 +184,18 @@ def _called(batch: Callable[[], list[str]]) -> list[str]:
 
 def _search_text(history: TestHistory) -> tuple[str, str]:
     """What the site's search box lists and matches: the name, then where it ran."""
-    labels = history.dimensions.labels()
+    labels = _labels(history.dimensions)
     if history.testbed and history.dimensions.testbed is None:
         labels = (f"testbed={history.testbed}", *labels)
     return history.display_name, " ".join(labels)
+
+
+@functools.lru_cache(maxsize=4096)
+def _labels(dimensions: Dimensions) -> tuple[str, ...]:
+    """The labels of a series' dimensions, made once for all series that share them.
+
+    Graph pages show thousands of series with a few hundred dimensions
+    between them, and making the labels (a deep copy of the dimensions)
+    cost each graph more than claiming its anchor.
+    """
+    return dimensions.labels()
