@@ -290,7 +290,7 @@ def _runs_hover(
     """The runs trace's ``customdata``, ``meta``, template (see :func:`_runs_template`)
     and the addresses a click opens, if any.
 
-    ``texts`` are the runs' :meth:`_RunTexts.columns`, ``percentiles`` each
+    ``texts`` are the runs' :meth:`_RunTexts.hover`, ``percentiles`` each
     run's :func:`_percentile_text` if the metric has them.
     """
     versions, jobs, builds, testbeds, links = texts
@@ -762,7 +762,7 @@ def _traces(
     A graph page draws every run of thousands of series: the averages,
     deviations and the trend's steps are array operations, and each run's
     texts, place and address are taken of its rows of :class:`_RunTexts`
-    (one look-up per run).  Runs are made only for the few points marked
+    (a look-up per run at most).  Runs are made only for the few points marked
     over them (anomalies, outliers, excluded runs).
     """
     links = links or LinkTemplates()
