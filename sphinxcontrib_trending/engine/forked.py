@@ -13,6 +13,7 @@ only which one to take, so no item is pickled through a pipe.  Where
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -63,7 +64,8 @@ def map_forked(
     # frozen already (a freeze made before is its maker's to undo): a walk of
     # every frozen object, 0.14 s at 2,000 series of 124 runs and more with each
     try:
-        with collector_paused(), context.Pool(min(workers, len(items))) as pool:
+        pool = context.Pool(min(workers, len(items)), initializer=_terminated_by_default)
+        with collector_paused(), pool:
             outcomes = pool.imap(_Call(task), range(len(items)))
             for done, (item, (ok, value)) in enumerate(zip(items, outcomes, strict=True), start=1):
                 if not ok:
@@ -75,6 +77,19 @@ def map_forked(
     finally:
         _inherited = outer
     return results
+
+
+def _terminated_by_default() -> None:
+    """A worker ends at once when the pool terminates it, whatever this process set.
+
+    The pool ends its workers with SIGTERM.  A worker forked from a process
+    that handles it (the CLI raises SystemExit on it, see
+    :func:`~sphinxcontrib_trending.cli.exit_on_terminate`) inherited that
+    handler: the exit then ran inside the worker's wait for its next task,
+    and now and then left it waiting on a queue lock a terminated sibling
+    held, and the pool, joining it, hung for good.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 _inherited: Sequence[Any] = ()

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import threading
 from pathlib import Path
 from typing import NoReturn
 
 import pytest
 
+from sphinxcontrib_trending.cli import exit_on_terminate
 from sphinxcontrib_trending.engine import TaskFailed, map_ordered
 from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.ingest import SourceSpec
@@ -109,3 +111,16 @@ def test_forked_workers_leave_a_freeze_made_before_them_in_place() -> None:
         gc.unfreeze()
     assert map_forked(int, ["1", "2", "3"], 2) == [1, 2, 3]
     assert gc.get_freeze_count() == 0  # its own freeze it undoes
+
+
+def _sigterm_disposition(_item: int) -> object:
+    return signal.getsignal(signal.SIGTERM)
+
+
+def test_forked_workers_end_on_sigterm_whatever_the_parent_handles() -> None:
+    """The pool ends its workers with SIGTERM: one that inherited the CLI's handler
+    (SystemExit) could be left waiting on a lock, and the pool joining it hung."""
+    with exit_on_terminate():
+        assert callable(signal.getsignal(signal.SIGTERM))
+        found = map_forked(_sigterm_disposition, list(range(6)), 2)
+    assert found == [signal.SIG_DFL] * 6
