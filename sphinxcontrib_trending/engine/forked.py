@@ -64,8 +64,10 @@ def map_forked(
     # frozen already (a freeze made before is its maker's to undo): a walk of
     # every frozen object, 0.14 s at 2,000 series of 124 runs and more with each
     try:
-        pool = context.Pool(min(workers, len(items)), initializer=_terminated_by_default)
-        with collector_paused(), pool:
+        with (
+            collector_paused(),
+            context.Pool(min(workers, len(items)), initializer=_terminated_by_default) as pool,
+        ):
             outcomes = pool.imap(_Call(task), range(len(items)))
             for done, (item, (ok, value)) in enumerate(zip(items, outcomes, strict=True), start=1):
                 if not ok:
