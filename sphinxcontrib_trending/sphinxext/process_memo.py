@@ -134,11 +134,6 @@ def plan_grouping(configured: int | None, parallel: int) -> int:
     return workers
 
 
-def page_workers() -> int | None:
-    """Processes a page may fork for its own work (None: none), see :func:`plan_grouping`."""
-    return _page_workers
-
-
 def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
     """The dataset of a configured source, parsed at most once per fingerprint.
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
 from docutils import nodes
@@ -13,9 +11,7 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TestTrend
-from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.conf.sources import Source
-from sphinxcontrib_trending.engine.forked import map_forked
 from sphinxcontrib_trending.ingest.dimensions import Dimensions
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.ingest.telemetry import PREFIX
@@ -32,14 +28,9 @@ from sphinxcontrib_trending.sphinxext.env_records import (
 from sphinxcontrib_trending.sphinxext.nodes import graph_node
 from sphinxcontrib_trending.sphinxext.process_memo import (
     LoadedSource,
-    page_workers,
     select,
     source_histories,
 )
-
-FORKED_FIGURES = 100
-"""Figures a forked worker draws at a time: a page of at least two such batches
-draws them on the processes a page may fork (:func:`.page_workers`)."""
 
 
 def _heading(trend: TestTrend) -> str:
@@ -73,36 +64,12 @@ class GraphDirective(TrendingDirective):
         trends = self.trends(loaded, selected)
         title = self.options.get("title", "")
         if "per-test" in self.options:
-            figures = self._figures([[trend] for trend in trends], loaded.source, "")
             return [
                 node
-                for trend, figure in zip(trends, figures, strict=True)
-                for node in self._graph([trend], figure, loaded.source, heading=_heading(trend))
+                for trend in trends
+                for node in self._graph([trend], loaded.source, heading=_heading(trend))
             ]
-        (figure,) = self._figures([trends], loaded.source, title)
-        return self._graph(trends, figure, loaded.source, title=title)
-
-    def _figures(self, graphs: list[list[TestTrend]], source: Source, title: str) -> list[str]:
-        """Each graph's figure as the page's script holds it.
-
-        Drawing is most of a page of per-test graphs; a page of thousands
-        draws them on forked workers, which inherit the analyses (nothing
-        is sent to them but which batch to draw).
-        """
-        drawing = _Drawing(
-            title,
-            "trials" in self.options,
-            self.options.get("x-axis", "time"),
-            source.links,
-            self.options.get("percentile-runs", PERCENTILE_RUNS),
-        )
-        jobs = [(trends, self.normalised([trend.history for trend in trends])) for trends in graphs]
-        batches = [
-            functools.partial(drawing.figures, jobs[start : start + FORKED_FIGURES])
-            for start in range(0, len(jobs), FORKED_FIGURES)
-        ]
-        drawn = map_forked(_called, batches, page_workers() or 1)
-        return [figure for batch in drawn for figure in batch]
+        return self._graph(trends, loaded.source, title=title)
 
     def _note_selection(self, loaded: LoadedSource) -> None:
         """What the graph picks, as written, before anything can refuse it.
@@ -122,7 +89,6 @@ class GraphDirective(TrendingDirective):
     def _graph(
         self,
         trends: list[TestTrend],
-        figure: str,
         source: Source,
         title: str = "",
         heading: str = "",
@@ -135,7 +101,17 @@ class GraphDirective(TrendingDirective):
                 claims.append(target)
         graph = graph_node(
             self.env,
-            figure,
+            script_json(
+                trend_figure(
+                    trends,
+                    title,
+                    self.normalised([trend.history for trend in trends]),
+                    trials="trials" in self.options,
+                    x_axis=self.options.get("x-axis", "time"),
+                    links=source.links,
+                    percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
+                )
+            ),
             title=title or heading,
             tests=len(trends),
             claims=claims,
@@ -147,39 +123,6 @@ class GraphDirective(TrendingDirective):
             heading, heading, classes=["trending-graph-heading"], support_smartquotes=False
         )
         return [rubric, graph]
-
-
-@dataclass(frozen=True)
-class _Drawing:
-    """A directive's options for each of its graphs' figures."""
-
-    title: str
-    trials: bool
-    x_axis: str
-    links: LinkTemplates
-    percentile_runs: int
-
-    def figures(self, jobs: Sequence[tuple[list[TestTrend], str]]) -> list[str]:
-        """The figure of each (trends, ``normalised`` note) of ``jobs``."""
-        return [
-            script_json(
-                trend_figure(
-                    trends,
-                    self.title,
-                    normalised,
-                    trials=self.trials,
-                    x_axis=self.x_axis,
-                    links=self.links,
-                    percentile_runs=self.percentile_runs,
-                )
-            )
-            for trends, normalised in jobs
-        ]
-
-
-def _called(batch: Callable[[], list[str]]) -> list[str]:
-    """A batch's figures; the batch is inherited by the forked worker, not sent to it."""
-    return batch()
 
 
 def _search_text(history: TestHistory) -> tuple[str, str]:
