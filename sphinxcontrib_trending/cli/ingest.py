@@ -123,8 +123,8 @@ def run(
         return EXIT_USAGE
     progress = _Progress(err, terminal=err.isatty())
     # local workers are forked from this process, as a site build's are: a
-    # local Dask cluster took 3 to 4 s to start and stop, most of the time
-    # an ingest of one new build took; where nothing forks, it still serves
+    # local Dask cluster's start and stop took 1 to 2 s of an ingest of one
+    # new build at CSIT's size; where nothing forks, it still serves
     forks = scheduler is None and "fork" in multiprocessing.get_all_start_methods()
     try:
         dataset = ingest(
