@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from functools import cache
 
 from sphinxcontrib_trending.ingest.model import TestResult
@@ -50,10 +50,10 @@ class Dimensions:
 
     def labels(self) -> tuple[str, ...]:
         """``nic=10ge2p1x710``-style labels that ``:filter:`` patterns match."""
+        # read field by field: astuple deep-copies, and graph pages and filters
+        # ask for the labels of thousands of series
         return tuple(
-            f"{name}={value}"
-            for name, value in zip(DIMENSIONS, astuple(self), strict=True)
-            if value is not None
+            f"{name}={value}" for name in DIMENSIONS if (value := getattr(self, name)) is not None
         )
 
 
