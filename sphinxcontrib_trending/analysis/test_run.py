@@ -393,6 +393,12 @@ class RunColumns:
         )
         return tuple.__new__(Run, cells)
 
+    def message(self, index: int) -> str:
+        """The message of the run at ``index``, without making the run: a failed run's
+        cross shows only that, and making the run reads every other field's column."""
+        at = range(self._low, self._high)[index]
+        return self._table.details[1][int(self._table.order[at])]
+
     def numbers(self) -> tuple[list[float | None], list[float | None]]:
         """Each run's :attr:`Run.average` and :attr:`Run.stdev` (None where it measured nothing)."""
         averages: list[float | None] = self.averages.tolist()

@@ -557,7 +557,7 @@ def _failed_trace(
 
     ``rows`` are the history's runs' rows of ``texts``."""
     failed_rows = rows[failed]
-    messages = [trend.history.runs[index].message for index in failed]
+    messages = list(map(trend.history.columns.message, failed))
     addresses = texts.links(failed_rows)
     hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {

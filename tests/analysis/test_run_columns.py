@@ -5,6 +5,8 @@ from __future__ import annotations
 import pickle
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
+
 from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns, RunTable
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
@@ -52,3 +54,23 @@ def test_columns_pickle_as_their_own_runs_not_their_whole_table() -> None:
     back = pickle.loads(pickle.dumps(columns))
     assert back.made() == runs and len(back) == 4
     assert len(pickle.dumps(columns)) * 10 < len(pickle.dumps(RunColumns(table, 0, 200)))
+
+
+def test_a_runs_message_is_read_alone_in_history_order() -> None:
+    runs = _runs()
+    made = RunTable.of_runs(runs)
+    # rows stored newest first: the history's order is not the table's
+    table = RunTable(
+        made.times,
+        made.origins,
+        made.builds[::-1].copy(),
+        made.trials[::-1],
+        [column[::-1] for column in made.details],
+        made.averages[::-1].copy(),
+        made.stdevs[::-1].copy(),
+        np.arange(len(runs))[::-1].copy(),
+    )
+    columns = RunColumns(table, 0, len(runs))
+    assert columns.made() == runs
+    assert [columns.message(index) for index in range(-4, 4)] == [run.message for run in runs] * 2
+    assert RunColumns(table, 1, 3).message(0) == "boom"
