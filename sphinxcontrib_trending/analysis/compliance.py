@@ -129,7 +129,12 @@ def window_marks(
     else:
         short_mark = last_mark - short_count
         long_mark = last_mark - long_count
-        recent_from = measured[short_mark + 1] if short_mark >= 0 else 0
+        if short_mark < 0:  # the whole history is inside
+            recent_from = 0
+        elif short_mark == last_mark:  # a window of 0 runs holds none
+            recent_from = result.run_count
+        else:
+            recent_from = measured[short_mark + 1]
     return WindowMarks(
         last=measured[last_mark],
         short_reference=measured[short_mark] if short_mark >= 0 else None,

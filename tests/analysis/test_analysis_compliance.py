@@ -319,3 +319,17 @@ def test_the_dashboard_counts_the_anomalies_behind_its_short_change(mode: str) -
     else:  # runs mode counts measured runs, wherever the end is
         assert later.compliance.short_change == pytest.approx(-0.5)
         assert later.counts.regressions == 1
+
+
+def test_an_empty_short_window_holds_no_run_in_either_mode() -> None:
+    """A short window of 0 runs (or 0 days) ends at the newest run and holds none:
+    its change is nil and it sees no anomaly, as the same window counted in time."""
+    runs = [100.0] * 30 + [50.0] * 30
+    result = classify(runs)
+    times = daily(len(runs))
+    by_runs = window_marks(times, result, short=0, long=50, mode="runs")
+    by_time = window_marks(times, result, short=timedelta(0), long=timedelta(days=50))
+    assert by_runs.recent_from == by_time.recent_from == len(runs)
+    assert by_runs.short_reference == by_time.short_reference == len(runs) - 1
+    found = compliance(times, result, short=0, long=50, mode="runs")
+    assert found.short_change == 0.0
