@@ -239,9 +239,14 @@ def trends_for(
         cache = _series_cache(loaded, options.grouping)
         workers = workers or _page_workers
         jobs = series_jobs(missing, options.grouping)
-        classified = classify_series(jobs, cache, workers=workers)
-        for history, result in zip(missing, classified, strict=True):
-            _trends[scope, history.key] = summarize(history, options, loaded.end, known, result)
+        with collector_paused():
+            classified = classify_series(jobs, cache, workers=workers)
+            for history, result in zip(missing, classified, strict=True):
+                _trends[scope, history.key] = summarize(history, options, loaded.end, known, result)
+            # kept for the build like the histories: out of the collector's
+            # walks, which at CSIT's size went over every trend again and
+            # again while the pages rendered (a second or more each)
+            gc.freeze()
     return [_trends[scope, history.key] for history in selected]
 
 

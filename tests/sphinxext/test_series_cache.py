@@ -118,6 +118,36 @@ def test_the_loaded_data_and_histories_are_frozen_while_the_pages_render(
     assert gc.get_freeze_count() == 0  # thawed when the build ended
 
 
+def test_trends_are_frozen_once_analysed_and_pages_render_without_the_collector(
+    site: SiteFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Trends live until the build ends, and rendering makes objects reference
+    counting frees: a collection while the pages render walks them for nothing."""
+    forget_process_memory(monkeypatch)
+    frozen: list[bool] = []
+    collecting: list[bool] = []
+    real_trends, real_run = process_memo.trends_for, common.TrendingDirective.run
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        trends = real_trends(*args, **kwargs)
+        tracked = {id(obj) for obj in gc.get_objects()}  # frozen objects are not listed
+        frozen.append(all(id(trend) not in tracked for trend in trends))
+        return trends
+
+    def rendering(self):  # type: ignore[no-untyped-def]
+        real_render = self.render
+        self.render = lambda: collecting.append(gc.isenabled()) or real_render()
+        return real_run(self)
+
+    monkeypatch.setattr(common, "trends_for", recording)
+    monkeypatch.setattr(common.TrendingDirective, "run", rendering)
+    app = site()
+    app.build()
+    assert frozen and all(frozen)
+    assert collecting and not any(collecting)
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # as before the build
+
+
 @pytest.mark.parametrize(("workers", "forked"), [(2, [2]), (1, [])])
 def test_a_cold_build_parses_its_inputs_on_trending_workers_processes(
     site: SiteFactory, monkeypatch: pytest.MonkeyPatch, workers: int, forked: list[int]

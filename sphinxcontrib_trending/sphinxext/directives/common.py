@@ -15,6 +15,7 @@ from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.normalisation import is_rate
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions
 from sphinxcontrib_trending.analysis.tagfilter import FilterError, compile_filter
+from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.ingest.telemetry import (
     PREFIX,
@@ -101,9 +102,16 @@ class TrendingDirective(SphinxDirective):
         warn(f"{self.name}: {message}", subtype, location=self.get_location())
 
     def run(self) -> list[nodes.Node]:
-        """Render, or warn and render nothing: one bad directive never stops a build."""
+        """Render, or warn and render nothing: one bad directive never stops a build.
+
+        Rendering runs without the cycle collector: a page of thousands of
+        graphs makes millions of short-lived objects, which reference
+        counting frees, and the collections they triggered walked every
+        object the build keeps for nothing.
+        """
         try:
-            return self.render()
+            with collector_paused():
+                return self.render()
         except Unusable:
             return []
         except NoBuilds as empty:
