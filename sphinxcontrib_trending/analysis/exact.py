@@ -65,16 +65,16 @@ FloatArray = npt.NDArray[np.float64]
 
 @functools.cache
 def _kernels() -> ModuleType:
-    """The compiled inner loops, imported when a search first runs.
+    """The compiled inner loops, loaded when a search first runs (:mod:`.exact_loading`).
 
-    Importing numba and loading the compiled code costs a process about a
+    Importing numba and loading the compiled code costs a process about half a
     second: a build whose groupings all come from the cache never pays it.
     Cached: ``check --all`` asks for them a few times per run it judges, and
     an import statement costs microseconds even when the module is loaded.
     """
-    from sphinxcontrib_trending.analysis import exact_kernels
+    from sphinxcontrib_trending.analysis.exact_loading import compiled_loops
 
-    return exact_kernels
+    return compiled_loops()
 
 
 GAUSS_BITS_PER_TRIAL = 0.5 * math.log2(2 * math.pi * math.e)

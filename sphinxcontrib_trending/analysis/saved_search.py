@@ -175,9 +175,9 @@ class SavedSearch:
 def _compiled() -> ModuleType:
     """The compiled loops, where a search resumes (they are loaded there anyway), so that
     the process that only reads and writes states never imports numba."""
-    from sphinxcontrib_trending.analysis import exact_kernels
+    from sphinxcontrib_trending.analysis.exact_loading import compiled_loops
 
-    return exact_kernels
+    return compiled_loops()
 
 
 def _expect(condition: bool, what: str) -> None:
