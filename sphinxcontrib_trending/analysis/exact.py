@@ -295,7 +295,9 @@ class ExactSearch:
     predecessors are those the history holds for its start.
     """
 
-    def __init__(self, model: BitModel) -> None:
+    def __init__(self, model: BitModel, saved: SavedSearch | None = None) -> None:
+        """A search of no runs yet, or with the state ``saved`` (already checked, see
+        :meth:`resume`) but its runs, made at once instead of empty and then replaced."""
         self.model = model
         # made on first use (_size_table): a resumed search that grows its model at
         # once would otherwise make them twice, a tenth of extending it by a run
@@ -312,28 +314,43 @@ class ExactSearch:
         self._run_sizes = _Column(np.int64)
         self._run_avgs = _Column()
         self._run_stdevs = _Column()
-        self._trials = 0
         self._passes: dict[int, GroupPass] = {}  # by group start, for price
         # each group's bits as the last price counted them, by (size, avg, stdev, previous
         # average): a longer prefix mostly repeats every group but its last one
         self._priced: dict[tuple[int, float, float, float | None], float] = {}
-        self._count = 0  # surviving starts
-        self._block = MAX_BLOCK  # runs the next block tries to take
         self._near_count = 0  # survivors the last block extended over all its runs
-        self._groups = np.zeros((BEST + 1, 64))
-        self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at the next run
-        # predecessors of the next start to open: (from, key, prev)
-        self._pending: Pending = (
-            np.array([-1], dtype=np.int64),
-            np.array([model.first_avg_bits]),
-            np.array([0.0]),
-        )
-        # every start's predecessors as it opened: the survivors' for the search (see
-        # exact_kernels.predecessors), everyone's for the backtrack
-        self._history_begin = _Column(np.int64)
-        self._history_from = _Column(np.int64)
-        self._history_key = _Column()
-        self._history_prev = _Column()
+        if saved is None:
+            self._trials = 0
+            self._count = 0  # surviving starts
+            self._block = MAX_BLOCK  # runs the next block tries to take
+            self._groups = np.zeros((BEST + 1, 64))
+            self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at next run
+            # predecessors of the next start to open: (from, key, prev)
+            self._pending: Pending = (
+                np.array([-1], dtype=np.int64),
+                np.array([model.first_avg_bits]),
+                np.array([0.0]),
+            )
+            # every start's predecessors as it opened: the survivors' for the search (see
+            # exact_kernels.predecessors), everyone's for the backtrack
+            self._history_begin = _Column(np.int64)
+            self._history_from = _Column(np.int64)
+            self._history_key = _Column()
+            self._history_prev = _Column()
+            return
+        self._trials = saved.trials
+        count = self._count = len(saved.best)
+        self._block = min(max(saved.block, MIN_BLOCK), LONGEST_BLOCK)
+        self._groups = np.zeros((BEST + 1, max(64, 2 * count)))
+        self._groups[:BEST, :count] = saved.groups
+        self._groups[BEST, :count] = saved.best
+        self._doomed = saved.doomed == 0 if saved.doomed.any() else None
+        # a state's arrays are its own (:meth:`.SavedSearch.from_bytes`): read, never written
+        self._pending = (saved.pending_from, saved.pending_key, saved.pending_prev)
+        self._history_begin = _Column(np.int64, saved.history_begin)
+        self._history_from = _Column(np.int64, saved.history_from)
+        self._history_key = _Column(np.float64, saved.history_key)
+        self._history_prev = _Column(np.float64, saved.history_prev)
 
     def _size_table(self) -> FloatArray:
         """:func:`size_costs` of the model, made the first time it is asked for."""
@@ -390,11 +407,14 @@ class ExactSearch:
         )
 
     @classmethod
-    def resume(cls, saved: SavedSearch, runs: PreparedRuns) -> ExactSearch:
+    def resume(cls, saved: SavedSearch, runs: PreparedRuns, trials: int = 0) -> ExactSearch:
         """The search :meth:`save` saved, over ``runs``: the present runs it had seen.
 
-        Raises ``ValueError`` when ``runs`` are not what the state describes
-        (another count, trial total or largest value).
+        ``trials``, the trials it will have once extended where the caller knows
+        them, sizes its model for them at once: as :meth:`extend` would grow it,
+        so that a series extended by a run makes one model, not two.  Raises
+        ``ValueError`` when ``runs`` are not what the state describes (another
+        count, trial total or largest value).
         """
         saved.check()
         if (
@@ -403,25 +423,10 @@ class ExactSearch:
             or runs.max_value > saved.max_value
         ):
             raise ValueError("the saved search describes other runs")
-        search = cls(BitModel(saved.max_value, saved.unit, saved.table_size - 1))
+        size = saved.table_size
+        largest = max(trials, 2 * size) if trials >= size else size - 1
+        search = cls(BitModel(saved.max_value, saved.unit, largest), saved)
         search._keep_runs(runs)
-        search._trials = saved.trials
-        count = len(saved.best)
-        search._grow(max(64, 2 * count))
-        search._count = count
-        search._block = min(max(saved.block, MIN_BLOCK), LONGEST_BLOCK)
-        search._groups[:BEST, :count] = saved.groups
-        search._groups[BEST, :count] = saved.best
-        search._doomed = saved.doomed == 0 if saved.doomed.any() else None
-        search._pending = (
-            saved.pending_from.astype(np.int64),
-            saved.pending_key.astype(np.float64),
-            saved.pending_prev.astype(np.float64),
-        )
-        search._history_begin = _Column(np.int64, saved.history_begin)
-        search._history_from = _Column(np.int64, saved.history_from)
-        search._history_key = _Column(np.float64, saved.history_key)
-        search._history_prev = _Column(np.float64, saved.history_prev)
         return search
 
     @property
