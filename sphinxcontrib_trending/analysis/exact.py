@@ -550,9 +550,12 @@ class ExactSearch:
             sizes, avgs, stdevs = sizes[:fit], avgs[:fit], stdevs[:fit]
             length = fit
             inside = _Inside(self, sizes, avgs, stdevs)
-        old = self._extended(inside, near) if self._count else None
         if length > 1:  # a block of one run tells nothing of how many are near
             self._near_count = self._count if near is None else len(near)
+        if self._count and near is None and not each:
+            self._advance_all(first, inside)
+            return _Block(length, None)
+        old = self._extended(inside, near) if self._count else None
         new_best = np.empty_like(inside.bits)
         new_keys = np.empty_like(inside.bits)
         pairs = self._open_groups(first, inside, old, new_best, new_keys)
@@ -584,6 +587,33 @@ class ExactSearch:
             self._extend_every_survivor(inside, length - 1, keys)
         self._close_block(first, inside, keys, new_best, new_keys, pairs)
         return _Block(length, ends)
+
+    def _advance_all(self, first: int, inside: _Inside) -> None:
+        """The block's steps when every survivor is extended over all its runs, in one call
+        (:func:`.exact_kernels.advance_all`): one run's block, or few survivors."""
+        pending_from, pending_key, pending_prev = self._pending
+        *pairs, keys, keep, kept_all, cheapest, near = _kernels().advance_all(
+            self._groups,
+            self._count,
+            first,
+            *self._histories(),
+            inside.cumulative,
+            inside.mean,
+            inside.spread,
+            inside.bits,
+            inside.norm,
+            pending_from,
+            pending_key,
+            pending_prev,
+            self._size_bits,
+            self._half_m,
+            self._norm_floor,
+            GAUSS_BITS_PER_TRIAL,
+            self._theta_base,
+            self._widest_jump,
+            RELATIVE_SLACK,
+        )
+        self._closed(_Pairs(*pairs), keys, keep, kept_all, cheapest, near)
 
     def _keep_column(self, extended: _Extended, end: int, keys: FloatArray) -> None:
         """Make every survivor's statistics and best those of ``extended`` (all of them) at
@@ -786,18 +816,10 @@ class ExactSearch:
         The survivors are already at that run, their keys the first of ``keys``:
         the block's new starts join them.
         """
-        length = len(pairs.begins)
-        end = length - 1
-        count = self._count
-        self._history_begin.extend(self._history_from.used + pairs.begins)
-        self._history_from.extend(pairs.froms)
-        self._history_key.extend(pairs.keys)
-        self._history_prev.extend(pairs.prevs)
-        # a start that fails the split bound is still the last group of a partition of
-        # the runs so far, so it is dropped only when the next run arrives
+        end = len(pairs.begins) - 1
         keep, kept_all, cheapest, near = _kernels().close_survivors(
             self._groups,
-            count,
+            self._count,
             first,
             inside.cumulative,
             inside.mean[end],
@@ -811,8 +833,28 @@ class ExactSearch:
             self._widest_jump,
             RELATIVE_SLACK,
         )
-        self._count = count + length
+        self._closed(pairs, keys, keep, kept_all, cheapest, near)
+
+    def _closed(
+        self,
+        pairs: _Pairs,
+        keys: FloatArray,
+        keep: npt.NDArray[np.bool_],
+        kept_all: bool,
+        cheapest: int,
+        near: npt.NDArray[np.int64],
+    ) -> None:
+        """Keep what a block found: its starts' predecessors in the history, its starts
+        as survivors (:func:`.exact_kernels.close_survivors` wrote them into the groups),
+        the next group's predecessors and the survivors to drop at the next run."""
+        self._history_begin.extend(self._history_from.used + pairs.begins)
+        self._history_from.extend(pairs.froms)
+        self._history_key.extend(pairs.keys)
+        self._history_prev.extend(pairs.prevs)
+        self._count += len(pairs.begins)
         self._pending = self._predecessors(keys, cheapest, near)
+        # a start that fails the split bound is still the last group of a partition of
+        # the runs so far, so it is dropped only when the next run arrives
         self._doomed = None if kept_all else keep
 
     def _predecessors(
