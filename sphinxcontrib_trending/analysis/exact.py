@@ -542,6 +542,14 @@ class ExactSearch:
             # but never past one survivor per run seen: a history that keeps every
             # start (no change) would otherwise hold room it cannot use
             self._grow(min(survivors * 3 // 2, max(survivors, self.count)))
+        if self._count and not each and (length == 1 or self._count < NEAR_MIN_SURVIVORS):
+            # every survivor is extended over the block (_near says so without looking)
+            fit = max(2, BLOCK_AREA // self._count)
+            sizes, avgs, stdevs = sizes[:fit], avgs[:fit], stdevs[:fit]
+            if len(sizes) > 1:  # a block of one run tells nothing of how many are near
+                self._near_count = self._count
+            self._advance_all(first, sizes, avgs, stdevs)
+            return _Block(len(sizes), None)
         inside = _Inside(self, sizes, avgs, stdevs)  # groups within the block: [end, start]
         near = self._near(inside) if self._count and length > 1 else None
         fit = max(2, BLOCK_AREA // max(self._count if near is None else len(near), 1))
@@ -550,12 +558,9 @@ class ExactSearch:
             sizes, avgs, stdevs = sizes[:fit], avgs[:fit], stdevs[:fit]
             length = fit
             inside = _Inside(self, sizes, avgs, stdevs)
+        old = self._extended(inside, near) if self._count else None
         if length > 1:  # a block of one run tells nothing of how many are near
             self._near_count = self._count if near is None else len(near)
-        if self._count and near is None and not each:
-            self._advance_all(first, inside)
-            return _Block(length, None)
-        old = self._extended(inside, near) if self._count else None
         new_best = np.empty_like(inside.bits)
         new_keys = np.empty_like(inside.bits)
         pairs = self._open_groups(first, inside, old, new_best, new_keys)
@@ -588,7 +593,13 @@ class ExactSearch:
         self._close_block(first, inside, keys, new_best, new_keys, pairs)
         return _Block(length, ends)
 
-    def _advance_all(self, first: int, inside: _Inside) -> None:
+    def _advance_all(
+        self,
+        first: int,
+        sizes: npt.NDArray[np.int64],
+        avgs: FloatArray,
+        stdevs: FloatArray,
+    ) -> None:
         """The block's steps when every survivor is extended over all its runs, in one call
         (:func:`.exact_kernels.advance_all`): one run's block, or few survivors."""
         pending_from, pending_key, pending_prev = self._pending
@@ -597,11 +608,9 @@ class ExactSearch:
             self._count,
             first,
             *self._histories(),
-            inside.cumulative,
-            inside.mean,
-            inside.spread,
-            inside.bits,
-            inside.norm,
+            sizes,
+            avgs,
+            stdevs,
             pending_from,
             pending_key,
             pending_prev,

@@ -383,11 +383,9 @@ def advance_all(
     history_begin: IntArray,
     history_keys: FloatArray,
     history_prevs: FloatArray,
-    cumulative: IntArray,
-    mean: FloatArray,
-    spread: FloatArray,
-    bits: FloatArray,
-    norm: FloatArray,
+    sizes: IntArray,
+    avgs: FloatArray,
+    stdevs: FloatArray,
     pending_from: IntArray,
     pending_key: FloatArray,
     pending_prev: FloatArray,
@@ -414,9 +412,9 @@ def advance_all(
 
     The steps ``ExactSearch._advance_block`` takes one call each for such a
     block (every block of one run, and every block of few survivors), in
-    one: :func:`extend_survivors` of them all by each prefix of the block
-    (``cumulative``, ``mean`` and ``spread`` of the groups inside it, as
-    ``_Inside`` holds them), :func:`open_groups` of the block's starts, the
+    one: :func:`inside_groups` of the block's runs (``sizes``, and ``avgs``
+    and ``stdevs`` in units), :func:`extend_survivors` of every survivor by
+    each prefix of the block, :func:`open_groups` of the block's starts, the
     survivors' statistics and best at its last run written back into
     ``groups``, and :func:`close_survivors`.  The same functions on the same
     values, so the same numbers to the last bit; the calls between them
@@ -424,6 +422,9 @@ def advance_all(
     :func:`open_groups`'s predecessors, the keys at the block's last run,
     and :func:`close_survivors`'s results.
     """
+    cumulative, mean, spread, bits, norm = inside_groups(
+        sizes, avgs, stdevs, size_bits, half_m, norm_floor
+    )
     length = mean.shape[0]
     end = length - 1
     trials, means, spreads, best, keys_by_end = extend_survivors(
