@@ -65,16 +65,16 @@ FloatArray = npt.NDArray[np.float64]
 
 @functools.cache
 def _kernels() -> ModuleType:
-    """The compiled inner loops, imported when a search first runs.
+    """The compiled inner loops, loaded when a search first runs (:mod:`.exact_loading`).
 
-    Importing numba and loading the compiled code costs a process about a
+    Importing numba and loading the compiled code costs a process about half a
     second: a build whose groupings all come from the cache never pays it.
     Cached: ``check --all`` asks for them a few times per run it judges, and
     an import statement costs microseconds even when the module is loaded.
     """
-    from sphinxcontrib_trending.analysis import exact_kernels
+    from sphinxcontrib_trending.analysis.exact_loading import compiled_loops
 
-    return exact_kernels
+    return compiled_loops()
 
 
 GAUSS_BITS_PER_TRIAL = 0.5 * math.log2(2 * math.pi * math.e)
@@ -295,7 +295,9 @@ class ExactSearch:
     predecessors are those the history holds for its start.
     """
 
-    def __init__(self, model: BitModel) -> None:
+    def __init__(self, model: BitModel, saved: SavedSearch | None = None) -> None:
+        """A search of no runs yet, or with the state ``saved`` (already checked, see
+        :meth:`resume`) but its runs, made at once instead of empty and then replaced."""
         self.model = model
         # made on first use (_size_table): a resumed search that grows its model at
         # once would otherwise make them twice, a tenth of extending it by a run
@@ -312,28 +314,43 @@ class ExactSearch:
         self._run_sizes = _Column(np.int64)
         self._run_avgs = _Column()
         self._run_stdevs = _Column()
-        self._trials = 0
         self._passes: dict[int, GroupPass] = {}  # by group start, for price
         # each group's bits as the last price counted them, by (size, avg, stdev, previous
         # average): a longer prefix mostly repeats every group but its last one
         self._priced: dict[tuple[int, float, float, float | None], float] = {}
-        self._count = 0  # surviving starts
-        self._block = MAX_BLOCK  # runs the next block tries to take
         self._near_count = 0  # survivors the last block extended over all its runs
-        self._groups = np.zeros((BEST + 1, 64))
-        self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at the next run
-        # predecessors of the next start to open: (from, key, prev)
-        self._pending: Pending = (
-            np.array([-1], dtype=np.int64),
-            np.array([model.first_avg_bits]),
-            np.array([0.0]),
-        )
-        # every start's predecessors as it opened: the survivors' for the search (see
-        # exact_kernels.predecessors), everyone's for the backtrack
-        self._history_begin = _Column(np.int64)
-        self._history_from = _Column(np.int64)
-        self._history_key = _Column()
-        self._history_prev = _Column()
+        if saved is None:
+            self._trials = 0
+            self._count = 0  # surviving starts
+            self._block = MAX_BLOCK  # runs the next block tries to take
+            self._groups = np.zeros((BEST + 1, 64))
+            self._doomed: npt.NDArray[np.bool_] | None = None  # survivors to drop at next run
+            # predecessors of the next start to open: (from, key, prev)
+            self._pending: Pending = (
+                np.array([-1], dtype=np.int64),
+                np.array([model.first_avg_bits]),
+                np.array([0.0]),
+            )
+            # every start's predecessors as it opened: the survivors' for the search (see
+            # exact_kernels.predecessors), everyone's for the backtrack
+            self._history_begin = _Column(np.int64)
+            self._history_from = _Column(np.int64)
+            self._history_key = _Column()
+            self._history_prev = _Column()
+            return
+        self._trials = saved.trials
+        count = self._count = len(saved.best)
+        self._block = min(max(saved.block, MIN_BLOCK), LONGEST_BLOCK)
+        self._groups = np.zeros((BEST + 1, max(64, 2 * count)))
+        self._groups[:BEST, :count] = saved.groups
+        self._groups[BEST, :count] = saved.best
+        self._doomed = saved.doomed == 0 if saved.doomed.any() else None
+        # a state's arrays are its own (:meth:`.SavedSearch.from_bytes`): read, never written
+        self._pending = (saved.pending_from, saved.pending_key, saved.pending_prev)
+        self._history_begin = _Column(np.int64, saved.history_begin)
+        self._history_from = _Column(np.int64, saved.history_from)
+        self._history_key = _Column(np.float64, saved.history_key)
+        self._history_prev = _Column(np.float64, saved.history_prev)
 
     def _size_table(self) -> FloatArray:
         """:func:`size_costs` of the model, made the first time it is asked for."""
@@ -390,11 +407,14 @@ class ExactSearch:
         )
 
     @classmethod
-    def resume(cls, saved: SavedSearch, runs: PreparedRuns) -> ExactSearch:
+    def resume(cls, saved: SavedSearch, runs: PreparedRuns, trials: int = 0) -> ExactSearch:
         """The search :meth:`save` saved, over ``runs``: the present runs it had seen.
 
-        Raises ``ValueError`` when ``runs`` are not what the state describes
-        (another count, trial total or largest value).
+        ``trials``, the trials it will have once extended where the caller knows
+        them, sizes its model for them at once: as :meth:`extend` would grow it,
+        so that a series extended by a run makes one model, not two.  Raises
+        ``ValueError`` when ``runs`` are not what the state describes (another
+        count, trial total or largest value).
         """
         saved.check()
         if (
@@ -403,25 +423,10 @@ class ExactSearch:
             or runs.max_value > saved.max_value
         ):
             raise ValueError("the saved search describes other runs")
-        search = cls(BitModel(saved.max_value, saved.unit, saved.table_size - 1))
+        size = saved.table_size
+        largest = max(trials, 2 * size) if trials >= size else size - 1
+        search = cls(BitModel(saved.max_value, saved.unit, largest), saved)
         search._keep_runs(runs)
-        search._trials = saved.trials
-        count = len(saved.best)
-        search._grow(max(64, 2 * count))
-        search._count = count
-        search._block = min(max(saved.block, MIN_BLOCK), LONGEST_BLOCK)
-        search._groups[:BEST, :count] = saved.groups
-        search._groups[BEST, :count] = saved.best
-        search._doomed = saved.doomed == 0 if saved.doomed.any() else None
-        search._pending = (
-            saved.pending_from.astype(np.int64),
-            saved.pending_key.astype(np.float64),
-            saved.pending_prev.astype(np.float64),
-        )
-        search._history_begin = _Column(np.int64, saved.history_begin)
-        search._history_from = _Column(np.int64, saved.history_from)
-        search._history_key = _Column(np.float64, saved.history_key)
-        search._history_prev = _Column(np.float64, saved.history_prev)
         return search
 
     @property
@@ -537,6 +542,14 @@ class ExactSearch:
             # but never past one survivor per run seen: a history that keeps every
             # start (no change) would otherwise hold room it cannot use
             self._grow(min(survivors * 3 // 2, max(survivors, self.count)))
+        if self._count and not each and (length == 1 or self._count < NEAR_MIN_SURVIVORS):
+            # every survivor is extended over the block (_near says so without looking)
+            fit = max(2, BLOCK_AREA // self._count)
+            sizes, avgs, stdevs = sizes[:fit], avgs[:fit], stdevs[:fit]
+            if len(sizes) > 1:  # a block of one run tells nothing of how many are near
+                self._near_count = self._count
+            self._advance_all(first, sizes, avgs, stdevs)
+            return _Block(len(sizes), None)
         inside = _Inside(self, sizes, avgs, stdevs)  # groups within the block: [end, start]
         near = self._near(inside) if self._count and length > 1 else None
         fit = max(2, BLOCK_AREA // max(self._count if near is None else len(near), 1))
@@ -579,6 +592,37 @@ class ExactSearch:
             self._extend_every_survivor(inside, length - 1, keys)
         self._close_block(first, inside, keys, new_best, new_keys, pairs)
         return _Block(length, ends)
+
+    def _advance_all(
+        self,
+        first: int,
+        sizes: npt.NDArray[np.int64],
+        avgs: FloatArray,
+        stdevs: FloatArray,
+    ) -> None:
+        """The block's steps when every survivor is extended over all its runs, in one call
+        (:func:`.exact_kernels.advance_all`): one run's block, or few survivors."""
+        pending_from, pending_key, pending_prev = self._pending
+        *pairs, keys, keep, kept_all, cheapest, near = _kernels().advance_all(
+            self._groups,
+            self._count,
+            first,
+            *self._histories(),
+            sizes,
+            avgs,
+            stdevs,
+            pending_from,
+            pending_key,
+            pending_prev,
+            self._size_bits,
+            self._half_m,
+            self._norm_floor,
+            GAUSS_BITS_PER_TRIAL,
+            self._theta_base,
+            self._widest_jump,
+            RELATIVE_SLACK,
+        )
+        self._closed(_Pairs(*pairs), keys, keep, kept_all, cheapest, near)
 
     def _keep_column(self, extended: _Extended, end: int, keys: FloatArray) -> None:
         """Make every survivor's statistics and best those of ``extended`` (all of them) at
@@ -781,18 +825,10 @@ class ExactSearch:
         The survivors are already at that run, their keys the first of ``keys``:
         the block's new starts join them.
         """
-        length = len(pairs.begins)
-        end = length - 1
-        count = self._count
-        self._history_begin.extend(self._history_from.used + pairs.begins)
-        self._history_from.extend(pairs.froms)
-        self._history_key.extend(pairs.keys)
-        self._history_prev.extend(pairs.prevs)
-        # a start that fails the split bound is still the last group of a partition of
-        # the runs so far, so it is dropped only when the next run arrives
+        end = len(pairs.begins) - 1
         keep, kept_all, cheapest, near = _kernels().close_survivors(
             self._groups,
-            count,
+            self._count,
             first,
             inside.cumulative,
             inside.mean[end],
@@ -806,8 +842,28 @@ class ExactSearch:
             self._widest_jump,
             RELATIVE_SLACK,
         )
-        self._count = count + length
+        self._closed(pairs, keys, keep, kept_all, cheapest, near)
+
+    def _closed(
+        self,
+        pairs: _Pairs,
+        keys: FloatArray,
+        keep: npt.NDArray[np.bool_],
+        kept_all: bool,
+        cheapest: int,
+        near: npt.NDArray[np.int64],
+    ) -> None:
+        """Keep what a block found: its starts' predecessors in the history, its starts
+        as survivors (:func:`.exact_kernels.close_survivors` wrote them into the groups),
+        the next group's predecessors and the survivors to drop at the next run."""
+        self._history_begin.extend(self._history_from.used + pairs.begins)
+        self._history_from.extend(pairs.froms)
+        self._history_key.extend(pairs.keys)
+        self._history_prev.extend(pairs.prevs)
+        self._count += len(pairs.begins)
         self._pending = self._predecessors(keys, cheapest, near)
+        # a start that fails the split bound is still the last group of a partition of
+        # the runs so far, so it is dropped only when the next run arrives
         self._doomed = None if kept_all else keep
 
     def _predecessors(

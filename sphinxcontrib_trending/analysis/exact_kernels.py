@@ -376,6 +376,118 @@ def open_groups(
 
 
 @_compiled
+def advance_all(
+    groups: FloatArray,
+    count: int,
+    first: int,
+    history_begin: IntArray,
+    history_keys: FloatArray,
+    history_prevs: FloatArray,
+    sizes: IntArray,
+    avgs: FloatArray,
+    stdevs: FloatArray,
+    pending_from: IntArray,
+    pending_key: FloatArray,
+    pending_prev: FloatArray,
+    size_bits: FloatArray,
+    half_m: float,
+    norm_floor: float,
+    per_trial: float,
+    theta_base: float,
+    widest_jump: float,
+    slack: float,
+) -> tuple[
+    IntArray,
+    IntArray,
+    FloatArray,
+    FloatArray,
+    IntArray,
+    FloatArray,
+    npt.NDArray[np.bool_],
+    bool,
+    int,
+    IntArray,
+]:
+    """A block whose ``count`` survivors (one at least) are all extended over every run.
+
+    The steps ``ExactSearch._advance_block`` takes one call each for such a
+    block (every block of one run, and every block of few survivors), in
+    one: :func:`inside_groups` of the block's runs (``sizes``, and ``avgs``
+    and ``stdevs`` in units), :func:`extend_survivors` of every survivor by
+    each prefix of the block, :func:`open_groups` of the block's starts, the
+    survivors' statistics and best at its last run written back into
+    ``groups``, and :func:`close_survivors`.  The same functions on the same
+    values, so the same numbers to the last bit; the calls between them
+    cost a new run's search more than their arithmetic.  Returns
+    :func:`open_groups`'s predecessors, the keys at the block's last run,
+    and :func:`close_survivors`'s results.
+    """
+    cumulative, mean, spread, bits, norm = inside_groups(
+        sizes, avgs, stdevs, size_bits, half_m, norm_floor
+    )
+    length = mean.shape[0]
+    end = length - 1
+    trials, means, spreads, best, keys_by_end = extend_survivors(
+        np.arange(count),
+        groups,
+        history_begin,
+        history_keys,
+        history_prevs,
+        cumulative[1:],
+        np.ascontiguousarray(mean[:, 0]),
+        np.ascontiguousarray(spread[:, 0]),
+        size_bits,
+        half_m,
+        norm_floor,
+    )
+    new_best = np.empty_like(bits)
+    new_keys = np.empty_like(bits)
+    starts = np.empty(count, dtype=np.int64)
+    for index in range(count):
+        starts[index] = int(groups[3, index])
+    owner, froms, pair_keys, prevs, begins = open_groups(
+        mean,
+        bits,
+        norm,
+        keys_by_end,
+        means,
+        starts,
+        first,
+        pending_from,
+        pending_key,
+        pending_prev,
+        widest_jump,
+        slack,
+        new_best,
+        new_keys,
+    )
+    keys = np.empty(count + length)
+    for index in range(count):
+        groups[0, index] = trials[index, end]
+        groups[1, index] = means[index, end]
+        groups[2, index] = spreads[index, end]
+        groups[4, index] = best[index, end]
+        keys[index] = keys_by_end[index, end]
+    keep, kept_all, cheapest, near = close_survivors(
+        groups,
+        count,
+        first,
+        cumulative,
+        np.ascontiguousarray(mean[end]),
+        np.ascontiguousarray(spread[end]),
+        np.ascontiguousarray(new_best[end]),
+        np.ascontiguousarray(new_keys[end]),
+        keys,
+        size_bits,
+        per_trial,
+        theta_base,
+        widest_jump,
+        slack,
+    )
+    return owner, froms, pair_keys, prevs, begins, keys, keep, kept_all, cheapest, near
+
+
+@_compiled
 def key_floor(
     groups: FloatArray,
     survivors: int,

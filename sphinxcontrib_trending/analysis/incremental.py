@@ -149,12 +149,17 @@ class IncrementalClassifier:
             missing=whole.missing[: bisect.bisect_left(whole.missing, seen)],
         )
         classifier = cls(unit, sbps, "exact", direction, outlier_runs)
-        classifier._resume(first, runs[:seen], saved)
+        classifier._resume(first, runs[:seen], saved, trials=int(whole.sizes.sum()))
         classifier._given.add(runs[seen:])
         return classifier, classifier._extended(whole)
 
-    def _resume(self, prepared: PreparedRuns, runs: Sequence[Run], saved: SavedSearch) -> None:
-        """Go on from ``saved``, the search of ``runs`` (``prepared``); see :meth:`resumed`."""
+    def _resume(
+        self, prepared: PreparedRuns, runs: Sequence[Run], saved: SavedSearch, trials: int = 0
+    ) -> None:
+        """Go on from ``saved``, the search of ``runs`` (``prepared``); see :meth:`resumed`.
+
+        ``trials``: the trials it will have once extended, if known (see
+        :meth:`.ExactSearch.resume`)."""
         if prepared.offset or not prepared.count:
             raise ValueError("only a search over non-negative values is saved")
         if (saved.max_value, saved.unit) != (
@@ -162,7 +167,7 @@ class IncrementalClassifier:
             resolve_unit(prepared.max_value, self.unit, self.sbps),
         ):
             raise ValueError("the saved search has another bit model")
-        self._state = ExactSearch.resume(saved, prepared)
+        self._state = ExactSearch.resume(saved, prepared, trials)
         self._prepared = prepared
         self._given = _GivenRuns()
         self._given.add(runs)

@@ -86,39 +86,40 @@ class SavedSearch:
     def from_bytes(cls, data: bytes) -> SavedSearch:
         """The state :meth:`to_bytes` wrote; ``ValueError`` if it is not one.
 
-        Its arrays are read-only views of ``data``: a search copies what it
-        resumes from (:meth:`.ExactSearch.resume`), so copying here too cost
-        a fifth of the decoding.  Every value is eight bytes, so the arrays
-        are read as one block of doubles and each taken as a slice of it
-        (integers reinterpreted, never converted): an array read apart cost
-        a tenth of extending a series by a run.  Its indices are checked
-        (:meth:`check`) where a search resumes from it, once.
+        Its arrays are views of one writable copy of ``data``'s arrays: a
+        compiled function takes a read-only array through numba's slow way of
+        telling its type (the check, :meth:`check`, took a fifth longer so),
+        and a search need not copy what it only reads.  Every value is eight
+        bytes, so the arrays are read as one block of doubles and each taken
+        as a slice of it (integers reinterpreted, never converted).  Its
+        indices are checked (:meth:`check`) where a search resumes from it, once.
         """
         start = len(MAGIC)
         if not data.startswith(MAGIC) or len(data) < start + _HEAD.size:
             raise ValueError("not a saved search")
         head = _HEAD.unpack_from(data, start)
-        values: dict[str, Any] = dict(zip(_NUMBER_NAMES, head, strict=False))
+        sides = (*head[len(_NUMBERS) :], 1)  # a one-dimensional array's second side is 1
         offset = start + _HEAD.size
-        counts = []
-        for name, _, first, stop in _LAYOUT:
-            shape = head[first:stop]
-            if min(shape) < 0:
-                raise ValueError(f"a saved search's {name} has no valid shape")
-            counts.append(shape[0] if len(shape) == 1 else math.prod(shape))
-            if offset + 8 * sum(counts) > len(data):
-                raise ValueError(f"a saved search's {name} does not fill its shape")
+        if min(sides) < 0:
+            name = next(name for name, _, _, first, stop in _LAYOUT if min(head[first:stop]) < 0)
+            raise ValueError(f"a saved search's {name} has no valid shape")
+        counts = [sides[first] * sides[second] for first, second in _COUNTED]
         total = sum(counts)
         if offset + 8 * total != len(data):
-            raise ValueError("a saved search has bytes beyond its arrays")
-        block = np.frombuffer(data, dtype=_FLOAT, count=total, offset=offset)
+            if offset + 8 * total < len(data):
+                raise ValueError("a saved search has bytes beyond its arrays")
+            ends = zip(_LAYOUT, itertools.accumulate(counts), strict=True)
+            name = next(row[0] for row, end in ends if offset + 8 * end > len(data))
+            raise ValueError(f"a saved search's {name} does not fill its shape")
+        block = np.frombuffer(data, dtype=_FLOAT, offset=offset).copy()
+        values: dict[str, Any] = dict(zip(_NUMBER_NAMES, head, strict=False))
         at = 0
-        for (name, dtype, first, stop), count in zip(_LAYOUT, counts, strict=True):
+        for (name, dtype, is_float, first, stop), count in zip(_LAYOUT, counts, strict=True):
             array = block[at : at + count]
             at += count
-            if dtype is not _FLOAT:
+            if not is_float:
                 array = array.view(dtype)
-            if not dtype.isnative:  # a search takes this machine's byte order
+            if not _NATIVE:  # a search takes this machine's byte order
                 array = array.astype(dtype.newbyteorder("="))
             values[name] = array if stop - first == 1 else array.reshape(head[first:stop])
         return cls(**values)
@@ -175,9 +176,9 @@ class SavedSearch:
 def _compiled() -> ModuleType:
     """The compiled loops, where a search resumes (they are loaded there anyway), so that
     the process that only reads and writes states never imports numba."""
-    from sphinxcontrib_trending.analysis import exact_kernels
+    from sphinxcontrib_trending.analysis.exact_loading import compiled_loops
 
-    return exact_kernels
+    return compiled_loops()
 
 
 def _expect(condition: bool, what: str) -> None:
@@ -220,7 +221,7 @@ _HEAD = struct.Struct(
 """The header: the numbers, then every array's sides."""
 _NUMBER_NAMES = tuple(name for name, _ in _NUMBERS)
 _LAYOUT = tuple(
-    (name, dtype, first, first + _DIMENSIONS.get(name, 1))
+    (name, dtype, dtype == _FLOAT, first, first + _DIMENSIONS.get(name, 1))
     for (name, dtype), first in zip(
         _ARRAYS,
         itertools.accumulate(
@@ -229,5 +230,13 @@ _LAYOUT = tuple(
         strict=False,
     )
 )
-"""Per array: its name, type, and where its sides lie in the header (first, stop)."""
+"""Per array: its name, type, whether it is of doubles, and where its sides lie in the
+header (first, stop)."""
+_COUNTED = tuple(
+    (first - len(_NUMBERS), stop - 1 - len(_NUMBERS) if stop - first == 2 else -1)
+    for _, _, _, first, stop in _LAYOUT
+)
+"""Per array: where its sides lie among the header's sides (-1: the 1 that ends them)."""
+_NATIVE = _FLOAT.isnative
+"""Whether this machine's byte order is the states' (little-endian)."""
 _FLOAT_ARRAYS = tuple(field.name for field in fields(SavedSearch) if field.type == "FloatArray")

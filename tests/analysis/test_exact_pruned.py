@@ -152,6 +152,29 @@ def test_the_bound_on_a_survivors_keys_in_a_block_holds(case) -> None:
         ExactSearch(model_for(prepared, unit, sbps)).extend(prepared)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(series_cases(max_length=120), st.integers(1, 5))
+def test_a_block_taken_in_one_compiled_call_keeps_the_same_state(case, step) -> None:
+    """A block whose survivors are all extended over it goes through one compiled call
+    (:func:`.exact_kernels.advance_all`) where it is extended whole, and through the
+    steps one by one where each run's partition is asked for (``extend_each``): the
+    same state, bit for bit, and the same partitions, whether the runs come all at
+    once or a few at a time (one at a time: a new build's run)."""
+    runs, unit, sbps = case
+    prepared = prepare_runs(runs)
+    if prepared.max_value <= 0.0:
+        return
+    model = model_for(prepared, unit, sbps)
+    whole, each = ExactSearch(model), ExactSearch(model)
+    for start in range(0, prepared.count, step):
+        part = head(prepared, start, min(start + step, prepared.count))
+        whole.extend(part)
+        partitions = [found() for found in each.extend_each(part)]
+        assert partitions[-1] == whole.partition()
+    one, other = whole.save(), each.save()
+    assert one.to_bytes() == other.to_bytes()
+
+
 @pytest.mark.parametrize("kind", ["no change", "spikes", "levels", "series"])
 def test_skipping_far_survivors_inside_blocks_changes_no_state(monkeypatch, kind) -> None:
     """In blocks of the same runs, the search keeps bit for bit the same state whether it

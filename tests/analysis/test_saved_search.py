@@ -247,6 +247,35 @@ def test_a_resumed_search_makes_its_size_table_once(saved_case, monkeypatch) -> 
     assert extended == classify([*runs, runs[0]])
 
 
+def test_a_read_state_s_arrays_are_writable_and_its_own(saved_case) -> None:
+    """numba tells a read-only array's type the slow way: a state is read into one copy."""
+    _, saved = saved_case
+    data = saved.to_bytes()
+    read = SavedSearch.from_bytes(data)
+    for name in ("groups", "best", "doomed", "pending_from", "history_key", "history_prev"):
+        array = getattr(read, name)
+        assert array.flags.writeable and not np.shares_memory(array, np.frombuffer(data, "u1"))
+
+
+def test_a_continued_search_makes_its_model_once(saved_case, monkeypatch) -> None:
+    """A series that gained a run makes one bit model for its search: sized for the new run
+    where it resumes, not made for the old runs and made again when the new one comes."""
+    runs, saved = saved_case
+    made = []
+    original = exact.BitModel
+    monkeypatch.setattr(exact, "BitModel", lambda *model: made.append(model) or original(*model))
+    grown = np.array([*runs, runs[0]])
+    classifier, result = IncrementalClassifier.continued(grown, len(runs), _through_bytes(saved))
+    assert len(made) == 1 and made[0][2] >= len(grown)
+    assert result == classify(list(grown))
+    continued = classifier.save()
+    extended = IncrementalClassifier.resumed(runs, _through_bytes(saved))
+    extended.extend([runs[0]])
+    again = extended.save()
+    assert continued is not None and again is not None
+    assert continued.to_bytes() == again.to_bytes()
+
+
 def _one_by_one(saved: SavedSearch) -> bool:
     """Whether the check's tests one by one (numpy, which say what failed) accept ``saved``."""
 
