@@ -33,6 +33,7 @@ from sphinxcontrib_trending.analysis.test_run import (
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.dimensions import (
     NO_DIMENSIONS,
+    DimensionMemo,
     DimensionRules,
     Dimensions,
     display_name,
@@ -40,7 +41,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
 )
 from sphinxcontrib_trending.ingest.environment import environment_text
 from sphinxcontrib_trending.ingest.metrics import LATENCY_PERCENTILES, latency_base
-from sphinxcontrib_trending.ingest.model import Build, TestResult
+from sphinxcontrib_trending.ingest.model import Build, TestHead, TestResult
 from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, SameValue
 from sphinxcontrib_trending.ingest.store.stored_tests import (
     MetricRows,
@@ -453,12 +454,15 @@ class _Gathered:
             units.update(zip(histories[own].tolist(), batch.units_of(tests[own]), strict=True))
         return units
 
-    def _newest(self, numbers: list[int], batches: npt.NDArray[np.intp]) -> list[TestResult]:
-        """Each history's newest test; a store's are made a build at a time."""
+    def _newest(
+        self, numbers: list[int], batches: npt.NDArray[np.intp]
+    ) -> list[TestResult | TestHead]:
+        """Each history's newest test; a store's only as its :class:`.TestHead`,
+        taken a build at a time."""
         wanted: defaultdict[int, list[int]] = defaultdict(list)
         for number in numbers:
             wanted[int(batches[number])].append(number)
-        found: dict[int, TestResult] = {}
+        found: dict[int, TestResult | TestHead] = {}
         for number, named in wanted.items():
             batch = self.batches[number]
             # a test twice in one build: its last run is the newest, as in the runs
@@ -466,7 +470,7 @@ class _Gathered:
             indices = [position[history] for history in named]
             tests = batch.tests
             if isinstance(tests, StoredTests):
-                found.update(zip(named, tests.picked(indices), strict=True))
+                found.update(zip(named, tests.heads(indices), strict=True))
             else:
                 found.update(zip(named, map(tests.__getitem__, indices), strict=True))
         return [found[number] for number in numbers]
@@ -478,6 +482,7 @@ class _Gathered:
             units.update((number, None) for number in failing)
         numbers = sorted(units, key=self.keys.__getitem__)
         tests = self._newest(numbers, newest)
+        dimensions = DimensionMemo(rules)
         result = []
         for number, test, columns in zip(numbers, tests, self._columns(numbers), strict=True):
             testbed = self.testbeds[number]
@@ -493,7 +498,7 @@ class _Gathered:
                     metric=self.metric,
                     unit=units[number],
                     runs=ColumnRuns(columns),
-                    dimensions=rules.derive(test, testbed),
+                    dimensions=dimensions.derive(test, testbed),
                 )
             )
         return result

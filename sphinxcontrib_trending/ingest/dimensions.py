@@ -23,8 +23,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple, Protocol
 
-from sphinxcontrib_trending.ingest.model import TestResult
 from sphinxcontrib_trending.ingest.results import thread_core
 
 DIMENSIONS = ("testbed", "nic", "driver", "frame_size", "cores", "test_type")
@@ -58,6 +58,38 @@ class Dimensions:
 
 
 NO_DIMENSIONS = Dimensions()
+
+
+class NamedTest(Protocol):
+    """A test as the rules see it: a :class:`~.model.TestResult`, or a history's newest
+    test read from a store (:class:`~.model.TestHead`), which never made the rest."""
+
+    @property
+    def test_id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+
+    def attribute(self, name: str) -> str | None: ...
+
+
+class RuleInput(NamedTuple):
+    """Everything a rule reads of a test, and nothing else: rules are given this,
+    not the test, so what they derive is a function of these fields and the
+    testbed, and :class:`DimensionMemo` may file it under them."""
+
+    test_id: str
+    name: str
+    tags: tuple[str, ...]
+    test_type: str | None
+    """The ``test_type`` attribute, if the test has one."""
+
+    @classmethod
+    def of(cls, test: NamedTest) -> RuleInput:
+        return cls(test.test_id, test.name, test.tags, test.attribute("test_type"))
 
 
 def _bounded(body: str) -> re.Pattern[str]:
@@ -104,7 +136,7 @@ def _first(pattern: re.Pattern[str], text: str) -> str | None:
     return found.group(0).lower() if found else None
 
 
-def _nic(test: TestResult, testbed: str | None) -> str | None:
+def _nic(test: RuleInput, testbed: str | None) -> str | None:
     found = _first(_NIC, test.test_id) or _first(_NIC, test.name)
     if found:
         return found
@@ -117,7 +149,7 @@ def _vfio_plugin(testbed: str | None) -> str:
     return "octeon" if testbed and testbed.rpartition("-")[2].lower() == "oct" else "dpdk"
 
 
-def _driver(test: TestResult, testbed: str | None) -> str | None:
+def _driver(test: RuleInput, testbed: str | None) -> str | None:
     found = _first(_DRIVER, test.test_id) or _first(_DRIVER, test.name)
     if found:
         return found.replace("_", "-")
@@ -128,7 +160,7 @@ def _driver(test: TestResult, testbed: str | None) -> str | None:
     return _vfio_plugin(testbed) if _nic(test, testbed) else None
 
 
-def _frame_size(test: TestResult, testbed: str | None) -> str | None:
+def _frame_size(test: RuleInput, testbed: str | None) -> str | None:
     found = _first(_FRAME, test.name)
     if found:
         return found
@@ -138,7 +170,7 @@ def _frame_size(test: TestResult, testbed: str | None) -> str | None:
     return "imix" if tag.lower().startswith("imix") else tag.lower()
 
 
-def _cores(test: TestResult, testbed: str | None) -> str | None:
+def _cores(test: RuleInput, testbed: str | None) -> str | None:
     """A CSIT case name's cores slot, as csit-dash reads it (``64b-1c-``: ``1C``,
     though the run also tags itself ``2T1C``); else the tags, else a token."""
     case = _CSIT_CASE.search(test.name)
@@ -151,8 +183,8 @@ def _cores(test: TestResult, testbed: str | None) -> str | None:
     return found.upper() if found else None
 
 
-def _test_type(test: TestResult, testbed: str | None) -> str | None:
-    declared = test.attribute("test_type")
+def _test_type(test: RuleInput, testbed: str | None) -> str | None:
+    declared = test.test_type
     if declared:
         return declared.lower()
     tags = {tag.lower() for tag in test.tags}
@@ -163,12 +195,16 @@ def _test_type(test: TestResult, testbed: str | None) -> str | None:
     return _TEST_TYPE_SUFFIXES.get(last)
 
 
-def _testbed(test: TestResult, testbed: str | None) -> str | None:
+def _testbed(test: RuleInput, testbed: str | None) -> str | None:
     return testbed
 
 
-Rule = Callable[[TestResult, str | None], str | None]
-"""Derives one dimension from a test and its build's testbed."""
+Rule = Callable[[RuleInput, str | None], str | None]
+"""Derives one dimension from a test and its build's testbed.
+
+Every rule but the testbed's reads the testbed only through
+:func:`_vfio_plugin` (none of a source's own rules reads it at all):
+:class:`DimensionMemo` relies on it."""
 
 DEFAULT_RULES: dict[str, Rule] = {
     "testbed": _testbed,
@@ -183,7 +219,7 @@ DEFAULT_RULES: dict[str, Rule] = {
 def _tag_rule(prefix: str) -> Rule:
     lowered = prefix.lower()
 
-    def rule(test: TestResult, testbed: str | None) -> str | None:
+    def rule(test: RuleInput, testbed: str | None) -> str | None:
         for tag in test.tags:
             if tag.lower().startswith(lowered) and len(tag) > len(prefix):
                 return tag[len(prefix) :].lower()
@@ -195,7 +231,7 @@ def _tag_rule(prefix: str) -> Rule:
 def _regex_rule(pattern: re.Pattern[str]) -> Rule:
     """The ``value`` group, else the first group, else the whole match; id before name."""
 
-    def rule(test: TestResult, testbed: str | None) -> str | None:
+    def rule(test: RuleInput, testbed: str | None) -> str | None:
         for text in (test.test_id, test.name):
             found = pattern.search(text)
             if found is None:
@@ -210,7 +246,7 @@ def _regex_rule(pattern: re.Pattern[str]) -> Rule:
     return rule
 
 
-def _no_rule(test: TestResult, testbed: str | None) -> str | None:
+def _no_rule(test: RuleInput, testbed: str | None) -> str | None:
     return None
 
 
@@ -221,13 +257,39 @@ class DimensionRules:
 
     rules: tuple[Rule, ...]
 
-    def derive(self, test: TestResult, testbed: str | None) -> Dimensions:
-        return Dimensions(*(rule(test, testbed) for rule in self.rules))
+    def derive(self, test: NamedTest, testbed: str | None) -> Dimensions:
+        facts = RuleInput.of(test)
+        return Dimensions(*(rule(facts, testbed) for rule in self.rules))
 
-    def display_name(self, test: TestResult, testbed: str | None) -> str:
+    def display_name(self, test: NamedTest, testbed: str | None) -> str:
         """The one name every view, table, export, e-mail and ``check`` gives
         ``test`` of a build on ``testbed`` (see :func:`display_name`)."""
         return display_name(test.name, self.derive(test, testbed))
+
+
+class DimensionMemo:
+    """:meth:`DimensionRules.derive` for many tests, each distinct test derived once.
+
+    A source's histories are its tests on each of its testbeds, so most of
+    them are the same test as another (CSIT: 2,000 tests on 10 testbeds).
+    Rules read only a :class:`RuleInput` and the testbed, the testbed only
+    through :func:`_vfio_plugin` but for the testbed's own rule (see
+    :data:`Rule`): so every dimension but the testbed is filed under those
+    two, and the testbed's is derived each time.  Keep one for a set of
+    histories made together, not for the process: it holds what it saw.
+    """
+
+    def __init__(self, rules: DimensionRules) -> None:
+        self._testbed, *self._others = rules.rules  # DIMENSIONS lists the testbed first
+        self._found: dict[tuple[RuleInput, str], tuple[str | None, ...]] = {}
+
+    def derive(self, test: NamedTest, testbed: str | None) -> Dimensions:
+        facts = RuleInput.of(test)
+        key = (facts, _vfio_plugin(testbed))
+        others = self._found.get(key)
+        if others is None:
+            others = self._found[key] = tuple(rule(facts, testbed) for rule in self._others)
+        return Dimensions(self._testbed(facts, testbed), *others)
 
 
 def compile_rule(dimension: str, text: str) -> Rule:

@@ -67,6 +67,26 @@ class TestResult:
 
 
 @dataclass(frozen=True, slots=True)
+class TestHead:
+    """What names a test and says what it is, without how it ran: the fields of a
+    :class:`TestResult` a history takes of its newest test.  A store gives these
+    without making the run's measurements, status and message
+    (:meth:`~.stored_tests.StoredTests.heads`)."""
+
+    __test__ = False  # a model class, not a pytest test class
+
+    test_id: str
+    name: str
+    suite: str
+    tags: tuple[str, ...]
+    thread_core: str | None
+    attributes: tuple[tuple[str, str], ...]
+
+    def attribute(self, name: str) -> str | None:
+        return dict(self.attributes).get(name)
+
+
+@dataclass(frozen=True, slots=True)
 class Build:
     """One CI job build: where it came from and what it tested."""
 

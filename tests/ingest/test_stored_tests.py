@@ -20,7 +20,13 @@ from hypothesis import strategies as st
 from sphinxcontrib_trending.analysis import history as history_module
 from sphinxcontrib_trending.analysis.history import histories, history_key
 from sphinxcontrib_trending.ingest.merging import merge_builds
-from sphinxcontrib_trending.ingest.model import Build, Measurement, Problem, TestResult
+from sphinxcontrib_trending.ingest.model import (
+    Build,
+    Measurement,
+    Problem,
+    TestHead,
+    TestResult,
+)
 from sphinxcontrib_trending.ingest.store import stored_tests
 from sphinxcontrib_trending.ingest.store.rows import SharedValues, tables_by_partition
 from sphinxcontrib_trending.ingest.store.stored_tests import (
@@ -56,16 +62,22 @@ def test_tests_are_made_on_first_use_and_behave_as_the_tuple() -> None:
     assert list(stored.tests) == list(BUILDS[0].tests)
 
 
-def test_picked_tests_are_those_at_the_indices_in_their_order_and_not_kept() -> None:
+def _head(test: TestResult) -> TestHead:
+    return TestHead(
+        test.test_id, test.name, test.suite, test.tags, test.thread_core, test.attributes
+    )
+
+
+def test_heads_are_the_tests_at_the_indices_in_their_order_and_make_none() -> None:
     later = replace(BUILDS[0], build="13", time=T0 + timedelta(days=1))
     stored, _, after = _stored([*BUILDS, later])
     parsed = BUILDS[0].tests
-    assert stored.tests.picked([2, 0]) == [parsed[2], parsed[0]]
-    assert stored.tests.picked([-1]) == [parsed[2]] and stored.tests.picked([]) == []
-    assert after.tests.picked([0]) == [later.tests[0]]
+    assert stored.tests.heads([2, 0]) == [_head(parsed[2]), _head(parsed[0])]
+    assert stored.tests.heads([-1]) == [_head(parsed[2])] and stored.tests.heads([]) == []
+    assert after.tests.heads([0]) == [_head(later.tests[0])]
     assert _unmade(stored) and _unmade(after)
     with pytest.raises(IndexError):  # not the next build's first test
-        stored.tests.picked([0, 3])
+        stored.tests.heads([0, 3])
 
 
 def test_a_stored_build_pickles_as_the_parsed_one() -> None:

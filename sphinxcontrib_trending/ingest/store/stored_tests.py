@@ -29,7 +29,7 @@ import pyarrow.compute as pc
 
 from sphinxcontrib_trending.ingest.environment import ENVIRONMENT_ATTRIBUTES, PATTERN_PREFIX
 from sphinxcontrib_trending.ingest.made_when_read import MadeWhenRead
-from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
+from sphinxcontrib_trending.ingest.model import Build, Measurement, TestHead, TestResult
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS
 from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, TextColumn, TrialsColumn
 from sphinxcontrib_trending.ingest.store.rows import (
@@ -50,6 +50,9 @@ TEST_COLUMNS = tuple(
     name for name in MODEL_COLUMNS if name not in (*BUILD_COLUMNS, "build_index", "test_index")
 )
 """Columns kept per row once an input's rows are in order (the indices only order them)."""
+
+HEAD_COLUMNS = ("test_id", "test_name", "suite", "tags", "thread_core", "attributes")
+"""The columns of a test's first row a :class:`.TestHead` is made of, in its fields' order."""
 
 
 class MetricRows(NamedTuple):
@@ -173,6 +176,25 @@ class StoredInput:
                 )
             )
         return tuple(made)
+
+    def heads(self, tests: list[int]) -> list[TestHead]:
+        """The tests at ``tests`` (indices into :attr:`starts`) as :class:`.TestHead`:
+        their first rows' names, tags and attributes, taken alone."""
+        rows = self.table.select(list(HEAD_COLUMNS)).take(pa.array(self.starts[tests]))
+        cells, shared = row_columns(rows), self.shared
+        return [
+            TestHead(
+                test_id=sys.intern(test_id),
+                name=sys.intern(name),
+                suite=sys.intern(suite),
+                tags=shared.texts(tags),
+                thread_core=shared.text(thread),
+                attributes=shared.pairs(attributes),
+            )
+            for test_id, name, suite, tags, thread, attributes in zip(
+                *(cells[column] for column in HEAD_COLUMNS), strict=True
+            )
+        ]
 
     def metrics(self, first: int, stop: int) -> set[str]:
         """Every metric tests ``first..stop`` measured, from the column alone."""
@@ -349,15 +371,11 @@ class StoredTests(MadeWhenRead[TestResult]):
         """Every metric the tests measured, none of them made (see :func:`.metrics_in`)."""
         return self._input.metrics(self._first, self._stop)
 
-    def picked(self, indices: list[int]) -> list[TestResult]:
-        """The tests at ``indices``, made in one pass over the rows they span,
-        not kept: a test at a time costs an Arrow slice and conversion each."""
-        if self._made is not None or not indices:
-            return [self.made[index] for index in indices]
+    def heads(self, indices: list[int]) -> list[TestHead]:
+        """The tests at ``indices`` as :class:`.TestHead`, none of them made: a history
+        takes only these of its newest test, and a whole test costs five times as much."""
         indices = [range(len(self))[index] for index in indices]  # IndexError as a tuple's
-        low = min(indices)
-        made = self._input.tests(self._first + low, self._first + max(indices) + 1)
-        return [made[index - low] for index in indices]
+        return self._input.heads([self._first + index for index in indices])
 
     def __len__(self) -> int:
         return self._stop - self._first
