@@ -139,7 +139,7 @@ def test_a_build_no_other_shares_is_merged_as_it_is() -> None:
     assert all(_unmade(build) for build in stored) and problems == []
 
 
-HOST_NAMES = st.sampled_from(["hosts", "dut_type", "tg_version", "build.host"]) | texts
+HOST_NAMES = st.sampled_from(["hosts", "dut_type", "tg_version", "build.host", "test_type"]) | texts
 results = st.builds(
     TestResult,
     test_id=st.sampled_from(["t1", "t2", "t3"]),
@@ -168,7 +168,7 @@ builds = st.lists(
         build=texts,
         time=st.integers(0, 99).map(lambda hours: T0 + timedelta(hours=hours)),
         dut_version=st.none() | texts,
-        testbed=st.sampled_from([None, "2n-icx", "3n-alt"]),
+        testbed=st.sampled_from([None, "2n-icx", "3n-alt", "3n-oct"]),
         origin=texts,
         tests=st.lists(results, max_size=4).map(tuple),
     ),
