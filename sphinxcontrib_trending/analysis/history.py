@@ -193,7 +193,7 @@ class _Batch(NamedTuple):
     """The history each test's run went to."""
     tests: StoredTests | list[TestResult]
     """Where each test is made from, should its run be its history's newest."""
-    units: str | list[str | None]
+    units: str | Sequence[str | None]
     """The unit of every test that measured the metric, or each test's (None: not measured)."""
     with_metric: npt.NDArray[np.bool_]
     """Whether each test measured the metric."""
@@ -214,7 +214,7 @@ class _Batch(NamedTuple):
         cls,
         numbers: list[int] | npt.NDArray[np.intp],
         tests: StoredTests | list[TestResult],
-        units: list[str | None],
+        units: Sequence[str | None],
         masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
         build: int,
         statistics: tuple[Sequence[float | None], Sequence[float | None]],
@@ -223,7 +223,7 @@ class _Batch(NamedTuple):
     ) -> _Batch:
         """``masks`` are :attr:`with_metric`, :attr:`measured` and :attr:`failed`;
         ``statistics`` each run's average and deviation (None: not measured)."""
-        shared = set(units)
+        shared = units.distinct() if type(units) is CodedTexts else set(units)
         shared.discard(None)
         averages, stdevs = statistics
         return cls(
@@ -240,9 +240,12 @@ class _Batch(NamedTuple):
 
     def units_of(self, tests: npt.NDArray[np.intp]) -> list[str | None]:
         """The units of the tests at ``tests`` (positions in the build)."""
-        if isinstance(self.units, str):
-            return [self.units] * len(tests)
-        return list(map(self.units.__getitem__, tests.tolist()))
+        units = self.units
+        if isinstance(units, str):
+            return [units] * len(tests)
+        if type(units) is CodedTexts:  # a store's
+            return units.taken(tests)
+        return list(map(units.__getitem__, tests.tolist()))
 
 
 class _Gathered:
@@ -300,18 +303,20 @@ class _Gathered:
         """:meth:`_numbered` of a store's coded test ids: each id a build shares with
         the builds before it is looked up once per list of ids, not once per run."""
         key = (testbed, id(test_ids.names))
-        found = self._code_numbers.get(key)
-        if found is None:
-            found = self._code_numbers[key] = (
+        entry = self._code_numbers.get(key)
+        if entry is None:
+            entry = self._code_numbers[key] = (
                 test_ids.names,
                 np.full(len(test_ids.names), -1, dtype=np.intp),
             )
-        numbers = found[1]
-        present = np.unique(test_ids.codes)
-        new = present[numbers[present] < 0]
-        if len(new):
-            names = list(map(test_ids.names.__getitem__, new.tolist()))
-            numbers[new] = self._numbered(testbed, names)  # type: ignore[arg-type]
+        numbers = entry[1]
+        found = numbers[test_ids.codes]
+        unnumbered = found < 0
+        if not unnumbered.any():
+            return found
+        new = np.unique(test_ids.codes[unnumbered])  # numbered in the order of their codes
+        names = list(map(test_ids.names.__getitem__, new.tolist()))
+        numbers[new] = self._numbered(testbed, names)  # type: ignore[arg-type]
         return numbers[test_ids.codes]
 
     def _build(self, build: Build) -> int:

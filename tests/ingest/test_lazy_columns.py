@@ -86,6 +86,17 @@ def test_coded_texts_read_as_their_column_across_dictionaries_plain_chunks_and_n
     assert list(coded[2:6]) == expected[2:6] and coded[-3] == "c"
 
 
+def test_coded_texts_spread_read_none_elsewhere_and_tell_the_texts_they_hold() -> None:
+    coded = CodedTexts(["pps", "us", "bps"], np.array([1, 0, 1]))
+    spread = coded.spread(np.array([4, 0, 2]), 5)
+    assert spread.made() == ["pps", None, "us", None, "us"]
+    assert coded.distinct() == {"pps", "us"} and spread.distinct() == {"pps", "us", None}
+    assert (
+        spread[1:2].distinct() == {None}
+        and CodedTexts(["x"], np.array([0]))[:0].distinct() == set()
+    )
+
+
 def test_coded_texts_of_one_dictionary_share_its_names_and_join_without_recoding() -> None:
     shared = SharedValues()
     dictionary = pa.array(["x", "y"])

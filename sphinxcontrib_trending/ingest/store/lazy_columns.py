@@ -122,6 +122,17 @@ class CodedTexts(Sequence[str | None]):
             codes.append(mapping[part.codes])
         return cls(list(united), np.concatenate(codes))
 
+    def spread(self, at: npt.NDArray[np.intp], count: int) -> CodedTexts:
+        """``count`` rows holding these at the positions ``at``, None at the others."""
+        codes = np.full(count, len(self.names), dtype=np.intp)
+        codes[at] = self.codes
+        return CodedTexts([*self.names, None], codes)
+
+    def distinct(self) -> set[str | None]:
+        """The texts some row holds: a look at each code, not at each row."""
+        held = np.flatnonzero(np.bincount(self.codes, minlength=len(self.names)))
+        return set(map(self.names.__getitem__, held.tolist()))
+
     def __len__(self) -> int:
         return len(self.codes)
 
@@ -129,7 +140,7 @@ class CodedTexts(Sequence[str | None]):
         """The list of its rows, made at once."""
         return list(map(self.names.__getitem__, self.codes.tolist()))
 
-    def taken(self, rows: list[int]) -> list[str | None]:
+    def taken(self, rows: list[int] | npt.NDArray[np.intp]) -> list[str | None]:
         """The texts of ``rows``, in one pass."""
         return list(map(self.names.__getitem__, self.codes[rows].tolist()))
 

@@ -72,7 +72,7 @@ class MetricRows(NamedTuple):
     """Whether the test's status is other than ``PASS``."""
     with_metric: npt.NDArray[np.bool_]
     """Whether the test measured ``metric`` (else its ``units`` entry is None)."""
-    units: list[str | None]
+    units: CodedTexts
     """The metric's unit; None where the test did not measure it."""
     trials: TrialsColumn
     """Each test's values of the metric (empty where it did not measure it), made when read."""
@@ -229,14 +229,12 @@ def _metric_rows(
     with_metric[tests_measured] = True
     picked = rows[first_rows]
     values = RowTrials(table, picked)
-    units = CodedTexts.of(table.column("unit").take(pa.array(picked)), shared.names).made()
+    units = CodedTexts.of(table.column("unit").take(pa.array(picked)), shared.names)
     averages, stdevs = values.averages, values.stdevs
     trials = values.column()
     if len(tests_measured) < count:  # a test that did not measure it: no unit nor values
         trials = TrialsColumn.spread(trials, tests_measured, count)
-        spread = np.full(count, None, dtype=object)
-        spread[tests_measured] = units
-        units = spread.tolist()
+        units = units.spread(tests_measured, count)
         averages, stdevs = np.full(count, np.nan), np.full(count, np.nan)
         averages[tests_measured], stdevs[tests_measured] = values.averages, values.stdevs
     statuses = CodedTexts.of(table.column("status").take(heads), shared.names)
