@@ -417,8 +417,8 @@ class _Gathered:
         table = RunTable(
             self.times,
             self.origins,
-            np.repeat(
-                np.array([batch.build for batch in batches], dtype=np.intp),
+            np.repeat(  # each row's build: int32, as a history's number, for half the bytes
+                np.array([batch.build for batch in batches], dtype=np.int32),
                 [len(batch.histories) for batch in batches],
             ),
             _joined([batch.trials for batch in batches]),

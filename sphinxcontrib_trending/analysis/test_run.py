@@ -245,7 +245,7 @@ class RunTable:
         self,
         times: Sequence[datetime],
         origins: Sequence[RunBuild],
-        builds: npt.NDArray[np.intp],
+        builds: npt.NDArray[np.intp] | npt.NDArray[np.int32],
         trials: Sequence[Sequence[float]],
         details: Sequence[Sequence[Any]],
         averages: npt.NDArray[np.float64],

@@ -244,10 +244,16 @@ class TrialsColumn(Sequence[Trials | tuple[()]]):
                 doubles.extend(last)
             firsts.append(len(doubles) - len(last))
         chunks = np.concatenate([part._chunks for part in parts])
-        shifts = np.repeat(np.array(firsts, dtype=np.intp), [len(part) for part in parts])
+        low = 0
+        for part, first in zip(parts, firsts, strict=True):  # in place: no column-long copies
+            high = low + len(part)
+            if first:
+                mine = chunks[low:high]
+                np.add(mine, first, out=mine, where=mine >= 0)
+            low = high
         return cls(
             doubles,
-            np.where(chunks < 0, -1, chunks + shifts),
+            chunks,
             np.concatenate([part._lows for part in parts]),
             np.concatenate([part._highs for part in parts]),
         )

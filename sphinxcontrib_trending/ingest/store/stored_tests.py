@@ -62,9 +62,9 @@ class MetricRows(NamedTuple):
     statuses: CodedTexts
     messages: TextColumn
     """Made when read: nearly every run's is its own, and few are shown."""
-    hosts: list[str]
+    hosts: CodedTexts
     """The ``hosts`` attribute, "" where a test has none."""
-    environments: list[str]
+    environments: CodedTexts
     """The environment text of each test (see :func:`.environment_text`)."""
     measured: npt.NDArray[np.bool_]
     """Whether the test measured any metric at all."""
@@ -281,27 +281,32 @@ def _ordered(builds: npt.NDArray[np.int32], tests: npt.NDArray[np.int32]) -> boo
     )
 
 
-def _hosts(attributes: pa.ChunkedArray) -> list[str]:
+def _hosts(attributes: pa.ChunkedArray) -> CodedTexts:
     """Each test's ``hosts`` attribute ("" if none; the last one, as ``dict`` keeps it).
 
-    Interned: a run keeps it, and every build of a testbed names the same hosts.
+    Coded, and interned: every build of a testbed names the same hosts, so a
+    code per run costs what a reference would, and no list is made per run.
     """
-    found = [""] * len(attributes)
+    count = len(attributes)
     attributes = attributes.combine_chunks()
     pairs = pc.list_flatten(attributes)
     named = pc.equal(pairs.field("name"), "hosts")
-    owners = pc.filter(pc.list_parent_indices(attributes), named).to_pylist()
-    for owner, value in zip(
-        owners, pc.filter(pairs.field("value"), named).to_pylist(), strict=True
-    ):
-        found[owner] = sys.intern(value) if value else ""
-    return found
+    owners = pc.filter(pc.list_parent_indices(attributes), named).to_numpy()
+    codes = np.zeros(count, dtype=np.intp)
+    if not len(owners):
+        return CodedTexts([""], codes)
+    values = pc.dictionary_encode(pc.filter(pairs.field("value"), named))
+    names = ["", *(sys.intern(text) if text else "" for text in values.dictionary.to_pylist())]
+    last = np.append(owners[1:] != owners[:-1], True)  # owners ascend: a test's last pair
+    coded = pc.fill_null(values.indices, -1).to_numpy() + 1  # a null value reads as ""
+    codes[owners[last]] = coded[last]
+    return CodedTexts(names, codes)
 
 
 _ENVIRONMENT_NAMES = pa.array(sorted(ENVIRONMENT_ATTRIBUTES))
 
 
-def _environments(attributes: pa.ChunkedArray) -> list[str]:
+def _environments(attributes: pa.ChunkedArray) -> CodedTexts:
     """Each test's environment text, as :func:`.environment_text` makes it from its
     attributes (kept sorted by name), joined by Arrow: one text per test run."""
     count = len(attributes)
@@ -312,7 +317,7 @@ def _environments(attributes: pa.ChunkedArray) -> list[str]:
         pc.is_in(names, value_set=_ENVIRONMENT_NAMES), pc.starts_with(names, PATTERN_PREFIX)
     )
     if not pc.any(wanted).as_py():
-        return [""] * count
+        return CodedTexts([""], np.zeros(count, dtype=np.intp))
     owners = pc.filter(pc.list_parent_indices(attributes), wanted).to_numpy()
     lines = pc.binary_join_element_wise(
         pc.filter(names, wanted), pc.filter(pairs.field("value"), wanted), "="
@@ -320,10 +325,10 @@ def _environments(attributes: pa.ChunkedArray) -> list[str]:
     offsets = np.zeros(count + 1, dtype=np.int32)
     np.cumsum(np.bincount(owners, minlength=count), out=offsets[1:])
     joined = pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), lines), "\n")
-    # a build's tests share a few environments: each text made once, then taken by index
+    # a build's tests share a few environments: each text made once, a code per run
     encoded = pc.dictionary_encode(joined)
     texts = [sys.intern(text) if text else "" for text in encoded.dictionary.to_pylist()]
-    return np.array(texts, dtype=object)[encoded.indices.to_numpy()].tolist()
+    return CodedTexts(texts, encoded.indices.to_numpy().astype(np.intp))
 
 
 class StoredTests(MadeWhenRead[TestResult]):
