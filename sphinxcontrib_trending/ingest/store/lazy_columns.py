@@ -115,11 +115,13 @@ class CodedTexts(Sequence[str | None]):
             return cls(names, np.concatenate([part.codes for part in parts]))
         united: dict[str | None, int] = {}
         codes = []
-        for part in parts:
+        # recoded a run of parts at a time: the builds of one store pass share their names
+        for _, run in itertools.groupby(parts, key=lambda part: id(part.names)):
+            same = list(run)
             mapping = np.array(
-                [united.setdefault(name, len(united)) for name in part.names], dtype=np.intp
+                [united.setdefault(name, len(united)) for name in same[0].names], dtype=np.intp
             )
-            codes.append(mapping[part.codes])
+            codes.append(mapping[np.concatenate([part.codes for part in same])])
         return cls(list(united), np.concatenate(codes))
 
     def spread(self, at: npt.NDArray[np.intp], count: int) -> CodedTexts:
