@@ -85,8 +85,9 @@ class CodedTexts(Sequence[str | None]):
 
     __slots__ = ("codes", "names")
 
-    def __init__(self, names: list[str | None], codes: npt.NDArray[np.intp]) -> None:
-        """Row ``r`` is ``names[codes[r]]``."""
+    def __init__(self, names: list[str | None], codes: npt.NDArray[np.int32]) -> None:
+        """Row ``r`` is ``names[codes[r]]``; codes are int32, as Arrow's dictionary
+        indices come: kept for every run of a build, and joined, at half the bytes."""
         self.names = names
         self.codes = codes
 
@@ -102,14 +103,14 @@ class CodedTexts(Sequence[str | None]):
             if indices.null_count:  # a null text reads as None
                 names = [*names, None]
                 indices = pc.fill_null(indices, len(names) - 1)
-            parts.append(cls(names, indices.to_numpy().astype(np.intp, copy=False)))
+            parts.append(cls(names, indices.to_numpy().astype(np.int32, copy=False)))
         return cls.joined(parts)
 
     @classmethod
     def joined(cls, parts: Sequence[CodedTexts]) -> CodedTexts:
         """The rows of ``parts``, one after the other, in codes of one list of names."""
         if not parts:
-            return cls([], np.zeros(0, dtype=np.intp))
+            return cls([], np.zeros(0, dtype=np.int32))
         names = parts[0].names
         if all(part.names is names for part in parts):
             return cls(names, np.concatenate([part.codes for part in parts]))
@@ -119,14 +120,14 @@ class CodedTexts(Sequence[str | None]):
         for _, run in itertools.groupby(parts, key=lambda part: id(part.names)):
             same = list(run)
             mapping = np.array(
-                [united.setdefault(name, len(united)) for name in same[0].names], dtype=np.intp
+                [united.setdefault(name, len(united)) for name in same[0].names], dtype=np.int32
             )
             codes.append(mapping[np.concatenate([part.codes for part in same])])
         return cls(list(united), np.concatenate(codes))
 
     def spread(self, at: npt.NDArray[np.intp], count: int) -> CodedTexts:
         """``count`` rows holding these at the positions ``at``, None at the others."""
-        codes = np.full(count, len(self.names), dtype=np.intp)
+        codes = np.full(count, len(self.names), dtype=np.int32)
         codes[at] = self.codes
         return CodedTexts([*self.names, None], codes)
 
@@ -208,11 +209,12 @@ class TrialsColumn(Sequence[Trials | tuple[()]]):
     def __init__(
         self,
         doubles: list[npt.NDArray[np.float64]],
-        chunks: npt.NDArray[np.intp],
-        lows: npt.NDArray[np.intp],
-        highs: npt.NDArray[np.intp],
+        chunks: npt.NDArray[np.integer[Any]],
+        lows: npt.NDArray[np.integer[Any]],
+        highs: npt.NDArray[np.integer[Any]],
     ) -> None:
-        """Row ``r``'s values are ``doubles[chunks[r]][lows[r]:highs[r]]``."""
+        """Row ``r``'s values are ``doubles[chunks[r]][lows[r]:highs[r]]``: int32 where
+        they fit (a list column's offsets always do), kept for every run of a build."""
         self._doubles = doubles
         self._chunks = chunks
         self._lows = lows
@@ -221,9 +223,9 @@ class TrialsColumn(Sequence[Trials | tuple[()]]):
     @classmethod
     def spread(cls, found: TrialsColumn, at: npt.NDArray[np.intp], count: int) -> TrialsColumn:
         """``count`` rows holding ``found``'s at the positions ``at``, the others empty."""
-        chunks = np.full(count, -1, dtype=np.intp)
-        lows = np.zeros(count, dtype=np.intp)
-        highs = np.zeros(count, dtype=np.intp)
+        chunks = np.full(count, -1, dtype=found._chunks.dtype)
+        lows = np.zeros(count, dtype=found._lows.dtype)
+        highs = np.zeros(count, dtype=found._highs.dtype)
         chunks[at], lows[at], highs[at] = found._chunks, found._lows, found._highs
         return cls(found._doubles, chunks, lows, highs)
 
@@ -235,7 +237,7 @@ class TrialsColumn(Sequence[Trials | tuple[()]]):
         store read's passes cut them into builds) keep sharing it.
         """
         if not parts:
-            empty = np.zeros(0, dtype=np.intp)
+            empty = np.zeros(0, dtype=np.int32)
             return cls([], empty, empty, empty)
         doubles: list[npt.NDArray[np.float64]] = []
         firsts = []  # per part: where its list of doubles starts in the joined one

@@ -194,11 +194,11 @@ class RowTrials:
             rows = np.arange(table.num_rows)
         # per chunk: its doubles (zero-copy) and its rows' offsets into them
         self._doubles: list[npt.NDArray[np.float64]] = []
-        self._offsets: list[npt.NDArray[np.intp]] = []
+        self._offsets: list[npt.NDArray[np.integer[Any]]] = []
         for chunk in values.chunks:
             doubles = chunk.values.to_numpy(zero_copy_only=False)
             self._doubles.append(doubles.astype(np.float64, copy=False))
-            self._offsets.append(chunk.offsets.to_numpy().astype(np.intp, copy=False))
+            self._offsets.append(chunk.offsets.to_numpy())  # int32, int64 for a large list
         bounds = np.cumsum([0, *(len(chunk) for chunk in values.chunks)])
         self._chunks = np.searchsorted(bounds, rows, side="right") - 1
         self._rows = rows - bounds[:-1][self._chunks] if len(rows) else self._chunks
@@ -229,9 +229,11 @@ class RowTrials:
         Without their statistics: a history's run keeps them itself (see
         :attr:`averages`), and a tuple of them per run would cost 64 bytes.
         """
-        chunks, rows = self._chunks.astype(np.intp), self._rows.astype(np.intp)
-        lows = np.zeros(len(rows), dtype=np.intp)
-        highs = np.zeros(len(rows), dtype=np.intp)
+        rows = self._rows.astype(np.intp)
+        chunks = self._chunks.astype(np.int32)
+        kind = np.result_type(np.int32, *(offsets.dtype for offsets in self._offsets))
+        lows = np.zeros(len(rows), dtype=kind)
+        highs = np.zeros(len(rows), dtype=kind)
         for number, offsets in enumerate(self._offsets):
             mine = chunks == number
             lows[mine] = offsets[rows[mine]]

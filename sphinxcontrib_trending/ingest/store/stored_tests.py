@@ -292,7 +292,7 @@ def _hosts(attributes: pa.ChunkedArray) -> CodedTexts:
     pairs = pc.list_flatten(attributes)
     named = pc.equal(pairs.field("name"), "hosts")
     owners = pc.filter(pc.list_parent_indices(attributes), named).to_numpy()
-    codes = np.zeros(count, dtype=np.intp)
+    codes = np.zeros(count, dtype=np.int32)
     if not len(owners):
         return CodedTexts([""], codes)
     values = pc.dictionary_encode(pc.filter(pairs.field("value"), named))
@@ -317,7 +317,7 @@ def _environments(attributes: pa.ChunkedArray) -> CodedTexts:
         pc.is_in(names, value_set=_ENVIRONMENT_NAMES), pc.starts_with(names, PATTERN_PREFIX)
     )
     if not pc.any(wanted).as_py():
-        return CodedTexts([""], np.zeros(count, dtype=np.intp))
+        return CodedTexts([""], np.zeros(count, dtype=np.int32))
     owners = pc.filter(pc.list_parent_indices(attributes), wanted).to_numpy()
     lines = pc.binary_join_element_wise(
         pc.filter(names, wanted), pc.filter(pairs.field("value"), wanted), "="
@@ -328,7 +328,7 @@ def _environments(attributes: pa.ChunkedArray) -> CodedTexts:
     # a build's tests share a few environments: each text made once, a code per run
     encoded = pc.dictionary_encode(joined)
     texts = [sys.intern(text) if text else "" for text in encoded.dictionary.to_pylist()]
-    return CodedTexts(texts, encoded.indices.to_numpy().astype(np.intp))
+    return CodedTexts(texts, encoded.indices.to_numpy().astype(np.int32, copy=False))
 
 
 class StoredTests(MadeWhenRead[TestResult]):
