@@ -80,6 +80,16 @@ def test_heads_are_the_tests_at_the_indices_in_their_order_and_make_none() -> No
         stored.tests.heads([0, 3])
 
 
+def test_rows_equal_to_a_text_are_found_by_dictionary_or_by_value_nulls_never() -> None:
+    coded = pa.DictionaryArray.from_arrays(pa.array([1, None, 0, 1], pa.int32()), ["ndr", "mrr"])
+    other = pa.DictionaryArray.from_arrays(pa.array([0], pa.int32()), ["ndr"])
+    plain = pa.array(["mrr", None, "pdr"])
+    found = stored_tests._equal_to(pa.chunked_array([coded, other]), "mrr")
+    assert found.tolist() == [True, False, False, True, False]
+    assert stored_tests._equal_to(pa.chunked_array([plain]), "mrr").tolist() == [True, False, False]
+    assert len(stored_tests._equal_to(pa.chunked_array([], pa.string()), "mrr")) == 0
+
+
 def test_a_stored_build_pickles_as_the_parsed_one() -> None:
     (stored, _) = _stored(BUILDS)
     copy = pickle.loads(pickle.dumps(stored))

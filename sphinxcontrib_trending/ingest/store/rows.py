@@ -184,7 +184,7 @@ class RowTrials:
     per trial), with their statistics where the row keeps them (checked by
     :func:`check_plausible`): call it with a row's index.
 
-    ``rows`` (row indices of ``table``, ascending) picks the rows wanted;
+    ``rows`` (row indices of ``table``, ascending, each once) picks the rows wanted;
     :meth:`column` gives theirs, in that order.
     """
 
@@ -202,7 +202,9 @@ class RowTrials:
         bounds = np.cumsum([0, *(len(chunk) for chunk in values.chunks)])
         self._chunks = np.searchsorted(bounds, rows, side="right") - 1
         self._rows = rows - bounds[:-1][self._chunks] if len(rows) else self._chunks
-        picked = table.select([name for name in BY_ROW if name != "values"]).take(pa.array(rows))
+        picked = table.select([name for name in BY_ROW if name != "values"])
+        if len(rows) < table.num_rows:  # else every row, in order: Arrow would copy them
+            picked = picked.take(pa.array(rows))
         self.averages: npt.NDArray[np.float64] = _coalesced(
             picked, [average for average, _ in TRIAL_STATISTICS]
         ).to_numpy(zero_copy_only=False)
