@@ -2,7 +2,8 @@
 
 Usage::
 
-    python benchmarks/bench_histories.py --store PATH [--metric mrr] [--repeat 5] [--profile]
+    python benchmarks/bench_histories.py --store PATH [--metric mrr] [--repeat 5]
+        [--profile [--sort tottime]]
 
 The store is read once (as the parquet format); then each repetition makes
 every history of the metric anew with :func:`.histories` and the default
@@ -10,7 +11,8 @@ dimension rules, as ``source_histories`` does for a source with no
 ``dimensions`` option.  Printed: the series count and the median and lowest
 seconds of a repetition, in the process's CPU time (on a machine others
 load, a wait for the processor is not the code's).  ``--profile`` prints
-the functions one more repetition spends most time in instead.
+instead the 40 functions one repetition spends most time in (cProfile,
+ordered by ``--sort``: ``cumulative`` or ``tottime``).
 
 It times the code it imports: run it with one tree, then the other, in
 turn, to compare two versions.
