@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +67,12 @@ class TestResult:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class TestHead:
+class TestHead(NamedTuple):
     """What names a test and says what it is, without how it ran: the fields of a
     :class:`TestResult` a history takes of its newest test.  A store gives these
     without making the run's measurements, status and message
-    (:meth:`~.stored_tests.StoredTests.heads`)."""
+    (:meth:`~.stored_tests.StoredTests.heads`); a tuple, made in half a frozen
+    dataclass's time."""
 
     __test__ = False  # a model class, not a pytest test class
 

@@ -400,7 +400,8 @@ class StoredTests(MadeWhenRead[TestResult]):
 
     def heads(self, indices: list[int]) -> list[TestHead]:
         """The tests at ``indices`` as :class:`.TestHead`, none of them made: a history
-        takes only these of its newest test, and a whole test costs five times as much."""
+        takes only these of its newest test, and whole tests cost twice as much (0.2 s
+        against 0.09 for the newest tests of CSIT's 20,000 series)."""
         indices = [range(len(self))[index] for index in indices]  # IndexError as a tuple's
         return self._input.heads([self._first + index for index in indices])
 
