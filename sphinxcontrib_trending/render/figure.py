@@ -280,8 +280,48 @@ def _click_hint(links: LinkTemplates) -> str:
     return CLICK_OPENS_BUILD if links.build else CLICK_OPENS_VERSION
 
 
+@dataclass(frozen=True)
+class _ShownTexts:
+    """What the runs trace of a series shows of its runs but their numbers: their
+    places, then the hover's text columns (see :func:`_runs_template`).
+
+    Series of a graph page ran in the same builds and mostly failed in the
+    same ones: each set of shown runs' texts is made once (see
+    :meth:`_RunTexts.shown`), and its lists are shared, never changed.
+    """
+
+    places: list[str]
+    columns: tuple[list[str], ...]
+    """The versions, the builds (``JOB/BUILD`` where jobs vary), then the testbeds
+    where they vary: :func:`_runs_hover`'s ``customdata`` after the deviation."""
+    one_job: bool
+    one_testbed: bool
+    meta: list[str] | None
+    """The job and the testbed every run shares ("" where they vary); None if neither."""
+    addresses: list[str | None] | None
+    """The address a click on each run opens; None when no run has one."""
+
+    @classmethod
+    def of(
+        cls,
+        places: list[str],
+        texts: tuple[list[str], list[str], list[str], list[str], list[str | None]],
+    ) -> _ShownTexts:
+        """From the runs' places and :meth:`_RunTexts.hover`."""
+        versions, jobs, builds, testbeds, links = texts
+        one_job, one_testbed = len(set(jobs)) == 1, len(set(testbeds)) == 1
+        columns = [versions, builds if one_job else list(map(build_name, jobs, builds))]
+        if not one_testbed:
+            columns.append(testbeds)
+        meta = None
+        if one_job or one_testbed:
+            meta = [jobs[0] if one_job else "", testbeds[0] if one_testbed else ""]
+        addresses = links if any(links) else None
+        return cls(places, tuple(columns), one_job, one_testbed, meta, addresses)
+
+
 def _runs_hover(
-    texts: tuple[list[str], list[str], list[str], list[str], list[str | None]],
+    texts: _ShownTexts,
     stdevs: list[float],
     percentiles: list[str] | None,
     unit: DisplayUnit,
@@ -290,32 +330,28 @@ def _runs_hover(
     """The runs trace's ``customdata``, ``meta``, template (see :func:`_runs_template`)
     and the addresses a click opens, if any.
 
-    ``texts`` are the runs' :meth:`_RunTexts.hover`, ``percentiles`` each
-    run's :func:`_percentile_text` if the metric has them.
+    ``texts`` are the shown runs' texts, ``percentiles`` each run's
+    :func:`_percentile_text` if the metric has them.
     """
-    versions, jobs, builds, testbeds, links = texts
-    addresses = list(links) if any(links) else None
-    one_job, one_testbed = len(set(jobs)) == 1, len(set(testbeds)) == 1
-    columns: list[Sequence[Any]] = [
-        stdevs,
-        versions,
-        builds if one_job else list(map(build_name, jobs, builds)),
-    ]
-    if not one_testbed:
-        columns.append(testbeds)
+    columns: list[Sequence[Any]] = [stdevs, *texts.columns]
     if percentiles is not None:
         columns.append(percentiles)
+    addresses = texts.addresses
     hover: dict[str, Any] = {
         # a tuple per point: JSON writes it as the list Plotly reads
         "customdata": list(zip(*columns, strict=True)),
         "hovertemplate": _runs_template(
-            unit, one_job, one_testbed, percentiles is not None, clicks if addresses else ""
+            unit,
+            texts.one_job,
+            texts.one_testbed,
+            percentiles is not None,
+            clicks if addresses else "",
         ),
     }
     if addresses is not None:
         hover["trending_links"] = addresses
-    if one_job or one_testbed:
-        hover["meta"] = [jobs[0] if one_job else "", testbeds[0] if one_testbed else ""]
+    if texts.meta is not None:
+        hover["meta"] = texts.meta
     return hover
 
 
@@ -384,6 +420,8 @@ class _RunTexts:
         self._rows: dict[tuple[RunBuild, str, datetime], int] = {}
         self._columns: list[npt.NDArray[np.object_]] = [np.empty(0, dtype=object)] * 8
         self._last: tuple[tuple[list[Any], ...], npt.NDArray[np.intp]] | None = None
+        self._shown: tuple[npt.NDArray[np.intp] | None, dict[tuple[bytes, str], _ShownTexts]]
+        self._shown = None, {}
 
     def rows(self, columns: RunColumns) -> npt.NDArray[np.intp]:
         """The row of each run of a history (not to be changed); rows are added for
@@ -431,6 +469,31 @@ class _RunTexts:
             *_run_texts(origin, hosts),
             _run_link(*self._templates, origin),
         )
+
+    SHOWN_LIMIT = 256
+    """Sets of shown runs' texts kept at most, for the rows of the last history."""
+
+    def shown(
+        self, rows: npt.NDArray[np.intp], shown: npt.NDArray[np.intp] | None, x_axis: str
+    ) -> _ShownTexts:
+        """The texts of the runs at positions ``shown`` of ``rows`` (None: every run),
+        placed on ``x_axis``; ``rows`` as :meth:`rows` gave them.
+
+        Kept for the histories that get the same ``rows`` object (the same
+        builds, hosts and times) and show the same runs: a graph page's
+        series mostly do, and taking each its texts again cost a fifth of
+        its figure.
+        """
+        kept_for, kept = self._shown
+        if kept_for is not rows or len(kept) >= self.SHOWN_LIMIT:
+            kept = {}
+            self._shown = rows, kept
+        key = (b"" if shown is None else shown.tobytes(), x_axis)
+        found = kept.get(key)
+        if found is None:
+            picked = rows if shown is None else rows[shown]
+            found = kept[key] = _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
+        return found
 
     def places(self, x_axis: str, rows: npt.NDArray[np.intp]) -> list[str]:
         """The runs' places on the x axis ``x_axis`` (one of :data:`X_AXES`)."""
@@ -782,12 +845,12 @@ def _traces(
     picked = None if every else measured
     texts = _run_texts_of(links.build, links.version)
     rows = texts.rows(columns)
-    shown_rows = rows if every else rows[shown]
-    times = texts.places(x_axis, shown_rows)
+    shown_texts = texts.shown(rows, None if every else shown, x_axis)
+    times = shown_texts.places
     averages = columns.averages if every else columns.averages[shown]
     stdevs = columns.stdevs if every else columns.stdevs[shown]
     hover = _runs_hover(
-        texts.hover(shown_rows),
+        shown_texts,
         (stdevs * scale).tolist(),
         [_percentile_text(shown, unit) for shown in _picked(columns.percentiles, picked)]
         if percentiles

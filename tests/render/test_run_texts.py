@@ -83,3 +83,21 @@ def test_a_history_like_the_one_before_gets_its_rows_and_one_unlike_it_its_own()
         rows = texts.rows(columns)
         assert texts.places("time", rows) == _x_of("time")(columns, None)
         assert texts.hover(rows) == _one_by_one(columns, list(range(len(columns))))
+
+
+def test_histories_showing_the_same_runs_of_the_same_rows_share_their_texts() -> None:
+    texts = _RunTexts(BUILD, None)
+    runs = [(build, HOSTS[build % 3], build) for build in range(6)]
+    rows = texts.rows(_columns(runs))
+    every = texts.shown(rows, None, "build")
+    assert texts.shown(texts.rows(_columns(runs)), None, "build") is every
+    assert every.places == texts.places("build", rows)
+    some = np.array([0, 2, 5], dtype=np.intp)
+    picked = texts.shown(rows, some, "time")
+    assert texts.shown(rows, some.copy(), "time") is picked
+    versions, _, builds, testbeds, links = texts.hover(rows[some])
+    assert picked.places == texts.places("time", rows[some])
+    assert picked.columns == (versions, builds, testbeds)  # one job, three testbeds
+    assert (picked.one_job, picked.one_testbed, picked.addresses) == (True, False, links)
+    assert texts.shown(rows, some[:2], "time") is not picked
+    assert texts.shown(texts.rows(_columns(runs[:5])), None, "build") is not every
