@@ -330,8 +330,10 @@ class RunColumns:
     def _taken(self, column: Sequence[Any]) -> list[Any]:
         if type(column) is SameValue:  # a store's runs' percentiles: no call per run
             return column[: len(self)].made()
-        if type(column) is CodedTexts:  # a store's runs' statuses
-            return column.taken(self._rows)
+        if type(column) is CodedTexts:  # a store's runs' statuses and hosts: their codes
+            # taken by the rows' array (by their list, numpy first copied it to one)
+            codes = column.codes[self._table.order[self._low : self._high]].tolist()
+            return list(map(column.names.__getitem__, codes))
         return list(map(column.__getitem__, self._rows))
 
     @_Kept
@@ -398,6 +400,12 @@ class RunColumns:
         cross shows only that, and making the run reads every other field's column."""
         at = range(self._low, self._high)[index]
         return self._table.details[1][int(self._table.order[at])]
+
+    def status(self, index: int) -> str:
+        """The status of the run at ``index``, without making the run or the column: a
+        graph asks it of its unmeasured runs alone, to find the failed ones."""
+        at = range(self._low, self._high)[index]
+        return self._table.details[0][int(self._table.order[at])]
 
     def numbers(self) -> tuple[list[float | None], list[float | None]]:
         """Each run's :attr:`Run.average` and :attr:`Run.stdev` (None where it measured nothing)."""

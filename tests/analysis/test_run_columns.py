@@ -56,7 +56,7 @@ def test_columns_pickle_as_their_own_runs_not_their_whole_table() -> None:
     assert len(pickle.dumps(columns)) * 10 < len(pickle.dumps(RunColumns(table, 0, 200)))
 
 
-def test_a_runs_message_is_read_alone_in_history_order() -> None:
+def test_a_runs_message_and_status_are_read_alone_in_history_order() -> None:
     runs = _runs()
     made = RunTable.of_runs(runs)
     # rows stored newest first: the history's order is not the table's
@@ -74,3 +74,5 @@ def test_a_runs_message_is_read_alone_in_history_order() -> None:
     assert columns.made() == runs
     assert [columns.message(index) for index in range(-4, 4)] == [run.message for run in runs] * 2
     assert RunColumns(table, 1, 3).message(0) == "boom"
+    assert [columns.status(index) for index in range(-4, 4)] == [run.status for run in runs] * 2
+    assert RunColumns(table, 1, 3).status(0) == "FAIL"
