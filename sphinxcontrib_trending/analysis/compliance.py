@@ -106,35 +106,77 @@ def window_marks(
         short_count, long_count = _run_windows(short, long)
     else:
         raise ValueError(f"mode must be 'time' or 'runs', got {mode!r}")
-    measured = _measured_runs(result)
+    missing = missing_runs(result)
     if end is None:
         end = times[-1] if times else None
     elif end.tzinfo is None:
         raise ValueError("end must be timezone-aware")
     elif times and end < times[-1]:
         raise ValueError(f"end {end.isoformat()} is before the newest run of the series")
-    if end is None or not measured:
+    if end is None or len(missing) == result.run_count:
         return WindowMarks(None, None, None, result.run_count)
+    if mode == "runs":
+        return _run_marks(times, result, end, short_count, long_count)
+    # the newest measured run not inside each window (see in_window)
+    last = _measured_before(missing, bisect.bisect_right(times, end))
+    if last is None:
+        return WindowMarks(None, None, None, result.run_count)
+    long_start = _measured_before(missing, bisect.bisect_right(times, end - long_span))
+    return WindowMarks(
+        last=last,
+        short_reference=_measured_before(missing, bisect.bisect_right(times, end - short_span)),
+        long_start=_first_measured(missing) if long_start is None else long_start,
+        recent_from=_first_inside(times, end - short_span),
+    )
+
+
+def _measured_before(missing: list[int], stop: int) -> int | None:
+    """The newest measured run before run ``stop``, given :func:`missing_runs`; None
+    if none is.
+
+    Walked back over the few missing runs, not found among a list of every
+    measured run's time: a site places the windows of every series on every
+    build, and those lists were most of a series' summary.
+    """
+    run = stop - 1
+    at = bisect.bisect_left(missing, stop) - 1
+    while at >= 0 and missing[at] == run:
+        run -= 1
+        at -= 1
+    return run if run >= 0 else None
+
+
+def _first_measured(missing: list[int]) -> int:
+    """The oldest measured run, given :func:`missing_runs` (some run is measured)."""
+    run = 0
+    while run < len(missing) and missing[run] == run:  # missing runs are ascending
+        run += 1
+    return run
+
+
+def _run_marks(
+    times: Sequence[datetime],
+    result: Classification,
+    end: datetime,
+    short_count: int,
+    long_count: int,
+) -> WindowMarks:
+    """:func:`window_marks` in ``"runs"`` mode: windows of measured runs."""
+    measured = _measured_runs(result)
     measured_times = (
         times if len(measured) == len(times) else list(map(times.__getitem__, measured))
     )
     last_mark = bisect.bisect_right(measured_times, end) - 1
     if last_mark < 0:
         return WindowMarks(None, None, None, result.run_count)
-    if mode == "time":
-        # the newest measured run not inside each window (see in_window)
-        short_mark = bisect.bisect_right(measured_times, end - short_span) - 1
-        long_mark = bisect.bisect_right(measured_times, end - long_span) - 1
-        recent_from = _first_inside(times, end - short_span)
+    short_mark = last_mark - short_count
+    long_mark = last_mark - long_count
+    if short_mark < 0:  # the whole history is inside
+        recent_from = 0
+    elif short_mark == last_mark:  # a window of 0 runs holds none
+        recent_from = result.run_count
     else:
-        short_mark = last_mark - short_count
-        long_mark = last_mark - long_count
-        if short_mark < 0:  # the whole history is inside
-            recent_from = 0
-        elif short_mark == last_mark:  # a window of 0 runs holds none
-            recent_from = result.run_count
-        else:
-            recent_from = measured[short_mark + 1]
+        recent_from = measured[short_mark + 1]
     return WindowMarks(
         last=measured[last_mark],
         short_reference=measured[short_mark] if short_mark >= 0 else None,

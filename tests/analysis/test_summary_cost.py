@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import importlib
 import random
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -63,3 +65,42 @@ def test_a_summary_checks_its_times_once_and_makes_no_level_per_run(
     monkeypatch.setattr(compliance, "trend_per_run", walked, raising=False)
     assert summarize(history, TrendOptions(), end, None, expected.result) == expected
     assert len(checked) == 1
+
+
+def _marks_among_measured(
+    times: list[datetime], runs: list[float | None], end: datetime
+) -> compliance.WindowMarks:
+    """The time windows' marks found among the measured runs' times, as a walk finds them."""
+    measured = [index for index, run in enumerate(runs) if run is not None]
+    at = [times[index] for index in measured]
+    last = bisect.bisect_right(at, end) - 1
+    if not measured or last < 0:
+        return compliance.WindowMarks(None, None, None, len(runs))
+    short = bisect.bisect_right(at, end - timedelta(days=7)) - 1
+    long = bisect.bisect_right(at, end - timedelta(days=90)) - 1
+    return compliance.WindowMarks(
+        last=measured[last],
+        short_reference=measured[short] if short >= 0 else None,
+        long_start=measured[max(long, 0)],
+        recent_from=bisect.bisect_right(times, end - timedelta(days=7)),
+    )
+
+
+def test_time_windows_are_placed_from_the_missing_runs_as_among_the_measured_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def listed(*_args: object) -> None:
+        raise AssertionError("a list of every measured run made")
+
+    monkeypatch.setattr(compliance, "_measured_runs", listed)
+    rng = random.Random(11)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    for _ in range(400):
+        length = rng.randrange(1, 40)
+        runs = [None if rng.random() < 0.3 else 100.0 + rng.random() for _ in range(length)]
+        days = sorted(rng.choice((0, 3, 7, 20, 60, 90)) * rng.random() for _ in range(length))
+        times = [start + timedelta(days=round(day)) for day in days]  # ties too
+        end = times[-1] + timedelta(days=rng.choice((0, 1, 30)))
+        result = classify(runs)
+        expected = _marks_among_measured(times, runs, end)
+        assert compliance.window_marks(times, result, end=end) == expected
