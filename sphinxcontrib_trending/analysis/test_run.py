@@ -401,6 +401,26 @@ class RunColumns:
         at = range(self._low, self._high)[index]
         return self._table.details[1][int(self._table.order[at])]
 
+    def same_runs(self, other: RunColumns) -> bool:
+        """Whether ``other``'s runs ran in the same builds (so at the same times) and on the
+        same hosts as these, run for run.
+
+        Histories of one store read compare by the table's build numbers and host
+        codes first, no column made: a graph page asks it of each series
+        against the one before (they mostly ran alike), and making both
+        columns to compare them cost a figure a tenth.
+        """
+        table = self._table
+        hosts = table.details[2]
+        if other._table is table and len(other) == len(self) and type(hosts) is CodedTexts:
+            mine, theirs = slice(self._low, self._high), slice(other._low, other._high)
+            order, codes = table.order, hosts.codes
+            if np.array_equal(table.builds[mine], table.builds[theirs]) and np.array_equal(
+                codes[order[mine]], codes[order[theirs]]
+            ):
+                return True
+        return (self.origins, self.hosts, self.times) == (other.origins, other.hosts, other.times)
+
     def status(self, index: int) -> str:
         """The status of the run at ``index``, without making the run or the column: a
         graph asks it of its unmeasured runs alone, to find the failed ones."""

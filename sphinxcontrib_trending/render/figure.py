@@ -419,7 +419,7 @@ class _RunTexts:
         self._templates = build_template, version_template
         self._rows: dict[tuple[RunBuild, str, datetime], int] = {}
         self._columns: list[npt.NDArray[np.object_]] = [np.empty(0, dtype=object)] * 8
-        self._last: tuple[tuple[list[Any], ...], npt.NDArray[np.intp]] | None = None
+        self._last: tuple[RunColumns, npt.NDArray[np.intp]] | None = None
         self._shown: tuple[npt.NDArray[np.intp] | None, dict[tuple[bytes, str], _ShownTexts]]
         self._shown = None, {}
 
@@ -428,14 +428,13 @@ class _RunTexts:
         runs of builds, hosts or times not seen before.
 
         The series of a graph page mostly ran in the same builds, on the same
-        hosts: a history whose builds, hosts and times equal the previous
-        one's (compared object by object, in C) gets its rows again.
+        hosts: a history whose runs ran as the previous one's did
+        (:meth:`~.RunColumns.same_runs`) gets its rows again.
         """
-        runs = (columns.origins, columns.hosts, columns.times)
-        if self._last is not None and self._last[0] == runs:
+        if self._last is not None and columns.same_runs(self._last[0]):
             return self._last[1]
-        found = self._looked_up(runs)
-        self._last = runs, found
+        found = self._looked_up((columns.origins, columns.hosts, columns.times))
+        self._last = columns, found
         return found
 
     def _looked_up(self, runs: tuple[list[Any], ...]) -> npt.NDArray[np.intp]:

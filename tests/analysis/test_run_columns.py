@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns, RunTable
+from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -76,3 +79,59 @@ def test_a_runs_message_and_status_are_read_alone_in_history_order() -> None:
     assert RunColumns(table, 1, 3).message(0) == "boom"
     assert [columns.status(index) for index in range(-4, 4)] == [run.status for run in runs] * 2
     assert RunColumns(table, 1, 3).status(0) == "FAIL"
+
+
+def _history(builds: list[int], hosts: list[str]) -> list[Run]:
+    """Runs in builds ``builds`` (one table's builds: one object each) on ``hosts``."""
+    return [
+        Run(
+            START + timedelta(days=build),
+            "job",
+            str(build),
+            "v",
+            "tb",
+            "PASS",
+            "",
+            (),
+            None,
+            None,
+            host,
+        )
+        for build, host in zip(builds, hosts, strict=True)
+    ]
+
+
+@pytest.mark.parametrize("coded", [False, True], ids=["listed", "store codes"])
+def test_histories_run_alike_when_their_builds_and_hosts_are_equal(coded: bool) -> None:
+    histories = [
+        _history([0, 1, 2], ["a", "b", "b"]),
+        _history([0, 1, 2], ["a", "b", "b"]),  # ran as the first
+        _history([0, 1, 2], ["a", "b", "c"]),  # another host
+        _history([0, 2, 3], ["a", "b", "b"]),  # another build
+        _history([0, 1], ["a", "b"]),  # fewer runs
+    ]
+    made = RunTable.of_runs([run for runs in histories for run in runs])
+    origins = {run.origin: run.time for runs in histories for run in runs}
+    at = {origin: number for number, origin in enumerate(origins)}
+    details = list(made.details)
+    if coded:
+        names = sorted(set(details[2]))
+        details[2] = CodedTexts(names, np.array([names.index(h) for h in details[2]]))
+    table = RunTable(
+        list(origins.values()),
+        list(origins),
+        np.array([at[origin] for origin in made.origins], dtype=np.intp),
+        made.trials,
+        details,
+        made.averages,
+        made.stdevs,
+        np.arange(len(made.averages)),
+    )
+    bounds = np.cumsum([0, *map(len, histories)])
+    columns = [RunColumns(table, low, high) for low, high in itertools.pairwise(bounds)]
+    assert [columns[0].same_runs(other) for other in columns] == [True, True, False, False, False]
+    if coded:  # found equal by the table's numbers: no column made
+        assert {"origins", "hosts", "times"}.isdisjoint(vars(columns[1]))
+    for mine, runs in zip(columns, histories, strict=True):
+        assert mine.made() == tuple(runs)
+    assert columns[0].same_runs(RunColumns.of_runs(histories[1]))  # another table: by value
