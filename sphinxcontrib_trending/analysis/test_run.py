@@ -453,17 +453,27 @@ class ColumnRuns(MadeWhenRead[Run]):
     (they are equal to, hash and pickle as the tuple of them).
     """
 
-    __slots__ = ("columns",)
+    __slots__ = ("_kept", "columns")
 
     def __init__(self, columns: RunColumns) -> None:
         super().__init__()
         self.columns = columns
+        self._kept: dict[int, Run] | None = None
 
     def _make_all(self) -> tuple[Run, ...]:
         return self.columns.made()
 
     def _make_one(self, index: int) -> Run:
-        return self.columns.run(index)
+        """Run ``index``, kept once made: views read the same few runs again and again
+        (a change's first run and the one before it, by the summary, the graph's
+        marker and its range), and making one reads each of its fields' columns."""
+        kept = self._kept
+        if kept is None:
+            kept = self._kept = {}
+        made = kept.get(index)
+        if made is None:
+            made = kept[index] = self.columns.run(index)
+        return made
 
     def __len__(self) -> int:
         return len(self.columns)

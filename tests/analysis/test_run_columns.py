@@ -50,6 +50,22 @@ def test_column_runs_read_as_the_tuple_of_their_runs() -> None:
     assert lazy != list(runs) and lazy != ColumnRuns(RunColumns.of_runs(runs[:3]))
 
 
+def test_a_run_read_alone_is_made_once_however_often_it_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runs = _runs()
+    columns = RunColumns.of_runs(runs)
+    made = []
+    make = columns.run
+    monkeypatch.setattr(columns, "run", lambda index: made.append(index) or make(index))
+    lazy = ColumnRuns(columns)
+    assert [lazy[1], lazy[1], lazy[-1], lazy[2], lazy[-1]] == [*runs[1:2] * 2, runs[3], *runs[2:]]
+    assert lazy[1] is lazy[1] and made == [1, -1, 2]
+    with pytest.raises(IndexError):
+        lazy[4]
+    assert lazy == runs and lazy[0] == runs[0]
+
+
 def test_columns_pickle_as_their_own_runs_not_their_whole_table() -> None:
     runs = _runs()
     table = RunTable.of_runs(runs * 50)
