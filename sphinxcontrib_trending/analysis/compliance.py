@@ -19,7 +19,6 @@ from __future__ import annotations
 import bisect
 import itertools
 import operator
-from collections import Counter
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -27,6 +26,7 @@ from typing import TypeGuard, TypeVar
 
 from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.grading import (
+    VERDICTS,
     AnomalyPolicy,
     AnomalyVerdict,
     change_ratio,
@@ -324,7 +324,8 @@ def counted_anomalies(
     """:func:`anomaly_counts` from run ``first`` on, for a caller that placed its
     windows with :func:`window_marks` (which checked the times): each series'
     summary checked every run's time twice."""
-    tally: Counter[str] = Counter()
+    # a dict of every count, not a Counter: making one cost a summary more than its counts
+    tally = dict.fromkeys(_TALLIED, 0)
     for verdict in judge(result, policy) if judged is None else judged:
         if not verdict.anomaly or verdict.start < first:
             continue
@@ -341,6 +342,9 @@ def counted_anomalies(
         provisional=tally["provisional"],
         acknowledged=tally["acknowledged"],
     )
+
+
+_TALLIED = (*VERDICTS, "provisional", "acknowledged")
 
 
 def count_anomalies(

@@ -893,8 +893,9 @@ def _traces(
     if failed:
         traces.append(_failed_trace(trend, failed, levels, name, unit, texts, rows, x_axis, links))
     place = _x_of(x_axis)
-    marked = map(operator.is_not, verdicts, itertools.repeat(None))
-    anomalies = [index for index in itertools.compress(itertools.count(), marked) if drawn[index]]
+    # a verdict is on a group's first run (see TestTrend.verdicts): a few groups, not every run
+    starts = [group.start for group in trend.result.groups]
+    anomalies = [index for index in starts if verdicts[index] is not None and drawn[index]]
     if anomalies:
         traces.append(
             _anomaly_trace(trend, anomalies, levels, name, unit, place, links, percentiles)

@@ -102,7 +102,18 @@ class TrendLevels:
         Failed runs are few: each looks back from itself, where a walk over
         every run would cost a failing series its whole history.
         """
-        first = next(
+        found = []
+        for run in runs:
+            level = next(
+                (value for at in range(run, -1, -1) if (value := self.level(at)) is not None),
+                None,
+            )
+            found.append(self._first() if level is None else level)
+        return found
+
+    def _first(self) -> float:
+        """The first level of the series (0.0 if it has none): what a run before it had."""
+        return next(
             (
                 group.avg
                 for group in self.result.groups
@@ -110,11 +121,3 @@ class TrendLevels:
             ),
             0.0,
         )
-        found = []
-        for run in runs:
-            level = next(
-                (value for at in range(run, -1, -1) if (value := self.level(at)) is not None),
-                first,
-            )
-            found.append(level)
-        return found
