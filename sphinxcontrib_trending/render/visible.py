@@ -20,4 +20,8 @@ _REPLACEMENTS = {
 
 
 def visible(text: str) -> str:
+    # printable ASCII has nothing to replace: a table's hundreds of thousands of
+    # cells are checked in C, not translated character by character
+    if type(text) is str and text.isascii() and text.isprintable():
+        return text
     return text.translate(_REPLACEMENTS)
