@@ -18,7 +18,7 @@ from sphinxcontrib_trending.ingest.options import SpecError, compile_options
 from sphinxcontrib_trending.ingest.spec import SourceSpec
 
 
-def _test(
+def result_of(
     test_id: str,
     tags: tuple[str, ...] = (),
     attributes: tuple[tuple[str, str], ...] = (),
@@ -91,14 +91,14 @@ REAL = [
 def test_real_csit_ids_give_nic_driver_frame_cores_and_type(
     test_id: str, expected: tuple[str, ...]
 ) -> None:
-    found = rules_for().derive(_test(test_id), "2n-icx")
+    found = rules_for().derive(result_of(test_id), "2n-icx")
     assert (found.nic, found.driver, found.frame_size, found.cores, found.test_type) == expected
     assert found.testbed == "2n-icx"
 
 
 def test_a_csit_case_names_its_cores_as_csit_dash_reads_them() -> None:
     # A run tags itself "2T1C" besides the suite's "1C"; csit-dash reads "1c" from the name.
-    test = _test(
+    test = result_of(
         "tests.vpp.perf.ip4.2n1l-10ge2p1x710-ethip4-ip4base-ndrpdr.64b-1c-ethip4-ip4base-ndrpdr",
         tags=("NDRPDR", "NIC_Intel-X710", "DRV_VFIO_PCI", "64B", "1C", "2T1C"),
         name="64B-1c-ethip4-ip4base-ndrpdr",
@@ -109,23 +109,23 @@ def test_a_csit_case_names_its_cores_as_csit_dash_reads_them() -> None:
 
 
 def test_a_name_without_the_csit_slots_takes_its_cores_from_the_tags() -> None:
-    test = _test("suite.ethip4-ip4base-1c-ndrpdr", tags=("NDRPDR", "2T1C"))
+    test = result_of("suite.ethip4-ip4base-1c-ndrpdr", tags=("NDRPDR", "2T1C"))
     assert rules_for().derive(test, None).cores == "2T1C"
 
 
 def test_tags_alone_name_nic_driver_frame_and_type() -> None:
-    test = _test("suite.case", tags=("NIC_Intel-E810CQ", "DRV_AVF", "IMIX_V4_1", "2T1C", "MRR"))
+    test = result_of("suite.case", tags=("NIC_Intel-E810CQ", "DRV_AVF", "IMIX_V4_1", "2T1C", "MRR"))
     found = rules_for().derive(test, "3n-icx")
     assert found == Dimensions("3n-icx", "intel-e810cq", "avf", "imix", "2T1C", "mrr")
 
 
 def test_the_model_test_type_wins_over_tags_and_name() -> None:
-    test = _test("s.64b-1c-x-mrr", tags=("NDRPDR",), attributes=(("test_type", "soak"),))
+    test = result_of("s.64b-1c-x-mrr", tags=("NDRPDR",), attributes=(("test_type", "soak"),))
     assert rules_for().derive(test, None).test_type == "soak"
 
 
 def test_generic_tests_have_no_hardware_and_keep_their_names() -> None:
-    test = _test("parser.parse-small-file", tags=("2T1C",))
+    test = result_of("parser.parse-small-file", tags=("2T1C",))
     found = rules_for().derive(test, None)
     assert (found.nic, found.driver, found.frame_size, found.test_type) == (None,) * 4
     assert found.cores == "2T1C"
@@ -134,7 +134,7 @@ def test_generic_tests_have_no_hardware_and_keep_their_names() -> None:
 
 def test_no_false_tokens_inside_words() -> None:
     # "ip4base" holds no frame size, "x710" alone is no NIC, "10ch" no cores.
-    test = _test("s.x710-ethip4-ip4base-10ch-mrr")
+    test = result_of("s.x710-ethip4-ip4base-10ch-mrr")
     found = rules_for().derive(test, None)
     assert (found.nic, found.frame_size, found.cores) == (None, None, None)
 
@@ -149,12 +149,12 @@ def test_display_names_tell_nics_and_drivers_apart_and_are_stable() -> None:
         case = (
             "64b-2t1c-avf-ethip4-ip4base-mrr" if "avf" in suite else "64b-2t1c-ethip4-ip4base-mrr"
         )
-        test = _test(f"tests.vpp.perf.ip4.{suite}.{case}", tags=("2T1C",))
+        test = result_of(f"tests.vpp.perf.ip4.{suite}.{case}", tags=("2T1C",))
         found = rules_for().derive(test, "2n-icx")
         shown = display_name(test.name, found)
         names.add(shown)
         # named again (an export read back in): the same name
-        again = rules_for().derive(_test(test.test_id, tags=("2T1C",), name=shown), "2n-icx")
+        again = rules_for().derive(result_of(test.test_id, tags=("2T1C",), name=shown), "2n-icx")
         assert again == found
         assert display_name(shown, again) == shown
     assert names == {
@@ -186,7 +186,7 @@ def test_overrides_replace_one_rule_each() -> None:
             }
         )
     )
-    test = _test(
+    test = result_of(
         "tests.vpp.perf.ip4.2n1l-10ge2p1x710-ethip4-ip4base-mrr.64b-2t1c-ethip4-ip4base-mrr",
         tags=("NIC_Intel-X710", "MRR", "2T1C"),
     )
@@ -198,7 +198,7 @@ def test_overrides_replace_one_rule_each() -> None:
 
 def test_an_override_on_testbed_reads_the_test_not_the_build() -> None:
     rules = rules_for(overrides_from({"testbed": r"\.(\dn-[a-z]+)-"}))
-    assert rules.derive(_test("tests.x.3n-icx-case.y"), "2n-skx").testbed == "3n-icx"
+    assert rules.derive(result_of("tests.x.3n-icx-case.y"), "2n-skx").testbed == "3n-icx"
 
 
 @pytest.mark.parametrize(
@@ -223,7 +223,7 @@ def test_a_bad_override_in_a_spec_is_a_spec_error() -> None:
 
 def test_rules_are_compiled_once_per_option() -> None:
     assert rules_for((("nic", "tag:NIC_"),)) is rules_for((("nic", "tag:NIC_"),))
-    assert compile_rule("nic", "")(_test("s.10ge2p1x710-x.y"), None) is None
+    assert compile_rule("nic", "")(result_of("s.10ge2p1x710-x.y"), None) is None
 
 
 def test_a_source_declares_its_rules_once_and_a_bad_one_is_a_config_issue() -> None:
@@ -282,16 +282,16 @@ CSIT_DASH = [
 def test_real_ids_get_csit_dashs_nic_driver_frame_size_and_cores(
     test_id: str, tags: tuple[str, ...], testbed: str, expected: tuple[str, ...]
 ) -> None:
-    found = rules_for().derive(_test(test_id, tags=tags), testbed)
+    found = rules_for().derive(result_of(test_id, tags=tags), testbed)
     assert (found.nic, found.driver, found.frame_size, found.cores) == expected
 
 
 def test_a_gso_frame_size_tag_is_read_when_the_name_has_none() -> None:
-    assert rules_for().derive(_test("suite.case", tags=("128KB",)), None).frame_size == "128kb"
+    assert rules_for().derive(result_of("suite.case", tags=("128KB",)), None).frame_size == "128kb"
 
 
 def test_the_rules_name_a_test_as_every_view_shows_it() -> None:
-    test = _test(CSIT_DASH[0][0], tags=CSIT_DASH[0][1])
+    test = result_of(CSIT_DASH[0][0], tags=CSIT_DASH[0][1])
     assert rules_for().display_name(test, "3n-oct") == (
         "3n-oct 100ge2p1a063 octeon 64b 1c ethip4-ip4base-mrr"
     )

@@ -15,6 +15,7 @@ from sphinxcontrib_trending.ingest.dimensions import (
     rules_for,
 )
 from sphinxcontrib_trending.ingest.model import TestHead, TestResult
+from tests.ingest.test_dimensions import result_of
 
 CASE = "tests.vpp.perf.ip4.2n1l-10ge2p1x710-ethip4-ip4base-mrr.64b-1c-ethip4-ip4base-mrr"
 
@@ -25,16 +26,7 @@ def _test(
     tags: tuple[str, ...] = ("DRV_VFIO_PCI",),
     attributes: tuple[tuple[str, str], ...] = (),
 ) -> TestResult:
-    return TestResult(
-        test_id=test_id,
-        name=name,
-        suite=test_id.rpartition(".")[0],
-        tags=tags,
-        status="PASS",
-        start=None,
-        message="",
-        attributes=attributes,
-    )
+    return result_of(test_id, tags, attributes, name)
 
 
 SOURCE_RULES = [
