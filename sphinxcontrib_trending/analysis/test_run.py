@@ -332,8 +332,7 @@ class RunColumns:
             return column[: len(self)].made()
         if type(column) is CodedTexts:  # a store's runs' statuses and hosts: their codes
             # taken by the rows' array (by their list, numpy first copied it to one)
-            codes = column.codes[self._table.order[self._low : self._high]].tolist()
-            return list(map(column.names.__getitem__, codes))
+            return column.taken(self._table.order[self._low : self._high])
         return list(map(column.__getitem__, self._rows))
 
     @_Kept
@@ -398,8 +397,7 @@ class RunColumns:
     def message(self, index: int) -> str:
         """The message of the run at ``index``, without making the run: a failed run's
         cross shows only that, and making the run reads every other field's column."""
-        at = range(self._low, self._high)[index]
-        return self._table.details[1][int(self._table.order[at])]
+        return self._detail(1, index)  # type: ignore[no-any-return]
 
     def same_runs(self, other: RunColumns) -> bool:
         """Whether ``other``'s runs ran in the same builds (so at the same times) and on the
@@ -424,8 +422,12 @@ class RunColumns:
     def status(self, index: int) -> str:
         """The status of the run at ``index``, without making the run or the column: a
         graph asks it of its unmeasured runs alone, to find the failed ones."""
+        return self._detail(0, index)  # type: ignore[no-any-return]
+
+    def _detail(self, field: int, index: int) -> Any:
+        """Field ``field`` of :class:`RunDetail` of the run at ``index``, read alone."""
         at = range(self._low, self._high)[index]
-        return self._table.details[0][int(self._table.order[at])]
+        return self._table.details[field][int(self._table.order[at])]
 
     def numbers(self) -> tuple[list[float | None], list[float | None]]:
         """Each run's :attr:`Run.average` and :attr:`Run.stdev` (None where it measured nothing)."""
