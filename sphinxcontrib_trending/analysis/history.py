@@ -143,35 +143,9 @@ def histories(
     history's dimensions from its newest run.
     """
     with collector_paused():
-        return _histories(builds, metric, accept, keep_failing, rules or rules_for())
-
-
-def _histories(
-    builds: Iterable[Build],
-    metric: str,
-    accept: Callable[[TestResult], bool] | None,
-    keep_failing: bool,
-    rules: DimensionRules,
-) -> list[TestHistory]:
-    gathered = _Gathered(metric)
-    columnar = accept is None and gathered.latency is None
-    stored: list[Build] = []  # read from the columns together (see metric_rows_of)
-    stored_tests = 0
-    for build in builds:
-        tests = build.tests
-        if columnar and type(tests) is StoredTests:
-            stored.append(build)
-            stored_tests += len(tests)
-            if stored_tests < STORED_BATCH:
-                continue
-        if stored:
-            gathered.add_stored(stored)
-            stored, stored_tests = [], 0
-        if type(tests) is not StoredTests or not columnar:
-            gathered.add_made(build, accept)
-    if stored:
-        gathered.add_stored(stored)
-    return gathered.histories(keep_failing, rules)
+        gathered = Gathering(metric)
+        gathered.add(builds, accept)
+        return gathered.histories(keep_failing, rules or rules_for())
 
 
 STORED_BATCH = 20_000
@@ -179,7 +153,7 @@ STORED_BATCH = 20_000
 cost of a few milliseconds, and what it reads lasts until the gathering ends."""
 
 
-class _Batch(NamedTuple):
+class RunBatch(NamedTuple):
     """One build's tests as a gathering keeps them until it ends: their runs as
     columns, which it then cuts into every history's, and the bookkeeping
     settled for every history at once.
@@ -191,7 +165,7 @@ class _Batch(NamedTuple):
 
     histories: npt.NDArray[np.int32]
     """The history each test's run went to."""
-    tests: StoredTests | list[TestResult]
+    tests: StoredTests | list[TestResult] | KeptHeads
     """Where each test is made from, should its run be its history's newest."""
     units: str | Sequence[str | None]
     """The unit of every test that measured the metric, or each test's (None: not measured)."""
@@ -200,8 +174,9 @@ class _Batch(NamedTuple):
     measured: npt.NDArray[np.bool_]
     """Whether each test measured any metric at all."""
     failed: npt.NDArray[np.bool_]
-    build: int
-    """The build's place in the gathering's :attr:`_Gathered.builds`."""
+    build: int | npt.NDArray[np.int32]
+    """The build's place in the gathering's :attr:`Gathering.times`; for runs of
+    several builds (a kept history's, see :meth:`Gathering.resume`), each row's."""
     averages: npt.NDArray[np.float64]
     """Each test's run's average (NaN: none) and deviation: see :class:`.RunColumns`."""
     stdevs: npt.NDArray[np.float64]
@@ -220,7 +195,7 @@ class _Batch(NamedTuple):
         statistics: tuple[Sequence[float | None], Sequence[float | None]],
         trials: Sequence[Sequence[float]],
         details: tuple[Sequence[Any], ...],
-    ) -> _Batch:
+    ) -> RunBatch:
         """``masks`` are :attr:`with_metric`, :attr:`measured` and :attr:`failed`;
         ``statistics`` each run's average and deviation (None: not measured)."""
         shared = units.distinct() if type(units) is CodedTexts else set(units)
@@ -238,6 +213,9 @@ class _Batch(NamedTuple):
             details,
         )
 
+    def rows(self) -> int:
+        return len(self.histories)
+
     def units_of(self, tests: npt.NDArray[np.intp]) -> list[str | None]:
         """The units of the tests at ``tests`` (positions in the build)."""
         units = self.units
@@ -248,7 +226,7 @@ class _Batch(NamedTuple):
         return list(map(units.__getitem__, tests.tolist()))
 
 
-class _Gathered:
+class Gathering:
     """Runs of every test, gathered build by build.
 
     A build read from a store gives its runs from its columns
@@ -260,7 +238,7 @@ class _Gathered:
     ends (:meth:`_columns`), and made into runs where a view reads one
     (:class:`.ColumnRuns`).  Which build is a history's newest, its unit
     and whether it ever measured or failed are settled then too, over every
-    build's :class:`_Batch`: build by build they cost a dictionary update
+    build's :class:`RunBatch`: build by build they cost a dictionary update
     per test run, millions at CSIT's size.
     """
 
@@ -269,9 +247,9 @@ class _Gathered:
         self.latency = latency_base(metric)
         self.keys: list[str] = []
         self.testbeds: list[str | None] = []
-        self.batches: list[_Batch] = []
+        self.batches: list[RunBatch] = []
         self.times: list[datetime] = []
-        """Each build's time, by its place (:attr:`_Batch.build`)."""
+        """Each build's time, by its place (:attr:`RunBatch.build`)."""
         self.origins: list[RunBuild] = []
         """Each build's :class:`.RunBuild`, which its runs share."""
         # a test's history and hosts are the same from build to build: found once
@@ -282,6 +260,50 @@ class _Gathered:
         # other list comes to have its id): each code's history number, -1 none yet
         self._code_numbers: dict[tuple[str | None, int], tuple[list[Any], npt.NDArray[np.intp]]]
         self._code_numbers = {}
+        self._heads: dict[int, TestResult | TestHead] = {}
+        """Each history's newest test, by number, once taken (see :meth:`heads`)."""
+
+    def add(
+        self, builds: Iterable[Build], accept: Callable[[TestResult], bool] | None = None
+    ) -> None:
+        """Gather the runs of ``builds``, after those gathered before, in the order given."""
+        columnar = accept is None and self.latency is None
+        stored: list[Build] = []  # read from the columns together (see metric_rows_of)
+        stored_tests = 0
+        for build in builds:
+            tests = build.tests
+            if columnar and type(tests) is StoredTests:
+                stored.append(build)
+                stored_tests += len(tests)
+                if stored_tests < STORED_BATCH:
+                    continue
+            if stored:
+                self.add_stored(stored)
+                stored, stored_tests = [], 0
+            if type(tests) is not StoredTests or not columnar:
+                self.add_made(build, accept)
+        if stored:
+            self.add_stored(stored)
+
+    def resume(
+        self,
+        histories: list[tuple[str | None, str]],
+        builds: list[tuple[datetime, RunBuild]],
+        batches: list[RunBatch],
+    ) -> None:
+        """Go on from a gathering kept from an earlier build (see :mod:`.kept_histories`):
+        its histories' (testbed, test id) in their numbers' order, its builds' times
+        and origins, and its runs; only runs of builds after those are added then."""
+        if self.keys or self.times:
+            raise ValueError("a gathering resumes before it gathers anything")
+        for number, (testbed, test_id) in enumerate(histories):
+            self._numbers.setdefault(testbed, {})[test_id] = number
+            self.keys.append(history_key(testbed, test_id))
+            self.testbeds.append(testbed)
+        for time, origin in builds:
+            self.times.append(time)
+            self.origins.append(origin)
+        self.batches.extend(batches)
 
     def _numbered(self, testbed: str | None, test_ids: list[str]) -> list[int]:
         """The number of each test's history on ``testbed``, new ones numbered on."""
@@ -349,7 +371,7 @@ class _Gathered:
         nothing = SameValue((), count)  # no percentiles nor histograms: not a latency
         details = (rows.statuses, rows.messages, rows.hosts, nothing, nothing, rows.environments)
         self.batches.append(
-            _Batch.of(
+            RunBatch.of(
                 numbers,
                 tests,
                 rows.units,
@@ -389,7 +411,7 @@ class _Gathered:
             np.array([not test.passed for test in tests], dtype=bool),
         )
         self.batches.append(
-            _Batch.of(
+            RunBatch.of(
                 numbers,
                 tests,
                 units,
@@ -417,10 +439,7 @@ class _Gathered:
         table = RunTable(
             self.times,
             self.origins,
-            np.repeat(  # each row's build: int32, as a history's number, for half the bytes
-                np.array([batch.build for batch in batches], dtype=np.int32),
-                [len(batch.histories) for batch in batches],
-            ),
+            np.concatenate([_row_builds(batch) for batch in batches]),
             _joined([batch.trials for batch in batches]),
             [
                 _joined([batch.details[field] for batch in batches])
@@ -456,7 +475,11 @@ class _Gathered:
             tests = np.flatnonzero(batch.with_metric)
             histories = batch.histories[tests]
             own = with_unit[histories] == number
-            units.update(zip(histories[own].tolist(), batch.units_of(tests[own]), strict=True))
+            # a history's last row here is its newest (a kept batch has many a history)
+            last = np.full(len(self.keys), -1, dtype=np.intp)
+            np.maximum.at(last, histories[own], tests[own])
+            numbered = np.flatnonzero(last >= 0)
+            units.update(zip(numbered.tolist(), batch.units_of(last[numbered]), strict=True))
         return units
 
     def _newest(
@@ -470,15 +493,34 @@ class _Gathered:
         found: dict[int, TestResult | TestHead] = {}
         for number, named in wanted.items():
             batch = self.batches[number]
+            tests = batch.tests
+            if isinstance(tests, KeptHeads):
+                found.update(zip(named, tests.of(named), strict=True))
+                continue
             # a test twice in one build: its last run is the newest, as in the runs
             position = {history: at for at, history in enumerate(batch.histories.tolist())}
             indices = [position[history] for history in named]
-            tests = batch.tests
             if isinstance(tests, StoredTests):
                 found.update(zip(named, tests.heads(indices), strict=True))
             else:
                 found.update(zip(named, map(tests.__getitem__, indices), strict=True))
         return [found[number] for number in numbers]
+
+    def numbered(self) -> list[tuple[str | None, str]]:
+        """Every history's testbed and test id, by number: what :meth:`resume` takes."""
+        return [
+            (testbed, key[len(testbed) + 1 :] if testbed else key)
+            for testbed, key in zip(self.testbeds, self.keys, strict=True)
+        ]
+
+    def heads(self) -> list[TestResult | TestHead]:
+        """The newest test of every history, by number: what a kept gathering keeps
+        of its tests (see :meth:`resume`).  Those :meth:`histories` took are not
+        taken again."""
+        missing = [number for number in range(len(self.keys)) if number not in self._heads]
+        if missing:
+            self._heads.update(zip(missing, self._newest(missing, self._settled()[0]), strict=True))
+        return [self._heads[number] for number in range(len(self.keys))]
 
     def histories(self, keep_failing: bool, rules: DimensionRules) -> list[TestHistory]:
         newest, with_unit, failing = self._settled()
@@ -487,6 +529,7 @@ class _Gathered:
             units.update((number, None) for number in failing)
         numbers = sorted(units, key=self.keys.__getitem__)
         tests = self._newest(numbers, newest)
+        self._heads.update(zip(numbers, tests, strict=True))
         dimensions = DimensionMemo(rules)
         result = []
         for number, test, columns in zip(numbers, tests, self._columns(numbers), strict=True):
@@ -507,6 +550,24 @@ class _Gathered:
                 )
             )
         return result
+
+
+class KeptHeads:
+    """The newest test of each history a kept gathering held, by history number:
+    the tests of its batches (:attr:`RunBatch.tests`), whose own builds are not read."""
+
+    def __init__(self, heads: Sequence[TestHead]) -> None:
+        self._heads = heads
+
+    def of(self, numbers: list[int]) -> list[TestHead]:
+        return list(map(self._heads.__getitem__, numbers))
+
+
+def _row_builds(batch: RunBatch) -> npt.NDArray[np.int32]:
+    """Each row's build: int32, as a history's number, for half the bytes."""
+    if isinstance(batch.build, int):
+        return np.full(len(batch.histories), batch.build, dtype=np.int32)
+    return batch.build
 
 
 def _joined(parts: list[Sequence[Any]]) -> Sequence[Any]:

@@ -17,6 +17,8 @@ its pages show, and series shown on pages of two readers twice.
 from __future__ import annotations
 
 import gc
+import hashlib
+import json
 import multiprocessing
 import os
 import re
@@ -32,6 +34,7 @@ from sphinx.util import logging
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
+from sphinxcontrib_trending.analysis.kept_histories import KeptHistories
 from sphinxcontrib_trending.analysis.many import (
     SeriesCache,
     classify_series,
@@ -43,11 +46,12 @@ from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, sum
 from sphinxcontrib_trending.analysis.touched_series import Provenance, provenance_of
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest import load
+from sphinxcontrib_trending.ingest.cache_scopes import use_scope
 from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import Dataset, metrics_in
 from sphinxcontrib_trending.ingest.telemetry import PREFIX
 from sphinxcontrib_trending.judging import trend_options
-from sphinxcontrib_trending.settings import Source
+from sphinxcontrib_trending.settings import Settings, Source
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.fingerprints import current_fingerprint
 from sphinxcontrib_trending.sphinxext.warnings import warn
@@ -84,6 +88,8 @@ class LoadedSource:
     fingerprint: str
     dataset: Dataset
     cache_dir: Path | None = None
+    kept: KeptHistories | None = None
+    """Where its histories are kept between builds (None: gathered whole each build)."""
 
     @cached_property
     def provenance(self) -> Provenance | None:
@@ -174,9 +180,27 @@ def load_source(env: BuildEnvironment, name: str) -> LoadedSource:
             f"({', '.join(source.spec.paths)})",
             "config",
         )
-    loaded = LoadedSource(source, current, dataset, settings.cache_dir)
+    loaded = LoadedSource(
+        source, current, dataset, settings.cache_dir, _kept_histories(settings, source)
+    )
     _loaded[(name, current)] = loaded
     return loaded
+
+
+def _kept_histories(settings: Settings, source: Source) -> KeptHistories | None:
+    """Where the source's histories are kept in the cache folder: a folder per way of
+    reading it, which only the main process writes (see :class:`.KeptHistories`)."""
+    if settings.cache_dir is None:
+        return None
+    folder = settings.cache_dir / "histories"
+    scope = json.dumps([source.name, repr(source.spec), repr(settings.norm_frequency)])
+    name = hashlib.sha256(scope.encode()).hexdigest()[:16]
+    use_scope(folder, name)
+    return KeptHistories(
+        folder / name,
+        lambda message: warn(message, "cache"),
+        writer=multiprocessing.parent_process() is None,
+    )
 
 
 def _normalised(name: str, dataset: Dataset, norm: FrequencyNorm) -> Dataset:
@@ -197,7 +221,10 @@ def source_histories(loaded: LoadedSource, metric: str) -> list[TestHistory]:
     if key not in _histories:
         rules = rules_for(loaded.source.spec.dimensions)
         with collector_paused():
-            _histories[key] = histories(loaded.dataset.builds, metric, rules=rules)
+            if loaded.kept is None:
+                _histories[key] = histories(loaded.dataset.builds, metric, rules=rules)
+            else:
+                _histories[key] = loaded.kept.histories(loaded.dataset.builds, metric, rules)
             # kept for the build like the loaded data (see _preload), and
             # frozen with it before the collector would walk every new run
             gc.freeze()

@@ -115,3 +115,19 @@ def test_columns_joined_in_any_interleaving_keep_each_rows_values() -> None:
     joined = TrialsColumn.joined(parts)
     assert [tuple(row) for row in joined] == [tuple(row) for part in parts for row in part]
     assert len(joined) == 1 + 3 + 3 + 1
+
+
+def test_trials_and_texts_come_back_from_their_arrow_form_row_for_row() -> None:
+    """What a kept history writes and reads back: no values (``()``) stays apart from
+    measured values, and runs on several columns' doubles keep their own."""
+    doubles = [np.array([1.0, 2.0, 3.0, 4.0]), np.array([5.0, 6.0, 7.0])]
+    chunks = np.array([0, -1, 1, 0], dtype=np.int32)
+    trials = TrialsColumn(doubles, chunks, np.array([1, 0, 0, 0]), np.array([3, 0, 2, 0]))
+    arrow = trials.arrow()
+    assert arrow.to_pylist() == [[2.0, 3.0], None, [5.0, 6.0], []]
+    back = TrialsColumn.of_arrow(pa.chunked_array([arrow, arrow]))
+    assert [tuple(row) for row in back] == [tuple(row) for row in trials] * 2
+    assert [type(back[row]) is tuple for row in range(4)] == [False, True, False, False]
+
+    texts = TextColumn(pa.chunked_array([pa.array(["a", "b", None, "d"])]), np.array([3, 0, 2]))
+    assert list(TextColumn.of_arrow(pa.chunked_array([texts.arrow()]))) == ["d", "a", None]

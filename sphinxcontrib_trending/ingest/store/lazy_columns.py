@@ -46,6 +46,18 @@ class TextColumn(Sequence[str | None]):
         made._bounds = [0, *itertools.accumulate(len(rows) for _, rows in made._parts)]
         return made
 
+    @classmethod
+    def of_arrow(cls, texts: pa.ChunkedArray) -> TextColumn:
+        """Every row of ``texts``, in order: a column kept as Arrow (see :meth:`arrow`)."""
+        return cls(texts, np.arange(len(texts)))
+
+    def arrow(self) -> pa.Array:
+        """Its rows as one Arrow string array, taken in bulk (what a kept history writes)."""
+        taken = [texts.take(pa.array(rows)) for texts, rows in self._parts]
+        if not taken:
+            return pa.array([], type=pa.string())
+        return pa.concat_arrays([chunk for part in taken for chunk in part.chunks])
+
     def __len__(self) -> int:
         return self._bounds[-1]
 
@@ -260,6 +272,51 @@ class TrialsColumn(Sequence[Trials | tuple[()]]):
             chunks,
             np.concatenate([part._lows for part in parts]),
             np.concatenate([part._highs for part in parts]),
+        )
+
+    @classmethod
+    def of_arrow(cls, lists: pa.ChunkedArray) -> TrialsColumn:
+        """The rows of a list-of-doubles column, each a window on its chunk's values
+        (memory-mapped ones stay so); a null row has no values."""
+        doubles, chunks, lows, highs = [], [], [], []
+        for chunk in lists.chunks:
+            offsets = chunk.offsets.to_numpy()
+            chunks.append(
+                np.where(chunk.is_null().to_numpy(zero_copy_only=False), -1, len(doubles))
+            )
+            doubles.append(chunk.values.to_numpy())
+            lows.append(offsets[:-1])
+            highs.append(offsets[1:])
+        if not doubles:
+            return cls.joined([])
+        return cls(
+            doubles,
+            np.concatenate(chunks).astype(np.int32),
+            np.concatenate(lows),
+            np.concatenate(highs),
+        )
+
+    def arrow(self) -> pa.ListArray:
+        """Its rows as one Arrow list of doubles (null: no values), gathered in bulk."""
+        valid = self._chunks >= 0
+        lengths = np.where(valid, self._highs - self._lows, 0).astype(np.int64)
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        used = np.unique(self._chunks[valid])
+        sizes = [len(self._doubles[chunk]) for chunk in used.tolist()]
+        base = np.zeros(len(self._doubles) + 1, dtype=np.int64)
+        base[used] = np.cumsum([0, *sizes[:-1]]) if sizes else []
+        flat = (
+            np.concatenate([self._doubles[chunk] for chunk in used.tolist()])
+            if sizes
+            else np.zeros(0, dtype=np.float64)
+        )
+        starts = np.where(valid, self._lows + base[self._chunks], 0)
+        index = np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1])
+        return pa.ListArray.from_arrays(
+            pa.array(offsets.astype(np.int32)),
+            pa.array(flat[index], type=pa.float64()),
+            mask=pa.array(~valid),
         )
 
     def __len__(self) -> int:
