@@ -66,6 +66,9 @@ KEPT_FORMAT = "sphinxcontrib-trending/kept-histories/1"
 MAX_SEGMENTS = 32
 """Segments a kept gathering may have: one more is written as one with all the others."""
 
+CHUNK_ROWS = 1 << 20
+"""Runs a segment's record batches hold at least (the last one excepted)."""
+
 CODED = ("status", "hosts", "environment", "unit")
 """Text columns kept as codes into one list of names per segment (kept in the state)."""
 
@@ -252,10 +255,16 @@ class KeptHistories:
 
         def write(stream: Any) -> None:
             nonlocal rows
+            written = 0
             with ipc.new_file(stream, _SCHEMA) as writer:
-                for batch in batches:
-                    writer.write_batch(_record_batch(batch, names))
+                pending: list[pa.RecordBatch] = []
+                for at, batch in enumerate(batches):
+                    pending.append(_record_batch(batch, names))
                     rows += batch.rows()
+                    if rows - written >= CHUNK_ROWS or at == len(batches) - 1:
+                        # few long chunks: each column reads back as an array or two
+                        writer.write_table(pa.Table.from_batches(pending).combine_chunks())
+                        pending, written = [], rows
 
         _replace(self.folder / file, write)
         return {
