@@ -30,6 +30,7 @@ from typing import Any
 PHASES = (
     ("sphinxcontrib_trending.sphinxext.process_memo", "load_source", "read the source"),
     ("sphinxcontrib_trending.sphinxext.process_memo", "histories", "histories"),
+    ("sphinxcontrib_trending.analysis.kept_histories", "KeptHistories.histories", "histories"),
     ("sphinxcontrib_trending.sphinxext.process_memo", "classify_series", "grouping"),
     ("sphinxcontrib_trending.sphinxext.process_memo", "summarize", "summaries"),
     ("sphinxcontrib_trending.sphinxext.directives.graph", "trend_figure", "figures"),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
 
+from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.ingest import SourceSpec, load
 from sphinxcontrib_trending.ingest.store import dataset, local
 from sphinxcontrib_trending.ingest.store.dataset import Query, read_store
@@ -207,3 +209,88 @@ def test_a_build_s_own_store_file_damaged_after_it_was_decoded_is_found(
     (problem,) = again.problems
     assert problem.origin == str(victim) and "changed since it was written" in problem.message
     assert len(list((tmp_path / "decoded").rglob("*.arrow"))) == _inputs(tmp_path / "store")
+
+
+@pytest.fixture
+def copy_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The decoded copies a store source really reads."""
+    seen: list[str] = []
+    real = DecodedCopies.read
+
+    def counted(self: DecodedCopies, name: str, identity: object) -> pa.Table | None:
+        seen.append(name)
+        return real(self, name, identity)
+
+    monkeypatch.setattr(DecodedCopies, "read", counted)
+    return seen
+
+
+def test_a_store_read_again_makes_its_builds_and_reads_rows_only_where_asked(
+    ours: Path, tmp_path: Path, file_reads: list[str], copy_reads: list[str]
+) -> None:
+    """A site whose histories are kept needs only the new builds' rows: the others'
+    builds come from what the last read found, their rows read on first use."""
+    plain = read_store(str(ours), OPTIONS, Query())
+    decoded = tmp_path / "decoded"
+    read_store(str(ours), OPTIONS, Query(), decoded)
+    file_reads.clear()
+    copy_reads.clear()
+
+    again = read_store(str(ours), OPTIONS, Query(), decoded)
+
+    assert file_reads == copy_reads == [], "no input read"
+    assert again.files_read == plain.files_read and again.problems == []
+    assert [build.key for build in again.builds] == [build.key for build in plain.builds]
+    assert [len(build.tests) for build in again.builds] == [len(b.tests) for b in plain.builds]
+    assert again.builds[0].tests.provenance == plain.builds[0].tests.provenance != ()
+    assert again.builds[0].tests[0] == plain.builds[0].tests[0]
+    assert len(copy_reads) == 1 and file_reads == [], "one input's copy, on use"
+    assert again.builds == plain.builds
+
+
+def test_an_input_whose_copy_went_before_its_rows_were_needed_is_read_from_its_files(
+    ours: Path, tmp_path: Path, file_reads: list[str]
+) -> None:
+    plain = read_store(str(ours), OPTIONS, Query())
+    decoded = tmp_path / "decoded"
+    read_store(str(ours), OPTIONS, Query(), decoded)
+    again = read_store(str(ours), OPTIONS, Query(), decoded)
+    for copy in decoded.rglob("*.arrow"):
+        copy.unlink()
+    file_reads.clear()
+
+    assert again.builds == plain.builds
+    assert len(file_reads) == len(list(ours.rglob("*.parquet")))
+
+
+def test_an_unreadable_record_of_the_builds_means_every_input_is_read(
+    ours: Path, tmp_path: Path, copy_reads: list[str]
+) -> None:
+    plain = read_store(str(ours), OPTIONS, Query())
+    decoded = tmp_path / "decoded"
+    read_store(str(ours), OPTIONS, Query(), decoded)
+    (record,) = decoded.rglob("_builds.json")
+    record.write_text("[not json")
+    copy_reads.clear()
+
+    again = read_store(str(ours), OPTIONS, Query(), decoded)
+
+    assert len(copy_reads) == _inputs(ours) and again.builds == plain.builds
+    json.loads(record.read_text())  # written again whole
+
+
+def test_histories_of_builds_whose_rows_were_not_read_read_each_input_once(
+    ours: Path, tmp_path: Path, copy_reads: list[str]
+) -> None:
+    plain = read_store(str(ours), OPTIONS, Query())
+    decoded = tmp_path / "decoded"
+    read_store(str(ours), OPTIONS, Query(), decoded)
+    again = read_store(str(ours), OPTIONS, Query(), decoded)
+    copy_reads.clear()
+
+    found = histories(again.builds, "mrr")
+
+    assert sorted(copy_reads) == sorted(set(copy_reads)) and len(copy_reads) == _inputs(ours)
+    assert [(h.key, tuple(h.runs)) for h in found] == [
+        (h.key, tuple(h.runs)) for h in histories(plain.builds, "mrr")
+    ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from pathlib import Path
@@ -64,6 +65,8 @@ from sphinxcontrib_trending.ingest.store.rows import (
     check_plausible,
 )
 from sphinxcontrib_trending.ingest.store.stored_tests import (
+    BuildHead,
+    DeferredInput,
     builds_from_input,
     input_rows,
     prepared_rows,
@@ -190,6 +193,22 @@ class _Kept:
         if self.decoded is not None and (identity := self._identity(relatives)) is not None:
             self.decoded.write(copy_name(relatives), identity, table)
 
+    def builds_of(self, relatives: list[str]) -> list[BuildHead] | None:
+        """The builds of the input's copy as the last read found them (None: read it)."""
+        if self.decoded is None or (identity := self._identity(relatives)) is None:
+            return None
+        return self.decoded.builds_of(copy_name(relatives), identity)
+
+    def note_builds(self, relatives: list[str], builds: list[Build]) -> None:
+        """Remember the builds of an input whose copy holds all of its rows."""
+        if self.decoded is not None and (identity := self._identity(relatives)) is not None:
+            heads = [BuildHead.of(build) for build in builds]
+            self.decoded.note_builds(copy_name(relatives), identity, heads)
+
+    def save_builds(self) -> None:
+        if self.decoded is not None:
+            self.decoded.save_builds()
+
     def _identity(self, relatives: list[str]) -> list[object] | None:
         """The files' listed states; None if one was not listed (a manifest's own)."""
         if not all(relative in self.states for relative in relatives):
@@ -293,8 +312,37 @@ def _read_wanted(
         kept.write(relatives, rows)
         return _InputRead(files, rows, whole)
 
+    def read_later(positions: list[int], where: str) -> Callable[[], pa.Table]:
+        def read() -> pa.Table:
+            rows = read_input(positions).rows
+            if not isinstance(rows, pa.Table):
+                raise ValueError(f"{where}: no longer readable whole ({rows})")
+            return rows
+
+        return read
+
     inputs = list(by_input.values())
-    for positions, read_now in zip(inputs, read_ahead(read_input, inputs), strict=True):
+    # by an input's first file: its builds as the last read found them, its rows read on use
+    deferred: dict[int, list[Build]] = {}
+    for positions in inputs:
+        relatives = [wanted[position][0] for position in positions]
+        heads = kept.builds_of(relatives)
+        if heads is not None:
+            whole = tuple(sorted(map(posixpath.basename, relatives)))
+            where = _input_files(location, _input_of(relatives[0]))
+            later = DeferredInput(read_later(positions, where), shared, whole)
+            deferred[positions[0]] = later.builds(heads)
+    unread = [positions for positions in inputs if positions[0] not in deferred]
+    read_now_of = zip(unread, read_ahead(read_input, unread), strict=True)
+    for positions in inputs:
+        prefix = _input_of(wanted[positions[0]][0])
+        if positions[0] in deferred:
+            for position in positions:  # count as read, as from a decoded copy
+                relative = wanted[position][0]
+                reads[position] = _FileRead(posixpath.join(location.rstrip("/"), relative))
+            builds[prefix] = cap.take(deferred[positions[0]], _input_files(location, prefix))
+            continue
+        _, read_now = next(read_now_of)
         for at, position in enumerate(positions):
             relative, values = wanted[position]
             read = reads[position] = _FileRead(posixpath.join(location.rstrip("/"), relative))
@@ -328,6 +376,8 @@ def _read_wanted(
             ours = _our_builds(
                 location, prefix, read_now.rows, shared, problems, read_now.provenance
             )
+            if read_now.provenance and ours:  # all its rows, kept decoded
+                kept.note_builds([wanted[position][0] for position in positions], ours)
             builds[prefix] = cap.take(ours, _input_files(location, prefix))
         del read_now
     for position in range(len(wanted)):
@@ -342,6 +392,7 @@ def _read_wanted(
         found.builds.extend(cap.kept(builds[prefix]))
     found.problems.extend(problems)
     found.problems.extend(cap.refusals)
+    kept.save_builds()
 
 
 def _is_ours(table: pa.Table) -> bool:

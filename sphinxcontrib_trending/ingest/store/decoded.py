@@ -26,17 +26,22 @@ import hashlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.ipc as ipc
 
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.cache_scopes import use_scope
+from sphinxcontrib_trending.ingest.store.stored_tests import BuildHead
 
 DECODED_VERSION = "2"
 """Raise it when what a store read hands on changes (columns, checks, message handling)."""
 
 _IDENTITY_KEY = b"sphinxcontrib-trending.decoded"
+_BUILDS_INDEX = "_builds.json"
+"""Each copy's builds as the last read found them: what a read that does not need
+an input's rows makes its builds of."""
 _SUFFIX = ".arrow"
 
 
@@ -49,6 +54,8 @@ class DecodedCopies:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._builds: dict[str, list[Any]] | None = None
+        self._builds_changed = False
 
     def _path(self, name: str) -> Path:
         return self.folder / f"{hashlib.sha256(name.encode()).hexdigest()[:32]}{_SUFFIX}"
@@ -81,6 +88,47 @@ class DecodedCopies:
             write_atomically(self._path(name), [sink.getvalue().to_pybytes()])
         except OSError:
             return
+
+    def builds_of(self, name: str, identity: object) -> list[BuildHead] | None:
+        """The builds the copy ``name`` held when last read, if its files are still
+        ``identity`` and the copy is still there (see :class:`.DeferredInput`)."""
+        path = self._path(name)
+        entry = self._index().get(path.name)
+        if entry is None or entry[0] != _identity_bytes(identity).decode() or not path.exists():
+            return None
+        return [BuildHead(*cells) for cells in entry[1]]
+
+    def note_builds(self, name: str, identity: object, builds: list[BuildHead]) -> None:
+        """Remember the builds of the copy ``name`` (kept by :meth:`save_builds`)."""
+        entry = [_identity_bytes(identity).decode(), [list(head) for head in builds]]
+        index = self._index()
+        if index.get(self._path(name).name) != entry:
+            index[self._path(name).name] = entry
+            self._builds_changed = True
+
+    def save_builds(self) -> None:
+        """Write the builds noted, for the copies still there; a cache folder that
+        cannot be written costs the next build a read of every input."""
+        if not self._builds_changed:
+            return
+        index = {
+            name: entry for name, entry in self._index().items() if (self.folder / name).exists()
+        }
+        try:
+            write_atomically(self.folder / _BUILDS_INDEX, [json.dumps(index).encode()])
+        except OSError:
+            return
+        self._builds_changed = False
+
+    def _index(self) -> dict[str, list[Any]]:
+        if self._builds is None:
+            try:
+                self._builds = json.loads((self.folder / _BUILDS_INDEX).read_bytes())
+            except (OSError, ValueError):
+                self._builds = {}  # none yet, or unreadable: every input is read
+            if not isinstance(self._builds, dict):
+                self._builds = {}
+        return self._builds
 
     def keep_only(self, names: Iterable[str]) -> None:
         """Remove the copies not named among ``names`` (their inputs left the store)."""

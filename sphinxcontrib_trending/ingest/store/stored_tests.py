@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.environment import ENVIRONMENT_ATTRIBUTES, PATTERN_PREFIX
 from sphinxcontrib_trending.ingest.made_when_read import MadeWhenRead
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestHead, TestResult
@@ -125,6 +127,10 @@ class StoredInput:
         self._first_test = np.searchsorted(self.starts[:-1], heads)
         self._head_cells = row_columns(table.select(list(BUILD_COLUMNS)).take(pa.array(heads)))
         self.table = shared.encoded(table.select(list(TEST_COLUMNS)))
+
+    def loaded(self) -> StoredInput:
+        """Itself: its rows are read (see :class:`DeferredInput`)."""
+        return self
 
     def builds(self) -> list[Build]:
         """The input's builds, in build index order, each with its tests unmade."""
@@ -355,6 +361,99 @@ def _environments(attributes: pa.ChunkedArray) -> CodedTexts:
     return CodedTexts(texts, encoded.indices.to_numpy().astype(np.int32, copy=False))
 
 
+class BuildHead(NamedTuple):
+    """What makes one of an input's builds without reading its rows: its own cells
+    and which of the input's tests are its (``first`` to ``stop``)."""
+
+    job: str
+    build: str
+    time: str
+    """ISO 8601, as :meth:`datetime.isoformat` writes it."""
+    dut_version: str | None
+    testbed: str | None
+    origin: str
+    first: int
+    stop: int
+
+    @classmethod
+    def of(cls, build: Build) -> BuildHead:
+        first, stop = cast(StoredTests, build.tests).span
+        return cls(
+            build.job,
+            build.build,
+            build.time.isoformat(),
+            build.dut_version,
+            build.testbed,
+            build.origin,
+            first,
+            stop,
+        )
+
+
+class DeferredInput:
+    """An input whose rows are read the first time one of its builds' tests is asked for.
+
+    A site over a store rereads every input on every build with a new
+    one, though histories kept from the build before
+    (:mod:`~sphinxcontrib_trending.analysis.kept_histories`) need only
+    the new ones' rows: an input whose builds are known from the last read
+    (:class:`BuildHead`) is given as these builds, its rows read by
+    ``read`` (which raises what it cannot read) when first needed.
+    """
+
+    def __init__(
+        self, read: Callable[[], pa.Table], shared: SharedValues, provenance: tuple[str, ...]
+    ) -> None:
+        self.provenance = provenance
+        self._read: Callable[[], pa.Table] | None = read
+        self._shared = shared
+        self._loaded: StoredInput | None = None
+
+    def loaded(self) -> StoredInput:
+        if self._loaded is None:
+            self._take(self._rows())
+        assert self._loaded is not None
+        return self._loaded
+
+    def _rows(self) -> pa.Table:
+        assert self._read is not None
+        return self._read()
+
+    def _take(self, rows: pa.Table) -> None:
+        self._loaded = StoredInput(rows, self._shared, self.provenance)
+        self._read = None  # and what it held
+
+    @staticmethod
+    def load_together(inputs: Iterable[StoredInput | DeferredInput]) -> None:
+        """Read the rows of those of ``inputs`` not read yet, the next ones on reading
+        threads while this one makes the last one's columns: as a read of the whole
+        store does, for what needs every build's rows (a history not kept, ``check``)."""
+        waiting = list(
+            {
+                id(source): source
+                for source in inputs
+                if type(source) is DeferredInput and source._loaded is None
+            }.values()
+        )
+        for source, rows in zip(waiting, read_ahead(DeferredInput._rows, waiting), strict=True):
+            source._take(rows)
+
+    def builds(self, heads: Sequence[BuildHead]) -> list[Build]:
+        """The input's builds as ``heads`` name them, each with its tests unmade and unread."""
+        return [
+            Build(
+                job=sys.intern(head.job),
+                build=head.build,
+                time=datetime.fromisoformat(head.time),
+                dut_version=SharedValues.text(head.dut_version),
+                testbed=SharedValues.text(head.testbed),
+                origin=head.origin,
+                tests=StoredTests(self, head.first, head.stop),
+            )
+            for head in heads
+        ]
+
+
 class StoredTests(MadeWhenRead[TestResult]):
     """A build's tests from a :class:`StoredInput`, made on first use and kept.
 
@@ -364,25 +463,25 @@ class StoredTests(MadeWhenRead[TestResult]):
 
     __slots__ = ("_first", "_input", "_stop")
 
-    def __init__(self, source: StoredInput, first: int, stop: int) -> None:
+    def __init__(self, source: StoredInput | DeferredInput, first: int, stop: int) -> None:
         super().__init__()
         self._input = source
         self._first = first
         self._stop = stop
 
     def _make_all(self) -> tuple[TestResult, ...]:
-        return self._input.tests(self._first, self._stop)
+        return self._input.loaded().tests(self._first, self._stop)
 
     def _make_one(self, index: int) -> TestResult:
         at = range(self._first, self._stop)[index]  # IndexError as a tuple raises it
-        return self._input.tests(at, at + 1)[0]
+        return self._input.loaded().tests(at, at + 1)[0]
 
     def metric_rows(self, metric: str) -> MetricRows:
-        return self._input.metric_rows(metric, self._first, self._stop)
+        return self._input.loaded().metric_rows(metric, self._first, self._stop)
 
     def test_ids(self) -> list[str]:
         """The tests' ids, none of them made."""
-        return self._input.test_ids(self._first, self._stop)
+        return self._input.loaded().test_ids(self._first, self._stop)
 
     @property
     def provenance(self) -> tuple[str, ...]:
@@ -396,14 +495,19 @@ class StoredTests(MadeWhenRead[TestResult]):
 
     def metrics(self) -> set[str]:
         """Every metric the tests measured, none of them made (see :func:`.metrics_in`)."""
-        return self._input.metrics(self._first, self._stop)
+        return self._input.loaded().metrics(self._first, self._stop)
 
     def heads(self, indices: list[int]) -> list[TestHead]:
         """The tests at ``indices`` as :class:`.TestHead`, none of them made: a history
         takes only these of its newest test, and whole tests cost twice as much (0.2 s
         against 0.09 for the newest tests of CSIT's 20,000 series)."""
         indices = [range(len(self))[index] for index in indices]  # IndexError as a tuple's
-        return self._input.heads([self._first + index for index in indices])
+        return self._input.loaded().heads([self._first + index for index in indices])
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """Which of its input's tests these are (see :class:`BuildHead`)."""
+        return self._first, self._stop
 
     def __len__(self) -> int:
         return self._stop - self._first
@@ -419,17 +523,21 @@ def metric_rows_of(parts: Sequence[StoredTests], metric: str) -> list[MetricRows
     passes of their own.
     """
     found: list[MetricRows] = []
+    DeferredInput.load_together(part._input for part in parts)
     for group in _same_schema(parts):
         tables, starts, counts = [], [np.zeros(1, dtype=np.int64)], []
         offset = 0
         for part in group:
-            table, own = part._input._rows(part._first, part._stop)
+            table, own = part._input.loaded()._rows(part._first, part._stop)
             tables.append(table)
             starts.append(own[1:] + offset)
             counts.append(len(own) - 1)
             offset += table.num_rows
         rows = _metric_rows(
-            pa.concat_tables(tables), np.concatenate(starts), metric, group[0]._input.shared
+            pa.concat_tables(tables),
+            np.concatenate(starts),
+            metric,
+            group[0]._input.loaded().shared,
         )
         found.extend(rows.split(counts))
     return found
@@ -439,7 +547,8 @@ def _same_schema(parts: Sequence[StoredTests]) -> Iterator[list[StoredTests]]:
     """``parts`` in runs of consecutive ones whose inputs' columns have the same types."""
     group: list[StoredTests] = []
     for part in parts:
-        if group and not part._input.table.schema.equals(group[0]._input.table.schema):
+        schema = part._input.loaded().table.schema
+        if group and not schema.equals(group[0]._input.loaded().table.schema):
             yield group
             group = []
         group.append(part)
