@@ -414,6 +414,11 @@ def _run_texts(origin: RunBuild, hosts: str) -> tuple[str, str, str, str]:
     )
 
 
+_ShownKey = tuple[bytes | None, str]
+"""Which runs a series shows (the bytes of their positions; None for every run) and
+on which x axis: what :meth:`_RunTexts.shown` keeps their texts by."""
+
+
 class _RunTexts:
     """Each run's place on every x axis (see :func:`_x_of`), its hover texts
     (:func:`_run_texts`) and the address a click on it opens (:func:`_run_link`),
@@ -434,7 +439,7 @@ class _RunTexts:
         self._rows: dict[tuple[RunBuild, str, datetime], int] = {}
         self._columns: list[npt.NDArray[np.object_]] = [np.empty(0, dtype=object)] * 8
         self._last: tuple[RunColumns, npt.NDArray[np.intp]] | None = None
-        self._shown: tuple[npt.NDArray[np.intp] | None, dict[tuple[bytes, str], _ShownTexts]]
+        self._shown: tuple[npt.NDArray[np.intp] | None, dict[_ShownKey, _ShownTexts]]
         self._shown = None, {}
 
     def rows(self, columns: RunColumns) -> npt.NDArray[np.intp]:
@@ -501,7 +506,9 @@ class _RunTexts:
         if kept_for is not rows or len(kept) >= self.SHOWN_LIMIT:
             kept = {}
             self._shown = rows, kept
-        key = (b"" if shown is None else shown.tobytes(), x_axis)
+        # every run is None, not the bytes of no run: a series whose measured runs are
+        # all curated out shows none of the runs another series shows all of
+        key = (None if shown is None else shown.tobytes(), x_axis)
         found = kept.get(key)
         if found is None:
             found = kept[key] = self._shown_texts(rows, shown, x_axis, kept)
@@ -512,7 +519,7 @@ class _RunTexts:
         rows: npt.NDArray[np.intp],
         shown: npt.NDArray[np.intp] | None,
         x_axis: str,
-        kept: dict[tuple[bytes, str], _ShownTexts],
+        kept: dict[_ShownKey, _ShownTexts],
     ) -> _ShownTexts:
         """:meth:`shown`'s texts made; where every run of ``rows`` shares its job and
         testbed, some of them are taken of their versions, builds and addresses
@@ -520,9 +527,9 @@ class _RunTexts:
         if shown is None or not len(shown):
             picked = rows if shown is None else rows[shown]
             return _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
-        every = kept.get((b"", x_axis))
+        every = kept.get((None, x_axis))
         if every is None:
-            every = kept[b"", x_axis] = self._shown_texts(rows, None, x_axis, kept)
+            every = kept[None, x_axis] = self._shown_texts(rows, None, x_axis, kept)
         picked = rows[shown]
         if not (every.one_job and every.one_testbed):
             return _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
