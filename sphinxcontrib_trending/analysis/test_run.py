@@ -412,9 +412,11 @@ class RunColumns:
         hosts = table.details[2]
         if other._table is table and len(other) == len(self) and type(hosts) is CodedTexts:
             mine, theirs = slice(self._low, self._high), slice(other._low, other._high)
-            order, codes = table.order, hosts.codes
-            if np.array_equal(table.builds[mine], table.builds[theirs]) and np.array_equal(
-                codes[order[mine]], codes[order[theirs]]
+            order, codes, builds = table.order, hosts.codes, table.builds
+            # compared as bytes: np.array_equal's checks cost five times the comparison
+            if (
+                builds[mine].tobytes() == builds[theirs].tobytes()
+                and codes[order[mine]].tobytes() == codes[order[theirs]].tobytes()
             ):
                 return True
         return (self.origins, self.hosts, self.times) == (other.origins, other.hosts, other.times)

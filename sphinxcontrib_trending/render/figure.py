@@ -319,6 +319,20 @@ class _ShownTexts:
         addresses = links if any(links) else None
         return cls(places, tuple(columns), one_job, one_testbed, meta, addresses)
 
+    def among(
+        self, places: list[str], versions: list[str], builds: list[str], links: list[str | None]
+    ) -> _ShownTexts:
+        """The texts of some of these runs, given their places, versions, builds and
+        addresses, where every run of these ran in one job on one testbed.
+
+        Those runs then share the job and the testbed too: a series that
+        failed in builds others passed shows runs of its own, and working out
+        again what they share, from two more columns, cost most of its texts.
+        """
+        assert self.one_job and self.one_testbed
+        addresses = links if any(links) else None
+        return _ShownTexts(places, (versions, builds), True, True, self.meta, addresses)
+
 
 def _runs_hover(
     texts: _ShownTexts,
@@ -400,6 +414,11 @@ def _run_texts(origin: RunBuild, hosts: str) -> tuple[str, str, str, str]:
     )
 
 
+_ShownKey = tuple[bytes | None, str]
+"""Which runs a series shows (the bytes of their positions; None for every run) and
+on which x axis: what :meth:`_RunTexts.shown` keeps their texts by."""
+
+
 class _RunTexts:
     """Each run's place on every x axis (see :func:`_x_of`), its hover texts
     (:func:`_run_texts`) and the address a click on it opens (:func:`_run_link`),
@@ -420,7 +439,7 @@ class _RunTexts:
         self._rows: dict[tuple[RunBuild, str, datetime], int] = {}
         self._columns: list[npt.NDArray[np.object_]] = [np.empty(0, dtype=object)] * 8
         self._last: tuple[RunColumns, npt.NDArray[np.intp]] | None = None
-        self._shown: tuple[npt.NDArray[np.intp] | None, dict[tuple[bytes, str], _ShownTexts]]
+        self._shown: tuple[npt.NDArray[np.intp] | None, dict[_ShownKey, _ShownTexts]]
         self._shown = None, {}
 
     def rows(self, columns: RunColumns) -> npt.NDArray[np.intp]:
@@ -487,12 +506,36 @@ class _RunTexts:
         if kept_for is not rows or len(kept) >= self.SHOWN_LIMIT:
             kept = {}
             self._shown = rows, kept
-        key = (b"" if shown is None else shown.tobytes(), x_axis)
+        # every run is None, not the bytes of no run: a series whose measured runs are
+        # all curated out shows none of the runs another series shows all of
+        key = (None if shown is None else shown.tobytes(), x_axis)
         found = kept.get(key)
         if found is None:
-            picked = rows if shown is None else rows[shown]
-            found = kept[key] = _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
+            found = kept[key] = self._shown_texts(rows, shown, x_axis, kept)
         return found
+
+    def _shown_texts(
+        self,
+        rows: npt.NDArray[np.intp],
+        shown: npt.NDArray[np.intp] | None,
+        x_axis: str,
+        kept: dict[_ShownKey, _ShownTexts],
+    ) -> _ShownTexts:
+        """:meth:`shown`'s texts made; where every run of ``rows`` shares its job and
+        testbed, some of them are taken of their versions, builds and addresses
+        alone (see :meth:`_ShownTexts.among`)."""
+        if shown is None or not len(shown):
+            picked = rows if shown is None else rows[shown]
+            return _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
+        every = kept.get((None, x_axis))
+        if every is None:
+            every = kept[None, x_axis] = self._shown_texts(rows, None, x_axis, kept)
+        picked = rows[shown]
+        if not (every.one_job and every.one_testbed):
+            return _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
+        versions, builds = (self._columns[at][picked].tolist() for at in (3, 5))
+        links = [] if every.addresses is None else self._columns[7][picked].tolist()
+        return every.among(self.places(x_axis, picked), versions, builds, links)
 
     def places(self, x_axis: str, rows: npt.NDArray[np.intp]) -> list[str]:
         """The runs' places on the x axis ``x_axis`` (one of :data:`X_AXES`)."""

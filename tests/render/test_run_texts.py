@@ -10,9 +10,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sphinxcontrib_trending.analysis.excluded import ExcludedRun, Exclusions
+from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
 from sphinxcontrib_trending.analysis.test_run import Run, RunColumns
 from sphinxcontrib_trending.render import figure
-from sphinxcontrib_trending.render.figure import X_AXES, _run_link, _run_texts, _RunTexts, _x_of
+from sphinxcontrib_trending.render.figure import (
+    X_AXES,
+    _run_link,
+    _run_texts,
+    _RunTexts,
+    _x_of,
+    trend_figure,
+)
+from tests import hand_built
 
 BUILD = "https://ci.example/{job}/{build}"
 START = datetime(2026, 5, 1, 6, 0, tzinfo=timezone.utc)
@@ -101,3 +112,41 @@ def test_histories_showing_the_same_runs_of_the_same_rows_share_their_texts() ->
     assert (picked.one_job, picked.one_testbed, picked.addresses) == (True, False, links)
     assert texts.shown(rows, some[:2], "time") is not picked
     assert texts.shown(texts.rows(_columns(runs[:5])), None, "build") is not every
+
+
+@pytest.mark.parametrize("template", [BUILD, None])
+@given(picked=st.sets(st.integers(0, 5)))
+def test_some_runs_of_one_job_and_testbed_show_what_all_their_texts_would(
+    template: str | None, picked: set[int]
+) -> None:
+    """Taken of the whole history's shared job and testbed, a subset's texts are
+    those made from its own columns (and its addresses None where none has one)."""
+    texts = _RunTexts(template, None)
+    runs = [(build, HOSTS[1], build) for build in range(6)]  # csit-daily on 2n-icx
+    rows = texts.rows(_columns(runs))
+    some = np.array(sorted(picked), dtype=np.intp)
+    for x_axis in X_AXES:
+        shown = texts.shown(rows, some, x_axis)
+        expected = figure._ShownTexts.of(texts.places(x_axis, rows[some]), texts.hover(rows[some]))
+        assert shown == expected
+        assert texts.shown(rows, None, x_axis).one_job
+
+
+@pytest.mark.parametrize("order", [("steady", "curated"), ("curated", "steady")])
+def test_a_series_showing_none_of_its_runs_beside_one_showing_all_of_the_same(
+    order: tuple[str, str],
+) -> None:
+    """No run's texts and every run's are kept apart: the series whose one measured
+    run is curated out draws no run, the other every one, in either order."""
+    figure._run_texts_of.cache_clear()
+    builds = hand_built.builds(
+        {"steady": lambda n: 1e6, "curated": lambda n: 1e6 if n == 1 else None}, range(1, 6)
+    )
+    found = {history.name: history for history in histories(builds, "mrr")}
+    curated = ExcludedRun("testbed rebooted", "excluded.toml:1", test="*curated", build="1")
+    options = TrendOptions(exclusions=Exclusions((curated,)))
+    drawn = {}
+    for name in order:
+        runs = trend_figure([summarize(found[name], options, builds[-1].time)])["data"][0]
+        drawn[name] = (len(runs["x"]), len(runs["y"]), len(runs["customdata"]))
+    assert drawn == {"steady": (5, 5, 5), "curated": (0, 0, 0)}
