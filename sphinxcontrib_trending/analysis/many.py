@@ -53,7 +53,7 @@ from sphinxcontrib_trending.analysis.search_store import (
     write_states,
 )
 from sphinxcontrib_trending.analysis.summary import run_samples
-from sphinxcontrib_trending.engine.forked import map_forked
+from sphinxcontrib_trending.engine.forked import forked_results
 from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.cache_folder import report_unwritable
@@ -554,14 +554,15 @@ def classify_series(
     A series that only gained runs since it was cached is extended from its
     saved search; the others are grouped from scratch.  The missing ones
     are grouped in batches on ``workers`` processes forked from this one
-    (:func:`~.map_forked`), on the Dask cluster at ``scheduler``
-    (:func:`~.map_ordered`), or here when neither is given or fewer than
-    :data:`MIN_PARALLEL` are missing.  The cache is saved once at the end.
+    (:func:`~.forked_results`: each batch is filed in the cache as it comes),
+    on the Dask cluster at ``scheduler`` (:func:`~.map_ordered`), or here
+    when neither is given or fewer than :data:`MIN_PARALLEL` are missing.
+    The cache is saved once at the end.
     """
     results: list[Classification | None] = [cache.get(job) for job in jobs]
     missing = [number for number, result in enumerate(results) if result is None]
     todo = [cache.task(jobs[number], local=scheduler is None) for number in missing]
-    computed: list[Grouped]
+    computed: Iterable[Grouped]
     if len(todo) < MIN_PARALLEL or not (workers or scheduler):
         computed = map_ordered(group_task, todo, progress=progress)
     else:
@@ -570,9 +571,9 @@ def classify_series(
         batches = [tuple(todo[start : start + size]) for start in range(0, len(todo), size)]
         if scheduler is not None:
             done = map_ordered(classify_batch, batches, scheduler=scheduler, progress=progress)
-        else:
-            done = map_forked(classify_batch, batches, slots, progress=progress)
-        computed = [grouped for batch in done for grouped in batch]
+        else:  # each batch filed as it comes, while the workers group the next ones
+            done = forked_results(classify_batch, batches, slots, progress=progress)
+        computed = (grouped for batch in done for grouped in batch)
     for number, grouped in zip(missing, computed, strict=True):
         results[number] = grouped.classification
         cache.put(jobs[number], grouped)
