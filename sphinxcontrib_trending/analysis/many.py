@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sphinxcontrib_trending.analysis.cache_documents import cache_document
+from sphinxcontrib_trending.analysis.cache_documents import cache_document, json_bytes
 from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.classification_json import (
     classification_from_json,
@@ -372,9 +373,27 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
 
 
 def _entry(content: str, result: Classification) -> bytes:
-    """A series' entry in the cache's file (see :meth:`SeriesCache.save`)."""
+    """A series' entry in the cache's file (see :meth:`SeriesCache.save`).
+
+    Written by orjson (:func:`.json_bytes`), but for a number that is not
+    finite: orjson writes it as null, which an optional field would read
+    back as None, where the standard library's ``NaN`` makes the entry
+    refused when read (:func:`.classification_from_json`) and the series
+    grouped again, as before.
+    """
     document = {"content": content, "classification": classification_to_json(result)}
-    return json.dumps(document).encode()
+    if not _all_finite(result):
+        return json.dumps(document).encode()
+    return json_bytes(document)
+
+
+def _all_finite(result: Classification) -> bool:
+    """Whether every number of ``result`` is finite (or None)."""
+    numbers = [result.bits, result.unit]
+    for group in result.groups:
+        numbers += (group.avg, group.stdev, group.bits_saved, group.confidence)
+        numbers.append(group.serial_correlation)
+    return all(number is None or math.isfinite(number) for number in numbers)
 
 
 def _grouping(task: SeriesTask, reader: StateReader) -> tuple[Classification, SavedSearch | None]:
@@ -484,11 +503,7 @@ class SeriesCache:
                     self._decode(identity)
                 encoded = self._encoded
                 entries = (
-                    (
-                        identity,
-                        encoded.get(identity)
-                        or {"content": content, "classification": classification_to_json(result)},
-                    )
+                    (identity, encoded.get(identity) or _entry(content, result))
                     for identity, (content, result) in self.entries.items()
                 )
                 head = {"format": CACHE_FORMAT, "scope": self.scope}
@@ -536,8 +551,8 @@ def _json_chunks(
     """
     yield json.dumps(head)[:-1].encode() + b", " + json.dumps(key).encode() + b": {"
     for number, (name, value) in enumerate(entries):
-        yield (", " if number else "").encode() + json.dumps(name).encode() + b": "
-        yield value if isinstance(value, bytes) else json.dumps(value).encode()
+        yield (b", " if number else b"") + json_bytes(name) + b": "
+        yield value if isinstance(value, bytes) else json_bytes(value)
     yield b"}}"
 
 
