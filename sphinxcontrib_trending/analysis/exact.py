@@ -387,23 +387,25 @@ class ExactSearch:
             np.copy if copy else lambda array: array
         )
         pending_from, pending_key, pending_prev = self._pending
-        return SavedSearch(
-            runs=self.count,
-            trials=self._trials,
-            max_value=self.model.max_value,
-            unit=self.model.unit,
-            table_size=len(self.model.length_bits),
-            block=self._block,
-            groups=kept(self._groups[:BEST, :count]),
-            best=kept(self._groups[BEST, :count]),
-            doomed=doomed,
-            pending_from=kept(pending_from),
-            pending_key=kept(pending_key),
-            pending_prev=kept(pending_prev),
-            history_begin=kept(self._history_begin.view()),
-            history_from=kept(self._history_from.view()),
-            history_key=kept(self._history_key.view()),
-            history_prev=kept(self._history_prev.view()),
+        return SavedSearch.assembled(
+            {
+                "runs": self.count,
+                "trials": self._trials,
+                "max_value": self.model.max_value,
+                "unit": self.model.unit,
+                "table_size": len(self.model.length_bits),
+                "block": self._block,
+                "groups": kept(self._groups[:BEST, :count]),
+                "best": kept(self._groups[BEST, :count]),
+                "doomed": doomed,
+                "pending_from": kept(pending_from),
+                "pending_key": kept(pending_key),
+                "pending_prev": kept(pending_prev),
+                "history_begin": kept(self._history_begin.view()),
+                "history_from": kept(self._history_from.view()),
+                "history_key": kept(self._history_key.view()),
+                "history_prev": kept(self._history_prev.view()),
+            }
         )
 
     @classmethod

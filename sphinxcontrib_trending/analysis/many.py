@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sphinxcontrib_trending.analysis.cache_documents import cache_document
+from sphinxcontrib_trending.analysis.cache_documents import cache_document, json_bytes
 from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.classification_json import (
     classification_from_json,
@@ -53,7 +54,7 @@ from sphinxcontrib_trending.analysis.search_store import (
     write_states,
 )
 from sphinxcontrib_trending.analysis.summary import run_samples
-from sphinxcontrib_trending.engine.forked import map_forked
+from sphinxcontrib_trending.engine.forked import forked_results
 from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.cache_folder import report_unwritable
@@ -372,9 +373,27 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
 
 
 def _entry(content: str, result: Classification) -> bytes:
-    """A series' entry in the cache's file (see :meth:`SeriesCache.save`)."""
+    """A series' entry in the cache's file (see :meth:`SeriesCache.save`).
+
+    Written by orjson (:func:`.json_bytes`), but for a number that is not
+    finite: orjson writes it as null, which an optional field would read
+    back as None, where the standard library's ``NaN`` makes the entry
+    refused when read (:func:`.classification_from_json`) and the series
+    grouped again, as before.
+    """
     document = {"content": content, "classification": classification_to_json(result)}
-    return json.dumps(document).encode()
+    if not _all_finite(result):
+        return json.dumps(document).encode()
+    return json_bytes(document)
+
+
+def _all_finite(result: Classification) -> bool:
+    """Whether every number of ``result`` is finite (or None)."""
+    numbers = [result.bits, result.unit]
+    for group in result.groups:
+        numbers += (group.avg, group.stdev, group.bits_saved, group.confidence)
+        numbers.append(group.serial_correlation)
+    return all(number is None or math.isfinite(number) for number in numbers)
 
 
 def _grouping(task: SeriesTask, reader: StateReader) -> tuple[Classification, SavedSearch | None]:
@@ -484,11 +503,7 @@ class SeriesCache:
                     self._decode(identity)
                 encoded = self._encoded
                 entries = (
-                    (
-                        identity,
-                        encoded.get(identity)
-                        or {"content": content, "classification": classification_to_json(result)},
-                    )
+                    (identity, encoded.get(identity) or _entry(content, result))
                     for identity, (content, result) in self.entries.items()
                 )
                 head = {"format": CACHE_FORMAT, "scope": self.scope}
@@ -536,8 +551,8 @@ def _json_chunks(
     """
     yield json.dumps(head)[:-1].encode() + b", " + json.dumps(key).encode() + b": {"
     for number, (name, value) in enumerate(entries):
-        yield (", " if number else "").encode() + json.dumps(name).encode() + b": "
-        yield value if isinstance(value, bytes) else json.dumps(value).encode()
+        yield (b", " if number else b"") + json_bytes(name) + b": "
+        yield value if isinstance(value, bytes) else json_bytes(value)
     yield b"}}"
 
 
@@ -554,14 +569,15 @@ def classify_series(
     A series that only gained runs since it was cached is extended from its
     saved search; the others are grouped from scratch.  The missing ones
     are grouped in batches on ``workers`` processes forked from this one
-    (:func:`~.map_forked`), on the Dask cluster at ``scheduler``
-    (:func:`~.map_ordered`), or here when neither is given or fewer than
-    :data:`MIN_PARALLEL` are missing.  The cache is saved once at the end.
+    (:func:`~.forked_results`: each batch is filed in the cache as it comes),
+    on the Dask cluster at ``scheduler`` (:func:`~.map_ordered`), or here
+    when neither is given or fewer than :data:`MIN_PARALLEL` are missing.
+    The cache is saved once at the end.
     """
     results: list[Classification | None] = [cache.get(job) for job in jobs]
     missing = [number for number, result in enumerate(results) if result is None]
     todo = [cache.task(jobs[number], local=scheduler is None) for number in missing]
-    computed: list[Grouped]
+    computed: Iterable[Grouped]
     if len(todo) < MIN_PARALLEL or not (workers or scheduler):
         computed = map_ordered(group_task, todo, progress=progress)
     else:
@@ -570,9 +586,9 @@ def classify_series(
         batches = [tuple(todo[start : start + size]) for start in range(0, len(todo), size)]
         if scheduler is not None:
             done = map_ordered(classify_batch, batches, scheduler=scheduler, progress=progress)
-        else:
-            done = map_forked(classify_batch, batches, slots, progress=progress)
-        computed = [grouped for batch in done for grouped in batch]
+        else:  # each batch filed as it comes, while the workers group the next ones
+            done = forked_results(classify_batch, batches, slots, progress=progress)
+        computed = (grouped for batch in done for grouped in batch)
     for number, grouped in zip(missing, computed, strict=True):
         results[number] = grouped.classification
         cache.put(jobs[number], grouped)

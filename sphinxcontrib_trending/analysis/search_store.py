@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO, NamedTuple
 
-from sphinxcontrib_trending.analysis.cache_documents import cache_document
+from sphinxcontrib_trending.analysis.cache_documents import cache_document, json_bytes
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 
 INDEX_FORMAT = "sphinxcontrib-trending/saved-searches/3"
@@ -185,7 +184,7 @@ class SearchStore:
                 for identity, saved in entries.items()
             },
         }
-        write_atomically(self.index_path, [json.dumps(document).encode()])
+        write_atomically(self.index_path, [json_bytes(document)])
         named = {saved.location.file for saved in entries.values()}
         for file in self._replaced - named:
             (self.folder / file).unlink(missing_ok=True)

@@ -12,9 +12,10 @@ only which one to take, so no item is pickled through a pipe.  Where
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from sphinxcontrib_trending.engine.collector import collector_paused
@@ -51,9 +52,36 @@ def map_forked(
     """
     if workers < 2 or len(items) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return map_ordered(task, items, progress=progress, until=until)
+    results: list[Result] = []
+    with contextlib.closing(forked_results(task, items, workers, progress)) as values:
+        for value in values:
+            results.append(value)
+            if until is not None and until(value):
+                break  # closing the generator terminates the workers
+    return results
+
+
+def forked_results(
+    task: Callable[[Item], Result],
+    items: Sequence[Item],
+    workers: int,
+    progress: Progress | None = None,
+) -> Iterator[Result]:
+    """:func:`map_forked`'s results one by one, in order, as the workers finish them.
+
+    The caller works on each result while the workers compute the next ones:
+    a grouping files each batch in its cache as it comes, instead of every
+    batch after the last (the workers then wait for nothing, and the process
+    forking them had nothing to do meanwhile).  Leaving the loop early (or
+    closing the generator) stops the workers.  Without ``fork``, or with
+    fewer than two workers or items, the tasks run here, one as each result
+    is asked for.
+    """
+    if workers < 2 or len(items) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from _serial_results(task, items, progress)
+        return
     global _inherited
     report = progress or (lambda _done, _total: None)
-    results: list[Result] = []
     context = multiprocessing.get_context("fork")
     outer = _inherited
     _inherited = items
@@ -72,13 +100,21 @@ def map_forked(
             for done, (item, (ok, value)) in enumerate(zip(items, outcomes, strict=True), start=1):
                 if not ok:
                     raise TaskFailed(item, RemoteFailure(value), reason=value)
-                results.append(value)
                 report(done, len(items))
-                if until is not None and until(value):
-                    break  # leaving the pool terminates its workers
+                yield value
     finally:
         _inherited = outer
-    return results
+
+
+def _serial_results(
+    task: Callable[[Item], Result], items: Sequence[Item], progress: Progress | None
+) -> Iterator[Result]:
+    """The tasks here, one by one: :func:`~.mapping.map_ordered` of one item at a time."""
+    for done, item in enumerate(items, start=1):
+        value = map_ordered(task, (item,))[0]
+        if progress is not None:
+            progress(done, len(items))
+        yield value
 
 
 def _terminated_by_default() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import random
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -11,7 +13,9 @@ import numpy as np
 import pytest
 
 from sphinxcontrib_trending.analysis import many as series
-from sphinxcontrib_trending.analysis.classify import classify
+from sphinxcontrib_trending.analysis.cache_documents import json_bytes, json_value
+from sphinxcontrib_trending.analysis.classification_json import classification_from_json
+from sphinxcontrib_trending.analysis.classify import Classification, Group, classify
 from sphinxcontrib_trending.analysis.excluded import ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.history import TestHistory as History
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
@@ -432,3 +436,80 @@ def test_the_workers_encode_the_cache_entries_the_parent_writes(
     assert json.loads(cache_file(tmp_path / "forked").read_text()) == json.loads(
         cache_file(tmp_path / "here").read_text()
     )
+
+
+def _random_classification(rng: random.Random) -> Classification:
+    """A classification whose every number is a double of any magnitude a grouping gives."""
+
+    def number() -> float:
+        kind = rng.random()
+        if kind < 0.1:
+            return rng.choice([0.0, 5e-324, 2.2250738585072014e-308, 1e16, 1e-5, 0.1, 1 / 3])
+        return rng.uniform(-1, 1) * 10 ** rng.uniform(-300, 99)
+
+    groups = [
+        Group(
+            start=start,
+            stop=start + 7,
+            avg=abs(number()),
+            stdev=abs(number()),
+            size=7,
+            comment="normal",
+            bits_saved=None if start == 0 else number(),
+            confidence=None if start == 0 else rng.random(),
+            serial_correlation=None if start == 0 else rng.uniform(-1, 1),
+            outliers=(start + 1,) if rng.random() < 0.3 else (),
+        )
+        for start in range(0, 7 * rng.randint(1, 4), 7)
+    ]
+    return Classification(groups, abs(number()), (3,), groups[-1].stop, unit=abs(number()))
+
+
+def test_an_entry_reads_back_as_the_same_doubles() -> None:
+    """Entries are written and read with orjson: every number comes back bit for bit."""
+    rng = random.Random(11)
+    for _ in range(300):
+        result = _random_classification(rng)
+        entry = json_value(series._entry("c", result))
+        assert classification_from_json(entry["classification"]) == result
+        assert json.loads(series._entry("c", result)) == entry
+
+
+def test_an_entry_with_a_number_that_is_not_finite_is_grouped_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """orjson writes NaN as null, which an optional field reads back as None: such an
+    entry is written as the standard library writes it, and refused when read."""
+    jobs = make_jobs(2)
+    made = classify(list(jobs[1].samples))
+    odd = replace(made, groups=[replace(made.groups[0], serial_correlation=math.nan)])
+    real = series.classify_job
+    monkeypatch.setattr(
+        series,
+        "classify_job",
+        lambda job: (odd, None) if job.identity == jobs[1].identity else real(job),
+    )
+    classify_series(jobs, SeriesCache(tmp_path, "scope"))
+    monkeypatch.setattr(series, "classify_job", real)
+    reread = SeriesCache(tmp_path, "scope")
+    assert reread.get(jobs[0]) == direct(jobs[0])
+    assert reread.get(jobs[1]) is None
+
+
+def test_a_text_orjson_cannot_write_is_written_and_read_all_the_same() -> None:
+    """A lone surrogate is written and read by the standard library's json instead."""
+    document = {"entries": {"mrr/odd\ud800": [1, "\udfff"]}}
+    assert json_value(json_bytes(document)) == document
+
+
+def test_a_cache_an_earlier_release_wrote_with_nan_is_still_read(tmp_path: Path) -> None:
+    """orjson refuses the NaN the standard library writes: such a document is read by
+    the latter, and its other entries stand."""
+    jobs = make_jobs(2)
+    first = classify_series(jobs, SeriesCache(tmp_path, "scope"))
+    entry_file = cache_file(tmp_path)
+    document = json.loads(entry_file.read_bytes())
+    document["entries"]["mrr/other"] = {"content": "x", "classification": {"bits": math.nan}}
+    entry_file.write_text(json.dumps(document))
+    reread = SeriesCache(tmp_path, "scope")
+    assert [reread.get(job) for job in jobs] == first

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 import struct
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, fields, replace
 
 import numpy as np
 import pytest
@@ -255,6 +255,22 @@ def test_a_read_state_s_arrays_are_writable_and_its_own(saved_case) -> None:
     for name in ("groups", "best", "doomed", "pending_from", "history_key", "history_prev"):
         array = getattr(read, name)
         assert array.flags.writeable and not np.shares_memory(array, np.frombuffer(data, "u1"))
+
+
+def test_an_assembled_state_is_the_constructed_one(saved_case) -> None:
+    """Made without the frozen constructor (as a read or saved state is), a state has
+    every field, the same values, and compares, hashes its fields and encodes alike."""
+    _, saved = saved_case
+    values = {field.name: getattr(saved, field.name) for field in fields(SavedSearch)}
+    assembled = SavedSearch.assembled(values)
+    assert type(assembled) is SavedSearch
+    assert all(getattr(assembled, name) is value for name, value in values.items())
+    assert vars(assembled).keys() == vars(SavedSearch(**values)).keys()
+    assert assembled.to_bytes() == SavedSearch(**values).to_bytes() == saved.to_bytes()
+    read = SavedSearch.from_bytes(saved.to_bytes())
+    assert vars(read).keys() == values.keys()
+    with pytest.raises(FrozenInstanceError):
+        assembled.runs = 3  # type: ignore[misc]
 
 
 def test_a_continued_search_makes_its_model_once(saved_case, monkeypatch) -> None:

@@ -6,6 +6,7 @@ import gc
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 from typing import NoReturn
 
@@ -13,7 +14,7 @@ import pytest
 
 from sphinxcontrib_trending.cli import exit_on_terminate
 from sphinxcontrib_trending.engine import TaskFailed, map_ordered
-from sphinxcontrib_trending.engine.forked import map_forked
+from sphinxcontrib_trending.engine.forked import forked_results, map_forked
 from sphinxcontrib_trending.ingest import SourceSpec
 from sphinxcontrib_trending.ingest.tasks import ParseJob, parse_file
 from tests.engine.tasks import fail_on_weekly
@@ -124,3 +125,46 @@ def test_forked_workers_end_on_sigterm_whatever_the_parent_handles() -> None:
         assert callable(signal.getsignal(signal.SIGTERM))
         found = map_forked(_sigterm_disposition, list(range(6)), 2)
     assert found == [signal.SIG_DFL] * 6
+
+
+def _waits_for(marker: Path) -> bool:
+    """Whether ``marker`` appeared within ten seconds."""
+    deadline = time.monotonic() + 10.0
+    while not marker.exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_forked_results_come_while_later_items_are_still_worked_on(
+    tmp_path: Path, workers: int
+) -> None:
+    """The caller has the first result before the last item's task ends: a grouping
+    files each batch while the workers group the next.  The last task waits for a
+    mark the caller makes on the first result; a map that returned only once every
+    task had ended would leave it waiting."""
+    marker = tmp_path / "first result seen"
+    items = [tmp_path / "never made", marker]
+    results = forked_results(_exists_or_waits, items, workers)
+    assert next(results) is False
+    marker.touch()
+    assert next(results) is True
+    assert next(results, None) is None
+
+
+def _exists_or_waits(path: Path) -> bool:
+    return path.name != "never made" and _waits_for(path)
+
+
+def test_closing_forked_results_early_stops_the_workers(tmp_path: Path) -> None:
+    """Leaving the results unread ends the pool at once: it does not run on, nor
+    wait for the items still queued."""
+    items = [str(number) for number in range(200)]
+    results = forked_results(int, items, 2)
+    assert next(results) == 0
+    started = time.monotonic()
+    results.close()
+    assert time.monotonic() - started < 5.0
+    assert map_forked(int, items, 2, until=lambda value: value == 3) == [0, 1, 2, 3]
