@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
+from sphinxcontrib_trending.analysis.history import Gathering
+from sphinxcontrib_trending.ingest.model import Build
 from tests import shared_data
 from tests.archives import ArchiveCache, generator_salt
 
@@ -59,3 +61,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if shared_data.required():
         pytest.fail(f"{reason}; {shared_data.REQUIRE} is set", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture
+def gathered(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many builds each gathering of histories was given to read: what kept
+    histories spare a new build."""
+    counts: list[int] = []
+    add = Gathering.add
+
+    def counted(self: Gathering, builds: Sequence[Build], accept: object = None) -> None:
+        counts.append(len(builds))
+        add(self, builds, accept)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Gathering, "add", counted)
+    return counts

@@ -11,7 +11,7 @@ import pytest
 
 from sphinxcontrib_trending.analysis import history as history_module
 from sphinxcontrib_trending.analysis import kept_histories
-from sphinxcontrib_trending.analysis.history import Gathering, histories
+from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.kept_histories import KeptHistories
 from sphinxcontrib_trending.cli import main
 from sphinxcontrib_trending.ingest import SourceSpec, load
@@ -61,22 +61,16 @@ def _same(found: list[history_module.TestHistory], builds: list[Build]) -> None:
     ]
 
 
-@pytest.fixture
-def gathered(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many builds each gathering was given to read: what a kept gathering spares."""
-    counts: list[int] = []
-    add = Gathering.add
-
-    def counted(self: Gathering, builds: list[Build], accept: object = None) -> None:
-        counts.append(len(builds))
-        add(self, builds, accept)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Gathering, "add", counted)
-    return counts
-
-
 def _kept(folder: Path, heard: list[str] | None = None) -> KeptHistories:
     return KeptHistories(folder, (heard if heard is not None else []).append)
+
+
+def _kept_all(tmp_path: Path, inputs: list[Path]) -> tuple[Path, list[Build]]:
+    """Every input stored and its histories kept: the kept folder and the builds."""
+    folder = tmp_path / "kept"
+    builds = _stored(tmp_path, inputs)
+    _kept(folder).histories(builds, METRIC, RULES)
+    return folder, builds
 
 
 def _state(folder: Path) -> dict[str, object]:
@@ -106,9 +100,7 @@ def test_a_new_build_reads_only_its_own_runs_and_the_histories_are_the_same(
 def test_a_kept_build_that_changed_or_went_means_every_build_is_read_again(
     tmp_path: Path, inputs: list[Path], gathered: list[int]
 ) -> None:
-    folder = tmp_path / "kept"
-    builds = _stored(tmp_path, inputs)
-    _kept(folder).histories(builds, METRIC, RULES)
+    folder, builds = _kept_all(tmp_path, inputs)
     without_first = builds[1:]
     gathered.clear()
 
@@ -122,9 +114,7 @@ def test_a_kept_build_that_changed_or_went_means_every_build_is_read_again(
 def test_an_unreadable_kept_gathering_is_reported_by_name_and_gathered_again(
     tmp_path: Path, inputs: list[Path], gathered: list[int]
 ) -> None:
-    folder = tmp_path / "kept"
-    builds = _stored(tmp_path, inputs)
-    _kept(folder).histories(builds, METRIC, RULES)
+    folder, builds = _kept_all(tmp_path, inputs)
     (segment,) = folder.glob("*.arrow")
     segment.write_bytes(b"not arrow")
     heard: list[str] = []

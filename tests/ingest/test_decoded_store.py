@@ -211,6 +211,15 @@ def test_a_build_s_own_store_file_damaged_after_it_was_decoded_is_found(
     assert len(list((tmp_path / "decoded").rglob("*.arrow"))) == _inputs(tmp_path / "store")
 
 
+def _read_again(ours: Path, tmp_path: Path) -> tuple[dataset.Found, dataset.Found, Path]:
+    """The store read without a cache folder, and read twice with one: the second read,
+    and the folder of decoded copies."""
+    decoded = tmp_path / "decoded"
+    read_store(str(ours), OPTIONS, Query(), decoded)
+    again = read_store(str(ours), OPTIONS, Query(), decoded)
+    return read_store(str(ours), OPTIONS, Query()), again, decoded
+
+
 @pytest.fixture
 def copy_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The decoded copies a store source really reads."""
@@ -251,10 +260,7 @@ def test_a_store_read_again_makes_its_builds_and_reads_rows_only_where_asked(
 def test_an_input_whose_copy_went_before_its_rows_were_needed_is_read_from_its_files(
     ours: Path, tmp_path: Path, file_reads: list[str]
 ) -> None:
-    plain = read_store(str(ours), OPTIONS, Query())
-    decoded = tmp_path / "decoded"
-    read_store(str(ours), OPTIONS, Query(), decoded)
-    again = read_store(str(ours), OPTIONS, Query(), decoded)
+    plain, again, decoded = _read_again(ours, tmp_path)
     for copy in decoded.rglob("*.arrow"):
         copy.unlink()
     file_reads.clear()
@@ -282,10 +288,7 @@ def test_an_unreadable_record_of_the_builds_means_every_input_is_read(
 def test_histories_of_builds_whose_rows_were_not_read_read_each_input_once(
     ours: Path, tmp_path: Path, copy_reads: list[str]
 ) -> None:
-    plain = read_store(str(ours), OPTIONS, Query())
-    decoded = tmp_path / "decoded"
-    read_store(str(ours), OPTIONS, Query(), decoded)
-    again = read_store(str(ours), OPTIONS, Query(), decoded)
+    plain, again, _ = _read_again(ours, tmp_path)
     copy_reads.clear()
 
     found = histories(again.builds, "mrr")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,8 +18,6 @@ from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
 from benchmarks.site_files import published
-from sphinxcontrib_trending.analysis.history import Gathering
-from sphinxcontrib_trending.ingest.model import Build
 from tests.conftest import ROOTS
 from tests.sphinxext import datasets
 from tests.sphinxext.rebuilds import forget_process_memory
@@ -147,21 +145,14 @@ def test_a_source_dropped_from_the_configuration_reads_its_pages_again(
 
 
 def test_a_new_build_gathers_only_its_own_runs_and_publishes_what_a_cold_build_does(
-    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gathered: list[int]
 ) -> None:
     """The histories kept by the build before: the new build's runs are all it gathers,
     and no page tells it from a cold build of the same data."""
     grown = _site(tmp_path / "grown", HISTORY)
     _build(make_app, monkeypatch, grown)
     _write(grown, "2n-skx", 30)
-    gathered: list[int] = []
-    add = Gathering.add
-
-    def counted(self: Gathering, builds: Sequence[Build], accept: object = None) -> None:
-        gathered.append(len(builds))
-        add(self, builds, accept)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Gathering, "add", counted)
+    gathered.clear()
     app, _ = _build(make_app, monkeypatch, grown)
 
     # the kept histories and the pages' check of what the new build touched
