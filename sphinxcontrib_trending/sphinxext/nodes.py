@@ -42,7 +42,7 @@ from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
 from sphinxcontrib_trending.sphinxext.figure_files import FigureReader, figure_name, stash_figure
-from sphinxcontrib_trending.sphinxext.page_files import interactive, page_dir, write_page_data
+from sphinxcontrib_trending.sphinxext.page_files import PageFiles, interactive, page_dir
 from sphinxcontrib_trending.sphinxext.table_nodes import link_targets, trending_link, trending_table
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
@@ -125,7 +125,7 @@ def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
     raise nodes.SkipNode
 
 
-def _write_data(app: Sphinx, graph: trending_graph, docname: str, figure: bytes) -> None:
+def _write_data(files: PageFiles, graph: trending_graph, figure: bytes) -> None:
     """The figure as a data file that hands it to trending.js when loaded.
 
     The figure JSON is script-safe (no ``<``, ``>`` or ``&``) and the id is
@@ -135,9 +135,7 @@ def _write_data(app: Sphinx, graph: trending_graph, docname: str, figure: bytes)
     """
     graph_id = graph["ids"][0]
     call = f"{DATA_CALLBACK}({json.dumps(f'{graph_id}-figure')},".encode()
-    graph["data"] = write_page_data(
-        app, docname, f"{graph_id}.js", b"".join((call, figure, b");\n"))
-    )
+    graph["data"] = files.write(f"{graph_id}.js", b"".join((call, figure, b");\n")))
 
 
 def _placeholder(node: trending_graph) -> nodes.paragraph:
@@ -186,11 +184,11 @@ def _place_anchors(
     env: BuildEnvironment, graph: trending_graph, docname: str, rubric: nodes.rubric | None
 ) -> None:
     """Ids of the tests whose anchor this graph holds, on its heading's ``rubric`` if any."""
-    owned = [
-        target.anchor
-        for target in graph.get("claims", [])
-        if anchor_owner(env, target) == (docname, target.anchor)
-    ]
+    owned = []
+    for target in graph.get("claims", []):
+        owner = anchor_owner(env, target)
+        if owner is not None and owner[0] == docname:
+            owned.append(owner[1])
     if not owned:
         return
     holder: nodes.Element = graph if rubric is None else rubric
@@ -202,12 +200,16 @@ def _resolve_graph(
     graph: trending_graph,
     docname: str,
     figures: FigureReader,
-    is_html: bool,
+    files: PageFiles | None,
     image_format: str | None,
     rubric: nodes.rubric | None,
 ) -> None:
-    """A graph as its builder shows it: a data file, an image or a placeholder."""
-    if not is_html and image_format is None:
+    """A graph as its builder shows it: a data file, an image or a placeholder.
+
+    ``files`` writes the page's data files in an interactive HTML builder;
+    every other builder has none.
+    """
+    if files is None and image_format is None:
         graph.replace_self(_placeholder(graph))
         return
     try:
@@ -221,9 +223,9 @@ def _resolve_graph(
         )
         graph.replace_self(_placeholder(graph))
         return
-    if is_html:
+    if files is not None:
         _place_anchors(app.env, graph, docname, rubric)
-        _write_data(app, graph, docname, figure)
+        _write_data(files, graph, figure)
     elif image_format is not None:
         graph.replace_self(_static_image(app, graph, docname, image_format, figure))
 
@@ -233,10 +235,11 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     image_format = _image_format(app)
     graphs = list(doctree.findall(trending_graph))
     rubrics = place_headings(graphs)
+    files = PageFiles(app, docname) if is_html else None
     with FigureReader(app.env) as figures:
         for graph in graphs:
             rubric = rubrics.get(id(graph))
-            _resolve_graph(app, graph, docname, figures, is_html, image_format, rubric)
+            _resolve_graph(app, graph, docname, figures, files, image_format, rubric)
     for link in list(doctree.findall(trending_link)):
         target = anchor_owner(app.env, SeriesTarget(link["source"], link["key"]))
         text = link.astext()
