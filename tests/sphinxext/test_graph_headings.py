@@ -30,3 +30,12 @@ def test_other_builders_get_the_heading_before_the_graph(site: SiteFactory) -> N
     lines = [line for line in (Path(app.outdir) / "graphs.txt").read_text().splitlines() if line]
     heading = lines.index("-[ regress (2n-skx) ]-")  # a rubric, as the text writer shows one
     assert lines[heading + 1].startswith("regress (2n-skx): interactive graph of 1 test(s)")
+
+
+def test_test_names_are_not_offered_for_translation(site: SiteFactory) -> None:
+    """Headings are data, made after Sphinx's i18n has read the page, like a table's cells."""
+    app = site(builder="gettext")
+    app.build()
+    catalog = (Path(app.outdir) / "graphs.pot").read_text()
+    assert 'msgid "Graphs"' in catalog
+    assert "regress (2n-skx)" not in catalog
