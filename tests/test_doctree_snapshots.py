@@ -4,7 +4,8 @@ The site ``tests/roots/test-snapshots`` holds one page per directive over a
 tiny data set (four tests, eight builds).  It is built once; each page's
 doctree, as the directives left it, is printed with ``pformat()`` and
 compared with ``tests/snapshots/<page>.txt`` (a table as the docutils table
-it stands for, see ``sphinxext/table_nodes.py``).  A change to what a directive
+it stands for, see ``sphinxext/table_nodes.py``; a graph with the heading
+it is given when resolved, see ``sphinxext/nodes.py``).  A change to what a directive
 emits shows up as a readable diff of nodes, classes and cell texts.
 
 After an intended change, regenerate and review the diff::
@@ -29,7 +30,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_trending.sphinxext.figure_files import figure_text
-from sphinxcontrib_trending.sphinxext.nodes import trending_graph
+from sphinxcontrib_trending.sphinxext.nodes import place_headings, trending_graph
 from sphinxcontrib_trending.sphinxext.table_nodes import expanded, trending_table
 from tests.conftest import ROOTS
 
@@ -67,7 +68,9 @@ def normalised(env: BuildEnvironment, page: str) -> str:
     copy = env.get_doctree(page).deepcopy()
     for name in VOLATILE:
         copy.attributes.pop(name, None)
-    for graph in copy.findall(trending_graph):
+    graphs = list(copy.findall(trending_graph))
+    place_headings(graphs)
+    for graph in graphs:
         graph["figure"] = figure_summary(figure_text(env, graph["figure"]))
     for table in list(copy.findall(trending_table)):  # its rows are data until written
         table.replace_self(expanded(table))

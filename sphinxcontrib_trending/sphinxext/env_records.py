@@ -27,7 +27,7 @@ from sphinxcontrib_trending.sphinxext.warnings import warn
 if TYPE_CHECKING:  # its module reads stores: not imported by a build that reads nothing
     from sphinxcontrib_trending.analysis.touched_series import Provenance
 
-ENV_VERSION = 5
+ENV_VERSION = 6
 
 Record = TypeVar("Record")
 

@@ -16,6 +16,14 @@ Graph anchors and the links from tables to graphs are resolved late, at
 ``doctree-resolved``, from the claims recorded on the environment: which page
 owns a test's anchor is known only once every page is read, and a dashboard
 page need not be re-read when the graph moves to another page.
+
+A graph drawn per test is headed by the test's name, a rubric; the page
+keeps that name on the graph node until it is resolved, and only then is
+the rubric put before the graph (:func:`place_headings`).  A page of two
+thousand graphs is thus two thousand nodes, not six thousand (rubric, its
+text, graph), while every Sphinx transform walks it when it is read and
+again when it is resolved, and while the doctree is pickled; the writers,
+the search index and every builder still get the rubric as before.
 """
 
 from __future__ import annotations
@@ -31,10 +39,11 @@ from sphinx.environment import BuildEnvironment
 from sphinx.writers.html5 import HTML5Translator
 
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
+from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
 from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
 from sphinxcontrib_trending.sphinxext.figure_files import FigureReader, figure_name, stash_figure
-from sphinxcontrib_trending.sphinxext.page_files import interactive, page_dir, write_page_data
+from sphinxcontrib_trending.sphinxext.page_files import PageFiles, interactive, page_dir
 from sphinxcontrib_trending.sphinxext.table_nodes import link_targets, trending_link, trending_table
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
@@ -47,24 +56,68 @@ class trending_graph(nodes.General, nodes.Element):
     ``title``, ``tests`` (count);
     ``data`` (the data file's URL) once resolved in an interactive builder.
 
-    ``claims`` lists ``(source, key, anchor)`` of the tests whose anchor this
-    graph may hold; ``heading`` says a rubric naming the test precedes it,
+    ``claims`` lists the :class:`~.SeriesTarget` of the tests whose anchor this
+    graph may hold; ``heading``, the name of the test it shows, to be put
+    above it as a rubric when the page is resolved (:func:`place_headings`),
     which then carries the anchors, so a link shows the heading too.
     """
 
 
 def graph_node(
-    env: BuildEnvironment, figure: str, title: str, tests: int, claims: list[tuple[str, str, str]]
+    env: BuildEnvironment,
+    figure: str,
+    title: str,
+    tests: int,
+    claims: list[SeriesTarget],
+    heading: str = "",
 ) -> trending_graph:
     """A graph of the page being read, its figure (script-safe JSON) kept beside the doctree."""
     graph_id = f"trending-graph-{env.new_serialno('trending-graph')}"
-    return trending_graph(
+    graph = trending_graph(
         figure=stash_figure(env, graph_id, figure),
         title=title,
         tests=tests,
         claims=claims,
         ids=[graph_id],
     )
+    if heading:
+        graph["heading"] = heading
+    return graph
+
+
+HEADING_CLASS = "trending-graph-heading"
+
+
+def place_headings(graphs: list[trending_graph]) -> dict[int, nodes.rubric]:
+    """Put each headed graph's rubric right before it; return the rubrics by the graph's id.
+
+    Each parent's children are laid out anew in one pass: inserting before
+    each graph walked the parent once per graph.  The rubrics are made with
+    the cycle collector paused, as the directives make their nodes
+    (:meth:`.TrendingDirective.run`): a page's two thousand rubrics, a dozen
+    objects each, otherwise set off collections that walked every doctree
+    waiting to be written, five times the rubrics' own cost.
+    """
+    with collector_paused():
+        return _headed(graphs)
+
+
+def _headed(graphs: list[trending_graph]) -> dict[int, nodes.rubric]:
+    rubrics: dict[int, nodes.rubric] = {}
+    parents = {id(graph.parent): graph.parent for graph in graphs if graph.get("heading")}
+    for parent in parents.values():
+        children: list[nodes.Node] = []
+        for child in parent.children:
+            if isinstance(child, trending_graph) and child.get("heading"):
+                heading = child.attributes.pop("heading")
+                rubric = nodes.rubric(
+                    heading, heading, classes=[HEADING_CLASS], support_smartquotes=False
+                )
+                rubrics[id(child)] = rubric
+                children.append(rubric)
+            children.append(child)
+        parent[:] = children
+    return rubrics
 
 
 def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
@@ -82,7 +135,7 @@ def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
     raise nodes.SkipNode
 
 
-def _write_data(app: Sphinx, graph: trending_graph, docname: str, figure: bytes) -> None:
+def _write_data(files: PageFiles, graph: trending_graph, figure: bytes) -> None:
     """The figure as a data file that hands it to trending.js when loaded.
 
     The figure JSON is script-safe (no ``<``, ``>`` or ``&``) and the id is
@@ -92,9 +145,7 @@ def _write_data(app: Sphinx, graph: trending_graph, docname: str, figure: bytes)
     """
     graph_id = graph["ids"][0]
     call = f"{DATA_CALLBACK}({json.dumps(f'{graph_id}-figure')},".encode()
-    graph["data"] = write_page_data(
-        app, docname, f"{graph_id}.js", b"".join((call, figure, b");\n"))
-    )
+    graph["data"] = files.write(f"{graph_id}.js", b"".join((call, figure, b");\n")))
 
 
 def _placeholder(node: trending_graph) -> nodes.paragraph:
@@ -140,37 +191,18 @@ def _static_image(
 
 
 def _place_anchors(
-    env: BuildEnvironment, graph: trending_graph, docname: str, before: nodes.Node | None
+    env: BuildEnvironment, graph: trending_graph, docname: str, rubric: nodes.rubric | None
 ) -> None:
-    """Ids of the tests whose anchor this graph holds, on its heading (``before`` it) if any."""
-    owned = [
-        target.anchor
-        for target in graph.get("claims", [])
-        if anchor_owner(env, target) == (docname, target.anchor)
-    ]
+    """Ids of the tests whose anchor this graph holds, on its heading's ``rubric`` if any."""
+    owned = []
+    for target in graph.get("claims", []):
+        owner = anchor_owner(env, target)
+        if owner is not None and owner[0] == docname:
+            owned.append(owner[1])
     if not owned:
         return
-    holder: nodes.Element = graph
-    if graph.get("heading") and isinstance(before, nodes.rubric):
-        holder = before
+    holder: nodes.Element = graph if rubric is None else rubric
     holder["ids"].extend(owned)
-
-
-def _preceding(graphs: list[trending_graph]) -> dict[int, nodes.Node | None]:
-    """Each graph's preceding sibling, by the graph's id, from one walk of each parent.
-
-    ``parent.index(graph)`` per graph walked the parent once per graph: a
-    page of two thousand headed graphs spent half a second on it.
-    """
-    found: dict[int, nodes.Node | None] = {}
-    parents = {id(graph.parent): graph.parent for graph in graphs if graph.parent is not None}
-    for parent in parents.values():
-        before = None
-        for child in parent.children:
-            if isinstance(child, trending_graph):
-                found[id(child)] = before
-            before = child
-    return found
 
 
 def _resolve_graph(
@@ -178,12 +210,16 @@ def _resolve_graph(
     graph: trending_graph,
     docname: str,
     figures: FigureReader,
-    is_html: bool,
+    files: PageFiles | None,
     image_format: str | None,
-    preceding: dict[int, nodes.Node | None],
+    rubric: nodes.rubric | None,
 ) -> None:
-    """A graph as its builder shows it: a data file, an image or a placeholder."""
-    if not is_html and image_format is None:
+    """A graph as its builder shows it: a data file, an image or a placeholder.
+
+    ``files`` writes the page's data files in an interactive HTML builder;
+    every other builder has none.
+    """
+    if files is None and image_format is None:
         graph.replace_self(_placeholder(graph))
         return
     try:
@@ -197,9 +233,9 @@ def _resolve_graph(
         )
         graph.replace_self(_placeholder(graph))
         return
-    if is_html:
-        _place_anchors(app.env, graph, docname, preceding.get(id(graph)))
-        _write_data(app, graph, docname, figure)
+    if files is not None:
+        _place_anchors(app.env, graph, docname, rubric)
+        _write_data(files, graph, figure)
     elif image_format is not None:
         graph.replace_self(_static_image(app, graph, docname, image_format, figure))
 
@@ -208,10 +244,12 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     is_html = interactive(app)
     image_format = _image_format(app)
     graphs = list(doctree.findall(trending_graph))
-    preceding = _preceding(graphs) if is_html else {}
+    rubrics = place_headings(graphs)
+    files = PageFiles(app, docname) if is_html else None
     with FigureReader(app.env) as figures:
         for graph in graphs:
-            _resolve_graph(app, graph, docname, figures, is_html, image_format, preceding)
+            rubric = rubrics.get(id(graph))
+            _resolve_graph(app, graph, docname, figures, files, image_format, rubric)
     for link in list(doctree.findall(trending_link)):
         target = anchor_owner(app.env, SeriesTarget(link["source"], link["key"]))
         text = link.astext()

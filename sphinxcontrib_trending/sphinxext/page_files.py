@@ -41,31 +41,43 @@ def write_page_file(app: Sphinx, docname: str, suffix: str, text: str) -> str:
     seconds).  Written over, the file keeps its blocks and grows by the new
     run's bytes.
     """
-    return write_page_data(app, docname, suffix, text.encode("utf-8"))
+    return PageFiles(app, docname).write(suffix, text.encode("utf-8"))
 
 
-def write_page_data(app: Sphinx, docname: str, suffix: str, data: bytes) -> str:
-    """:func:`write_page_file` of bytes already encoded.
+class PageFiles:
+    """The files of one page, as :func:`write_page_file` writes them, of bytes already encoded.
 
-    A graph page writes thousands of these: the path is joined as a string,
-    not made a :class:`~pathlib.Path`, and a file is cut only when it was
-    longer than its new bytes.
+    A graph page writes thousands of these: the page's folder is found once,
+    not per file, and each file is written with the operating system's calls
+    alone (no buffered file object), cut only when it was longer than its
+    new bytes.
     """
-    name = f"{posixpath.basename(docname)}.{suffix}"
-    path = os.path.join(app.outdir, page_dir(app, docname), name)
-    try:
-        size = os.stat(path).st_size
-    except FileNotFoundError:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        size = 0
-    else:
-        if size == len(data) and _read(path) == data:
-            return name
-    with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o666), "wb") as out:
-        out.write(data)
-        if size > len(data):
-            out.truncate()
-    return name
+
+    def __init__(self, app: Sphinx, docname: str) -> None:
+        self._folder = os.path.join(app.outdir, page_dir(app, docname))
+        self._stem = posixpath.basename(docname)
+
+    def write(self, suffix: str, data: bytes) -> str:
+        name = f"{self._stem}.{suffix}"
+        path = os.path.join(self._folder, name)
+        try:
+            size = os.stat(path).st_size
+        except FileNotFoundError:
+            os.makedirs(self._folder, exist_ok=True)
+            size = 0
+        else:
+            if size == len(data) and _read(path) == data:
+                return name
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
+        try:
+            written = 0
+            while written < len(data):  # a write may take only part of a large file
+                written += os.pwrite(descriptor, data[written:], written)
+            if size > len(data):
+                os.ftruncate(descriptor, len(data))
+        finally:
+            os.close(descriptor)
+        return name
 
 
 def _read(path: str) -> bytes:

@@ -206,16 +206,26 @@ def _settle(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return
     if not interactive(app):
         return
+    # a dashboard links thousands of rows to a handful of graph pages
+    page_uris: dict[str, str] = {}
     for node in doctree.findall(trending_table):
-        node["hrefs"] = [_href(app, docname, node["source"], key) for _c, key, _l in node["rows"]]
+        node["hrefs"] = [
+            _href(app, docname, node["source"], key, page_uris) for _c, key, _l in node["rows"]
+        ]
 
 
-def _href(app: Sphinx, docname: str, source: str, ref: SeriesRef | None) -> str | None:
+def _href(
+    app: Sphinx, docname: str, source: str, ref: SeriesRef | None, page_uris: dict[str, str]
+) -> str | None:
+    """The link to a row's graph; ``page_uris`` keeps each graph page's relative URL."""
     target = None if ref is None else anchor_owner(app.env, SeriesTarget(source, ref))
     if target is None:
         return None
     target_doc, anchor = target
-    return app.builder.get_relative_uri(docname, target_doc) + "#" + anchor
+    uri = page_uris.get(target_doc)
+    if uri is None:
+        uri = page_uris[target_doc] = app.builder.get_relative_uri(docname, target_doc)
+    return uri + "#" + anchor
 
 
 def is_trending_table(node: Any) -> bool:

@@ -25,7 +25,7 @@ from sphinxcontrib_trending.sphinxext.env_records import (
     note_selection,
     note_whole_use,
 )
-from sphinxcontrib_trending.sphinxext.nodes import graph_node
+from sphinxcontrib_trending.sphinxext.nodes import graph_node, trending_graph
 from sphinxcontrib_trending.sphinxext.process_memo import (
     LoadedSource,
     select,
@@ -65,11 +65,9 @@ class GraphDirective(TrendingDirective):
         title = self.options.get("title", "")
         if "per-test" in self.options:
             return [
-                node
-                for trend in trends
-                for node in self._graph([trend], loaded.source, heading=_heading(trend))
+                self._graph([trend], loaded.source, heading=_heading(trend)) for trend in trends
             ]
-        return self._graph(trends, loaded.source, title=title)
+        return [self._graph(trends, loaded.source, title=title)]
 
     def _note_selection(self, loaded: LoadedSource) -> None:
         """What the graph picks, as written, before anything can refuse it.
@@ -92,14 +90,17 @@ class GraphDirective(TrendingDirective):
         source: Source,
         title: str = "",
         heading: str = "",
-    ) -> list[nodes.Node]:
-        """An optional heading, then the graph; anchors are settled when all pages are read."""
+    ) -> trending_graph:
+        """The graph, and the test it shows named above it if ``heading`` is given.
+
+        Anchors are settled when all pages are read.
+        """
         claims = []
         for trend in trends:
             target = SeriesTarget(source.name, trend.history.ref)
             if claim_anchor(self.env, target, self.lineno, *_search_text(trend.history)):
                 claims.append(target)
-        graph = graph_node(
+        return graph_node(
             self.env,
             script_json(
                 trend_figure(
@@ -115,14 +116,8 @@ class GraphDirective(TrendingDirective):
             title=title or heading,
             tests=len(trends),
             claims=claims,
+            heading=heading,
         )
-        if not heading:
-            return [graph]
-        graph["heading"] = True
-        rubric = nodes.rubric(
-            heading, heading, classes=["trending-graph-heading"], support_smartquotes=False
-        )
-        return [rubric, graph]
 
 
 def _search_text(history: TestHistory) -> tuple[str, str]:
