@@ -216,6 +216,12 @@ class RunBatch(NamedTuple):
     def rows(self) -> int:
         return len(self.histories)
 
+    def row_builds(self) -> npt.NDArray[np.int32]:
+        """Each row's build: int32, as a history's number, for half the bytes."""
+        if isinstance(self.build, int):
+            return np.full(self.rows(), self.build, dtype=np.int32)
+        return self.build
+
     def units_of(self, tests: npt.NDArray[np.intp]) -> list[str | None]:
         """The units of the tests at ``tests`` (positions in the build)."""
         units = self.units
@@ -439,7 +445,7 @@ class Gathering:
         table = RunTable(
             self.times,
             self.origins,
-            np.concatenate([_row_builds(batch) for batch in batches]),
+            np.concatenate([batch.row_builds() for batch in batches]),
             _joined([batch.trials for batch in batches]),
             [
                 _joined([batch.details[field] for batch in batches])
@@ -561,13 +567,6 @@ class KeptHeads:
 
     def of(self, numbers: list[int]) -> list[TestHead]:
         return list(map(self._heads.__getitem__, numbers))
-
-
-def _row_builds(batch: RunBatch) -> npt.NDArray[np.int32]:
-    """Each row's build: int32, as a history's number, for half the bytes."""
-    if isinstance(batch.build, int):
-        return np.full(len(batch.histories), batch.build, dtype=np.int32)
-    return batch.build
 
 
 def _joined(parts: list[Sequence[Any]]) -> Sequence[Any]:

@@ -25,9 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import sys
-import tempfile
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,6 +47,7 @@ from sphinxcontrib_trending.analysis.history import (
 )
 from sphinxcontrib_trending.analysis.test_run import RunBuild
 from sphinxcontrib_trending.engine.collector import collector_paused
+from sphinxcontrib_trending.ingest.atomic import replaced_atomically, write_atomically
 from sphinxcontrib_trending.ingest.dimensions import DimensionRules
 from sphinxcontrib_trending.ingest.metrics import latency_base
 from sphinxcontrib_trending.ingest.model import Build, TestHead, TestResult
@@ -237,7 +236,7 @@ class KeptHistories:
                 "heads": [_head_cells(test) for test in gathering.heads()],
                 "segments": segments,
             }
-            _replace(state_path, lambda stream: stream.write(json.dumps(state).encode()))
+            write_atomically(state_path, [json.dumps(state).encode()])
         except OSError as error:
             self.warn(f"kept histories {state_path}: not written ({error})")
             return
@@ -251,42 +250,22 @@ class KeptHistories:
         """Write ``batches``' runs as one segment file; its entry in the state."""
         names: dict[str, dict[str | None, int]] = {column: {} for column in CODED}
         file = f"{prefix}.{uuid.uuid4().hex}.arrow"
-        rows = 0
-
-        def write(stream: Any) -> None:
-            nonlocal rows
-            written = 0
-            with ipc.new_file(stream, _SCHEMA) as writer:
-                pending: list[pa.RecordBatch] = []
-                for at, batch in enumerate(batches):
-                    pending.append(_record_batch(batch, names))
-                    rows += batch.rows()
-                    if rows - written >= CHUNK_ROWS or at == len(batches) - 1:
-                        # few long chunks: each column reads back as an array or two
-                        writer.write_table(pa.Table.from_batches(pending).combine_chunks())
-                        pending, written = [], rows
-
-        _replace(self.folder / file, write)
+        rows = written = 0
+        pending: list[pa.RecordBatch] = []
+        path = self.folder / file
+        with replaced_atomically(path) as stream, ipc.new_file(stream, _SCHEMA) as writer:
+            for at, batch in enumerate(batches):
+                pending.append(_record_batch(batch, names))
+                rows += batch.rows()
+                if rows - written >= CHUNK_ROWS or at == len(batches) - 1:
+                    # few long chunks: each column reads back as an array or two
+                    writer.write_table(pa.Table.from_batches(pending).combine_chunks())
+                    pending, written = [], rows
         return {
             "file": file,
             "rows": rows,
             "names": {key: list(value) for key, value in names.items()},
         }
-
-
-def _replace(target: Path, write: Callable[[Any], object]) -> None:
-    """Write ``target`` whole or not at all: a build stopped halfway leaves the old one."""
-    handle, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
-    os.close(handle)
-    try:
-        with pa.OSFile(temporary, "wb") as stream:
-            write(stream)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _head_cells(test: TestResult | TestHead) -> list[Any]:
@@ -326,13 +305,10 @@ def _record_batch(batch: RunBatch, names: dict[str, dict[str | None, int]]) -> p
         and isinstance(trials, TrialsColumn)
     ):
         raise TypeError("only runs read from a store are kept")
-    builds = batch.build
     return pa.record_batch(
         [
             pa.array(batch.histories),
-            pa.array(
-                np.full(batch.rows(), builds, dtype=np.int32) if isinstance(builds, int) else builds
-            ),
+            pa.array(batch.row_builds()),
             pa.array(batch.averages),
             pa.array(batch.stdevs),
             pa.array(batch.with_metric),

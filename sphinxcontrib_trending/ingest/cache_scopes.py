@@ -15,6 +15,8 @@ for good costs its old scope's space only for a month.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
 import shutil
 import time
@@ -58,3 +60,11 @@ def use_scope(folder: Path, scope: str, scope_of: Callable[[str], str] = lambda 
                 shutil.rmtree(entry.path)
             else:
                 os.unlink(entry.path)
+
+
+def scope_folder(folder: Path, *scope: object) -> Path:
+    """The folder below ``folder`` of the settings ``scope`` (named by their hash),
+    marked used by :func:`use_scope`."""
+    name = hashlib.sha256(json.dumps(scope, default=str).encode()).hexdigest()[:16]
+    use_scope(folder, name)
+    return folder / name

@@ -17,8 +17,6 @@ its pages show, and series shown on pages of two readers twice.
 from __future__ import annotations
 
 import gc
-import hashlib
-import json
 import multiprocessing
 import os
 import re
@@ -46,7 +44,7 @@ from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, sum
 from sphinxcontrib_trending.analysis.touched_series import Provenance, provenance_of
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest import load
-from sphinxcontrib_trending.ingest.cache_scopes import use_scope
+from sphinxcontrib_trending.ingest.cache_scopes import scope_folder
 from sphinxcontrib_trending.ingest.dimensions import rules_for
 from sphinxcontrib_trending.ingest.model import Dataset, metrics_in
 from sphinxcontrib_trending.ingest.telemetry import PREFIX
@@ -192,12 +190,9 @@ def _kept_histories(settings: Settings, source: Source) -> KeptHistories | None:
     reading it, which only the main process writes (see :class:`.KeptHistories`)."""
     if settings.cache_dir is None:
         return None
-    folder = settings.cache_dir / "histories"
-    scope = json.dumps([source.name, repr(source.spec), repr(settings.norm_frequency)])
-    name = hashlib.sha256(scope.encode()).hexdigest()[:16]
-    use_scope(folder, name)
+    scope = (source.name, repr(source.spec), repr(settings.norm_frequency))
     return KeptHistories(
-        folder / name,
+        scope_folder(settings.cache_dir / "histories", *scope),
         lambda message: warn(message, "cache"),
         writer=multiprocessing.parent_process() is None,
     )

@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.ipc as ipc
 
 from sphinxcontrib_trending.ingest.atomic import write_atomically
-from sphinxcontrib_trending.ingest.cache_scopes import use_scope
+from sphinxcontrib_trending.ingest.cache_scopes import scope_folder
 from sphinxcontrib_trending.ingest.store.stored_tests import BuildHead
 
 DECODED_VERSION = "2"
@@ -152,9 +152,7 @@ def scoped(folder: Path, *scope: object) -> DecodedCopies:
     The scope is marked used; scopes of settings no build uses any more go
     after a while (:func:`.use_scope`).
     """
-    name = hashlib.sha256(json.dumps(scope, default=str).encode()).hexdigest()[:16]
-    use_scope(folder, name)
-    return DecodedCopies(folder / name)
+    return DecodedCopies(scope_folder(folder, *scope))
 
 
 def _identity_bytes(identity: object) -> bytes:
