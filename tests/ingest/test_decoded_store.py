@@ -285,6 +285,34 @@ def test_an_unreadable_record_of_the_builds_means_every_input_is_read(
     json.loads(record.read_text())  # written again whole
 
 
+def test_a_record_of_the_builds_damaged_entry_by_entry_means_those_inputs_are_read(
+    ours: Path, tmp_path: Path, copy_reads: list[str]
+) -> None:
+    plain = read_store(str(ours), OPTIONS, Query())
+    decoded = tmp_path / "decoded"
+    read_store(str(ours), OPTIONS, Query(), decoded)
+    (record,) = decoded.rglob("_builds.json")
+    entries = json.loads(record.read_text())
+    damages = [
+        lambda entry: "not an entry",
+        lambda entry: [entry[0]],
+        lambda entry: [entry[0], [["too", "few"]]],
+        lambda entry: [entry[0], [[*head[:2], "no time", *head[3:]] for head in entry[1]]],
+        lambda entry: [entry[0], [[*head[:6], 5, 2] for head in entry[1]]],
+        lambda entry: [entry[0], [[None, *head[1:]] for head in entry[1]]],
+    ]
+    assert len(entries) == _inputs(ours)
+    damaged = {
+        name: damage(entry) for (name, entry), damage in zip(entries.items(), damages, strict=True)
+    }
+    record.write_text(json.dumps(damaged))
+    copy_reads.clear()
+
+    again = read_store(str(ours), OPTIONS, Query(), decoded)
+
+    assert len(copy_reads) == _inputs(ours) and again.builds == plain.builds
+
+
 def test_histories_of_builds_whose_rows_were_not_read_read_each_input_once(
     ours: Path, tmp_path: Path, copy_reads: list[str]
 ) -> None:

@@ -94,9 +94,12 @@ class DecodedCopies:
         ``identity`` and the copy is still there (see :class:`.DeferredInput`)."""
         path = self._path(name)
         entry = self._index().get(path.name)
-        if entry is None or entry[0] != _identity_bytes(identity).decode() or not path.exists():
-            return None
-        return [BuildHead(*cells) for cells in entry[1]]
+        try:
+            if entry[0] != _identity_bytes(identity).decode() or not path.exists():
+                return None
+            return [BuildHead.checked(cells) for cells in entry[1]]
+        except (TypeError, IndexError, KeyError, ValueError):
+            return None  # none noted (None), or a damaged note: the input is read
 
     def note_builds(self, name: str, identity: object, builds: list[BuildHead]) -> None:
         """Remember the builds of the copy ``name`` (kept by :meth:`save_builds`)."""

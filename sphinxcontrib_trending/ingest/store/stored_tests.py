@@ -376,6 +376,19 @@ class BuildHead(NamedTuple):
     stop: int
 
     @classmethod
+    def checked(cls, cells: Sequence[object]) -> BuildHead:
+        """The head noted as ``cells`` (JSON); TypeError or ValueError if they are none."""
+        head = cls(*cells)  # type: ignore[arg-type]  # TypeError: too few or too many
+        texts = (head.job, head.build, head.time, head.origin)
+        optional = (head.dut_version or "", head.testbed or "")
+        if not all(isinstance(text, str) for text in (*texts, *optional)):
+            raise TypeError(f"not a build's head: {cells!r}")
+        if not (type(head.first) is type(head.stop) is int and 0 <= head.first <= head.stop):
+            raise ValueError(f"not a build's tests: {cells!r}")
+        datetime.fromisoformat(head.time)  # ValueError if not a time
+        return head
+
+    @classmethod
     def of(cls, build: Build) -> BuildHead:
         first, stop = cast(StoredTests, build.tests).span
         return cls(
