@@ -269,13 +269,19 @@ def test_an_input_whose_copy_went_before_its_rows_were_needed_is_read_from_its_f
     assert len(file_reads) == len(list(ours.rglob("*.parquet")))
 
 
-def test_an_unreadable_record_of_the_builds_means_every_input_is_read(
-    ours: Path, tmp_path: Path, copy_reads: list[str]
-) -> None:
-    plain = read_store(str(ours), OPTIONS, Query())
+def _noted(ours: Path, tmp_path: Path) -> tuple[dataset.Found, Path, Path]:
+    """The store read without a cache folder, and read once with one: its folder of
+    decoded copies and the record of their builds that read wrote."""
     decoded = tmp_path / "decoded"
     read_store(str(ours), OPTIONS, Query(), decoded)
     (record,) = decoded.rglob("_builds.json")
+    return read_store(str(ours), OPTIONS, Query()), decoded, record
+
+
+def test_an_unreadable_record_of_the_builds_means_every_input_is_read(
+    ours: Path, tmp_path: Path, copy_reads: list[str]
+) -> None:
+    plain, decoded, record = _noted(ours, tmp_path)
     record.write_text("[not json")
     copy_reads.clear()
 
@@ -288,10 +294,7 @@ def test_an_unreadable_record_of_the_builds_means_every_input_is_read(
 def test_a_record_of_the_builds_damaged_entry_by_entry_means_those_inputs_are_read(
     ours: Path, tmp_path: Path, copy_reads: list[str]
 ) -> None:
-    plain = read_store(str(ours), OPTIONS, Query())
-    decoded = tmp_path / "decoded"
-    read_store(str(ours), OPTIONS, Query(), decoded)
-    (record,) = decoded.rglob("_builds.json")
+    plain, decoded, record = _noted(ours, tmp_path)
     entries = json.loads(record.read_text())
     damages = [
         lambda entry: "not an entry",
