@@ -72,7 +72,8 @@ from sphinxcontrib_trending.ingest import SpecError
 from sphinxcontrib_trending.reports.incidents import gate_incidents, incident_lines
 from sphinxcontrib_trending.reports.junit import Suite, junit_tree, verdict_case, write_junit
 from sphinxcontrib_trending.reports.records import GraphLinks
-from sphinxcontrib_trending.reports.text import history_table, verdict_table, visible
+from sphinxcontrib_trending.reports.terminal import visible
+from sphinxcontrib_trending.reports.text import history_table, verdict_table
 from sphinxcontrib_trending.reports.verdicts_json import document, write_json
 from sphinxcontrib_trending.settings import Settings
 

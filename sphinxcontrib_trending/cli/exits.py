@@ -10,3 +10,7 @@ EXIT_FAILURES = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 """EX_SOFTWARE of sysexits.h: never 1, which means "the work found failures"."""
+
+FAILING_SUBTYPES = frozenset({"source", "parse"})
+"""Problems meaning an input (or part of it) could not be read: ``export`` and
+``ingest`` exit with :data:`EXIT_FAILURES`."""

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
+from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE, FAILING_SUBTYPES
 from sphinxcontrib_trending.cli.reading import (
     add_metric_argument,
     add_reading_arguments,
@@ -30,10 +30,7 @@ from sphinxcontrib_trending.ingest.codec import result_fields
 from sphinxcontrib_trending.ingest.dimensions import DimensionRules, rules_for
 from sphinxcontrib_trending.ingest.telemetry import split_series
 from sphinxcontrib_trending.ingest.timestamps import format_time
-from sphinxcontrib_trending.reports.text import visible
-
-FAILING_SUBTYPES = frozenset({"source", "parse"})
-"""Problems meaning an input (or part of it) could not be read: exit code 1."""
+from sphinxcontrib_trending.reports.terminal import visible
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:

@@ -44,7 +44,7 @@ from sphinxcontrib_trending.cli.sources import SourceError, add_source_arguments
 from sphinxcontrib_trending.ingest import SpecError
 from sphinxcontrib_trending.reports.incidents import incident_lines, incident_record
 from sphinxcontrib_trending.reports.records import DEFAULT_GRAPH_PAGE, GraphLinks
-from sphinxcontrib_trending.reports.text import visible
+from sphinxcontrib_trending.reports.terminal import visible
 from sphinxcontrib_trending.settings import Settings
 
 DEFAULT_DAYS = 30

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE
-from sphinxcontrib_trending.cli.export import FAILING_SUBTYPES
+from sphinxcontrib_trending.cli.exits import EXIT_FAILURES, EXIT_USAGE, FAILING_SUBTYPES
 from sphinxcontrib_trending.cli.reading import (
     add_metric_argument,
     add_reading_arguments,
@@ -31,7 +30,7 @@ from sphinxcontrib_trending.ingest.loader import ingest
 from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.store.local import DOWNLOADS_NAME
 from sphinxcontrib_trending.ingest.store.manifest import read_manifest
-from sphinxcontrib_trending.reports.text import visible
+from sphinxcontrib_trending.reports.terminal import visible
 
 PROGRESS_EVERY_SECONDS = 5.0
 """How often a log (not a terminal) gets a progress line."""

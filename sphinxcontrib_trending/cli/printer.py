@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from sphinxcontrib_trending.reports.text import visible
+from sphinxcontrib_trending.reports.terminal import visible
 
 
 @dataclass(frozen=True)

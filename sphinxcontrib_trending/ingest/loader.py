@@ -362,8 +362,11 @@ def _parse_into_store_job(job: _StoreJob) -> _Stored:
     try:
         files = LocalStore(job.store).write(job.key, parsed.builds)
         content = job.content or file_digest(job.parse.local)
-    except OSError as error:
-        return _Stored(None, "", tuple(parsed.problems), str(error), tuple(parsed.builds), sizes)
+    except (OSError, UnicodeEncodeError) as error:
+        # a path that is not UTF-8 (a lone surrogate from the file system) cannot be a
+        # Parquet text: the input is read all the same, only not stored
+        reason = f"{job.parse.origin!r}: {error}"
+        return _Stored(None, "", tuple(parsed.problems), reason, tuple(parsed.builds), sizes)
     return _Stored(files, content, tuple(parsed.problems), sizes=sizes)
 
 

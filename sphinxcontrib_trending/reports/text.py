@@ -17,17 +17,10 @@ from sphinxcontrib_trending.analysis.verdicts import (
 )
 from sphinxcontrib_trending.display import with_testbed
 from sphinxcontrib_trending.reports.records import describe, format_value
+from sphinxcontrib_trending.reports.terminal import visible
 from sphinxcontrib_trending.reports.verdicts_json import counts
 
 HEADER = ("Result", "Reason", "Test", "Build", "Value", "Details")
-
-_CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
-
-
-def visible(text: str) -> str:
-    """Control characters from data (ESC, NUL, BEL, newlines) shown as ``\\xNN``:
-    a terminal must not be steered, nor a table row split, by a test name."""
-    return text.translate(_CONTROLS)
 
 
 def columns(rows: Sequence[Sequence[str]]) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -136,7 +137,12 @@ def test_a_store_that_cannot_be_written_is_reported_and_nothing_listed(
     err = io.StringIO()
     status = run(SourceSpec(paths=(str(RF7_DAILY),)), tmp_path / "store", quiet=True, err=err)
     assert status == EXIT_FAILURES
-    assert "cannot write the results store: [Errno 28] No space left on device" in err.getvalue()
+    for name in sorted(path.name for path in RF7_DAILY.glob("*.xml.gz")):  # each input named
+        assert re.search(
+            rf"cannot write the results store: '[^']*{re.escape(name)}': "
+            r"\[Errno 28\] No space left on device",
+            err.getvalue(),
+        )
     assert (
         err.getvalue()
         .splitlines()[-1]

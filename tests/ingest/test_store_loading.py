@@ -42,6 +42,32 @@ def test_second_load_is_served_from_the_store(daily_archive: Path, tmp_path: Pat
     assert second.files == first.files == resolve(spec)
 
 
+def test_an_input_whose_path_is_not_utf8_is_read_but_not_stored(
+    daily_archive: Path, tmp_path: Path, parses
+) -> None:
+    """A folder name the file system gives as a lone surrogate cannot be a Parquet
+    text: the input's builds are read all the same, a warning names it, and the
+    next load reads it again rather than serving a store entry it never got."""
+    first_input, *others = sorted(daily_archive.iterdir())
+    for source in others:
+        source.unlink()
+    folder = Path(os.fsdecode(bytes(tmp_path) + b"/results-\xff"))
+    folder.mkdir()
+    odd = folder / first_input.name
+    first_input.rename(odd)
+    spec = SourceSpec(paths=(str(folder),))
+    plain = load(spec)
+    first = load(spec, cache_dir=tmp_path / "cache")
+    second = load(spec, cache_dir=tmp_path / "cache")
+    assert len(parses) == 3
+    assert first.builds == second.builds == plain.builds and len(plain.builds) == 1
+    for dataset in (first, second):
+        (problem,) = dataset.problems
+        assert problem.subtype == "cache" and repr(str(odd)) in problem.message
+    manifest, complaint = read_manifest(tmp_path / "cache" / "store")
+    assert complaint is None and not manifest.entries
+
+
 def test_a_load_for_a_site_leaves_passed_messages_out_of_what_the_store_serves(
     daily_archive: Path, tmp_path: Path
 ) -> None:

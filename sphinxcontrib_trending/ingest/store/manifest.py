@@ -23,6 +23,7 @@ from typing import Any
 
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.codec import problem_from_json, problem_to_json
+from sphinxcontrib_trending.ingest.json_documents import json_bytes, json_value
 from sphinxcontrib_trending.ingest.model import Problem
 from sphinxcontrib_trending.ingest.store.bounded import (
     MANIFEST_MAX_BYTES,
@@ -108,12 +109,12 @@ class Manifest:
             "version": MANIFEST_VERSION,
             "inputs": {key: entry.to_json() for key, entry in sorted(self.entries.items())},
         }
-        write_atomically(root / MANIFEST_NAME, [json.dumps(document, indent=1).encode()])
+        write_atomically(root / MANIFEST_NAME, [json_bytes(document, indented=True)])
 
 
 def parse_manifest(raw: bytes) -> Manifest:
     """Raises ``ValueError``/``KeyError``/``TypeError`` for anything but our manifest."""
-    document = json.loads(raw)
+    document = json_value(raw)
     if not isinstance(document, dict) or document.get("format") != MANIFEST_FORMAT:
         raise ValueError("not a store manifest")
     if document.get("version") != MANIFEST_VERSION:
