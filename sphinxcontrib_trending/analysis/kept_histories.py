@@ -200,10 +200,18 @@ class KeptHistories:
         )
         batches = []
         for segment in state["segments"]:
-            table = ipc.open_file(pa.memory_map(str(self.folder / segment["file"]))).read_all()
-            if table.num_rows != segment["rows"] or not table.schema.equals(_SCHEMA):
+            reader = ipc.open_file(pa.memory_map(str(self.folder / segment["file"])))
+            records = [reader.get_batch(at) for at in range(reader.num_record_batches)]
+            rows = sum(record.num_rows for record in records)
+            if rows != segment["rows"] or not reader.schema.equals(_SCHEMA):
                 raise ValueError(f"segment {segment['file']} is not the one kept")
-            batches.append(_batch_of(table, segment["names"], heads))
+            names = {
+                column: [None if name is None else sys.intern(name) for name in listed]
+                for column, listed in segment["names"].items()
+            }
+            # a batch per record batch, whose columns are the mapped file's own: joined
+            # into one they were copied twice, once here and again by the gathering
+            batches.extend(_batch_of(record, names, heads) for record in records)
         return batches
 
     def _write(
@@ -322,17 +330,22 @@ def _record_batch(batch: RunBatch, names: dict[str, dict[str | None, int]]) -> p
     )
 
 
-def _batch_of(table: pa.Table, names: dict[str, list[str | None]], heads: KeptHeads) -> RunBatch:
-    """A segment read back as the batch of runs it was written from."""
+def _batch_of(
+    record: pa.RecordBatch, names: dict[str, list[str | None]], heads: KeptHeads
+) -> RunBatch:
+    """A record batch of a segment read back as runs; ``names`` are the segment's
+    coded texts, one list per column its batches share (joined without recoding)."""
 
     def array(column: str) -> npt.NDArray[Any]:
-        return table.column(column).to_numpy()
+        return record.column(column).to_numpy(zero_copy_only=False)  # bools are bits
 
     def coded(column: str) -> CodedTexts:
-        own = [None if name is None else sys.intern(name) for name in names[column]]
-        return CodedTexts(own, array(column))
+        return CodedTexts(names[column], array(column))
 
-    count = table.num_rows
+    def chunked(column: str) -> pa.ChunkedArray:
+        return pa.chunked_array([record.column(column)])
+
+    count = record.num_rows
     nothing = SameValue((), count)
     return RunBatch(
         array("history"),
@@ -344,10 +357,10 @@ def _batch_of(table: pa.Table, names: dict[str, list[str | None]], heads: KeptHe
         array("build"),
         array("average"),
         array("stdev"),
-        TrialsColumn.of_arrow(table.column("trials")),
+        TrialsColumn.of_arrow(chunked("trials")),
         (
             coded("status"),
-            TextColumn.of_arrow(table.column("message")),
+            TextColumn.of_arrow(chunked("message")),
             coded("hosts"),
             nothing,
             nothing,

@@ -7,6 +7,8 @@ import shutil
 from datetime import timedelta
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.ipc as ipc
 import pytest
 
 from sphinxcontrib_trending.analysis import history as history_module
@@ -178,3 +180,19 @@ def test_a_history_takes_the_unit_of_its_newest_run_also_among_runs_of_one_batch
     later = Build("job", "2", T0 + timedelta(days=1), None, "tb", "o", (run("cps"), run("Mpps")))
     assert [history.unit for history in histories([build], METRIC)] == ["bps"]
     assert [history.unit for history in histories([build, later], METRIC)] == ["Mpps"]
+
+
+def test_a_segment_of_many_record_batches_reads_back_batch_by_batch(
+    tmp_path: Path, inputs: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each record batch is a batch of runs of its own (its columns the mapped file's,
+    its coded texts one list per segment): the histories are the same."""
+    monkeypatch.setattr(kept_histories, "CHUNK_ROWS", 7)
+    folder = tmp_path / "kept"
+    before = _stored(tmp_path, inputs[:-1])
+    _kept(folder).histories(before, METRIC, RULES)
+    (segment,) = folder.glob("*.arrow")
+    assert ipc.open_file(pa.memory_map(str(segment))).num_record_batches > 1
+    builds = _stored(tmp_path, inputs)
+    _same(_kept(folder).histories(builds, METRIC, RULES), builds)
+    _same(_kept(folder).histories(builds, METRIC, RULES), builds)

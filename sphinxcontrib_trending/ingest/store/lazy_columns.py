@@ -134,7 +134,11 @@ class CodedTexts(Sequence[str | None]):
             mapping = np.array(
                 [united.setdefault(name, len(united)) for name in same[0].names], dtype=np.int32
             )
-            codes.append(mapping[np.concatenate([part.codes for part in same])])
+            joined = np.concatenate([part.codes for part in same])
+            # the first run's names mostly keep their codes: a kept history's millions
+            # of rows are then not mapped one by one
+            unchanged = np.array_equal(mapping, np.arange(len(mapping)))
+            codes.append(joined if unchanged else mapping[joined])
         return cls(list(united), np.concatenate(codes))
 
     def spread(self, at: npt.NDArray[np.intp], count: int) -> CodedTexts:
