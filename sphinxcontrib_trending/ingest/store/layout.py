@@ -79,9 +79,15 @@ def file_name(input_key: str, content: str) -> str:
     return f"{input_key[:INPUT_PREFIX]}-{content[:32]}.parquet"
 
 
+def _parts(relative: str) -> list[str]:
+    """``relative``'s names, as :class:`~pathlib.PurePosixPath` gives them: split
+    as text, for every file of a store's listing and manifest (thousands a read)."""
+    return [part for part in relative.split("/") if part not in ("", ".")]
+
+
 def is_data_file(relative: str) -> bool:
     """A ``.parquet`` file not hidden by a ``_`` or ``.`` name on its way down."""
-    parts = PurePosixPath(relative).parts
+    parts = _parts(relative)
     return (
         bool(parts)
         and parts[-1].endswith(".parquet")
@@ -91,8 +97,11 @@ def is_data_file(relative: str) -> bool:
 
 def is_our_file(relative: str) -> bool:
     """A data file of ours at a plain relative path (a manifest may be planted)."""
-    path = PurePosixPath(relative)
-    return not path.is_absolute() and is_data_file(relative) and bool(OUR_FILE.match(path.name))
+    return (
+        not relative.startswith("/")
+        and is_data_file(relative)
+        and bool(OUR_FILE.match(_parts(relative)[-1]))
+    )
 
 
 def partition_values(relative: str) -> dict[str, str]:
