@@ -100,10 +100,11 @@ class LocalStore:
         """Every file's relative path, except names starting with ``_`` or ``.``."""
         for folder, dirs, files in os.walk(self.root):
             dirs[:] = sorted(name for name in dirs if not name.startswith(("_", ".")))
-            base = PurePosixPath(Path(folder).relative_to(self.root).as_posix())
+            base = Path(folder).relative_to(self.root).as_posix()
+            prefix = "" if base == "." else f"{base}/"  # joined as text: thousands of files
             for name in sorted(files):
                 if not name.startswith(("_", ".")):
-                    yield str(base / name) if str(base) != "." else name
+                    yield prefix + name
 
     def read(
         self, entry: Entry, *, passed_messages: bool = True
