@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.ingest.made_when_read import MadeWhenRead
-from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, SameValue
+from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, SameValue, TextColumn
 from sphinxcontrib_trending.ingest.trials import Trials
 
 _Value = TypeVar("_Value")
@@ -447,6 +447,65 @@ class RunColumns:
             self.times, self.trials, averages, stdevs, self.origins, self.details, strict=True
         )
         return tuple(map(tuple.__new__, itertools.repeat(Run), cells))
+
+
+class FailedRuns(NamedTuple):
+    """A history's runs that measured nothing and did not pass, and their messages."""
+
+    runs: list[int]
+    messages: list[str]
+
+
+def failed_runs(many: Sequence[RunColumns]) -> list[FailedRuns]:
+    """The :class:`FailedRuns` of each of ``many`` histories' runs, found at once.
+
+    A graph page crosses out the failed runs of thousands of series: their
+    statuses and messages read a run at a time cost more than the rest of
+    those crosses.  Histories of one table (one store read) are looked at
+    together, their statuses by code and their messages in bulk.
+    """
+    found: list[FailedRuns] = [FailedRuns([], [])] * len(many)
+    tables: dict[int, list[int]] = {}
+    for position, columns in enumerate(many):
+        tables.setdefault(id(columns._table), []).append(position)
+    for positions in tables.values():
+        for position, failed in zip(
+            positions, _failed_in([many[at] for at in positions]), strict=True
+        ):
+            found[position] = failed
+    return found
+
+
+def _failed_in(many: list[RunColumns]) -> list[FailedRuns]:
+    """:func:`failed_runs` of histories that share one :class:`RunTable`."""
+    table = many[0]._table
+    lows = np.array([columns._low for columns in many], dtype=np.intp)
+    lengths = np.array([len(columns) for columns in many], dtype=np.intp)
+    owners = np.repeat(np.arange(len(many)), lengths)
+    starts = np.zeros(len(many), dtype=np.intp)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    # every run of every history: its place in the table
+    places = np.arange(len(owners)) - starts[owners] + lows[owners]
+    unmeasured = np.isnan(table.averages[places])
+    places, owners = places[unmeasured], owners[unmeasured]
+    rows = table.order[places]
+    statuses, messages = table.details[0], table.details[1]
+    if type(statuses) is CodedTexts:
+        passing = np.array([name == "PASS" for name in statuses.names], dtype=bool)
+        failing = ~passing[statuses.codes[rows]] if len(passing) else np.ones(len(rows), bool)
+    else:
+        failing = np.array([statuses[row] != "PASS" for row in rows.tolist()], dtype=bool)
+    places, owners, rows = places[failing], owners[failing], rows[failing]
+    if type(messages) is TextColumn:
+        texts = messages.taken(rows)
+    else:
+        texts = list(map(messages.__getitem__, rows.tolist()))
+    indices = (places - lows[owners]).tolist()
+    ends = np.cumsum(np.bincount(owners, minlength=len(many))).tolist()
+    return [
+        FailedRuns(indices[low:high], texts[low:high])
+        for low, high in zip([0, *ends[:-1]], ends, strict=True)
+    ]
 
 
 class ColumnRuns(MadeWhenRead[Run]):

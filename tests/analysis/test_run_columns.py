@@ -7,10 +7,18 @@ import pickle
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
-from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns, RunTable
-from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts
+from sphinxcontrib_trending.analysis.test_run import (
+    ColumnRuns,
+    FailedRuns,
+    Run,
+    RunColumns,
+    RunTable,
+    failed_runs,
+)
+from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, TextColumn
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -151,3 +159,58 @@ def test_histories_run_alike_when_their_builds_and_hosts_are_equal(coded: bool) 
     for mine, runs in zip(columns, histories, strict=True):
         assert mine.made() == tuple(runs)
     assert columns[0].same_runs(RunColumns.of_runs(histories[1]))  # another table: by value
+
+
+@pytest.mark.parametrize("coded", [False, True], ids=["listed", "store codes"])
+def test_failed_runs_of_many_histories_are_those_read_a_run_at_a_time(coded: bool) -> None:
+    """Unmeasured runs that did not pass, with their messages, in each history's order,
+    whether the histories share a table (a store's, rows not in history order) or not."""
+    statuses = ["PASS", "FAIL", "PASS", "ERROR", "FAIL", "PASS", "FAIL"]
+    runs = [
+        Run(
+            START + timedelta(days=day),
+            "job",
+            str(day),
+            "v",
+            "tb",
+            status,
+            f"m{day}",
+            (),
+            None,
+            None,
+        )
+        if day % 2 or status != "PASS"
+        else Run(
+            START + timedelta(days=day), "job", str(day), "v", "tb", status, "", (1.0,), 1.0, 0.0
+        )
+        for day, status in enumerate(statuses)
+    ]
+    made = RunTable.of_runs(runs)
+    details = [column[::-1] for column in made.details]  # rows stored newest first
+    if coded:
+        names = ["FAIL", "PASS", "ERROR"]
+        details[0] = CodedTexts(names, np.array([names.index(text) for text in details[0]]))
+        details[1] = TextColumn(pa.chunked_array([details[1][:3], details[1][3:]]), np.arange(7))
+    table = RunTable(
+        made.times,
+        made.origins,
+        made.builds[::-1].copy(),
+        made.trials[::-1],
+        details,
+        made.averages[::-1].copy(),
+        made.stdevs[::-1].copy(),
+        np.arange(len(runs))[::-1].copy(),
+    )
+    histories = [RunColumns(table, 0, 4), RunColumns(table, 4, 7), RunColumns(table, 2, 2)]
+    histories.append(RunColumns.of_runs(runs[:3]))  # a table of its own
+    expected = []
+    for columns in histories:
+        failed = [
+            index
+            for index in range(len(columns))
+            if not columns.measured[index] and columns.status(index) != "PASS"
+        ]
+        expected.append(FailedRuns(failed, [columns.message(index) for index in failed]))
+    assert failed_runs(histories) == expected
+    assert expected[0].runs and expected[1].runs and expected[3].runs
+    assert expected[0].messages == ["m1", "m3"]
