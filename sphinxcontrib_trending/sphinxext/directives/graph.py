@@ -16,7 +16,7 @@ from sphinxcontrib_trending.conf.sources import Source
 from sphinxcontrib_trending.ingest.dimensions import Dimensions
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.ingest.telemetry import PREFIX
-from sphinxcontrib_trending.render.figure import X_AXES, script_json, series_label, trend_figure
+from sphinxcontrib_trending.render.figure import X_AXES, script_bytes, series_label, trend_figure
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
@@ -108,7 +108,7 @@ class GraphDirective(TrendingDirective):
                 claims.append(target)
         return graph_node(
             self.env,
-            script_json(
+            script_bytes(
                 trend_figure(
                     trends,
                     title,
