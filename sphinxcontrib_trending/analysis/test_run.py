@@ -263,6 +263,24 @@ class RunTable:
         self.builds = builds[order]
         self.averages = averages[order]
         self.stdevs = stdevs[order]
+        self._last_times: tuple[bytes, list[datetime]] | None = None
+
+    def times_of(self, low: int, high: int) -> list[datetime]:
+        """The times of rows ``low`` to ``high`` (history order), not to be changed.
+
+        The series of a site mostly ran in the same builds, one after the
+        other in a table: a history whose runs ran in the builds of the one
+        asked before shares its list, where making each its own cost every
+        summary and figure a list of datetimes per run.
+        """
+        builds = self.builds[low:high]
+        key = builds.tobytes()
+        last = self._last_times
+        if last is not None and last[0] == key:
+            return last[1]
+        made = list(map(self.times.__getitem__, builds.tolist()))
+        self._last_times = key, made
+        return made
 
     @classmethod
     def of_runs(cls, runs: Sequence[Run]) -> RunTable:
@@ -337,7 +355,8 @@ class RunColumns:
 
     @_Kept
     def times(self) -> list[datetime]:
-        return list(map(self._table.times.__getitem__, self._builds))
+        """Each run's time: a list histories that ran in the same builds share."""
+        return self._table.times_of(self._low, self._high)
 
     @_Kept
     def origins(self) -> list[RunBuild]:

@@ -161,6 +161,28 @@ def test_histories_run_alike_when_their_builds_and_hosts_are_equal(coded: bool) 
     assert columns[0].same_runs(RunColumns.of_runs(histories[1]))  # another table: by value
 
 
+def test_histories_of_the_same_builds_asked_in_turn_share_their_times() -> None:
+    histories = [_history([0, 1, 2], ["a"] * 3), _history([0, 1, 2], ["b"] * 3)]
+    histories.append(_history([0, 2, 3], ["a"] * 3))
+    made = RunTable.of_runs([run for runs in histories for run in runs])
+    origins = {run.origin: run.time for runs in histories for run in runs}
+    at = {origin: number for number, origin in enumerate(origins)}
+    table = RunTable(
+        list(origins.values()),
+        list(origins),
+        np.array([at[origin] for origin in made.origins], dtype=np.intp),
+        made.trials,
+        made.details,
+        made.averages,
+        made.stdevs,
+        np.arange(len(made.averages)),
+    )
+    columns = [RunColumns(table, low, low + 3) for low in (0, 3, 6)]
+    times = [mine.times for mine in columns]
+    assert times == [[run.time for run in runs] for runs in histories]
+    assert times[0] is times[1] and times[2] is not times[1]
+
+
 @pytest.mark.parametrize("coded", [False, True], ids=["listed", "store codes"])
 def test_failed_runs_of_many_histories_are_those_read_a_run_at_a_time(coded: bool) -> None:
     """Unmeasured runs that did not pass, with their messages, in each history's order,
