@@ -62,26 +62,23 @@ class TextColumn(Sequence[str | None]):
         return self._bounds[-1]
 
     def taken(self, rows: npt.NDArray[np.intp]) -> list[str | None]:
-        """The texts of ``rows`` (none negative), in order, read with one Arrow take per
-        part they fall in.
+        """The texts of ``rows`` (none negative), in order, read in one pass.
 
-        A graph page shows the messages of tens of thousands of failed runs:
-        read one at a time, each paid for finding its chunk and making an
-        Arrow scalar, more than the texts themselves.
+        A graph page shows the messages of thousands of failed runs: read
+        one at a time, each paid for finding its part and its row more than
+        for the text.  A column of one part (a kept history's) gives them in
+        one Arrow take; one of many (a part per input read) mostly has a
+        row or two in each, which a take each would cost more than a read.
         """
-        if not len(rows):
-            return []
         if len(self._parts) == 1:
             texts, mine = self._parts[0]
             return texts.take(pa.array(mine[rows])).to_pylist()  # type: ignore[no-any-return]
-        parts = np.searchsorted(self._bounds, rows, side="right") - 1
-        found: list[str | None] = [None] * len(rows)
-        for part in np.unique(parts).tolist():
-            at = np.flatnonzero(parts == part)
+        bounds = np.array(self._bounds)
+        parts = np.searchsorted(bounds, rows, side="right") - 1
+        found: list[str | None] = []
+        for part, at in zip(parts.tolist(), (rows - bounds[parts]).tolist(), strict=True):
             texts, mine = self._parts[part]
-            read = texts.take(pa.array(mine[rows[at] - self._bounds[part]])).to_pylist()
-            for position, text in zip(at.tolist(), read, strict=True):
-                found[position] = text
+            found.append(texts[int(mine[at])].as_py())
         return found
 
     @overload
