@@ -978,6 +978,7 @@ def trend_figure(
     links: LinkTemplates | None = None,
     percentile_runs: int = PERCENTILE_RUNS,
     failures: Sequence[FailedRuns] | None = None,
+    shared_layout: bool = False,
 ) -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests.
 
@@ -989,7 +990,10 @@ def trend_figure(
     series open their percentile graph on a click instead (see
     :mod:`~sphinxcontrib_trending.render.latency_curves`).  ``failures`` are the
     tests' :func:`~.failed_runs` when the caller found them already (a page of a
-    graph per test finds them for all its tests at once).
+    graph per test finds them for all its tests at once).  With ``shared_layout``
+    the layout and config of a figure on the time axis are objects every such figure
+    with the same title and axis label shares, not to be changed: for a caller that
+    only encodes the figure (a page of a graph per test draws thousands alike).
     """
     _x_of(x_axis)  # refuses an unknown axis before anything is drawn
     if failures is None:
@@ -1006,26 +1010,41 @@ def trend_figure(
     y_label = axis_label(first.metric, first.unit) if first else ""
     if normalised:
         y_label = f"{y_label}, {normalised}"
-    figure = {
-        "data": data,
-        "layout": {
-            "title": {"text": _escaped(title)},
-            "hovermode": "closest",
-            "showlegend": True,
-            "legend": (
-                dict(LEGEND_BELOW_TICKS) if x_axis != "time" else {"orientation": "h", "y": -0.25}
-            ),
-            "margin": {"l": 60, "r": 20, "t": 60 if title else 30, "b": 40},
-            "xaxis": _x_axis(x_axis, trends),
-            "yaxis": {"title": {"text": _escaped(y_label)}},
-        },
-        "config": {"displaylogo": False, "responsive": True},
-    }
+    if shared_layout and x_axis == "time":
+        layout, config = _time_layout(title, y_label), _CONFIG
+    else:
+        layout, config = _layout(title, y_label, x_axis, trends), dict(_CONFIG)
+    figure = {"data": data, "layout": layout, "config": config}
     views = percentile_views(plotted, _percentile_title, percentile_runs)
     if views is not None:
         figure["percentiles"] = views
         _hint_percentiles(data)
     return figure
+
+
+_CONFIG = {"displaylogo": False, "responsive": True}
+
+
+def _layout(title: str, y_label: str, x_axis: str, trends: Sequence[TestTrend]) -> dict[str, Any]:
+    """A figure's layout: its title, the axes and where the legend goes."""
+    return {
+        "title": {"text": _escaped(title)},
+        "hovermode": "closest",
+        "showlegend": True,
+        "legend": (
+            dict(LEGEND_BELOW_TICKS) if x_axis != "time" else {"orientation": "h", "y": -0.25}
+        ),
+        "margin": {"l": 60, "r": 20, "t": 60 if title else 30, "b": 40},
+        "xaxis": _x_axis(x_axis, trends),
+        "yaxis": {"title": {"text": _escaped(y_label)}},
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _time_layout(title: str, y_label: str) -> dict[str, Any]:
+    """The layout of figures on the time axis with this title and y axis label, made
+    once and shared (see ``shared_layout`` of :func:`trend_figure`)."""
+    return _layout(title, y_label, "time", ())
 
 
 def _hint_percentiles(data: list[dict[str, Any]]) -> None:

@@ -118,6 +118,7 @@ class GraphDirective(TrendingDirective):
                     links=source.links,
                     percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
                     failures=failures,
+                    shared_layout=True,  # only encoded, below
                 )
             ),
             title=title or heading,
