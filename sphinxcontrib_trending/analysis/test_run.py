@@ -413,11 +413,6 @@ class RunColumns:
         )
         return tuple.__new__(Run, cells)
 
-    def message(self, index: int) -> str:
-        """The message of the run at ``index``, without making the run: a failed run's
-        cross shows only that, and making the run reads every other field's column."""
-        return self._detail(1, index)  # type: ignore[no-any-return]
-
     def same_runs(self, other: RunColumns) -> bool:
         """Whether ``other``'s runs ran in the same builds (so at the same times) and on the
         same hosts as these, run for run.
@@ -439,16 +434,6 @@ class RunColumns:
             ):
                 return True
         return (self.origins, self.hosts, self.times) == (other.origins, other.hosts, other.times)
-
-    def status(self, index: int) -> str:
-        """The status of the run at ``index``, without making the run or the column: a
-        graph asks it of its unmeasured runs alone, to find the failed ones."""
-        return self._detail(0, index)  # type: ignore[no-any-return]
-
-    def _detail(self, field: int, index: int) -> Any:
-        """Field ``field`` of :class:`RunDetail` of the run at ``index``, read alone."""
-        at = range(self._low, self._high)[index]
-        return self._table.details[field][int(self._table.order[at])]
 
     def numbers(self) -> tuple[list[float | None], list[float | None]]:
         """Each run's :attr:`Run.average` and :attr:`Run.stdev` (None where it measured nothing)."""

@@ -83,28 +83,6 @@ def test_columns_pickle_as_their_own_runs_not_their_whole_table() -> None:
     assert len(pickle.dumps(columns)) * 10 < len(pickle.dumps(RunColumns(table, 0, 200)))
 
 
-def test_a_runs_message_and_status_are_read_alone_in_history_order() -> None:
-    runs = _runs()
-    made = RunTable.of_runs(runs)
-    # rows stored newest first: the history's order is not the table's
-    table = RunTable(
-        made.times,
-        made.origins,
-        made.builds[::-1].copy(),
-        made.trials[::-1],
-        [column[::-1] for column in made.details],
-        made.averages[::-1].copy(),
-        made.stdevs[::-1].copy(),
-        np.arange(len(runs))[::-1].copy(),
-    )
-    columns = RunColumns(table, 0, len(runs))
-    assert columns.made() == runs
-    assert [columns.message(index) for index in range(-4, 4)] == [run.message for run in runs] * 2
-    assert RunColumns(table, 1, 3).message(0) == "boom"
-    assert [columns.status(index) for index in range(-4, 4)] == [run.status for run in runs] * 2
-    assert RunColumns(table, 1, 3).status(0) == "FAIL"
-
-
 def _history(builds: list[int], hosts: list[str]) -> list[Run]:
     """Runs in builds ``builds`` (one table's builds: one object each) on ``hosts``."""
     return [
@@ -223,16 +201,14 @@ def test_failed_runs_of_many_histories_are_those_read_a_run_at_a_time(coded: boo
         made.stdevs[::-1].copy(),
         np.arange(len(runs))[::-1].copy(),
     )
+    assert RunColumns(table, 0, len(runs)).made() == tuple(runs)
     histories = [RunColumns(table, 0, 4), RunColumns(table, 4, 7), RunColumns(table, 2, 2)]
     histories.append(RunColumns.of_runs(runs[:3]))  # a table of its own
     expected = []
     for columns in histories:
-        failed = [
-            index
-            for index in range(len(columns))
-            if not columns.measured[index] and columns.status(index) != "PASS"
-        ]
-        expected.append(FailedRuns(failed, [columns.message(index) for index in failed]))
+        made = columns.made()
+        failed = [at for at, run in enumerate(made) if run.average is None and run.status != "PASS"]
+        expected.append(FailedRuns(failed, [made[at].message for at in failed]))
     assert failed_runs(histories) == expected
     assert expected[0].runs and expected[1].runs and expected[3].runs
     assert expected[0].messages == ["m1", "m3"]
