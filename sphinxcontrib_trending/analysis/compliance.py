@@ -239,9 +239,19 @@ def compliance_in(marks: WindowMarks, result: Classification) -> Compliance:
 
 
 def _level(result: Classification, missing: list[int], run: int) -> float | None:
-    """Run ``run``'s level: its group's average; None if it is missing or in no group."""
-    levels = _levels_between(result, missing, run, run + 1)
-    return levels[0] if levels else None
+    """Run ``run``'s level: its group's average; None if it is missing or in no group.
+
+    Looked for from the newest group back (groups are in order and apart): the
+    runs asked about are the newest measured one and the short window's
+    reference, mostly in the last groups.
+    """
+    at = bisect.bisect_left(missing, run)
+    if at < len(missing) and missing[at] == run:
+        return None
+    for group in reversed(result.groups):
+        if group.start <= run:
+            return group.avg if run < group.stop else None
+    return None
 
 
 def _levels_between(

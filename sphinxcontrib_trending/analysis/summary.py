@@ -185,7 +185,7 @@ def summarize(
             direction=options.direction,
             outlier_runs=options.outlier_runs,
         )
-    times = history.times
+    times = history.columns.times  # read only: not copied (see RunColumns.times)
     windows = options.windows
     mode: Mode = "runs" if windows.mode == "runs" else "time"
     short: timedelta | int = windows.short_runs if mode == "runs" else windows.short

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from sphinxcontrib_trending.analysis.build_selection import build_name
 from sphinxcontrib_trending.ingest.made_when_read import MadeWhenRead
-from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, SameValue
+from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, SameValue, TextColumn
 from sphinxcontrib_trending.ingest.trials import Trials
 
 _Value = TypeVar("_Value")
@@ -263,6 +263,24 @@ class RunTable:
         self.builds = builds[order]
         self.averages = averages[order]
         self.stdevs = stdevs[order]
+        self._last_times: tuple[bytes, list[datetime]] | None = None
+
+    def times_of(self, low: int, high: int) -> list[datetime]:
+        """The times of rows ``low`` to ``high`` (history order), not to be changed.
+
+        The series of a site mostly ran in the same builds, one after the
+        other in a table: a history whose runs ran in the builds of the one
+        asked before shares its list, where making each its own cost every
+        summary and figure a list of datetimes per run.
+        """
+        builds = self.builds[low:high]
+        key = builds.tobytes()
+        last = self._last_times
+        if last is not None and last[0] == key:
+            return last[1]
+        made = list(map(self.times.__getitem__, builds.tolist()))
+        self._last_times = key, made
+        return made
 
     @classmethod
     def of_runs(cls, runs: Sequence[Run]) -> RunTable:
@@ -337,7 +355,8 @@ class RunColumns:
 
     @_Kept
     def times(self) -> list[datetime]:
-        return list(map(self._table.times.__getitem__, self._builds))
+        """Each run's time: a list histories that ran in the same builds share."""
+        return self._table.times_of(self._low, self._high)
 
     @_Kept
     def origins(self) -> list[RunBuild]:
@@ -394,11 +413,6 @@ class RunColumns:
         )
         return tuple.__new__(Run, cells)
 
-    def message(self, index: int) -> str:
-        """The message of the run at ``index``, without making the run: a failed run's
-        cross shows only that, and making the run reads every other field's column."""
-        return self._detail(1, index)  # type: ignore[no-any-return]
-
     def same_runs(self, other: RunColumns) -> bool:
         """Whether ``other``'s runs ran in the same builds (so at the same times) and on the
         same hosts as these, run for run.
@@ -421,16 +435,6 @@ class RunColumns:
                 return True
         return (self.origins, self.hosts, self.times) == (other.origins, other.hosts, other.times)
 
-    def status(self, index: int) -> str:
-        """The status of the run at ``index``, without making the run or the column: a
-        graph asks it of its unmeasured runs alone, to find the failed ones."""
-        return self._detail(0, index)  # type: ignore[no-any-return]
-
-    def _detail(self, field: int, index: int) -> Any:
-        """Field ``field`` of :class:`RunDetail` of the run at ``index``, read alone."""
-        at = range(self._low, self._high)[index]
-        return self._table.details[field][int(self._table.order[at])]
-
     def numbers(self) -> tuple[list[float | None], list[float | None]]:
         """Each run's :attr:`Run.average` and :attr:`Run.stdev` (None where it measured nothing)."""
         averages: list[float | None] = self.averages.tolist()
@@ -447,6 +451,65 @@ class RunColumns:
             self.times, self.trials, averages, stdevs, self.origins, self.details, strict=True
         )
         return tuple(map(tuple.__new__, itertools.repeat(Run), cells))
+
+
+class FailedRuns(NamedTuple):
+    """A history's runs that measured nothing and did not pass, and their messages."""
+
+    runs: list[int]
+    messages: list[str]
+
+
+def failed_runs(many: Sequence[RunColumns]) -> list[FailedRuns]:
+    """The :class:`FailedRuns` of each of ``many`` histories' runs, found at once.
+
+    A graph page crosses out the failed runs of thousands of series: their
+    statuses and messages read a run at a time cost more than the rest of
+    those crosses.  Histories of one table (one store read) are looked at
+    together, their statuses by code and their messages in bulk.
+    """
+    found: list[FailedRuns] = [FailedRuns([], [])] * len(many)
+    tables: dict[int, list[int]] = {}
+    for position, columns in enumerate(many):
+        tables.setdefault(id(columns._table), []).append(position)
+    for positions in tables.values():
+        for position, failed in zip(
+            positions, _failed_in([many[at] for at in positions]), strict=True
+        ):
+            found[position] = failed
+    return found
+
+
+def _failed_in(many: list[RunColumns]) -> list[FailedRuns]:
+    """:func:`failed_runs` of histories that share one :class:`RunTable`."""
+    table = many[0]._table
+    lows = np.array([columns._low for columns in many], dtype=np.intp)
+    lengths = np.array([len(columns) for columns in many], dtype=np.intp)
+    owners = np.repeat(np.arange(len(many)), lengths)
+    starts = np.zeros(len(many), dtype=np.intp)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    # every run of every history: its place in the table
+    places = np.arange(len(owners)) - starts[owners] + lows[owners]
+    unmeasured = np.isnan(table.averages[places])
+    places, owners = places[unmeasured], owners[unmeasured]
+    rows = table.order[places]
+    statuses, messages = table.details[0], table.details[1]
+    if type(statuses) is CodedTexts:
+        passing = np.array([name == "PASS" for name in statuses.names], dtype=bool)
+        failing = ~passing[statuses.codes[rows]] if len(passing) else np.ones(len(rows), bool)
+    else:
+        failing = np.array([statuses[row] != "PASS" for row in rows.tolist()], dtype=bool)
+    places, owners, rows = places[failing], owners[failing], rows[failing]
+    if type(messages) is TextColumn:
+        texts = messages.taken(rows)
+    else:
+        texts = list(map(messages.__getitem__, rows.tolist()))
+    indices = (places - lows[owners]).tolist()
+    ends = np.cumsum(np.bincount(owners, minlength=len(many))).tolist()
+    return [
+        FailedRuns(indices[low:high], texts[low:high])
+        for low, high in zip([0, *ends[:-1]], ends, strict=True)
+    ]
 
 
 class ColumnRuns(MadeWhenRead[Run]):

@@ -37,7 +37,13 @@ from sphinxcontrib_trending.analysis.change_range import change_range
 from sphinxcontrib_trending.analysis.environment_changes import labelled
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.summary import TestTrend
-from sphinxcontrib_trending.analysis.test_run import Run, RunBuild, RunColumns
+from sphinxcontrib_trending.analysis.test_run import (
+    FailedRuns,
+    Run,
+    RunBuild,
+    RunColumns,
+    failed_runs,
+)
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS, percentile_views
@@ -648,7 +654,7 @@ class _Style:
 
 def _failed_trace(
     trend: TestTrend,
-    failed: list[int],
+    failed: FailedRuns,
     levels: TrendLevels,
     name: str,
     unit: DisplayUnit,
@@ -661,8 +667,7 @@ def _failed_trace(
     interrupted (at zero when the test has no trend at all); a click opens the build.
 
     ``rows`` are the history's runs' rows of ``texts``."""
-    failed_rows = rows[failed]
-    messages = list(map(trend.history.columns.message, failed))
+    failed_rows = rows[failed.runs]
     addresses = texts.links(failed_rows)
     hint = f"<br>{_click_hint(links)}" if addresses else ""
     trace = {
@@ -671,10 +676,10 @@ def _failed_trace(
         "name": f"{name} failed",
         "legendgroup": trend.history.key,
         "x": texts.places(x_axis, failed_rows),
-        "y": [level * unit.scale for level in levels.before(failed)],
+        "y": [level * unit.scale for level in levels.before(failed.runs)],
         "customdata": [
             [built, _escaped(message)]
-            for built, message in zip(texts.builds(failed_rows), messages, strict=True)
+            for built, message in zip(texts.builds(failed_rows), failed.messages, strict=True)
         ],
         "hovertemplate": f"failed: %{{customdata[0]}}<br>%{{customdata[1]}}{hint}<extra></extra>",
         "marker": {
@@ -687,13 +692,6 @@ def _failed_trace(
     if addresses:
         trace["trending_links"] = addresses
     return trace
-
-
-def _failed_runs(columns: RunColumns) -> list[int]:
-    """The runs that measured nothing and did not pass: few, found among the unmeasured
-    (their statuses read alone: every run's cost a graph a tenth of its figure)."""
-    unmeasured: list[int] = np.flatnonzero(~columns.measured).tolist()
-    return [index for index in unmeasured if columns.status(index) != "PASS"]
 
 
 def _outlier_trace(
@@ -859,6 +857,7 @@ def _traces(
     trend: TestTrend,
     style: _Style,
     x_axis: str,
+    failed: FailedRuns,
     trials: bool = False,
     links: LinkTemplates | None = None,
 ) -> list[dict[str, Any]]:
@@ -932,8 +931,7 @@ def _traces(
         cloud = _trials_trace(values, name, history.key, series_color, unit, times)
         if cloud is not None:
             traces.insert(0, cloud)
-    failed = [] if every else _failed_runs(columns)
-    if failed:
+    if failed.runs:
         traces.append(_failed_trace(trend, failed, levels, name, unit, texts, rows, x_axis, links))
     place = _x_of(x_axis)
     # a verdict is on a group's first run (see TestTrend.verdicts): a few groups, not every run
@@ -979,6 +977,8 @@ def trend_figure(
     x_axis: str = "time",
     links: LinkTemplates | None = None,
     percentile_runs: int = PERCENTILE_RUNS,
+    failures: Sequence[FailedRuns] | None = None,
+    shared_layout: bool = False,
 ) -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests.
 
@@ -988,13 +988,20 @@ def trend_figure(
     one of :data:`X_AXES`; ``links`` make runs and anomalies open their
     pages on a click.  A latency's newest ``percentile_runs`` runs of each
     series open their percentile graph on a click instead (see
-    :mod:`~sphinxcontrib_trending.render.latency_curves`).
+    :mod:`~sphinxcontrib_trending.render.latency_curves`).  ``failures`` are the
+    tests' :func:`~.failed_runs` when the caller found them already (a page of a
+    graph per test finds them for all its tests at once).  With ``shared_layout``
+    the layout and config of a figure on the time axis are objects every such figure
+    with the same title and axis label shares, not to be changed: for a caller that
+    only encodes the figure (a page of a graph per test draws thousands alike).
     """
     _x_of(x_axis)  # refuses an unknown axis before anything is drawn
+    if failures is None:
+        failures = failed_runs([trend.history.columns for trend in trends])
     data: list[dict[str, Any]] = []
     plotted: list[tuple[int, TestTrend, list[int]]] = []
-    for trend, style in zip(trends, _styles(trends), strict=True):
-        for trace in _traces(trend, style, x_axis, trials, links):
+    for trend, style, failed in zip(trends, _styles(trends), failures, strict=True):
+        for trace in _traces(trend, style, x_axis, failed, trials, links):
             runs = trace.pop(_RUNS, None)
             if runs is not None:
                 plotted.append((len(data), trend, runs))
@@ -1003,26 +1010,41 @@ def trend_figure(
     y_label = axis_label(first.metric, first.unit) if first else ""
     if normalised:
         y_label = f"{y_label}, {normalised}"
-    figure = {
-        "data": data,
-        "layout": {
-            "title": {"text": _escaped(title)},
-            "hovermode": "closest",
-            "showlegend": True,
-            "legend": (
-                dict(LEGEND_BELOW_TICKS) if x_axis != "time" else {"orientation": "h", "y": -0.25}
-            ),
-            "margin": {"l": 60, "r": 20, "t": 60 if title else 30, "b": 40},
-            "xaxis": _x_axis(x_axis, trends),
-            "yaxis": {"title": {"text": _escaped(y_label)}},
-        },
-        "config": {"displaylogo": False, "responsive": True},
-    }
+    if shared_layout and x_axis == "time":
+        layout, config = _time_layout(title, y_label), _CONFIG
+    else:
+        layout, config = _layout(title, y_label, x_axis, trends), dict(_CONFIG)
+    figure = {"data": data, "layout": layout, "config": config}
     views = percentile_views(plotted, _percentile_title, percentile_runs)
     if views is not None:
         figure["percentiles"] = views
         _hint_percentiles(data)
     return figure
+
+
+_CONFIG = {"displaylogo": False, "responsive": True}
+
+
+def _layout(title: str, y_label: str, x_axis: str, trends: Sequence[TestTrend]) -> dict[str, Any]:
+    """A figure's layout: its title, the axes and where the legend goes."""
+    return {
+        "title": {"text": _escaped(title)},
+        "hovermode": "closest",
+        "showlegend": True,
+        "legend": (
+            dict(LEGEND_BELOW_TICKS) if x_axis != "time" else {"orientation": "h", "y": -0.25}
+        ),
+        "margin": {"l": 60, "r": 20, "t": 60 if title else 30, "b": 40},
+        "xaxis": _x_axis(x_axis, trends),
+        "yaxis": {"title": {"text": _escaped(y_label)}},
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _time_layout(title: str, y_label: str) -> dict[str, Any]:
+    """The layout of figures on the time axis with this title and y axis label, made
+    once and shared (see ``shared_layout`` of :func:`trend_figure`)."""
+    return _layout(title, y_label, "time", ())
 
 
 def _hint_percentiles(data: list[dict[str, Any]]) -> None:
@@ -1053,7 +1075,12 @@ def _finite(value: Any) -> Any:
 
 
 def script_json(figure: dict[str, Any]) -> str:
-    """JSON safe to place inside a ``<script>`` element.
+    """JSON safe to place inside a ``<script>`` element (see :func:`script_bytes`)."""
+    return script_bytes(figure).decode()
+
+
+def script_bytes(figure: dict[str, Any]) -> bytes:
+    """JSON safe to place inside a ``<script>`` element, in UTF-8.
 
     ``<``, ``>`` and ``&`` become ``\\u`` escapes, so no data string can close
     the element or open a new one, whatever it contains; so do the line and
@@ -1061,13 +1088,15 @@ def script_json(figure: dict[str, Any]) -> str:
     orjson writes it: a site has one figure per test, and the standard
     library's encoder took a third of their time.  A number that is not
     finite (none should reach a figure) becomes ``null``, which Plotly
-    leaves out, where the standard encoder would stop the build.
+    leaves out, where the standard encoder would stop the build.  A graph's figure
+    is kept as these bytes (see :func:`~.figure_files.stash_figure`): made a text,
+    then encoded again, it cost a graph page a tenth of a second.
     """
     try:
         data = orjson.dumps(figure)
     except orjson.JSONEncodeError:  # a lone surrogate, which the standard encoder escapes
         data = json.dumps(_finite(figure), separators=(",", ":"), allow_nan=False).encode()
-    return _script_safe(data).decode()
+    return _script_safe(data)
 
 
 def _escapes(characters: str) -> tuple[tuple[bytes, bytes], ...]:

@@ -41,8 +41,9 @@ def _page_file(env: BuildEnvironment, docname: str) -> Path:
     return Path(env.doctreedir, FOLDER, docname + SUFFIX)
 
 
-def stash_figure(env: BuildEnvironment, name: str, figure: str) -> str:
-    """Keep ``figure`` (JSON text) for the page being read; return what names it.
+def stash_figure(env: BuildEnvironment, name: str, figure: str | bytes) -> str:
+    """Keep ``figure`` (JSON, a text or its UTF-8) for the page being read; return
+    what names it.
 
     The key names the page, the graph and where its figure lies in the
     page's file (``graphs/trending-graph-0:0:38211``).  It names the page
@@ -56,7 +57,7 @@ def stash_figure(env: BuildEnvironment, name: str, figure: str) -> str:
         # open for the whole read of the page: closed when the read ends (_finish_page)
         stash = open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o666), "wb")  # noqa: SIM115
         env.temp_data[_STASH] = stash
-    data = figure.encode("utf-8")
+    data = figure if isinstance(figure, bytes) else figure.encode("utf-8")
     offset = stash.tell()
     stash.write(data)
     return f"{env.docname}/{name}:{offset}:{len(data)}"

@@ -65,13 +65,14 @@ class trending_graph(nodes.General, nodes.Element):
 
 def graph_node(
     env: BuildEnvironment,
-    figure: str,
+    figure: str | bytes,
     title: str,
     tests: int,
     claims: list[SeriesTarget],
     heading: str = "",
 ) -> trending_graph:
-    """A graph of the page being read, its figure (script-safe JSON) kept beside the doctree."""
+    """A graph of the page being read, its figure (script-safe JSON, or its UTF-8) kept
+    beside the doctree."""
     graph_id = f"trending-graph-{env.new_serialno('trending-graph')}"
     graph = trending_graph(
         figure=stash_figure(env, graph_id, figure),

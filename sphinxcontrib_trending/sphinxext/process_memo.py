@@ -21,7 +21,7 @@ import multiprocessing
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
@@ -73,11 +73,22 @@ class SeriesSet:
 
 @dataclass(frozen=True)
 class AnalysisScope:
-    """Everything a series' analysis depends on besides its own runs."""
+    """Everything a series' analysis depends on besides its own runs.
+
+    Hashed once, when made: each page looks up thousands of trends by it,
+    and its options' nested settings took microseconds to hash each time.
+    """
 
     series: SeriesSet
     options: TrendOptions
     known: KnownChanges | None
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.series, self.options, self.known)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass
@@ -110,6 +121,8 @@ _loaded: dict[tuple[str, str], LoadedSource] = {}
 _histories: dict[SeriesSet, list[TestHistory]] = {}
 _trends: dict[tuple[AnalysisScope, str], TestTrend] = {}
 """Per scope and history key (unique within the scope's metric)."""
+_scopes: dict[AnalysisScope, AnalysisScope] = {}
+"""Each scope of :data:`_trends`, kept once."""
 _series: dict[tuple[Path | None, str, GroupingSpec], SeriesCache] = {}
 """Per cache folder, source and grouping: the on-disk cache's own scope."""
 _telemetry: dict[tuple[str, str], list[str]] = {}
@@ -256,6 +269,9 @@ def trends_for(
     if not metrics:
         return []
     scope = AnalysisScope(loaded.series(metrics.pop()), options, known)
+    # the scope the memo holds, if equal: each look-up then finds it by identity,
+    # where an equal scope was compared setting by setting
+    scope = _scopes.setdefault(scope, scope)
     missing = [history for history in selected if (scope, history.key) not in _trends]
     if missing:
         cache = _series_cache(loaded, options.grouping)

@@ -7,10 +7,18 @@ import pickle
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
-from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns, RunTable
-from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts
+from sphinxcontrib_trending.analysis.test_run import (
+    ColumnRuns,
+    FailedRuns,
+    Run,
+    RunColumns,
+    RunTable,
+    failed_runs,
+)
+from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, TextColumn
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -75,28 +83,6 @@ def test_columns_pickle_as_their_own_runs_not_their_whole_table() -> None:
     assert len(pickle.dumps(columns)) * 10 < len(pickle.dumps(RunColumns(table, 0, 200)))
 
 
-def test_a_runs_message_and_status_are_read_alone_in_history_order() -> None:
-    runs = _runs()
-    made = RunTable.of_runs(runs)
-    # rows stored newest first: the history's order is not the table's
-    table = RunTable(
-        made.times,
-        made.origins,
-        made.builds[::-1].copy(),
-        made.trials[::-1],
-        [column[::-1] for column in made.details],
-        made.averages[::-1].copy(),
-        made.stdevs[::-1].copy(),
-        np.arange(len(runs))[::-1].copy(),
-    )
-    columns = RunColumns(table, 0, len(runs))
-    assert columns.made() == runs
-    assert [columns.message(index) for index in range(-4, 4)] == [run.message for run in runs] * 2
-    assert RunColumns(table, 1, 3).message(0) == "boom"
-    assert [columns.status(index) for index in range(-4, 4)] == [run.status for run in runs] * 2
-    assert RunColumns(table, 1, 3).status(0) == "FAIL"
-
-
 def _history(builds: list[int], hosts: list[str]) -> list[Run]:
     """Runs in builds ``builds`` (one table's builds: one object each) on ``hosts``."""
     return [
@@ -151,3 +137,78 @@ def test_histories_run_alike_when_their_builds_and_hosts_are_equal(coded: bool) 
     for mine, runs in zip(columns, histories, strict=True):
         assert mine.made() == tuple(runs)
     assert columns[0].same_runs(RunColumns.of_runs(histories[1]))  # another table: by value
+
+
+def test_histories_of_the_same_builds_asked_in_turn_share_their_times() -> None:
+    histories = [_history([0, 1, 2], ["a"] * 3), _history([0, 1, 2], ["b"] * 3)]
+    histories.append(_history([0, 2, 3], ["a"] * 3))
+    made = RunTable.of_runs([run for runs in histories for run in runs])
+    origins = {run.origin: run.time for runs in histories for run in runs}
+    at = {origin: number for number, origin in enumerate(origins)}
+    table = RunTable(
+        list(origins.values()),
+        list(origins),
+        np.array([at[origin] for origin in made.origins], dtype=np.intp),
+        made.trials,
+        made.details,
+        made.averages,
+        made.stdevs,
+        np.arange(len(made.averages)),
+    )
+    columns = [RunColumns(table, low, low + 3) for low in (0, 3, 6)]
+    times = [mine.times for mine in columns]
+    assert times == [[run.time for run in runs] for runs in histories]
+    assert times[0] is times[1] and times[2] is not times[1]
+
+
+@pytest.mark.parametrize("coded", [False, True], ids=["listed", "store codes"])
+def test_failed_runs_of_many_histories_are_those_read_a_run_at_a_time(coded: bool) -> None:
+    """Unmeasured runs that did not pass, with their messages, in each history's order,
+    whether the histories share a table (a store's, rows not in history order) or not."""
+    statuses = ["PASS", "FAIL", "PASS", "ERROR", "FAIL", "PASS", "FAIL"]
+    runs = [
+        Run(
+            START + timedelta(days=day),
+            "job",
+            str(day),
+            "v",
+            "tb",
+            status,
+            f"m{day}",
+            (),
+            None,
+            None,
+        )
+        if day % 2 or status != "PASS"
+        else Run(
+            START + timedelta(days=day), "job", str(day), "v", "tb", status, "", (1.0,), 1.0, 0.0
+        )
+        for day, status in enumerate(statuses)
+    ]
+    made = RunTable.of_runs(runs)
+    details = [column[::-1] for column in made.details]  # rows stored newest first
+    if coded:
+        names = ["FAIL", "PASS", "ERROR"]
+        details[0] = CodedTexts(names, np.array([names.index(text) for text in details[0]]))
+        details[1] = TextColumn(pa.chunked_array([details[1][:3], details[1][3:]]), np.arange(7))
+    table = RunTable(
+        made.times,
+        made.origins,
+        made.builds[::-1].copy(),
+        made.trials[::-1],
+        details,
+        made.averages[::-1].copy(),
+        made.stdevs[::-1].copy(),
+        np.arange(len(runs))[::-1].copy(),
+    )
+    assert RunColumns(table, 0, len(runs)).made() == tuple(runs)
+    histories = [RunColumns(table, 0, 4), RunColumns(table, 4, 7), RunColumns(table, 2, 2)]
+    histories.append(RunColumns.of_runs(runs[:3]))  # a table of its own
+    expected = []
+    for columns in histories:
+        made = columns.made()
+        failed = [at for at, run in enumerate(made) if run.average is None and run.status != "PASS"]
+        expected.append(FailedRuns(failed, [made[at].message for at in failed]))
+    assert failed_runs(histories) == expected
+    assert expected[0].runs and expected[1].runs and expected[3].runs
+    assert expected[0].messages == ["m1", "m3"]

@@ -131,3 +131,13 @@ def test_trials_and_texts_come_back_from_their_arrow_form_row_for_row() -> None:
 
     texts = TextColumn(pa.chunked_array([pa.array(["a", "b", None, "d"])]), np.array([3, 0, 2]))
     assert list(TextColumn.of_arrow(pa.chunked_array([texts.arrow()]))) == ["d", "a", None]
+
+
+def test_texts_taken_in_bulk_read_as_each_row_read_alone() -> None:
+    texts = pa.chunked_array([["a", None], ["b", "c"]])
+    one = TextColumn(texts, np.array([3, 0, 1, 2]))
+    joined = TextColumn.joined([one, TextColumn(pa.chunked_array([["d", "e"]]), np.array([1, 0]))])
+    for column in (one, joined):
+        rows = np.array([len(column) - 1, 0, 2, 0, 1], dtype=np.intp)
+        assert column.taken(rows) == [column[row] for row in rows.tolist()]
+        assert column.taken(np.zeros(0, dtype=np.intp)) == []

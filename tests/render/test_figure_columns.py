@@ -173,3 +173,19 @@ def test_every_run_is_a_point_when_all_measured() -> None:
     assert len(steps) == 3
     assert data[1]["x"] == [data[0]["x"][n] for n in steps]
     assert data[1]["y"] == [levels[n] * 1e-6 for n in steps]
+
+
+@pytest.mark.parametrize("x_axis", X_AXES)
+def test_a_figure_drawn_with_a_shared_layout_is_the_same_figure(x_axis: str) -> None:
+    """A graph per test shares one layout on the time axis; the figures do not change."""
+    trends = _trends("columns")
+    for title in ("", "T"):
+        alone = [trend_figure([trend], title, x_axis=x_axis, links=LINKS) for trend in trends]
+        shared = [
+            trend_figure([trend], title, x_axis=x_axis, links=LINKS, shared_layout=True)
+            for trend in trends
+        ]
+        assert list(map(script_json, shared)) == list(map(script_json, alone))
+        again = trend_figure([trends[0]], title, x_axis=x_axis, links=LINKS, shared_layout=True)
+        assert (again["layout"] is shared[0]["layout"]) == (x_axis == "time")
+        assert shared[0]["layout"] is not shared[1]["layout"]  # another unit's label

@@ -11,11 +11,12 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.analysis.test_run import FailedRuns, failed_runs
 from sphinxcontrib_trending.conf.sources import Source
 from sphinxcontrib_trending.ingest.dimensions import Dimensions
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.ingest.telemetry import PREFIX
-from sphinxcontrib_trending.render.figure import X_AXES, script_json, series_label, trend_figure
+from sphinxcontrib_trending.render.figure import X_AXES, script_bytes, series_label, trend_figure
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
@@ -64,8 +65,11 @@ class GraphDirective(TrendingDirective):
         trends = self.trends(loaded, selected)
         title = self.options.get("title", "")
         if "per-test" in self.options:
+            # found for the page's tests at once (see failed_runs), then drawn a test a graph
+            failures = failed_runs([trend.history.columns for trend in trends])
             return [
-                self._graph([trend], loaded.source, heading=_heading(trend)) for trend in trends
+                self._graph([trend], loaded.source, heading=_heading(trend), failures=[failed])
+                for trend, failed in zip(trends, failures, strict=True)
             ]
         return [self._graph(trends, loaded.source, title=title)]
 
@@ -90,8 +94,10 @@ class GraphDirective(TrendingDirective):
         source: Source,
         title: str = "",
         heading: str = "",
+        failures: list[FailedRuns] | None = None,
     ) -> trending_graph:
-        """The graph, and the test it shows named above it if ``heading`` is given.
+        """The graph, and the test it shows named above it if ``heading`` is given;
+        ``failures`` are the tests' failed runs if already found.
 
         Anchors are settled when all pages are read.
         """
@@ -102,7 +108,7 @@ class GraphDirective(TrendingDirective):
                 claims.append(target)
         return graph_node(
             self.env,
-            script_json(
+            script_bytes(
                 trend_figure(
                     trends,
                     title,
@@ -111,6 +117,8 @@ class GraphDirective(TrendingDirective):
                     x_axis=self.options.get("x-axis", "time"),
                     links=source.links,
                     percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
+                    failures=failures,
+                    shared_layout=True,  # only encoded, below
                 )
             ),
             title=title or heading,
