@@ -25,7 +25,12 @@ from sphinxcontrib_trending.sphinxext.env_records import (
     note_selection,
     note_whole_use,
 )
-from sphinxcontrib_trending.sphinxext.nodes import graph_node, trending_graph
+from sphinxcontrib_trending.sphinxext.nodes import (
+    GraphEntry,
+    graph_entry,
+    graph_group,
+    single_graph,
+)
 from sphinxcontrib_trending.sphinxext.process_memo import (
     LoadedSource,
     select,
@@ -64,10 +69,10 @@ class GraphDirective(TrendingDirective):
         trends = self.trends(loaded, selected)
         title = self.options.get("title", "")
         if "per-test" in self.options:
-            return [
-                self._graph([trend], loaded.source, heading=_heading(trend)) for trend in trends
-            ]
-        return [self._graph(trends, loaded.source, title=title)]
+            source = loaded.source
+            graphs = [self._graph([trend], source, heading=_heading(trend)) for trend in trends]
+            return [graph_group(graphs)]
+        return [single_graph(self._graph(trends, loaded.source, title=title))]
 
     def _note_selection(self, loaded: LoadedSource) -> None:
         """What the graph picks, as written, before anything can refuse it.
@@ -90,7 +95,7 @@ class GraphDirective(TrendingDirective):
         source: Source,
         title: str = "",
         heading: str = "",
-    ) -> trending_graph:
+    ) -> GraphEntry:
         """The graph, and the test it shows named above it if ``heading`` is given.
 
         Anchors are settled when all pages are read.
@@ -100,7 +105,7 @@ class GraphDirective(TrendingDirective):
             target = SeriesTarget(source.name, trend.history.ref)
             if claim_anchor(self.env, target, self.lineno, *_search_text(trend.history)):
                 claims.append(target)
-        return graph_node(
+        return graph_entry(
             self.env,
             script_json(
                 trend_figure(
