@@ -264,7 +264,7 @@ def _write_data(files: PageFiles, graph_id: str, figure: bytes) -> str:
     encoded again.
     """
     call = f"{DATA_CALLBACK}({json.dumps(f'{graph_id}-figure')},".encode()
-    return files.write(f"{graph_id}.js", b"".join((call, figure, b");\n")))
+    return files.write_in_background(f"{graph_id}.js", b"".join((call, figure, b");\n")))
 
 
 def _placeholder(node: trending_graph) -> nodes.paragraph:
