@@ -23,9 +23,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-PENDING = 512
-"""Writes handed over and not yet made before the next hand-over waits:
-some ten megabytes of figures, so memory does not grow with a slow disk."""
+PENDING = 2048
+"""Writes handed over and not yet made before the next hand-over waits: at
+CSIT's size a graph page's data files, some 35 MB, so a page is written
+while the next is resolved, and memory does not grow with a slow disk."""
 
 _Write = tuple[Callable[..., object], tuple[Any, ...]]
 
