@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from sphinxcontrib_trending.analysis.identity import SeriesTarget
+from sphinxcontrib_trending.analysis.identity import SeriesRef, SeriesTarget
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
 if TYPE_CHECKING:  # its module reads stores: not imported by a build that reads nothing
@@ -48,6 +48,11 @@ Ordered as the target is (source, then metric, then key).
 
 def key_of(target: Target) -> Key:
     return (target.source, target.series.metric, target.series.key)
+
+
+def target_of(key: Key) -> Target:
+    source, metric, history_key = key
+    return SeriesTarget(source, SeriesRef(metric, history_key))
 
 
 class Claim(NamedTuple):
@@ -166,7 +171,12 @@ def anchor_owner(env: BuildEnvironment, target: Target) -> tuple[str, str] | Non
     A serial build reads pages in name order, so this is also the page a
     serial build would see first.
     """
-    pages = env_data(env).claims.get(key_of(target))
+    return owner_of(env, key_of(target))
+
+
+def owner_of(env: BuildEnvironment, key: Key) -> tuple[str, str] | None:
+    """:func:`anchor_owner` of the series the environment names ``key``."""
+    pages = env_data(env).claims.get(key)
     if not pages:
         return None
     owner = min(pages)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -47,7 +48,15 @@ from sphinx.writers.html5 import HTML5Translator
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
-from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
+from sphinxcontrib_trending.sphinxext.env_records import (
+    Key,
+    anchor_owner,
+    key_of,
+    note_links,
+    owner_of,
+    settle_anchors,
+    target_of,
+)
 from sphinxcontrib_trending.sphinxext.figure_files import FigureReader, figure_name, stash_figure
 from sphinxcontrib_trending.sphinxext.page_files import PageFiles, interactive, page_dir
 from sphinxcontrib_trending.sphinxext.table_nodes import link_targets, trending_link, trending_table
@@ -77,14 +86,15 @@ class GraphEntry(NamedTuple):
     """Names the script-safe JSON kept beside the doctree (:func:`.stash_figure`)."""
     title: str
     tests: int
-    claims: list[SeriesTarget]
+    claims: tuple[Key, ...]
+    """The environment's keys of the tests whose anchor it may hold."""
     heading: str
     """The name of the test it shows, put above it as a rubric; empty for none."""
 
 
 class trending_graphs(nodes.General, nodes.Element):
     """A directive's graphs, headed each by its test's name: ``graphs`` lists their
-    :class:`GraphEntry`.
+    :class:`GraphEntry` as plain tuples (see :func:`graph_entries`).
 
     Resolved in the interactive HTML builders, it also holds ``written``: per
     graph, the anchors it holds and its data file's URL; and the headings as
@@ -103,7 +113,8 @@ def graph_entry(
 ) -> GraphEntry:
     """A graph of the page being read, its figure (script-safe JSON) kept beside the doctree."""
     graph_id = f"trending-graph-{env.new_serialno('trending-graph')}"
-    return GraphEntry(graph_id, stash_figure(env, graph_id, figure), title, tests, claims, heading)
+    keys = tuple(key_of(target) for target in claims)
+    return GraphEntry(graph_id, stash_figure(env, graph_id, figure), title, tests, keys, heading)
 
 
 def graph_node(
@@ -123,7 +134,7 @@ def single_graph(entry: GraphEntry) -> trending_graph:
         figure=entry.figure,
         title=entry.title,
         tests=entry.tests,
-        claims=entry.claims,
+        claims=[target_of(key) for key in entry.claims],
         ids=[entry.graph_id],
     )
     if entry.heading:
@@ -132,8 +143,18 @@ def single_graph(entry: GraphEntry) -> trending_graph:
 
 
 def graph_group(entries: list[GraphEntry]) -> trending_graphs:
-    """The graphs as one node until the page is resolved."""
-    return trending_graphs(graphs=entries)
+    """The graphs as one node until the page is resolved.
+
+    Kept as plain tuples of strings, which pickle knows without asking them
+    how: a named tuple of frozen dataclasses took nine times as long to
+    pickle (a CSIT-sized site's doctrees hold 20,000 of them, pickled when
+    each page is read and again to a parallel reader's parent).
+    """
+    return trending_graphs(graphs=[tuple(entry) for entry in entries])
+
+
+def graph_entries(group: trending_graphs) -> list[GraphEntry]:
+    return [GraphEntry._make(entry) for entry in group["graphs"]]
 
 
 HEADING_CLASS = "trending-graph-heading"
@@ -150,7 +171,7 @@ def expanded_graphs(group: trending_graphs) -> list[trending_graph]:
     gets; :func:`place_headings` then puts each heading before its graph.
     """
     with collector_paused():  # see place_headings
-        graphs = [single_graph(entry) for entry in group["graphs"]]
+        graphs = [single_graph(entry) for entry in graph_entries(group)]
         group.replace_self(graphs)
         return graphs
 
@@ -216,7 +237,7 @@ def visit_graphs_html(translator: HTML5Translator, node: trending_graphs) -> Non
             laid_out.walkabout(translator)
         raise nodes.SkipNode
     body = translator.body
-    for entry, (anchors, data) in zip(node["graphs"], node["written"], strict=True):
+    for entry, (anchors, data) in zip(graph_entries(node), node["written"], strict=True):
         if entry.heading:
             body.append(_rubric_html(translator, entry.heading, anchors))
             anchors = []
@@ -242,7 +263,7 @@ def _rubric_html(translator: HTML5Translator, heading: str, anchors: list[str]) 
 def _as_nodes(group: trending_graphs) -> list[nodes.Element]:
     """The resolved group as the rubric and graph nodes it stands for."""
     laid_out: list[nodes.Element] = []
-    for entry, (anchors, data) in zip(group["graphs"], group["written"], strict=True):
+    for entry, (anchors, data) in zip(graph_entries(group), group["written"], strict=True):
         graph = trending_graph(title=entry.title, tests=entry.tests, ids=[entry.graph_id])
         graph["data"] = data
         if entry.heading:
@@ -313,17 +334,17 @@ def _place_anchors(
     env: BuildEnvironment, graph: trending_graph, docname: str, rubric: nodes.rubric | None
 ) -> None:
     """Ids of the tests whose anchor this graph holds, on its heading's ``rubric`` if any."""
-    owned = _owned_anchors(env, graph.get("claims", []), docname)
+    owned = _owned_anchors(env, [key_of(target) for target in graph.get("claims", [])], docname)
     if not owned:
         return
     holder: nodes.Element = graph if rubric is None else rubric
     holder["ids"].extend(owned)
 
 
-def _owned_anchors(env: BuildEnvironment, claims: list[SeriesTarget], docname: str) -> list[str]:
+def _owned_anchors(env: BuildEnvironment, claims: Iterable[Key], docname: str) -> list[str]:
     owned = []
-    for target in claims:
-        owner = anchor_owner(env, target)
+    for key in claims:
+        owner = owner_of(env, key)
         if owner is not None and owner[0] == docname:
             owned.append(owner[1])
     return owned
@@ -373,7 +394,8 @@ def _write_group(
     says which figure, and shows a placeholder for it).
     """
     written = []
-    for entry in group["graphs"]:
+    entries = graph_entries(group)
+    for entry in entries:
         try:
             figure = figures.data(entry.figure)
         except OSError:
@@ -381,7 +403,7 @@ def _write_group(
         data = _write_data(files, entry.graph_id, figure)
         written.append((_owned_anchors(app.env, entry.claims, docname), data))
     group["written"] = written
-    headings = [entry.heading for entry in group["graphs"] if entry.heading]
+    headings = [entry.heading for entry in entries if entry.heading]
     if headings:  # the search index reads the headings' words, as it read the rubrics'
         group += nodes.Text("\n".join(headings))
     return True

@@ -20,6 +20,7 @@ from sphinxcontrib_trending.sphinxext.figure_files import (
 from sphinxcontrib_trending.sphinxext.nodes import (
     DATA_CALLBACK,
     GraphEntry,
+    graph_entries,
     resolve,
     trending_graph,
     trending_graphs,
@@ -29,7 +30,7 @@ from tests.sphinxext.conftest import SiteFactory
 
 def _entries(doctree: nodes.document) -> list[GraphEntry]:
     """The per-test graphs of a page, as its doctree keeps them."""
-    return [entry for group in doctree.findall(trending_graphs) for entry in group["graphs"]]
+    return [entry for group in doctree.findall(trending_graphs) for entry in graph_entries(group)]
 
 
 def _figures(app: SphinxTestApp, page: str) -> Path:
