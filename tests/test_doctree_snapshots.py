@@ -5,7 +5,8 @@ tiny data set (four tests, eight builds).  It is built once; each page's
 doctree, as the directives left it, is printed with ``pformat()`` and
 compared with ``tests/snapshots/<page>.txt`` (a table as the docutils table
 it stands for, see ``sphinxext/table_nodes.py``; a graph with the heading
-it is given when resolved, see ``sphinxext/nodes.py``).  A change to what a directive
+it is given when resolved, and a directive's per-test graphs as the nodes they
+stand for, see ``sphinxext/nodes.py``).  A change to what a directive
 emits shows up as a readable diff of nodes, classes and cell texts.
 
 After an intended change, regenerate and review the diff::
@@ -30,7 +31,12 @@ from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_trending.sphinxext.figure_files import figure_text
-from sphinxcontrib_trending.sphinxext.nodes import place_headings, trending_graph
+from sphinxcontrib_trending.sphinxext.nodes import (
+    expanded_graphs,
+    place_headings,
+    trending_graph,
+    trending_graphs,
+)
 from sphinxcontrib_trending.sphinxext.table_nodes import expanded, trending_table
 from tests.conftest import ROOTS
 
@@ -68,6 +74,8 @@ def normalised(env: BuildEnvironment, page: str) -> str:
     copy = env.get_doctree(page).deepcopy()
     for name in VOLATILE:
         copy.attributes.pop(name, None)
+    for group in list(copy.findall(trending_graphs)):  # its graphs are data until written
+        expanded_graphs(group)
     graphs = list(copy.findall(trending_graph))
     place_headings(graphs)
     for graph in graphs:

@@ -27,6 +27,7 @@ from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.ingest.downloaded import new_round
 from sphinxcontrib_trending.sphinxext import (
     assets,
+    background_writes,
     config,
     directives,
     downloads,
@@ -139,6 +140,18 @@ def _thaw(app: Sphinx, exception: Exception | None) -> None:
     gc.unfreeze()
 
 
+def _finish_writes(app: Sphinx, exception: Exception | None) -> None:
+    """The files handed to the writing thread are whole before the build ends.
+
+    A write that failed fails the build, unless it failed already.
+    """
+    try:
+        background_writes.wait()
+    except Exception:
+        if exception is None:
+            raise
+
+
 @functools.cache
 def _skip_the_collection_at_exit() -> None:
     """Freeze the heap when the process exits, before the interpreter's last collection.
@@ -172,6 +185,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", _outdated_by_data)
     app.connect("env-before-read-docs", _preload)
     app.connect("build-finished", _thaw)
+    app.connect("build-finished", _finish_writes, priority=0)
     app.connect("env-purge-doc", env_records.purge_doc)
     app.connect("env-merge-info", env_records.merge_info)
     return {

@@ -20,7 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 
 from sphinxcontrib_trending.sphinxext.config import settings_of
-from sphinxcontrib_trending.sphinxext.nodes import trending_graph
+from sphinxcontrib_trending.sphinxext.nodes import trending_graph, trending_graphs
 from sphinxcontrib_trending.sphinxext.page_files import interactive
 from sphinxcontrib_trending.sphinxext.search import trending_search
 from sphinxcontrib_trending.sphinxext.table_nodes import is_trending_table
@@ -56,13 +56,17 @@ def _page_assets(
 ) -> None:
     if app.builder.format != "html" or not isinstance(doctree, nodes.document):
         return
-    if next(doctree.findall(trending_graph), None) is not None:
+    if next(doctree.findall(_is_graph), None) is not None:
         app.add_js_file(_plotly_url(settings_of(app.config).plotlyjs), priority=400)
     elif next(doctree.findall(is_trending_table), None) is None and not any(
         doctree.findall(trending_search)
     ):
         return
     app.add_js_file("trending.js", priority=500)
+
+
+def _is_graph(node: nodes.Node) -> bool:
+    return isinstance(node, (trending_graph, trending_graphs))
 
 
 def _copy_plotly(app: Sphinx) -> None:

@@ -21,18 +21,38 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from sphinxcontrib_trending.analysis.identity import SeriesTarget
+from sphinxcontrib_trending.analysis.identity import SeriesRef, SeriesTarget
 from sphinxcontrib_trending.sphinxext.warnings import warn
 
 if TYPE_CHECKING:  # its module reads stores: not imported by a build that reads nothing
     from sphinxcontrib_trending.analysis.touched_series import Provenance
 
-ENV_VERSION = 6
+ENV_VERSION = 7
 
 Record = TypeVar("Record")
 
 Target = SeriesTarget
 """A series' graph anchor is named by its source, metric and history key."""
+
+Key = tuple[str, str, str]
+"""How the environment names a series: its source, metric and history key.
+
+Plain strings in a tuple, not a :class:`~.SeriesTarget`: the environment
+holds a few per graphed series (some 80,000 at CSIT's size) and is
+unpickled at the start of every build and pickled at the end of every
+build that reads a page.  A tuple of strings is made and hashed in C; a
+frozen dataclass's constructor and hash run as Python code for each.
+Ordered as the target is (source, then metric, then key).
+"""
+
+
+def key_of(target: Target) -> Key:
+    return (target.source, target.series.metric, target.series.key)
+
+
+def target_of(key: Key) -> Target:
+    source, metric, history_key = key
+    return SeriesTarget(source, SeriesRef(metric, history_key))
 
 
 class Claim(NamedTuple):
@@ -59,7 +79,7 @@ class GraphSelection(NamedTuple):
 class IndexEntry(NamedTuple):
     """A graphed series of the site, at its anchor's owner."""
 
-    target: Target
+    key: Key
     title: str
     detail: str
     docname: str
@@ -70,14 +90,14 @@ class IndexEntry(NamedTuple):
 class TrendingEnvData:
     doc_sources: dict[str, set[str]] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)
-    claims: dict[Target, dict[str, Claim]] = field(default_factory=dict)
+    claims: dict[Key, dict[str, Claim]] = field(default_factory=dict)
     """Per series, every page that graphs it: its first graph there."""
-    claimed: dict[str, set[Target]] = field(default_factory=dict)
+    claimed: dict[str, set[Key]] = field(default_factory=dict)
     """Per page, the tests it graphs (``claims`` turned round): a page read again
     drops its claims without a walk over every test's."""
-    links: dict[str, set[Target]] = field(default_factory=dict)
+    links: dict[str, set[Key]] = field(default_factory=dict)
     """Per page, the tests its tables link to."""
-    owners: dict[Target, str] = field(default_factory=dict)
+    owners: dict[Key, str] = field(default_factory=dict)
     """The anchor owners of the last build, to find pages to rewrite when one moves."""
     search_pages: set[str] = field(default_factory=set)
     """Pages with a search box: the site's graph index is written only for them."""
@@ -131,17 +151,18 @@ def claim_anchor(
     which parallel readers happen to finish.
     """
     data = env_data(env)
-    pages = data.claims.setdefault(target, {})
+    key = key_of(target)
+    pages = data.claims.setdefault(key, {})
     if env.docname in pages:
         return False
     pages[env.docname] = Claim(target.anchor, line, title, detail)
-    data.claimed.setdefault(env.docname, set()).add(target)
+    data.claimed.setdefault(env.docname, set()).add(key)
     return True
 
 
 def note_links(env: BuildEnvironment, docname: str, targets: set[Target]) -> None:
     if targets:
-        env_data(env).links[docname] = targets
+        env_data(env).links[docname] = {key_of(target) for target in targets}
 
 
 def anchor_owner(env: BuildEnvironment, target: Target) -> tuple[str, str] | None:
@@ -150,7 +171,12 @@ def anchor_owner(env: BuildEnvironment, target: Target) -> tuple[str, str] | Non
     A serial build reads pages in name order, so this is also the page a
     serial build would see first.
     """
-    pages = env_data(env).claims.get(target)
+    return owner_of(env, key_of(target))
+
+
+def owner_of(env: BuildEnvironment, key: Key) -> tuple[str, str] | None:
+    """:func:`anchor_owner` of the series the environment names ``key``."""
+    pages = env_data(env).claims.get(key)
     if not pages:
         return None
     owner = min(pages)
@@ -160,12 +186,12 @@ def anchor_owner(env: BuildEnvironment, target: Target) -> tuple[str, str] | Non
 def graph_index(env: BuildEnvironment) -> list[IndexEntry]:
     """Every graphed series of the site at its anchor's owner, by title."""
     entries = []
-    for target, pages in env_data(env).claims.items():
+    for key, pages in env_data(env).claims.items():
         if pages:
             owner = min(pages)
             claim = pages[owner]
-            entries.append(IndexEntry(target, claim.title, claim.detail, owner, claim.anchor))
-    return sorted(entries, key=lambda entry: (entry.title, entry.target))
+            entries.append(IndexEntry(key, claim.title, claim.detail, owner, claim.anchor))
+    return sorted(entries, key=lambda entry: (entry.title, entry.key))
 
 
 def note_search_page(env: BuildEnvironment) -> None:
@@ -187,35 +213,31 @@ def settle_anchors(env: BuildEnvironment, read_now: Iterable[str]) -> list[str]:
     data = env_data(env)
     read = set(read_now)
     second_homes = []
-    for target, pages in data.claims.items() if read else ():
+    for key, pages in data.claims.items() if read else ():
         owner = min(pages)
         for docname in set(pages) & read - {owner}:
-            second_homes.append((docname, pages[docname].line or 0, target.series, owner))
-    for docname, line, series, owner in sorted(second_homes):
+            second_homes.append((docname, pages[docname].line or 0, key, owner))
+    for docname, line, (_source, metric, history_key), owner in sorted(second_homes):
         warn(
-            f"test {series.key!r} (metric {series.metric!r}) already has its graph anchor "
+            f"test {history_key!r} (metric {metric!r}) already has its graph anchor "
             f"on page {owner!r}; links to it go there",
             "link",
             location=(docname, line or None),
         )
-    owners = {target: min(pages) for target, pages in data.claims.items() if pages}
+    owners = {key: min(pages) for key, pages in data.claims.items() if pages}
     # the whole comparison only when something moved: with 20,000 series it
     # hashes every one twice, and most builds (every one that reads nothing)
     # move nothing, which the dictionaries' equality tells at once
     moved = (
-        {
-            target
-            for target in set(owners) | set(data.owners)
-            if owners.get(target) != data.owners.get(target)
-        }
+        {key for key in set(owners) | set(data.owners) if owners.get(key) != data.owners.get(key)}
         if owners != data.owners
         else set()
     )
     data.owners = owners
     rewrite = set()
-    for target in moved:
-        rewrite.update(data.claims.get(target, {}))
-    rewrite.update(docname for docname, targets in data.links.items() if targets & moved)
+    for key in moved:
+        rewrite.update(data.claims.get(key, {}))
+    rewrite.update(docname for docname, keys in data.links.items() if keys & moved)
     return sorted(rewrite & env.all_docs.keys() - read)
 
 
@@ -226,11 +248,11 @@ def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     data.selections.pop(docname, None)
     data.links.pop(docname, None)
     data.search_pages.discard(docname)
-    for target in data.claimed.pop(docname, ()):
-        pages = data.claims.get(target, {})
+    for key in data.claimed.pop(docname, ()):
+        pages = data.claims.get(key, {})
         pages.pop(docname, None)
         if not pages:
-            data.claims.pop(target, None)
+            data.claims.pop(key, None)
 
 
 def merge_info(
@@ -247,9 +269,9 @@ def merge_info(
     data.fingerprints.update(theirs.fingerprints)
     data.provenance.update(theirs.provenance)
     data.search_pages |= theirs.search_pages & merged
-    for target, pages in theirs.claims.items():
+    for key, pages in theirs.claims.items():
         for docname in merged & pages.keys():
-            data.claims.setdefault(target, {})[docname] = pages[docname]
+            data.claims.setdefault(key, {})[docname] = pages[docname]
 
 
 def _take(mine: dict[str, Record], theirs: dict[str, Record], docnames: set[str]) -> None:

@@ -10,7 +10,8 @@ directory and the node names where it lies; the writer reads it back when
 it writes the page's data file or image.
 
 A page's figures are one file, written front to back while the page is
-read and cut to length when the read ends: a file per figure cost a page
+read (on the writing thread of :mod:`.background_writes`, while the page
+goes on) and cut to length when the read ends: a file per figure cost a page
 of two thousand graphs four thousand files removed and made again on every
 read, each a wait on a busy disk's journal.  The file is written over in
 place, not emptied, for the same reason (see
@@ -29,6 +30,8 @@ from typing import BinaryIO
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+
+from sphinxcontrib_trending.sphinxext import background_writes
 
 FOLDER = "trending-figures"
 SUFFIX = ".figures"
@@ -50,17 +53,30 @@ def stash_figure(env: BuildEnvironment, name: str, figure: str | bytes) -> str:
     because builders that gather pages into one document (LaTeX, single
     HTML) resolve a graph under another page's name.
     """
-    stash = env.temp_data.get(_STASH)
+    stash: _Stash | None = env.temp_data.get(_STASH)
     if stash is None:
         path = _page_file(env, env.docname)
         path.parent.mkdir(parents=True, exist_ok=True)
         # open for the whole read of the page: closed when the read ends (_finish_page)
-        stash = open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o666), "wb")  # noqa: SIM115
+        stash = _Stash(open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o666), "wb"))  # noqa: SIM115
         env.temp_data[_STASH] = stash
     data = figure if isinstance(figure, bytes) else figure.encode("utf-8")
-    offset = stash.tell()
-    stash.write(data)
+    offset = stash.length
+    stash.length += len(data)
+    background_writes.submit(stash.file.write, data)
     return f"{env.docname}/{name}:{offset}:{len(data)}"
+
+
+class _Stash:
+    """The file of the page being read, and how long it is once its figures are written.
+
+    The figures are written on the writing thread (:mod:`.background_writes`)
+    while the page goes on: where each one lies is known before it is written.
+    """
+
+    def __init__(self, file: BinaryIO) -> None:
+        self.file = file
+        self.length = 0
 
 
 def figure_name(key: str) -> str:
@@ -111,12 +127,13 @@ class FigureReader:
 def _finish_page(app: Sphinx, doctree: nodes.document) -> None:
     """Cut the page's file after its last figure, or remove it when the read kept none."""
     _remove_figures_of_before(app.env, app.env.docname)
-    stash = app.env.temp_data.pop(_STASH, None)
+    stash: _Stash | None = app.env.temp_data.pop(_STASH, None)
     if stash is None:
         _page_file(app.env, app.env.docname).unlink(missing_ok=True)
         return
-    with stash:
-        stash.truncate()
+    with stash.file:
+        background_writes.wait()
+        stash.file.truncate(stash.length)
 
 
 def _remove_figures_of_before(env: BuildEnvironment, docname: str) -> None:

@@ -17,13 +17,18 @@ Graph anchors and the links from tables to graphs are resolved late, at
 owns a test's anchor is known only once every page is read, and a dashboard
 page need not be re-read when the graph moves to another page.
 
-A graph drawn per test is headed by the test's name, a rubric; the page
-keeps that name on the graph node until it is resolved, and only then is
-the rubric put before the graph (:func:`place_headings`).  A page of two
-thousand graphs is thus two thousand nodes, not six thousand (rubric, its
-text, graph), while every Sphinx transform walks it when it is read and
-again when it is resolved, and while the doctree is pickled; the writers,
-the search index and every builder still get the rubric as before.
+A graph drawn per test is headed by the test's name, a rubric.  A
+directive's per-test graphs are one node, :class:`trending_graphs`, that
+holds each graph as a :class:`GraphEntry` (data, not nodes) until the page
+is resolved: a page of two thousand graphs is one node, not two thousand
+(or six thousand with the rubrics and their text), while every Sphinx
+transform walks it when it is read and again when it is resolved, while
+the doctree is pickled and unpickled, and while the writer visits it.  At
+``doctree-resolved`` every builder but the interactive HTML ones gets the
+graphs back as nodes, each after its rubric (:func:`expanded_graphs`), and
+shows them as before; the HTML writer writes the entries' rubrics and
+graphs itself, as Sphinx's writer would write those nodes, and the search
+index gets the headings' text as before.
 """
 
 from __future__ import annotations
@@ -31,7 +36,9 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
+from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -41,7 +48,15 @@ from sphinx.writers.html5 import HTML5Translator
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.engine.collector import collector_paused
 from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
-from sphinxcontrib_trending.sphinxext.env_records import anchor_owner, note_links, settle_anchors
+from sphinxcontrib_trending.sphinxext.env_records import (
+    Key,
+    anchor_owner,
+    key_of,
+    note_links,
+    owner_of,
+    settle_anchors,
+    target_of,
+)
 from sphinxcontrib_trending.sphinxext.figure_files import FigureReader, figure_name, stash_figure
 from sphinxcontrib_trending.sphinxext.page_files import PageFiles, interactive, page_dir
 from sphinxcontrib_trending.sphinxext.table_nodes import link_targets, trending_link, trending_table
@@ -63,6 +78,46 @@ class trending_graph(nodes.General, nodes.Element):
     """
 
 
+class GraphEntry(NamedTuple):
+    """One graph of a page while it waits to be written, as :func:`graph_entry` made it."""
+
+    graph_id: str
+    figure: str
+    """Names the script-safe JSON kept beside the doctree (:func:`.stash_figure`)."""
+    title: str
+    tests: int
+    claims: tuple[Key, ...]
+    """The environment's keys of the tests whose anchor it may hold."""
+    heading: str
+    """The name of the test it shows, put above it as a rubric; empty for none."""
+
+
+class trending_graphs(nodes.General, nodes.Element):
+    """A directive's graphs, headed each by its test's name: ``graphs`` lists their
+    :class:`GraphEntry` as plain tuples (see :func:`graph_entries`).
+
+    Resolved in the interactive HTML builders, it also holds ``written``: per
+    graph, the anchors it holds and its data file's URL; and the headings as
+    its one text, for the search index.  Every other builder gets the graphs
+    as nodes instead (:func:`expanded_graphs`).
+    """
+
+
+def graph_entry(
+    env: BuildEnvironment,
+    figure: str | bytes,
+    title: str,
+    tests: int,
+    claims: list[SeriesTarget],
+    heading: str = "",
+) -> GraphEntry:
+    """A graph of the page being read, its figure (script-safe JSON, or its UTF-8) kept
+    beside the doctree."""
+    graph_id = f"trending-graph-{env.new_serialno('trending-graph')}"
+    keys = tuple(key_of(target) for target in claims)
+    return GraphEntry(graph_id, stash_figure(env, graph_id, figure), title, tests, keys, heading)
+
+
 def graph_node(
     env: BuildEnvironment,
     figure: str | bytes,
@@ -71,22 +126,55 @@ def graph_node(
     claims: list[SeriesTarget],
     heading: str = "",
 ) -> trending_graph:
-    """A graph of the page being read, its figure (script-safe JSON, or its UTF-8) kept
-    beside the doctree."""
-    graph_id = f"trending-graph-{env.new_serialno('trending-graph')}"
+    """One graph as a node of its own (see :func:`graph_entry`)."""
+    return single_graph(graph_entry(env, figure, title, tests, claims, heading))
+
+
+def single_graph(entry: GraphEntry) -> trending_graph:
     graph = trending_graph(
-        figure=stash_figure(env, graph_id, figure),
-        title=title,
-        tests=tests,
-        claims=claims,
-        ids=[graph_id],
+        figure=entry.figure,
+        title=entry.title,
+        tests=entry.tests,
+        claims=[target_of(key) for key in entry.claims],
+        ids=[entry.graph_id],
     )
-    if heading:
-        graph["heading"] = heading
+    if entry.heading:
+        graph["heading"] = entry.heading
     return graph
 
 
+def graph_group(entries: list[GraphEntry]) -> trending_graphs:
+    """The graphs as one node until the page is resolved.
+
+    Kept as plain tuples of strings, which pickle knows without asking them
+    how: a named tuple of frozen dataclasses took nine times as long to
+    pickle (a CSIT-sized site's doctrees hold 20,000 of them, pickled when
+    each page is read and again to a parallel reader's parent).
+    """
+    return trending_graphs(graphs=[tuple(entry) for entry in entries])
+
+
+def graph_entries(group: trending_graphs) -> list[GraphEntry]:
+    return [GraphEntry._make(entry) for entry in group["graphs"]]
+
+
 HEADING_CLASS = "trending-graph-heading"
+
+
+def heading_rubric(heading: str) -> nodes.rubric:
+    return nodes.rubric(heading, heading, classes=[HEADING_CLASS], support_smartquotes=False)
+
+
+def expanded_graphs(group: trending_graphs) -> list[trending_graph]:
+    """The group's graphs as nodes of their own, in its place, each keeping its heading.
+
+    What a builder that shows graphs its own way (an image, a placeholder)
+    gets; :func:`place_headings` then puts each heading before its graph.
+    """
+    with collector_paused():  # see place_headings
+        graphs = [single_graph(entry) for entry in graph_entries(group)]
+        group.replace_self(graphs)
+        return graphs
 
 
 def place_headings(graphs: list[trending_graph]) -> dict[int, nodes.rubric]:
@@ -110,10 +198,7 @@ def _headed(graphs: list[trending_graph]) -> dict[int, nodes.rubric]:
         children: list[nodes.Node] = []
         for child in parent.children:
             if isinstance(child, trending_graph) and child.get("heading"):
-                heading = child.attributes.pop("heading")
-                rubric = nodes.rubric(
-                    heading, heading, classes=[HEADING_CLASS], support_smartquotes=False
-                )
+                rubric = heading_rubric(child.attributes.pop("heading"))
                 rubrics[id(child)] = rubric
                 children.append(rubric)
             children.append(child)
@@ -124,19 +209,75 @@ def _headed(graphs: list[trending_graph]) -> dict[int, nodes.rubric]:
 def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
     # Test anchors owned by this graph follow its own id: keep every id.
     graph_id, *other_ids = node["ids"] or ["trending-graph"]
-    figure_id = f"{graph_id}-figure"
-    anchors = "".join(f'<span id="{anchor}"></span>' for anchor in other_ids)
-    translator.body.append(
-        f'<div class="trending-graph" id="{graph_id}">{anchors}'
-        f'<div class="trending-graph-plot" data-figure="{figure_id}"'
-        f' data-src="{translator.attval(node["data"])}"'
-        f' role="img" aria-label="{translator.attval(node["title"] or "trend graph")}"></div>'
-        "</div>\n"
-    )
+    html = _graph_html(translator, graph_id, other_ids, node["data"], node["title"])
+    translator.body.append(html)
     raise nodes.SkipNode
 
 
-def _write_data(files: PageFiles, graph: trending_graph, figure: bytes) -> None:
+def _graph_html(
+    translator: HTML5Translator, graph_id: str, anchors: list[str], data: str, title: str
+) -> str:
+    spans = "".join(f'<span id="{anchor}"></span>' for anchor in anchors)
+    return (
+        f'<div class="trending-graph" id="{graph_id}">{spans}'
+        f'<div class="trending-graph-plot" data-figure="{graph_id}-figure"'
+        f' data-src="{translator.attval(data)}"'
+        f' role="img" aria-label="{translator.attval(title or "trend graph")}"></div>'
+        "</div>\n"
+    )
+
+
+def visit_graphs_html(translator: HTML5Translator, node: trending_graphs) -> None:
+    """Each graph after its heading, as the writer writes a rubric and a graph node.
+
+    A writer whose rubrics or tags differ from Sphinx's own (a theme's
+    translator) is given those nodes to write.
+    """
+    if not _writes_rubrics_as_sphinx(translator):
+        for laid_out in _as_nodes(node):
+            laid_out.walkabout(translator)
+        raise nodes.SkipNode
+    body = translator.body
+    for entry, (anchors, data) in zip(graph_entries(node), node["written"], strict=True):
+        if entry.heading:
+            body.append(_rubric_html(translator, entry.heading, anchors))
+            anchors = []
+        body.append(_graph_html(translator, entry.graph_id, anchors, data, entry.title))
+    raise nodes.SkipNode
+
+
+def _writes_rubrics_as_sphinx(translator: HTML5Translator) -> bool:
+    kind = type(translator)
+    return all(
+        getattr(kind, method) is getattr(HTML5Translator, method)
+        for method in ("visit_rubric", "depart_rubric", "visit_Text", "starttag", "attval")
+    )
+
+
+def _rubric_html(translator: HTML5Translator, heading: str, anchors: list[str]) -> str:
+    """``<p class="... rubric" id=...>``: the first id on the tag, the others as spans in it."""
+    first = f' id="{translator.attval(anchors[0])}"' if anchors else ""
+    spans = "".join(f'<span id="{anchor}"></span>' for anchor in anchors[1:])
+    return f'<p class="{HEADING_CLASS} rubric"{first}>{spans}{translator.encode(heading)}</p>\n'
+
+
+def _as_nodes(group: trending_graphs) -> list[nodes.Element]:
+    """The resolved group as the rubric and graph nodes it stands for."""
+    laid_out: list[nodes.Element] = []
+    for entry, (anchors, data) in zip(graph_entries(group), group["written"], strict=True):
+        graph = trending_graph(title=entry.title, tests=entry.tests, ids=[entry.graph_id])
+        graph["data"] = data
+        if entry.heading:
+            rubric = heading_rubric(entry.heading)
+            rubric["ids"].extend(anchors)
+            laid_out.append(rubric)
+        else:
+            graph["ids"].extend(anchors)
+        laid_out.append(graph)
+    return laid_out
+
+
+def _write_data(files: PageFiles, graph_id: str, figure: bytes) -> str:
     """The figure as a data file that hands it to trending.js when loaded.
 
     The figure JSON is script-safe (no ``<``, ``>`` or ``&``) and the id is
@@ -144,9 +285,8 @@ def _write_data(files: PageFiles, graph: trending_graph, figure: bytes) -> None:
     bytes as read: a page's thousands of figures are not decoded only to be
     encoded again.
     """
-    graph_id = graph["ids"][0]
     call = f"{DATA_CALLBACK}({json.dumps(f'{graph_id}-figure')},".encode()
-    graph["data"] = files.write(f"{graph_id}.js", b"".join((call, figure, b");\n")))
+    return files.write_in_background(f"{graph_id}.js", b"".join((call, figure, b");\n")))
 
 
 def _placeholder(node: trending_graph) -> nodes.paragraph:
@@ -195,15 +335,20 @@ def _place_anchors(
     env: BuildEnvironment, graph: trending_graph, docname: str, rubric: nodes.rubric | None
 ) -> None:
     """Ids of the tests whose anchor this graph holds, on its heading's ``rubric`` if any."""
-    owned = []
-    for target in graph.get("claims", []):
-        owner = anchor_owner(env, target)
-        if owner is not None and owner[0] == docname:
-            owned.append(owner[1])
+    owned = _owned_anchors(env, [key_of(target) for target in graph.get("claims", [])], docname)
     if not owned:
         return
     holder: nodes.Element = graph if rubric is None else rubric
     holder["ids"].extend(owned)
+
+
+def _owned_anchors(env: BuildEnvironment, claims: Iterable[Key], docname: str) -> list[str]:
+    owned = []
+    for key in claims:
+        owner = owner_of(env, key)
+        if owner is not None and owner[0] == docname:
+            owned.append(owner[1])
+    return owned
 
 
 def _resolve_graph(
@@ -236,18 +381,45 @@ def _resolve_graph(
         return
     if files is not None:
         _place_anchors(app.env, graph, docname, rubric)
-        _write_data(files, graph, figure)
+        graph["data"] = _write_data(files, graph["ids"][0], figure)
     elif image_format is not None:
         graph.replace_self(_static_image(app, graph, docname, image_format, figure))
+
+
+def _write_group(
+    app: Sphinx, group: trending_graphs, docname: str, figures: FigureReader, files: PageFiles
+) -> bool:
+    """Write the group's data files and note what its graphs show; False if a figure is gone.
+
+    A group with a figure gone is shown as its nodes (:func:`_resolve_graph`
+    says which figure, and shows a placeholder for it).
+    """
+    written = []
+    entries = graph_entries(group)
+    for entry in entries:
+        try:
+            figure = figures.data(entry.figure)
+        except OSError:
+            return False
+        data = _write_data(files, entry.graph_id, figure)
+        written.append((_owned_anchors(app.env, entry.claims, docname), data))
+    group["written"] = written
+    headings = [entry.heading for entry in entries if entry.heading]
+    if headings:  # the search index reads the headings' words, as it read the rubrics'
+        group += nodes.Text("\n".join(headings))
+    return True
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     is_html = interactive(app)
     image_format = _image_format(app)
-    graphs = list(doctree.findall(trending_graph))
-    rubrics = place_headings(graphs)
     files = PageFiles(app, docname) if is_html else None
     with FigureReader(app.env) as figures:
+        for group in list(doctree.findall(trending_graphs)):
+            if files is None or not _write_group(app, group, docname, figures, files):
+                expanded_graphs(group)
+        graphs = list(doctree.findall(trending_graph))
+        rubrics = place_headings(graphs)
         for graph in graphs:
             rubric = rubrics.get(id(graph))
             _resolve_graph(app, graph, docname, figures, files, image_format, rubric)
@@ -283,6 +455,7 @@ def _settle(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 def register(app: Sphinx) -> None:
     app.add_node(trending_graph, html=(visit_graph_html, None))
+    app.add_node(trending_graphs, html=(visit_graphs_html, None))
     app.connect("doctree-read", _record_links)
     app.connect("env-before-read-docs", _remember_read)
     app.connect("env-updated", _settle)

@@ -13,6 +13,8 @@ import posixpath
 
 from sphinx.application import Sphinx
 
+from sphinxcontrib_trending.sphinxext import background_writes
+
 INTERACTIVE_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
 """Builders whose pages run our JavaScript: graphs drawn by Plotly, CSV links.
 
@@ -59,6 +61,17 @@ class PageFiles:
 
     def write(self, suffix: str, data: bytes) -> str:
         name = f"{self._stem}.{suffix}"
+        self._write(name, data)
+        return name
+
+    def write_in_background(self, suffix: str, data: bytes) -> str:
+        """:meth:`write` on the writing thread (:mod:`.background_writes`), which the
+        build waits for before it ends: a graph page's thousands of data files."""
+        name = f"{self._stem}.{suffix}"
+        background_writes.submit(self._write, name, data)
+        return name
+
+    def _write(self, name: str, data: bytes) -> None:
         path = os.path.join(self._folder, name)
         try:
             size = os.stat(path).st_size
@@ -67,7 +80,7 @@ class PageFiles:
             size = 0
         else:
             if size == len(data) and _read(path) == data:
-                return name
+                return
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
         try:
             written = 0
@@ -77,7 +90,6 @@ class PageFiles:
                 os.ftruncate(descriptor, len(data))
         finally:
             os.close(descriptor)
-        return name
 
 
 def _read(path: str) -> bytes:

@@ -90,9 +90,7 @@ def _may_change(env: BuildEnvironment, docname: str, name: str, new: _NewData) -
     touched = new.touched(name)
     if touched is None:
         return True
-    graphed = {
-        target.series.key for target in data.claimed.get(docname, ()) if target.source == name
-    }
+    graphed = {key for source, _metric, key in data.claimed.get(docname, ()) if source == name}
     if not graphed.isdisjoint(touched.keys):
         return True
     return touched.builds != [] and any(

@@ -83,8 +83,8 @@ def index_script(app: Sphinx) -> bytes:
         [
             entry.title,
             entry.detail,
-            entry.target.series.metric,
-            entry.target.source,
+            entry.key[1],  # the metric
+            entry.key[0],  # the source
             f"{app.builder.get_target_uri(entry.docname)}#{entry.anchor}",
         ]
         for entry in graph_index(app.env)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from docutils import nodes
 from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
@@ -16,8 +17,20 @@ from sphinxcontrib_trending.sphinxext.figure_files import (
     FigureReader,
     figure_text,
 )
-from sphinxcontrib_trending.sphinxext.nodes import DATA_CALLBACK, resolve, trending_graph
+from sphinxcontrib_trending.sphinxext.nodes import (
+    DATA_CALLBACK,
+    GraphEntry,
+    graph_entries,
+    resolve,
+    trending_graph,
+    trending_graphs,
+)
 from tests.sphinxext.conftest import SiteFactory
+
+
+def _entries(doctree: nodes.document) -> list[GraphEntry]:
+    """The per-test graphs of a page, as its doctree keeps them."""
+    return [entry for group in doctree.findall(trending_graphs) for entry in graph_entries(group)]
 
 
 def _figures(app: SphinxTestApp, page: str) -> Path:
@@ -29,15 +42,15 @@ def test_the_doctree_names_its_figures_and_the_data_files_carry_them(
 ) -> None:
     app = site()
     app.build()
-    graphs = list(app.env.get_doctree("graphs").findall(trending_graph))
+    graphs = _entries(app.env.get_doctree("graphs"))
     assert len(graphs) == 5  # one per test of the data set
     pickled = Path(app.doctreedir, "graphs.doctree").read_bytes()
     outdir = Path(app.outdir)
     figures = []
     for graph in graphs:
-        graph_id = graph["ids"][0]
-        assert graph["figure"].startswith(f"graphs/{graph_id}:")
-        figure = figure_text(app.env, graph["figure"])
+        graph_id = graph.graph_id
+        assert graph.figure.startswith(f"graphs/{graph_id}:")
+        figure = figure_text(app.env, graph.figure)
         figures.append(figure)
         assert json.loads(figure)["data"]  # a whole figure, with its traces
         assert figure[:200].encode() not in pickled
@@ -118,7 +131,7 @@ def test_a_page_s_figures_are_read_from_its_file_opened_once(
     app = site()
     app.build()
     doctree = app.env.get_doctree("graphs")
-    keys = [graph["figure"] for graph in doctree.findall(trending_graph)]
+    keys = [graph.figure for graph in _entries(doctree)]
     expected = [figure_text(app.env, key) for key in keys]
     opened = []
     page_file = figure_files._page_file

@@ -26,7 +26,12 @@ from sphinxcontrib_trending.sphinxext.env_records import (
     note_selection,
     note_whole_use,
 )
-from sphinxcontrib_trending.sphinxext.nodes import graph_node, trending_graph
+from sphinxcontrib_trending.sphinxext.nodes import (
+    GraphEntry,
+    graph_entry,
+    graph_group,
+    single_graph,
+)
 from sphinxcontrib_trending.sphinxext.process_memo import (
     LoadedSource,
     select,
@@ -67,11 +72,13 @@ class GraphDirective(TrendingDirective):
         if "per-test" in self.options:
             # found for the page's tests at once (see failed_runs), then drawn a test a graph
             failures = failed_runs([trend.history.columns for trend in trends])
-            return [
-                self._graph([trend], loaded.source, heading=_heading(trend), failures=[failed])
+            source = loaded.source
+            graphs = [
+                self._graph([trend], source, heading=_heading(trend), failures=[failed])
                 for trend, failed in zip(trends, failures, strict=True)
             ]
-        return [self._graph(trends, loaded.source, title=title)]
+            return [graph_group(graphs)]
+        return [single_graph(self._graph(trends, loaded.source, title=title))]
 
     def _note_selection(self, loaded: LoadedSource) -> None:
         """What the graph picks, as written, before anything can refuse it.
@@ -95,7 +102,7 @@ class GraphDirective(TrendingDirective):
         title: str = "",
         heading: str = "",
         failures: list[FailedRuns] | None = None,
-    ) -> trending_graph:
+    ) -> GraphEntry:
         """The graph, and the test it shows named above it if ``heading`` is given;
         ``failures`` are the tests' failed runs if already found.
 
@@ -106,7 +113,7 @@ class GraphDirective(TrendingDirective):
             target = SeriesTarget(source.name, trend.history.ref)
             if claim_anchor(self.env, target, self.lineno, *_search_text(trend.history)):
                 claims.append(target)
-        return graph_node(
+        return graph_entry(
             self.env,
             script_bytes(
                 trend_figure(
