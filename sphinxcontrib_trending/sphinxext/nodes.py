@@ -217,7 +217,7 @@ def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
 def _graph_html(
     translator: HTML5Translator, graph_id: str, anchors: list[str], data: str, title: str
 ) -> str:
-    spans = "".join(f'<span id="{anchor}"></span>' for anchor in anchors)
+    spans = "".join(f'<span id="{translator.attval(anchor)}"></span>' for anchor in anchors)
     return (
         f'<div class="trending-graph" id="{graph_id}">{spans}'
         f'<div class="trending-graph-plot" data-figure="{graph_id}-figure"'
@@ -257,7 +257,7 @@ def _writes_rubrics_as_sphinx(translator: HTML5Translator) -> bool:
 def _rubric_html(translator: HTML5Translator, heading: str, anchors: list[str]) -> str:
     """``<p class="... rubric" id=...>``: the first id on the tag, the others as spans in it."""
     first = f' id="{translator.attval(anchors[0])}"' if anchors else ""
-    spans = "".join(f'<span id="{anchor}"></span>' for anchor in anchors[1:])
+    spans = "".join(f'<span id="{translator.attval(anchor)}"></span>' for anchor in anchors[1:])
     return f'<p class="{HEADING_CLASS} rubric"{first}>{spans}{translator.encode(heading)}</p>\n'
 
 
