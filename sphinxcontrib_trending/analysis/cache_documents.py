@@ -15,9 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sphinxcontrib_trending.ingest.json_documents import json_bytes, json_value
-
-__all__ = ["cache_document", "json_bytes", "json_value"]
+from sphinxcontrib_trending.ingest.json_documents import json_value
 
 
 def cache_document(path: Path | None, kind: str, scope: str, key: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sphinxcontrib_trending.analysis.cache_documents import cache_document, json_bytes
+from sphinxcontrib_trending.analysis.cache_documents import cache_document
 from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.classification_json import (
     classification_from_json,
@@ -59,6 +59,7 @@ from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.cache_folder import report_unwritable
 from sphinxcontrib_trending.ingest.cache_scopes import use_scope
+from sphinxcontrib_trending.ingest.json_documents import json_bytes
 
 CACHE_FORMAT = "sphinxcontrib-trending/classified-series"
 MIN_PARALLEL = 64

@@ -34,8 +34,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO, NamedTuple
 
-from sphinxcontrib_trending.analysis.cache_documents import cache_document, json_bytes
+from sphinxcontrib_trending.analysis.cache_documents import cache_document
 from sphinxcontrib_trending.ingest.atomic import write_atomically
+from sphinxcontrib_trending.ingest.json_documents import json_bytes
 
 INDEX_FORMAT = "sphinxcontrib-trending/saved-searches/3"
 FILE_PER_SERIES_FORMAT = "sphinxcontrib-trending/saved-searches/2"

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from sphinxcontrib_trending.analysis import many as series
-from sphinxcontrib_trending.analysis.cache_documents import json_bytes, json_value
 from sphinxcontrib_trending.analysis.classification_json import classification_from_json
 from sphinxcontrib_trending.analysis.classify import Classification, Group, classify
 from sphinxcontrib_trending.analysis.excluded import ExcludedRun, Exclusions
@@ -26,6 +25,7 @@ from sphinxcontrib_trending.analysis.many import (
 )
 from sphinxcontrib_trending.analysis.summary import run_samples
 from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns
+from sphinxcontrib_trending.ingest.json_documents import json_bytes, json_value
 
 SETTINGS = GroupingSpec(samples="runs", search="exact", direction="higher", sbps=None)
 
