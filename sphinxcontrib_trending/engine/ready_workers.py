@@ -76,7 +76,10 @@ class ReadyWorkers(Generic[Shared]):
         naming the first item whose task raised, :class:`EngineError` if the
         helper ended before the last result.  Asked once per helper.
         """
-        self._connection.send((task, list(items)))
+        try:
+            self._connection.send((task, list(items)))
+        except OSError as error:  # it ended before it was given the work
+            raise EngineError(f"the workers' parent process ended early: {error}") from None
         for done, item in enumerate(items, start=1):
             try:
                 message = self._connection.recv_bytes()

@@ -114,3 +114,17 @@ def _ends_its_parent(_shared: object, item: int) -> int:
 def test_a_helper_that_dies_ends_the_map_with_an_error() -> None:
     with ReadyWorkers(_prepare, None, 2) as ready, pytest.raises(EngineError, match="ended"):
         list(ready.results(_ends_its_parent, list(range(6))))
+
+
+def _fails() -> None:
+    raise ImportError("no compiled loops here")
+
+
+def test_a_helper_whose_setup_fails_ends_the_map_with_an_error() -> None:
+    """A setup that raises ends the helper before its work arrives: an error here, not a
+    hang, whether the work still fits in the pipe or no longer can be sent."""
+    for items in ([1, 2], list(range(100_000))):
+        with ReadyWorkers(_fails, None, 2) as ready:
+            ready._process.join()
+            with pytest.raises(EngineError, match="ended early"):
+                list(ready.results(_whole, items))
