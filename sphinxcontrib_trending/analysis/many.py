@@ -69,7 +69,7 @@ BATCH = 200
 """At most this many series per task."""
 
 Sample = float | Sequence[float] | None
-Task = TypeVar("Task")
+Item = TypeVar("Item")
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -615,7 +615,7 @@ def classify_series(
         for number, grouped in zip(missing, computed, strict=True):
             results[number] = grouped.classification
             cache.put(jobs[number], grouped)
-    cache.save()
+        cache.save()  # while the helper, if any, ends its workers
     return [result for result in results if result is not None]
 
 
@@ -630,7 +630,8 @@ def _classify_numbered(jobs: Sequence[SeriesJob], batch: tuple[Numbered, ...]) -
     )
 
 
-def _batched(items: Sequence[Task], size: int) -> list[tuple[Task, ...]]:
+def _batched(items: Sequence[Item], size: int) -> list[tuple[Item, ...]]:
+    """``items`` in tuples of ``size`` (the last may be shorter): a worker's task each."""
     return [tuple(items[start : start + size]) for start in range(0, len(items), size)]
 
 
