@@ -9,17 +9,17 @@ import pytest
 
 def forks_of(module: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The ``workers`` of each forked map ``module`` makes, in order: of its
-    ``forked_results`` (the grouping's, which files each batch as it comes) or else of
-    its ``map_forked``."""
+    ``ReadyWorkers`` (the grouping's, forked from a helper that loads the search first)
+    or else of its ``map_forked``."""
     counts: list[int] = []
-    if hasattr(module, "forked_results"):
-        streamed = module.forked_results
+    if hasattr(module, "ReadyWorkers"):
+        ready = module.ReadyWorkers
 
-        def streaming(task, items, workers, progress=None):  # type: ignore[no-untyped-def]
+        def recorded(prepare, shared, workers):  # type: ignore[no-untyped-def]
             counts.append(workers)
-            return streamed(task, items, workers, progress=progress)
+            return ready(prepare, shared, workers)
 
-        monkeypatch.setattr(module, "forked_results", streaming)
+        monkeypatch.setattr(module, "ReadyWorkers", recorded)
         return counts
     real = module.map_forked
 

@@ -20,6 +20,7 @@ whole search.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -28,7 +29,7 @@ import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -54,8 +55,9 @@ from sphinxcontrib_trending.analysis.search_store import (
     write_states,
 )
 from sphinxcontrib_trending.analysis.summary import run_samples
-from sphinxcontrib_trending.engine.forked import forked_results
+from sphinxcontrib_trending.analysis.warm_up import load_grouping
 from sphinxcontrib_trending.engine.mapping import Progress, map_ordered
+from sphinxcontrib_trending.engine.ready_workers import ReadyWorkers, can_fork
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.cache_folder import report_unwritable
 from sphinxcontrib_trending.ingest.cache_scopes import use_scope
@@ -68,6 +70,7 @@ BATCH = 200
 """At most this many series per task."""
 
 Sample = float | Sequence[float] | None
+Item = TypeVar("Item")
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -287,6 +290,10 @@ class SeriesTask:
 
     def __repr__(self) -> str:
         return repr(self.job)
+
+    def place(self) -> tuple[tuple[int, StateRef | bytes] | None, Path | None, bool]:
+        """What the task says besides its job: sent to a worker that has the job already."""
+        return self.resume, self.keep_in, self.send_back
 
 
 def classify_job(job: SeriesJob) -> tuple[Classification, SavedSearch | None]:
@@ -569,32 +576,64 @@ def classify_series(
 
     A series that only gained runs since it was cached is extended from its
     saved search; the others are grouped from scratch.  The missing ones
-    are grouped in batches on ``workers`` processes forked from this one
-    (:func:`~.forked_results`: each batch is filed in the cache as it comes),
-    on the Dask cluster at ``scheduler`` (:func:`~.map_ordered`), or here
-    when neither is given or fewer than :data:`MIN_PARALLEL` are missing.
-    The cache is saved once at the end.
+    are grouped in batches on ``workers`` processes forked from a helper
+    (:class:`~.ready_workers.ReadyWorkers`: forked as soon as
+    :data:`MIN_PARALLEL` are missing, it loads the compiled search once
+    while this process asks the cache about the rest, and each batch is
+    filed in the cache as it comes), on the Dask cluster at ``scheduler``
+    (:func:`~.map_ordered`), or here when neither is given or fewer than
+    :data:`MIN_PARALLEL` are missing.  The cache is saved once at the end.
     """
-    results: list[Classification | None] = [cache.get(job) for job in jobs]
-    missing = [number for number, result in enumerate(results) if result is None]
-    todo = [cache.task(jobs[number], local=scheduler is None) for number in missing]
-    computed: Iterable[Grouped]
-    if len(todo) < MIN_PARALLEL or not (workers or scheduler):
-        computed = map_ordered(group_task, todo, progress=progress)
-    else:
-        slots = workers or 1
-        size = max(1, min(BATCH, -(-len(todo) // (4 * slots))))
-        batches = [tuple(todo[start : start + size]) for start in range(0, len(todo), size)]
-        if scheduler is not None:
-            done = map_ordered(classify_batch, batches, scheduler=scheduler, progress=progress)
-        else:  # each batch filed as it comes, while the workers group the next ones
-            done = forked_results(classify_batch, batches, slots, progress=progress)
-        computed = (grouped for batch in done for grouped in batch)
-    for number, grouped in zip(missing, computed, strict=True):
-        results[number] = grouped.classification
-        cache.put(jobs[number], grouped)
-    cache.save()
+    forking = scheduler is None and (workers or 0) > 1 and can_fork()
+    with contextlib.ExitStack() as helper:
+        ready: ReadyWorkers[Sequence[SeriesJob]] | None = None
+        results: list[Classification | None] = []
+        missing: list[int] = []
+        for number, job in enumerate(jobs):
+            result = cache.get(job)
+            results.append(result)
+            if result is None:
+                missing.append(number)
+                if forking and len(missing) == MIN_PARALLEL:
+                    ready = helper.enter_context(ReadyWorkers(load_grouping, jobs, workers or 2))
+        todo = [cache.task(jobs[number], local=scheduler is None) for number in missing]
+        computed: Iterable[Grouped]
+        if len(todo) < MIN_PARALLEL or not (workers or scheduler):
+            computed = map_ordered(group_task, todo, progress=progress)
+        else:
+            slots = workers or 1
+            size = max(1, min(BATCH, -(-len(todo) // (4 * slots))))
+            done: Iterable[list[Grouped]]
+            if ready is not None:  # each batch filed as it comes, while the next are grouped
+                numbered = [
+                    (number, *task.place()) for number, task in zip(missing, todo, strict=True)
+                ]
+                done = ready.results(_classify_numbered, _batched(numbered, size), progress)
+            else:
+                batches = _batched(todo, size)
+                done = map_ordered(classify_batch, batches, scheduler=scheduler, progress=progress)
+            computed = (grouped for batch in done for grouped in batch)
+        for number, grouped in zip(missing, computed, strict=True):
+            results[number] = grouped.classification
+            cache.put(jobs[number], grouped)
+        cache.save()  # while the helper, if any, ends its workers
     return [result for result in results if result is not None]
+
+
+Numbered = tuple[int, tuple[int, StateRef | bytes] | None, Path | None, bool]
+"""A :class:`SeriesTask` with its job's number among the jobs in place of the job."""
+
+
+def _classify_numbered(jobs: Sequence[SeriesJob], batch: tuple[Numbered, ...]) -> list[Grouped]:
+    """:func:`classify_batch` on a helper's worker, of jobs it inherited, sent by number."""
+    return classify_batch(
+        tuple(SeriesTask(jobs[number], *place) for number, *place in batch)  # type: ignore[arg-type]
+    )
+
+
+def _batched(items: Sequence[Item], size: int) -> list[tuple[Item, ...]]:
+    """``items`` in tuples of ``size`` (the last may be shorter): a worker's task each."""
+    return [tuple(items[start : start + size]) for start in range(0, len(items), size)]
 
 
 def _digest(text: str) -> str:

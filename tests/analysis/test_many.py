@@ -26,6 +26,7 @@ from sphinxcontrib_trending.analysis.many import (
 from sphinxcontrib_trending.analysis.summary import run_samples
 from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns
 from sphinxcontrib_trending.ingest.json_documents import json_bytes, json_value
+from tests.forks import forks_of
 
 SETTINGS = GroupingSpec(samples="runs", search="exact", direction="higher", sbps=None)
 
@@ -91,6 +92,55 @@ def test_in_process_and_two_workers_give_what_classify_gives() -> None:
     assert classify_series(jobs, SeriesCache(None, "a")) == expected
     assert classify_series(jobs, SeriesCache(None, "a"), workers=2) == expected
     assert any(len(result.groups) > 1 for result in expected)
+
+
+@pytest.mark.parametrize(("cached", "forked"), [(7, []), (6, [2]), (0, [2])])
+def test_the_workers_helper_is_forked_only_when_enough_series_are_missing(
+    monkeypatch: pytest.MonkeyPatch, cached: int, forked: list[int]
+) -> None:
+    """Fewer missing series than :data:`.MIN_PARALLEL` are grouped here: no helper
+    process is forked for them, to load the compiled search for nothing."""
+    jobs = make_jobs(series.MIN_PARALLEL + 6)
+    cache = SeriesCache(None, "a")
+    classify_series(jobs[:cached], cache)
+    counts = forks_of(series, monkeypatch)
+    assert classify_series(jobs, cache, workers=2) == [direct(job) for job in jobs]
+    assert counts == forked
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        SETTINGS,
+        replace(SETTINGS, search="jumpavg"),
+        replace(SETTINGS, direction="lower", outlier_runs=0),
+        replace(SETTINGS, sbps=8.0, calibration="spread"),
+        replace(SETTINGS, samples="trials"),
+    ],
+)
+def test_series_extended_on_the_helper_s_workers_group_as_from_scratch(
+    tmp_path: Path, settings: GroupingSpec
+) -> None:
+    """Every series gained a run and is extended from its saved search on workers
+    forked from the helper: the groupings of a search from scratch, in-process."""
+    jobs = [replace(job, settings=settings) for job in make_jobs(series.MIN_PARALLEL + 6)]
+    jobs[0] = replace(jobs[0], samples=(*jobs[0].samples[:-1], 5e6))  # a new largest value
+    jobs[1] = replace(jobs[1], samples=(*jobs[1].samples[:-1], 0.2e6))  # starts a group
+    jobs[2] = replace(jobs[2], samples=(*jobs[2].samples[:-1], None))  # measured nothing
+    jobs[3] = replace(jobs[3], samples=jobs[3].samples[-2:])  # two runs in all
+    if settings.samples == "trials":
+        jobs = [replace(job, samples=_as_trials(job.samples)) for job in jobs]
+    before = [replace(job, samples=job.samples[:-1]) for job in jobs]
+    classify_series(before, SeriesCache(tmp_path, "scope"), workers=2)
+    extended = classify_series(jobs, SeriesCache(tmp_path, "scope"), workers=2)
+    assert extended == classify_series(jobs, SeriesCache(None, "scope"))
+
+
+def _as_trials(samples: tuple) -> tuple:
+    """Each run as three trials around its value (``None`` stays missing)."""
+    return tuple(
+        None if value is None else (value * 0.99, value, value * 1.01) for value in samples
+    )
 
 
 def test_a_warm_cache_classifies_nothing_and_a_changed_series_only_itself(
