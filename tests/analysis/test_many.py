@@ -563,3 +563,15 @@ def test_a_cache_an_earlier_release_wrote_with_nan_is_still_read(tmp_path: Path)
     entry_file.write_text(json.dumps(document))
     reread = SeriesCache(tmp_path, "scope")
     assert [reread.get(job) for job in jobs] == first
+
+
+def test_a_series_whose_identity_holds_a_lone_surrogate_is_grouped_saved_and_reused(
+    tmp_path: Path,
+) -> None:
+    """A test name read from JSON may hold one: its saved search's file is named from
+    the identity's bytes, which UTF-8 alone cannot give."""
+    jobs = [replace(job, identity=f"{job.identity}\ud800") for job in make_jobs(3)]
+    first = classify_series(jobs, SeriesCache(tmp_path, "scope"))
+    reread = SeriesCache(tmp_path, "scope")
+    assert [reread.get(job) for job in jobs] == first
+    assert list(tmp_path.rglob("*.state")), "its saved search was written"
