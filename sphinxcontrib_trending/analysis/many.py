@@ -584,7 +584,8 @@ def classify_series(
     (:func:`~.map_ordered`), or here when neither is given or fewer than
     :data:`MIN_PARALLEL` are missing.  The cache is saved once at the end.
     """
-    forking = scheduler is None and (workers or 0) > 1 and can_fork()
+    # workers of a helper forked early: two or more (with one, this process groups)
+    forked = (workers or 0) if scheduler is None and can_fork() else 0
     with contextlib.ExitStack() as helper:
         ready: ReadyWorkers[Sequence[SeriesJob]] | None = None
         results: list[Classification | None] = []
@@ -594,8 +595,8 @@ def classify_series(
             results.append(result)
             if result is None:
                 missing.append(number)
-                if forking and len(missing) == MIN_PARALLEL:
-                    ready = helper.enter_context(ReadyWorkers(load_grouping, jobs, workers or 2))
+                if forked > 1 and len(missing) == MIN_PARALLEL:
+                    ready = helper.enter_context(ReadyWorkers(load_grouping, jobs, forked))
         todo = [cache.task(jobs[number], local=scheduler is None) for number in missing]
         computed: Iterable[Grouped]
         if len(todo) < MIN_PARALLEL or not (workers or scheduler):
