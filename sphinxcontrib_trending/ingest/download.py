@@ -21,25 +21,15 @@ reset, a broken chunk), fails that URL alone, with a ``source`` problem.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import shutil
-import socket
 import tempfile
-import threading
 import time
-import zlib
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
-
-import requests
-import urllib3.exceptions
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from typing import TYPE_CHECKING, Any
 
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.downloaded import (
@@ -54,13 +44,8 @@ from sphinxcontrib_trending.ingest.downloaded import (
 from sphinxcontrib_trending.ingest.limits import DEFAULT_LIMITS, ReadLimits
 from sphinxcontrib_trending.ingest.model import Problem
 
-_CHUNK = 64 * 1024
-_ENCODINGS = {"gzip": 47, "x-gzip": 47, "deflate": 47}
-"""zlib window bits: 32 + 15 reads a gzip or zlib header, whichever comes."""
-
-
-class DownloadRefused(requests.RequestException):
-    """The answer broke a limit or made no sense; the cached copy (if any) is used."""
+if TYPE_CHECKING:
+    import requests
 
 
 @contextlib.contextmanager
@@ -78,91 +63,6 @@ def _locked(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-class _Abortable:
-    """The sockets a download thread opened, so a waiter can cut them when it gives up.
-
-    A blocked receive cannot be interrupted from another thread, but shutting
-    its socket down ends it at once; without this an abandoned helper thread
-    would linger for as long as the server keeps trickling.
-    """
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.sockets: dict[int, list[socket.socket]] = {}
-        self.abandoned: set[int] = set()
-
-    def opened(self, sock: socket.socket | None) -> None:
-        if sock is None:
-            return
-        thread = threading.get_ident()
-        with self.lock:
-            self.sockets.setdefault(thread, []).append(sock)
-            cut = thread in self.abandoned
-        if cut:
-            _shut(sock)
-
-    def abandon(self, thread: int | None) -> None:
-        if thread is None:
-            return
-        with self.lock:
-            self.abandoned.add(thread)
-            sockets = self.sockets.pop(thread, [])
-        for sock in sockets:
-            _shut(sock)
-
-    def finished(self, thread: int) -> None:
-        with self.lock:
-            self.sockets.pop(thread, None)
-            self.abandoned.discard(thread)
-
-
-def _shut(sock: socket.socket) -> None:
-    with contextlib.suppress(OSError):
-        sock.shutdown(socket.SHUT_RDWR)
-
-
-_ABORTABLE = _Abortable()
-
-
-class _TrackedHTTPConnection(HTTPConnection):
-    def connect(self) -> None:
-        super().connect()
-        _ABORTABLE.opened(self.sock)
-
-
-class _TrackedHTTPSConnection(HTTPSConnection):
-    def connect(self) -> None:
-        super().connect()
-        _ABORTABLE.opened(self.sock)
-
-
-class _TrackedHTTPPool(HTTPConnectionPool):
-    ConnectionCls = _TrackedHTTPConnection
-
-
-class _TrackedHTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _TrackedHTTPSConnection
-
-
-class _TrackedAdapter(HTTPAdapter):
-    """Requests' adapter, with connections whose sockets :data:`_ABORTABLE` can cut."""
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {
-            "http": _TrackedHTTPPool,
-            "https": _TrackedHTTPSPool,
-        }
-
-
-def _session() -> requests.Session:
-    session = requests.Session()
-    adapter = _TrackedAdapter()
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return session
 
 
 _TEMPORARY_PREFIX = "trending-downloads-"
@@ -200,8 +100,9 @@ class Downloads:
         session: requests.Session | None = None,
         limits: ReadLimits = DEFAULT_LIMITS,
     ) -> None:
+        """``session`` defaults to a new one, made at the first fetch (see :mod:`.http_fetch`)."""
         self.folder = folder
-        self.session = session or _session()
+        self._session = session
         self.limits = limits
 
     def local_path(self, url: str) -> Path:
@@ -233,147 +134,44 @@ class Downloads:
         )
 
     def _fetch(self, url: str) -> Fetched:
+        from sphinxcontrib_trending.ingest import http_fetch  # only where a URL is fetched
+
+        if self._session is None:
+            self._session = http_fetch.new_session()
         local = self.local_path(url)
         known = self.validators(url)
-        headers = {"Accept-Encoding": ", ".join(_ENCODINGS)}
+        headers = {"Accept-Encoding": http_fetch.ACCEPT_ENCODING}
         if known.get("etag"):
             headers["If-None-Match"] = known["etag"]
         if known.get("last_modified"):
             headers["If-Modified-Since"] = known["last_modified"]
         deadline = time.monotonic() + self.limits.download_seconds
-        idle = min(self.limits.download_idle_seconds, self.limits.download_seconds)
-        timeout = (idle, idle)
         try:
-            with self._answer(url, headers, timeout, deadline) as response:
+            with http_fetch.answer(self._session, url, headers, self.limits, deadline) as response:
                 if response.status_code == 304:
                     if known:
                         self._write_sidecar(url, known)
                         return Fetched(local)
-                    raise DownloadRefused("304 Not Modified to a request that had no validators")
+                    raise http_fetch.DownloadRefused(
+                        "304 Not Modified to a request that had no validators"
+                    )
                 response.raise_for_status()
-                write_atomically(local, self._body(response, deadline))
+                write_atomically(local, http_fetch.body(response, self.limits, deadline))
                 validators = {
                     "etag": response.headers.get("ETag"),
                     "last_modified": response.headers.get("Last-Modified"),
                 }
                 self._write_sidecar(url, validators)
                 return Fetched(local)
-        except (requests.RequestException, OSError) as error:
+        except (http_fetch.FetchError, OSError) as error:
             return self._fallback(url, local, error)
 
     def _write_sidecar(self, url: str, validators: dict[str, Any]) -> None:
         meta = {"url": url, **validators, "round": current_round()}
         write_atomically(sidecar(self.folder, url), [json.dumps(meta).encode()])
 
-    def _answer(
-        self, url: str, headers: dict[str, str], timeout: tuple[float, float], deadline: float
-    ) -> requests.Response:
-        """The response once its headers are in, or DownloadRefused at the deadline.
-
-        The request runs in a helper thread because a server can trickle its
-        headers too, and a blocked receive cannot be interrupted: past the
-        deadline the helper's sockets are shut down, which ends it at once,
-        and the build goes on.
-        """
-        outcome: dict[str, Any] = {}
-        lock = threading.Lock()
-
-        def ask() -> None:
-            try:
-                response = self.session.get(url, headers=headers, stream=True, timeout=timeout)
-            except BaseException as error:  # handed to the waiting thread
-                outcome["error"] = error
-                return
-            finally:
-                _ABORTABLE.finished(threading.get_ident())
-            with lock:
-                if outcome.get("abandoned"):
-                    response.close()
-                else:
-                    outcome["response"] = response
-
-        helper = threading.Thread(target=ask, name=f"download {url}", daemon=True)
-        helper.start()
-        helper.join(max(0.0, deadline - time.monotonic()))
-        with lock:
-            if helper.is_alive() and "response" not in outcome:
-                outcome["abandoned"] = True
-                _ABORTABLE.abandon(helper.ident)
-                raise _too_slow(self.limits)
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["response"]
-
-    def _body(self, response: requests.Response, deadline: float) -> Iterator[bytes]:
-        """The decoded body in bounded pieces; raises past the size cap or the deadline."""
-        received = 0
-        arrivals = _arrivals(response, self.limits)
-        for piece in _decoded(arrivals, response.headers.get("Content-Encoding")):
-            received += len(piece)
-            if received > self.limits.max_download_bytes:
-                raise DownloadRefused(
-                    f"larger than max_download_bytes ({self.limits.max_download_bytes:,} bytes)"
-                )
-            if time.monotonic() > deadline:
-                raise _too_slow(self.limits)
-            yield piece
-
     def _fallback(self, url: str, local: Path, error: Exception) -> Fetched:
         if local.exists():
             message = f"download failed ({error}); using the cached copy"
             return Fetched(local, Problem(url, message, "source"))
         return Fetched(None, Problem(url, f"download failed and no cached copy: {error}", "source"))
-
-
-def _too_slow(limits: ReadLimits) -> DownloadRefused:
-    return DownloadRefused(f"took longer than download_seconds ({limits.download_seconds:g} s)")
-
-
-def _arrivals(response: requests.Response, limits: ReadLimits) -> Iterator[bytes]:
-    """The raw body as it arrives: ``read1`` returns whatever one receive brought,
-    so a trickling server cannot hide past the deadline inside one long read.
-
-    Reading the raw stream bypasses requests, so urllib3's and http.client's
-    own errors arrive here unwrapped; they become :class:`DownloadRefused`.
-    """
-    raw = response.raw
-    try:
-        while piece := raw.read1(_CHUNK, decode_content=False):
-            yield piece
-    except urllib3.exceptions.ReadTimeoutError:
-        if limits.download_idle_seconds >= limits.download_seconds:
-            raise _too_slow(limits) from None
-        raise DownloadRefused(
-            f"the server sent nothing for download_idle_seconds "
-            f"({limits.download_idle_seconds:g} s)"
-        ) from None
-    except (urllib3.exceptions.HTTPError, http.client.HTTPException) as error:
-        raise DownloadRefused(f"the body was cut short ({_cause(error)})") from None
-
-
-def _cause(error: Exception) -> str:
-    """The innermost reason urllib3 wraps (``IncompleteRead(...)``, a reset), not its wrapper."""
-    inner = error.args[-1] if error.args else None
-    return repr(inner) if isinstance(inner, Exception) else str(error)
-
-
-def _decoded(pieces: Iterator[bytes], encoding: str | None) -> Iterator[bytes]:
-    name = (encoding or "identity").strip().lower()
-    if name == "identity":
-        yield from pieces
-        return
-    if name not in _ENCODINGS:
-        raise DownloadRefused(f"unsupported Content-Encoding {encoding!r}")
-    decoder = zlib.decompressobj(_ENCODINGS[name])
-    try:
-        for piece in pieces:
-            data = piece
-            while data:
-                yield decoder.decompress(data, _CHUNK)  # never more than _CHUNK at once
-                data = decoder.unconsumed_tail
-        while not decoder.eof and (rest := decoder.decompress(b"", _CHUNK)):
-            yield rest
-        if not decoder.eof:  # its checksum, at the very end, was never seen
-            raise DownloadRefused(f"{name} Content-Encoding cut short before its checksum")
-    except zlib.error as error:
-        raise DownloadRefused(f"corrupt {name} Content-Encoding: {error}") from None

@@ -16,10 +16,9 @@ from datetime import datetime
 from functools import cache
 from importlib import resources
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-import jsonschema
 import yaml
 
 from sphinxcontrib_trending.ingest.formats import InputFormat, Reading
@@ -42,6 +41,9 @@ from sphinxcontrib_trending.ingest.results import strip_tc_prefix, thread_core
 from sphinxcontrib_trending.ingest.telemetry import read_telemetry
 from sphinxcontrib_trending.ingest.timestamps import parse_iso_or_epoch
 
+if TYPE_CHECKING:
+    import jsonschema
+
 _KEPT_ATTRIBUTES = ("dut_type", "tg_type", "tg_version", "test_type", "version")
 
 
@@ -60,7 +62,14 @@ def _schema() -> dict[str, Any]:
 
 @cache
 def _validator() -> jsonschema.protocols.Validator:
-    """The full validator: it names the JSON path of a problem."""
+    """The full validator: it names the JSON path of a problem.
+
+    Imported only when a document fails :func:`_fast_check`: jsonschema took
+    a sixteenth of a second of every ingest, which asks each format whether
+    it claims the inputs (see ``sphinx-trending ingest``'s format guess).
+    """
+    import jsonschema
+
     schema = _schema()
     validator_class = jsonschema.validators.validator_for(schema)
     validator_class.check_schema(schema)
@@ -89,7 +98,9 @@ def schema_error(document: Any) -> jsonschema.ValidationError | None:
     try:
         _fast_check()(document)
     except fastjsonschema.JsonSchemaException:
-        return jsonschema.exceptions.best_match(_validator().iter_errors(document))
+        from jsonschema.exceptions import best_match
+
+        return best_match(_validator().iter_errors(document))
     return None
 
 
