@@ -30,7 +30,7 @@ import pytest
 from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
-from sphinxcontrib_trending.sphinxext.figure_files import figure_text
+from sphinxcontrib_trending.sphinxext.figure_files import whole_figure
 from sphinxcontrib_trending.sphinxext.nodes import (
     expanded_graphs,
     place_headings,
@@ -79,7 +79,7 @@ def normalised(env: BuildEnvironment, page: str) -> str:
     graphs = list(copy.findall(trending_graph))
     place_headings(graphs)
     for graph in graphs:
-        graph["figure"] = figure_summary(figure_text(env, graph["figure"]))
+        graph["figure"] = figure_summary(json.dumps(whole_figure(env, graph["figure"])))
     for table in list(copy.findall(trending_table)):  # its rows are data until written
         table.replace_self(expanded(table))
     return copy.pformat()

@@ -23,35 +23,55 @@ doctrees Sphinx keeps.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from sphinxcontrib_trending.render.page_runs import PageRuns, expand_figure
+from sphinxcontrib_trending.render.script_data import script_bytes
 from sphinxcontrib_trending.sphinxext import background_writes
 
 FOLDER = "trending-figures"
 SUFFIX = ".figures"
+RUNS_SUFFIX = ".runs"
+"""The page's table of what its figures share (:mod:`~.render.page_runs`), as JSON."""
 
 _STASH = "trending_figures_stash"
 """``env.temp_data``: the file of the page being read, open for writing its figures."""
+_RUNS = "trending_page_runs"
+"""``env.temp_data``: the :class:`.PageRuns` of the page being read."""
 
 
-def _page_file(env: BuildEnvironment, docname: str) -> Path:
-    return Path(env.doctreedir, FOLDER, docname + SUFFIX)
+def _page_file(env: BuildEnvironment, docname: str, suffix: str = SUFFIX) -> Path:
+    return Path(env.doctreedir, FOLDER, docname + suffix)
 
 
-def stash_figure(env: BuildEnvironment, name: str, figure: str | bytes) -> str:
+def page_runs(env: BuildEnvironment) -> PageRuns:
+    """The table of what the figures of the page being read share, kept with its figures
+    when the read ends; the page's figures drawn with it name its rows."""
+    runs: PageRuns | None = env.temp_data.get(_RUNS)
+    if runs is None:
+        runs = env.temp_data[_RUNS] = PageRuns()
+    return runs
+
+
+def stash_figure(
+    env: BuildEnvironment, name: str, figure: str | bytes, shares_table: bool = False
+) -> str:
     """Keep ``figure`` (JSON, a text or its UTF-8) for the page being read; return
     what names it.
 
     The key names the page, the graph and where its figure lies in the
-    page's file (``graphs/trending-graph-0:0:38211``).  It names the page
-    because builders that gather pages into one document (LaTeX, single
-    HTML) resolve a graph under another page's name.
+    page's file (``graphs/trending-graph-0:0:38211``), and ends in
+    :data:`SHARES_TABLE` if the figure names rows of the page's table
+    (``shares_table``, see :func:`page_runs`).  It names the page because
+    builders that gather pages into one document (LaTeX, single HTML)
+    resolve a graph under another page's name.
     """
     stash: _Stash | None = env.temp_data.get(_STASH)
     if stash is None:
@@ -64,7 +84,17 @@ def stash_figure(env: BuildEnvironment, name: str, figure: str | bytes) -> str:
     offset = stash.length
     stash.length += len(data)
     background_writes.submit(stash.file.write, data)
-    return f"{env.docname}/{name}:{offset}:{len(data)}"
+    return f"{env.docname}/{name}:{offset}:{len(data)}{SHARES_TABLE if shares_table else ''}"
+
+
+SHARES_TABLE = ":t"
+"""The end of the key of a figure that names rows of its page's table."""
+
+
+def _parts(key: str) -> tuple[str, str, str]:
+    """The page and graph, the offset and the length a key names."""
+    name, offset, length = key.removesuffix(SHARES_TABLE).rsplit(":", 2)
+    return name, offset, length
 
 
 class _Stash:
@@ -81,13 +111,25 @@ class _Stash:
 
 def figure_name(key: str) -> str:
     """The page and graph a key names (``graphs/trending-graph-0``), for messages."""
-    return key.rsplit(":", 2)[0]
+    return _parts(key)[0]
+
+
+def figure_page(key: str) -> str:
+    """The page whose read kept the figure of ``key``."""
+    return figure_name(key).rsplit("/", 1)[0]
 
 
 def figure_text(env: BuildEnvironment, key: str) -> str:
     """The figure :func:`stash_figure` kept under ``key``; ``OSError`` if its file is gone."""
     with FigureReader(env) as figures:
         return figures.data(key).decode("utf-8")
+
+
+def whole_figure(env: BuildEnvironment, key: str) -> dict[str, Any]:
+    """The figure :func:`stash_figure` kept under ``key``, whole (see
+    :meth:`FigureReader.figure`); ``OSError`` if its file is gone."""
+    with FigureReader(env) as figures:
+        return figures.figure(key)
 
 
 class FigureReader:
@@ -101,6 +143,7 @@ class FigureReader:
     def __init__(self, env: BuildEnvironment) -> None:
         self._env = env
         self._files: dict[str, BinaryIO] = {}
+        self._tables: dict[str, bytes] = {}
 
     def __enter__(self) -> FigureReader:
         return self
@@ -112,7 +155,7 @@ class FigureReader:
 
     def data(self, key: str) -> bytes:
         """The figure kept under ``key``, as UTF-8; ``OSError`` if its file is gone."""
-        name, offset, length = key.rsplit(":", 2)
+        name, offset, length = _parts(key)
         docname = name.rsplit("/", 1)[0]
         stash = self._files.get(docname)
         if stash is None:
@@ -123,10 +166,35 @@ class FigureReader:
             raise OSError(f"the figures of {docname!r} are cut short")
         return data
 
+    def table(self, key: str) -> bytes | None:
+        """The table of the page whose figure ``key`` names (see :func:`page_runs`), as
+        script-safe JSON; None if the figure names none; ``OSError`` if it is gone."""
+        if not key.endswith(SHARES_TABLE):
+            return None
+        docname = figure_page(key)
+        table = self._tables.get(docname)
+        if table is None:
+            table = self._tables[docname] = _page_file(self._env, docname, RUNS_SUFFIX).read_bytes()
+        return table
+
+    def figure(self, key: str) -> dict[str, Any]:
+        """The figure kept under ``key``, whole: what it names of its page's table put back."""
+        table = self.table(key)
+        figure = json.loads(self.data(key))
+        return expand_figure(figure, None if table is None else json.loads(table))
+
 
 def _finish_page(app: Sphinx, doctree: nodes.document) -> None:
-    """Cut the page's file after its last figure, or remove it when the read kept none."""
+    """Cut the page's file after its last figure, or remove it when the read kept none;
+    keep the table its figures share, if any."""
     _remove_figures_of_before(app.env, app.env.docname)
+    runs: PageRuns | None = app.env.temp_data.pop(_RUNS, None)
+    table = _page_file(app.env, app.env.docname, RUNS_SUFFIX)
+    if runs:
+        table.parent.mkdir(parents=True, exist_ok=True)
+        background_writes.submit(table.write_bytes, script_bytes(runs.table()))
+    else:
+        table.unlink(missing_ok=True)
     stash: _Stash | None = app.env.temp_data.pop(_STASH, None)
     if stash is None:
         _page_file(app.env, app.env.docname).unlink(missing_ok=True)
@@ -158,6 +226,7 @@ def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     """A removed page's figures go; a page about to be read again writes over its file."""
     if docname not in env.found_docs:
         _page_file(env, docname).unlink(missing_ok=True)
+        _page_file(env, docname, RUNS_SUFFIX).unlink(missing_ok=True)
 
 
 def register(app: Sphinx) -> None:
