@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import posixpath
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -35,6 +36,8 @@ from sphinx.environment import BuildEnvironment
 from sphinxcontrib_trending.render.page_runs import PageRuns, expand_figure
 from sphinxcontrib_trending.render.script_data import script_bytes
 from sphinxcontrib_trending.sphinxext import background_writes
+from sphinxcontrib_trending.sphinxext.env_records import FigureHome, figure_homes, note_figure_home
+from sphinxcontrib_trending.sphinxext.page_files import PageFiles, data_place, interactive
 
 FOLDER = "trending-figures"
 SUFFIX = ".figures"
@@ -45,6 +48,34 @@ _STASH = "trending_figures_stash"
 """``env.temp_data``: the file of the page being read, open for writing its figures."""
 _RUNS = "trending_page_runs"
 """``env.temp_data``: the :class:`.PageRuns` of the page being read."""
+_OUTPUT = "trending_figures_output"
+"""``env.temp_data``: the data files of the page being read, in an interactive HTML build."""
+
+DATA_CALLBACK = "trendingFigure"
+"""The function each graph data file calls (defined in trending.js)."""
+RUNS_CALLBACK = "trendingRuns"
+"""The function a page's table of shared run texts calls (defined in trending.js)."""
+RUNS_FILE = "trending-runs.js"
+"""The name of a page's table of shared run texts, after the page's own."""
+
+
+def data_file(graph_id: str, figure: bytes, table: str | None) -> bytes:
+    """A graph's data file: it hands the figure to trending.js when loaded, and names
+    its page's ``table`` if the figure shares one.
+
+    The figure JSON is script-safe (no ``<``, ``>`` or ``&``), the id is
+    ours and the table's name JSON, so the file runs nothing but the one
+    call.  Made of the figure's bytes: a page's thousands of figures are
+    not decoded only to be encoded again.
+    """
+    call = f"{DATA_CALLBACK}({json.dumps(f'{graph_id}-figure')},".encode()
+    named = b"" if table is None else b"," + json.dumps(table).encode()
+    return b"".join((call, figure, named, b");\n"))
+
+
+def runs_file(table: str, data: bytes) -> bytes:
+    """The file of page ``table``'s table (script-safe JSON ``data``), handed to trending.js."""
+    return b"".join((f"{RUNS_CALLBACK}(".encode(), json.dumps(table).encode(), b",", data, b");\n"))
 
 
 def _page_file(env: BuildEnvironment, docname: str, suffix: str = SUFFIX) -> Path:
@@ -73,6 +104,11 @@ def stash_figure(
     builders that gather pages into one document (LaTeX, single HTML)
     resolve a graph under another page's name.
     """
+    data = figure if isinstance(figure, bytes) else figure.encode("utf-8")
+    output: _Output | None = env.temp_data.get(_OUTPUT)
+    if output is not None:
+        output.write(name, data, env.docname if shares_table else None)
+        return f"{env.docname}/{name}{IN_OUTPUT}{SHARES_TABLE if shares_table else ''}"
     stash: _Stash | None = env.temp_data.get(_STASH)
     if stash is None:
         path = _page_file(env, env.docname)
@@ -80,7 +116,6 @@ def stash_figure(
         # open for the whole read of the page: closed when the read ends (_finish_page)
         stash = _Stash(open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o666), "wb"))  # noqa: SIM115
         env.temp_data[_STASH] = stash
-    data = figure if isinstance(figure, bytes) else figure.encode("utf-8")
     offset = stash.length
     stash.length += len(data)
     background_writes.submit(stash.file.write, data)
@@ -89,12 +124,70 @@ def stash_figure(
 
 SHARES_TABLE = ":t"
 """The end of the key of a figure that names rows of its page's table."""
+IN_OUTPUT = ":out"
+"""Ends the key of a figure written as its data file while the page was read (then
+:data:`SHARES_TABLE` if it shares its page's table)."""
+
+
+def in_output(key: str) -> bool:
+    """Whether the figure of ``key`` lies in its data file, written while its page was read."""
+    return key.removesuffix(SHARES_TABLE).endswith(IN_OUTPUT)
+
+
+def shares_table(key: str) -> bool:
+    return key.endswith(SHARES_TABLE)
 
 
 def _parts(key: str) -> tuple[str, str, str]:
     """The page and graph, the offset and the length a key names."""
+    if in_output(key):
+        raise OSError("it was written to an HTML build's output")
     name, offset, length = key.removesuffix(SHARES_TABLE).rsplit(":", 2)
     return name, offset, length
+
+
+def output_home(app: Sphinx) -> str:
+    """Where this build writes the figures of the pages it reads: the output of an
+    interactive HTML build (``builder:outdir``), or "" for beside the doctrees."""
+    return f"{app.builder.name}:{app.outdir}" if interactive(app) else ""
+
+
+class _Output:
+    """The data files of the page being read, written to an interactive HTML build's
+    output as the page's figures are drawn: each figure is written once, not kept
+    beside the doctree and copied to its data file when the page is written.
+
+    The build knows where they are (:class:`.FigureHome`): a build of
+    another builder or output, or one that finds a file gone, reads the
+    page again (:func:`_outdated_figures`).
+    """
+
+    def __init__(self, app: Sphinx, docname: str) -> None:
+        self.home = output_home(app)
+        self.folder, stem = data_place(app, docname)
+        self.files = PageFiles(app, docname, (self.folder, stem))
+        self.names: list[str] = []
+
+    def write(self, graph_id: str, figure: bytes, table: str | None) -> None:
+        self.names.append(
+            self.files.write_in_background(f"{graph_id}.js", data_file(graph_id, figure, table))
+        )
+
+    def finish(self, docname: str, runs: PageRuns | None) -> FigureHome | None:
+        """Write the page's table, if any; return where its files are, once written."""
+        if runs:
+            table = runs_file(docname, script_bytes(runs.table()))
+            self.names.append(self.files.write_in_background(RUNS_FILE, table))
+        background_writes.wait()  # a parallel reader's process ends with its pages
+        if not self.names:
+            return None
+        return FigureHome(self.home, "\n".join(posixpath.join(self.folder, n) for n in self.names))
+
+
+def _start_page(app: Sphinx, docname: str, source: list[str]) -> None:
+    """In an interactive HTML build, the page's figures go to its data files as drawn."""
+    if interactive(app):
+        app.env.temp_data[_OUTPUT] = _Output(app, docname)
 
 
 class _Stash:
@@ -111,7 +204,10 @@ class _Stash:
 
 def figure_name(key: str) -> str:
     """The page and graph a key names (``graphs/trending-graph-0``), for messages."""
-    return _parts(key)[0]
+    bare = key.removesuffix(SHARES_TABLE)
+    if bare.endswith(IN_OUTPUT):
+        return bare.removesuffix(IN_OUTPUT)
+    return bare.rsplit(":", 2)[0]
 
 
 def figure_page(key: str) -> str:
@@ -154,7 +250,8 @@ class FigureReader:
         self._files.clear()
 
     def data(self, key: str) -> bytes:
-        """The figure kept under ``key``, as UTF-8; ``OSError`` if its file is gone."""
+        """The figure kept under ``key``, as UTF-8; ``OSError`` if its file is gone or
+        the figure was written to an HTML build's output (:func:`in_output`)."""
         name, offset, length = _parts(key)
         docname = name.rsplit("/", 1)[0]
         stash = self._files.get(docname)
@@ -169,7 +266,7 @@ class FigureReader:
     def table(self, key: str) -> bytes | None:
         """The table of the page whose figure ``key`` names (see :func:`page_runs`), as
         script-safe JSON; None if the figure names none; ``OSError`` if it is gone."""
-        if not key.endswith(SHARES_TABLE):
+        if not shares_table(key):
             return None
         docname = figure_page(key)
         table = self._tables.get(docname)
@@ -186,22 +283,66 @@ class FigureReader:
 
 def _finish_page(app: Sphinx, doctree: nodes.document) -> None:
     """Cut the page's file after its last figure, or remove it when the read kept none;
-    keep the table its figures share, if any."""
-    _remove_figures_of_before(app.env, app.env.docname)
-    runs: PageRuns | None = app.env.temp_data.pop(_RUNS, None)
-    table = _page_file(app.env, app.env.docname, RUNS_SUFFIX)
+    keep the table its figures share, if any; note where they lie."""
+    env, docname = app.env, app.env.docname
+    _remove_figures_of_before(env, docname)
+    runs: PageRuns | None = env.temp_data.pop(_RUNS, None)
+    output: _Output | None = env.temp_data.pop(_OUTPUT, None)
+    table = _page_file(env, docname, RUNS_SUFFIX)
+    if output is not None:
+        table.unlink(missing_ok=True)
+        _page_file(env, docname).unlink(missing_ok=True)
+        note_figure_home(env, docname, output.finish(docname, runs))
+        return
     if runs:
         table.parent.mkdir(parents=True, exist_ok=True)
         background_writes.submit(table.write_bytes, script_bytes(runs.table()))
     else:
         table.unlink(missing_ok=True)
-    stash: _Stash | None = app.env.temp_data.pop(_STASH, None)
+    stash: _Stash | None = env.temp_data.pop(_STASH, None)
     if stash is None:
-        _page_file(app.env, app.env.docname).unlink(missing_ok=True)
+        _page_file(env, docname).unlink(missing_ok=True)
+        note_figure_home(env, docname, None)
         return
     with stash.file:
         background_writes.wait()
         stash.file.truncate(stash.length)
+    kept = [docname + SUFFIX, *([docname + RUNS_SUFFIX] if runs else [])]
+    note_figure_home(env, docname, FigureHome("", "\n".join(kept)))
+
+
+def _outdated_figures(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Pages to read again because their figures are not where this build finds them:
+    written to another builder's or folder's output, or beside the doctrees for an
+    interactive HTML build (or the other way round), or with a file gone."""
+    home = output_home(app)
+    root = str(app.outdir) if home else os.path.join(env.doctreedir, FOLDER)
+    listed: dict[str, set[str]] = {}
+    outdated = []
+    for docname, kept in figure_homes(env).items():
+        if docname in removed or docname in changed:
+            continue
+        if kept.output != home or not _all_there(root, kept.files.split("\n"), listed):
+            outdated.append(docname)
+    return outdated
+
+
+def _all_there(root: str, paths: list[str], listed: dict[str, set[str]]) -> bool:
+    """Whether every file of ``paths`` (relative to ``root``) is there; each folder is
+    listed once (``listed``), not each file looked up."""
+    for path in paths:
+        folder, name = posixpath.split(path)
+        names = listed.get(folder)
+        if names is None:
+            try:
+                names = listed[folder] = set(os.listdir(os.path.join(root, folder)))
+            except OSError:
+                names = listed[folder] = set()
+        if name not in names:
+            return False
+    return True
 
 
 def _remove_figures_of_before(env: BuildEnvironment, docname: str) -> None:
@@ -230,5 +371,7 @@ def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
 
 
 def register(app: Sphinx) -> None:
+    app.connect("source-read", _start_page)
     app.connect("doctree-read", _finish_page)
     app.connect("env-purge-doc", purge_doc)
+    app.connect("env-get-outdated", _outdated_figures)

@@ -34,7 +34,6 @@ index gets the headings' text as before.
 from __future__ import annotations
 
 import hashlib
-import json
 import posixpath
 from collections.abc import Iterable
 from pathlib import Path
@@ -59,21 +58,24 @@ from sphinxcontrib_trending.sphinxext.env_records import (
     target_of,
 )
 from sphinxcontrib_trending.sphinxext.figure_files import (
+    RUNS_FILE,
     FigureReader,
+    data_file,
     figure_name,
     figure_page,
+    in_output,
+    runs_file,
+    shares_table,
     stash_figure,
 )
-from sphinxcontrib_trending.sphinxext.page_files import PageFiles, interactive, page_dir
+from sphinxcontrib_trending.sphinxext.page_files import (
+    PageFiles,
+    data_place,
+    interactive,
+    page_dir,
+)
 from sphinxcontrib_trending.sphinxext.table_nodes import link_targets, trending_link, trending_table
 from sphinxcontrib_trending.sphinxext.warnings import warn
-
-DATA_CALLBACK = "trendingFigure"
-"""The function each graph data file calls (defined in trending.js)."""
-RUNS_CALLBACK = "trendingRuns"
-"""The function a page's table of shared run texts calls (defined in trending.js)."""
-RUNS_FILE = "trending-runs.js"
-"""The name of a page's table of shared run texts, after the page's own."""
 
 
 class trending_graph(nodes.General, nodes.Element):
@@ -301,53 +303,55 @@ def _as_nodes(group: trending_graphs) -> list[nodes.Element]:
 
 
 class _DataFiles:
-    """Writes a page's graph data files and, once per page whose read drew them, the
-    table of what their figures share (:mod:`~.render.page_runs`).
+    """The URLs of a page's graph data files and of the tables of what their figures
+    share (:mod:`~.render.page_runs`), relative to the page.
 
-    A page's graphs share its own table; the graphs of a builder that
-    gathers pages into one (single HTML) share their own page's.
+    Most were written while their page was read (:func:`.in_output`); the
+    others are written here, from the figures kept beside the doctrees,
+    with their page's table once.  A page's graphs share its own table;
+    the graphs of a builder that gathers pages into one (single HTML)
+    share their own page's.
     """
 
-    def __init__(self, files: PageFiles, figures: FigureReader, docname: str) -> None:
-        self._files = files
+    def __init__(self, app: Sphinx, figures: FigureReader, docname: str) -> None:
+        self._app = app
+        self._files = PageFiles(app, docname)
         self._figures = figures
         self._docname = docname
-        self._tables: dict[str, tuple[bytes, str]] = {}
+        self._here = page_dir(app, docname) or "."
+        self._tables: dict[str, str] = {}
 
     def write(self, graph_id: str, key: str) -> tuple[str, str]:
-        """The figure kept under ``key`` as a data file that hands it to trending.js when
-        loaded; return its URL and its table's ("" for none); ``OSError`` if it is gone.
-
-        The figure JSON is script-safe (no ``<``, ``>`` or ``&``), the id is
-        ours and the table's id JSON, so the file runs nothing but the one
-        call.  Made of the figure's bytes as read: a page's thousands of
-        figures are not decoded only to be encoded again.
-        """
+        """The URL of the data file of the figure of ``key`` and of its table ("" for
+        none), the files written if they were not; ``OSError`` if the figure is gone."""
+        if in_output(key):
+            folder, stem = data_place(self._app, figure_page(key))
+            data = posixpath.relpath(posixpath.join(folder, f"{stem}.{graph_id}.js"), self._here)
+            if not shares_table(key):
+                return data, ""
+            table = posixpath.relpath(posixpath.join(folder, f"{stem}.{RUNS_FILE}"), self._here)
+            return data, table
         figure = self._figures.data(key)
-        table, runs = self._table(key)
-        call = f"{DATA_CALLBACK}({json.dumps(f'{graph_id}-figure')},".encode()
-        data = b"".join((call, figure, b"," + table if runs else b"", b");\n"))
+        runs = self._table(key)
+        name = figure_page(key) if runs else None
+        data = data_file(graph_id, figure, name)
         return self._files.write_in_background(f"{graph_id}.js", data), runs
 
-    def _table(self, key: str) -> tuple[bytes, str]:
-        """The id (JSON) and URL of the table the figure of ``key`` names, written the
-        first time; empty for a figure that names none."""
+    def _table(self, key: str) -> str:
+        """The URL of the table the figure of ``key`` names, written the first time; ""
+        for a figure that names none."""
         table = self._figures.table(key)
         if table is None:
-            return b"", ""
+            return ""
         page = figure_page(key)
         found = self._tables.get(page)
         if found is None:
-            found = self._tables[page] = self._write(page, table)
+            suffix = RUNS_FILE
+            if page != self._docname:
+                suffix = f"{hashlib.sha256(page.encode()).hexdigest()[:16]}.{RUNS_FILE}"
+            data = runs_file(page, table)
+            found = self._tables[page] = self._files.write_in_background(suffix, data)
         return found
-
-    def _write(self, page: str, table: bytes) -> tuple[bytes, str]:
-        name = json.dumps(page).encode()
-        suffix = RUNS_FILE
-        if page != self._docname:
-            suffix = f"{hashlib.sha256(page.encode()).hexdigest()[:16]}.{RUNS_FILE}"
-        data = b"".join((f"{RUNS_CALLBACK}(".encode(), name, b",", table, b");\n"))
-        return name, self._files.write_in_background(suffix, data)
 
 
 def _placeholder(node: trending_graph) -> nodes.paragraph:
@@ -474,7 +478,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     is_html = interactive(app)
     image_format = _image_format(app)
     with FigureReader(app.env) as figures:
-        files = _DataFiles(PageFiles(app, docname), figures, docname) if is_html else None
+        files = _DataFiles(app, figures, docname) if is_html else None
         for group in list(doctree.findall(trending_graphs)):
             if files is None or not _write_group(app, group, docname, files):
                 expanded_graphs(group)
