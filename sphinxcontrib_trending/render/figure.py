@@ -17,13 +17,14 @@ script opens only ``http(s)`` ones.
 from __future__ import annotations
 
 import colorsys
+import dataclasses
 import functools
 import html
 import itertools
 import math
 import operator
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
@@ -307,6 +308,19 @@ class _ShownTexts:
     """The job and the testbed every run shares ("" where they vary); None if neither."""
     addresses: list[str | None] | None
     """The address a click on each run opens; None when no run has one."""
+    within: tuple[_ShownTexts, npt.NDArray[np.intp]] | None = field(default=None, compare=False)
+    """The texts of all runs of these runs' history and the positions of these among
+    them, where both are alike (:meth:`alike`): a page's table finds these runs' rows
+    as those runs' (see :func:`_page_texts`)."""
+
+    def alike(self, other: _ShownTexts) -> bool:
+        """Whether ``other`` has the same columns, ``meta`` and whether it has addresses."""
+        return (
+            self.one_job == other.one_job
+            and self.one_testbed == other.one_testbed
+            and self.meta == other.meta
+            and (self.addresses is None) == (other.addresses is None)
+        )
 
     @classmethod
     def of(
@@ -327,10 +341,16 @@ class _ShownTexts:
         return cls(places, tuple(columns), one_job, one_testbed, meta, addresses)
 
     def among(
-        self, places: list[str], versions: list[str], builds: list[str], links: list[str | None]
+        self,
+        places: list[str],
+        versions: list[str],
+        builds: list[str],
+        links: list[str | None],
+        shown: npt.NDArray[np.intp],
     ) -> _ShownTexts:
         """The texts of some of these runs, given their places, versions, builds and
-        addresses, where every run of these ran in one job on one testbed.
+        addresses, and their positions among these (``shown``), where every run of
+        these ran in one job on one testbed.
 
         Those runs then share the job and the testbed too: a series that
         failed in builds others passed shows runs of its own, and working out
@@ -338,7 +358,13 @@ class _ShownTexts:
         """
         assert self.one_job and self.one_testbed
         addresses = links if any(links) else None
-        return _ShownTexts(places, (versions, builds), True, True, self.meta, addresses)
+        within = (self, shown) if (addresses is None) == (self.addresses is None) else None
+        return _ShownTexts(places, (versions, builds), True, True, self.meta, addresses, within)
+
+    def of_some(self, texts: _ShownTexts, shown: npt.NDArray[np.intp]) -> _ShownTexts:
+        """``texts``, the texts of these runs at positions ``shown``, knowing so where
+        both are alike."""
+        return dataclasses.replace(texts, within=(self, shown)) if self.alike(texts) else texts
 
 
 def _runs_hover(
@@ -376,6 +402,18 @@ def _runs_hover(
     return hover
 
 
+def _page_texts(page: PageRuns, texts: _ShownTexts) -> int:
+    """The number of ``page``'s entry of these texts; the rows of runs of a history
+    whose every run's texts the page has are found as those runs' (few array
+    operations, where a series that failed in builds others passed took a look-up
+    per run)."""
+    if texts.within is None:
+        return page.shown(texts, texts.places, texts.columns, texts.meta, texts.addresses)
+    every, positions = texts.within
+    _page_texts(page, every)
+    return page.shown_among(texts, every, positions, texts.meta, texts.addresses is not None)
+
+
 def _runs_hover_on_page(
     page: PageRuns,
     texts: _ShownTexts,
@@ -387,10 +425,7 @@ def _runs_hover_on_page(
     """What :func:`_runs_hover` gives and the runs' places, as the rows of ``page``'s
     table they are (see :mod:`.page_runs`): the series' own deviations and
     percentiles, and the number of the texts it shares with the page's other series."""
-    runs: dict[str, Any] = {
-        "shown": page.shown(texts, texts.places, texts.columns, texts.meta, texts.addresses),
-        "stdev": stdevs,
-    }
+    runs: dict[str, Any] = {"shown": _page_texts(page, texts), "stdev": stdevs}
     if percentiles is not None:
         runs["percentiles"] = percentiles
     template = _runs_template(
@@ -566,10 +601,11 @@ class _RunTexts:
             every = kept[None, x_axis] = self._shown_texts(rows, None, x_axis, kept)
         picked = rows[shown]
         if not (every.one_job and every.one_testbed):
-            return _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
+            some = _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
+            return every.of_some(some, shown)
         versions, builds = (self._columns[at][picked].tolist() for at in (3, 5))
         links = [] if every.addresses is None else self._columns[7][picked].tolist()
-        return every.among(self.places(x_axis, picked), versions, builds, links)
+        return every.among(self.places(x_axis, picked), versions, builds, links, shown)
 
     def places(self, x_axis: str, rows: npt.NDArray[np.intp]) -> list[str]:
         """The runs' places on the x axis ``x_axis`` (one of :data:`X_AXES`)."""

@@ -32,6 +32,9 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 RUNS = "trending_texts"
 """The key of a runs trace that names its texts' rows of the page's table."""
 
@@ -47,6 +50,7 @@ class PageRuns:
     def __init__(self) -> None:
         self._rows: dict[tuple[str | None, ...], int] = {}
         self._shown: dict[int, tuple[object, int]] = {}
+        self._numbers: dict[int, npt.NDArray[np.intp]] = {}
         self._entries: list[dict[str, Any]] = []
         self._layouts: dict[int, tuple[object, int]] = {}
         self._layout_list: list[dict[str, Any]] = []
@@ -72,15 +76,39 @@ class PageRuns:
         if addresses is not None:
             parts.append(addresses)
         rows = self._rows
-        numbers = [rows.setdefault(row, len(rows)) for row in zip(*parts, strict=True)]
+        numbers = np.fromiter(
+            (rows.setdefault(row, len(rows)) for row in zip(*parts, strict=True)), np.intp
+        )
+        return self._entry(texts, numbers, meta, addresses is not None)
+
+    def shown_among(
+        self,
+        texts: object,
+        every: object,
+        positions: npt.NDArray[np.intp],
+        meta: list[str] | None,
+        links: bool,
+    ) -> int:
+        """:meth:`shown` of ``texts``, the texts of the runs at ``positions`` of those of
+        ``every`` (of which :meth:`shown` was told), alike in their columns, ``meta``
+        and whether they have ``links``: their rows are those runs' rows."""
+        found = self._shown.get(id(texts))
+        if found is not None:
+            return found[1]
+        return self._entry(texts, self._numbers[id(every)][positions], meta, links)
+
+    def _entry(
+        self, texts: object, numbers: npt.NDArray[np.intp], meta: list[str] | None, links: bool
+    ) -> int:
         entry: dict[str, Any] = {"rows": _spans(numbers)}
         if meta is not None:
             entry["meta"] = meta
-        if addresses is not None:
+        if links:
             entry["links"] = 1
         number = len(self._entries)
         self._entries.append(entry)
         self._shown[id(texts)] = (texts, number)  # kept, so its id names no other object
+        self._numbers[id(texts)] = numbers
         return number
 
     def layout(self, layout: dict[str, Any]) -> int:
@@ -101,15 +129,15 @@ class PageRuns:
         return {"rows": list(self._rows), "shown": self._entries, "layouts": self._layout_list}
 
 
-def _spans(numbers: list[int]) -> list[int]:
+def _spans(numbers: npt.NDArray[np.intp]) -> list[int]:
     """Row numbers as ``first, count`` pairs of consecutive runs of them."""
-    spans: list[int] = []
-    for number in numbers:
-        if spans and spans[-2] + spans[-1] == number:
-            spans[-1] += 1
-        else:
-            spans += (number, 1)
-    return spans
+    if not len(numbers):
+        return []
+    ends = (np.flatnonzero(np.diff(numbers) != 1) + 1).tolist()  # few: a span per gap
+    firsts = [0, *ends]
+    ends.append(len(numbers))
+    rows = numbers[firsts].tolist()
+    return [item for at, first in enumerate(firsts) for item in (rows[at], ends[at] - first)]
 
 
 def _rows_of(spans: list[int]) -> list[int]:
