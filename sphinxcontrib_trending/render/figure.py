@@ -261,9 +261,8 @@ def _runs_template(
 ) -> str:
     """The runs' hover, as :func:`_hover_template` shows it, from fewer bytes.
 
-    A graph page's data is mostly these points' hover texts, written twice
-    per build (the figure kept beside the doctrees, then the page's data
-    file).  So the value is the point's own ``y``, and a job or testbed text
+    A graph page's data was mostly these points' hover texts.  So the
+    value is the point's own ``y``, and a job or testbed text
     every run shares travels once, in the trace's ``meta``; ``customdata``
     keeps the stdev, the version, the build (or ``JOB/BUILD``), then the
     testbed where it varies and the percentiles where the metric has them.

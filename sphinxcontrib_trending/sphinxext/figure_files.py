@@ -1,13 +1,18 @@
-"""Graph figures kept in files beside the doctrees instead of inside them.
+"""Graph figures kept in files outside the doctrees instead of inside them.
 
 A figure is the bulk of a trend page: tens of kilobytes per graph, tens of
 megabytes for a page of two thousand graphs.  Sphinx holds every doctree in
 memory from the moment the page is read until the page is written, and
 pickles it in between; at CSIT's size figures inside the doctrees cost
-most of a gigabyte for the whole build, and the time to pickle them.  The
-directive writes each figure to its page's file under the doctree
-directory and the node names where it lies; the writer reads it back when
-it writes the page's data file or image.
+most of a gigabyte for the whole build, and the time to pickle them.  In an
+interactive HTML build the directive writes each figure as the graph's
+data file in the output, once, while the page is read, and the node names
+the graph (:class:`_Output`); a build that does not find them there (gone,
+or written by another builder or to another folder) reads the page again.
+Every other builder gets each figure written to its page's file under the
+doctree directory, and the node names where it lies; the writer reads it
+back when it draws the graph's image.  A page's table of what its figures
+share (:func:`page_runs`) is written beside its figures, once.
 
 A page's figures are one file, written front to back while the page is
 read (on the writing thread of :mod:`.background_writes`, while the page

@@ -1,10 +1,11 @@
 """Custom doctree nodes: the trend graph and the link to a test's graph.
 
 In the interactive HTML builders a graph becomes an empty ``<div>``; its
-figure (kept outside the doctree while the page waits to be written, see
-:mod:`.figure_files`) goes to a data file beside the page
-(``<page>.<graph id>.js``), which
-the browser loads with a ``<script src>`` when the graph comes into view.
+figure (never in the doctree: written to a data file beside the page,
+``<page>.<graph id>.js``, while the page is read, see :mod:`.figure_files`)
+is loaded by the browser with a ``<script src>`` when the graph comes into
+view, with the page's table of what its figures share
+(``<page>.trending-runs.js``, see :mod:`~.render.page_runs`).
 A page of two thousand graphs thus stays small, and the site still works
 from ``file://``, where browsers refuse ``fetch()`` of local files.  Every
 other builder gets a static image of the same figure
