@@ -17,14 +17,13 @@ script opens only ``http(s)`` ones.
 from __future__ import annotations
 
 import colorsys
-import dataclasses
 import functools
 import html
 import itertools
 import math
 import operator
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -307,19 +306,6 @@ class _ShownTexts:
     """The job and the testbed every run shares ("" where they vary); None if neither."""
     addresses: list[str | None] | None
     """The address a click on each run opens; None when no run has one."""
-    within: tuple[_ShownTexts, npt.NDArray[np.intp]] | None = field(default=None, compare=False)
-    """The texts of all runs of these runs' history and the positions of these among
-    them, where both are alike (:meth:`alike`): a page's table finds these runs' rows
-    as those runs' (see :func:`_page_texts`)."""
-
-    def alike(self, other: _ShownTexts) -> bool:
-        """Whether ``other`` has the same columns, ``meta`` and whether it has addresses."""
-        return (
-            self.one_job == other.one_job
-            and self.one_testbed == other.one_testbed
-            and self.meta == other.meta
-            and (self.addresses is None) == (other.addresses is None)
-        )
 
     @classmethod
     def of(
@@ -340,16 +326,10 @@ class _ShownTexts:
         return cls(places, tuple(columns), one_job, one_testbed, meta, addresses)
 
     def among(
-        self,
-        places: list[str],
-        versions: list[str],
-        builds: list[str],
-        links: list[str | None],
-        shown: npt.NDArray[np.intp],
+        self, places: list[str], versions: list[str], builds: list[str], links: list[str | None]
     ) -> _ShownTexts:
         """The texts of some of these runs, given their places, versions, builds and
-        addresses, and their positions among these (``shown``), where every run of
-        these ran in one job on one testbed.
+        addresses, where every run of these ran in one job on one testbed.
 
         Those runs then share the job and the testbed too: a series that
         failed in builds others passed shows runs of its own, and working out
@@ -357,13 +337,7 @@ class _ShownTexts:
         """
         assert self.one_job and self.one_testbed
         addresses = links if any(links) else None
-        within = (self, shown) if (addresses is None) == (self.addresses is None) else None
-        return _ShownTexts(places, (versions, builds), True, True, self.meta, addresses, within)
-
-    def of_some(self, texts: _ShownTexts, shown: npt.NDArray[np.intp]) -> _ShownTexts:
-        """``texts``, the texts of these runs at positions ``shown``, knowing so where
-        both are alike."""
-        return dataclasses.replace(texts, within=(self, shown)) if self.alike(texts) else texts
+        return _ShownTexts(places, (versions, builds), True, True, self.meta, addresses)
 
 
 def _runs_hover(
@@ -402,29 +376,23 @@ def _runs_hover(
 
 
 def _page_texts(page: PageRuns, texts: _ShownTexts) -> int:
-    """The number of ``page``'s entry of these texts; the rows of runs of a history
-    whose every run's texts the page has are found as those runs' (few array
-    operations, where a series that failed in builds others passed took a look-up
-    per run)."""
-    if texts.within is None:
-        return page.shown(texts, texts.places, texts.columns, texts.meta, texts.addresses)
-    every, positions = texts.within
-    _page_texts(page, every)
-    return page.shown_among(texts, every, positions, texts.meta, texts.addresses is not None)
+    """The number of ``page``'s entry of these texts."""
+    return page.shown(texts, texts.places, texts.columns, texts.meta, texts.addresses)
 
 
 def _runs_hover_on_page(
-    page: PageRuns,
+    entry: int,
     texts: _ShownTexts,
     stdevs: list[float],
     percentiles: list[str] | None,
     unit: DisplayUnit,
     clicks: str = "",
 ) -> dict[str, Any]:
-    """What :func:`_runs_hover` gives and the runs' places, as the rows of ``page``'s
-    table they are (see :mod:`.page_runs`): the series' own deviations and
-    percentiles, and the number of the texts it shares with the page's other series."""
-    runs: dict[str, Any] = {"shown": _page_texts(page, texts), "stdev": stdevs}
+    """What :func:`_runs_hover` gives and the runs' places, as the rows of their
+    page's table they are (see :mod:`.page_runs`): the series' own deviations and
+    percentiles, and the number of the table's ``entry`` of its texts, alike
+    ``texts``."""
+    runs: dict[str, Any] = {"shown": entry, "stdev": stdevs}
     if percentiles is not None:
         runs["percentiles"] = percentiles
     template = _runs_template(
@@ -600,11 +568,37 @@ class _RunTexts:
             every = kept[None, x_axis] = self._shown_texts(rows, None, x_axis, kept)
         picked = rows[shown]
         if not (every.one_job and every.one_testbed):
-            some = _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
-            return every.of_some(some, shown)
+            return _ShownTexts.of(self.places(x_axis, picked), self.hover(picked))
         versions, builds = (self._columns[at][picked].tolist() for at in (3, 5))
         links = [] if every.addresses is None else self._columns[7][picked].tolist()
-        return every.among(self.places(x_axis, picked), versions, builds, links, shown)
+        return every.among(self.places(x_axis, picked), versions, builds, links)
+
+    def on_page(
+        self,
+        page: PageRuns,
+        rows: npt.NDArray[np.intp],
+        shown: npt.NDArray[np.intp] | None,
+        x_axis: str,
+    ) -> tuple[int, _ShownTexts]:
+        """The number of ``page``'s entry of the texts :meth:`shown` gives, and texts
+        alike them (the same columns and ``meta``, addresses or none) for the hover.
+
+        Where every run of ``rows`` ran in one job on one testbed, the entry
+        of some of them is made of their positions among all, whose entry the
+        page has: their texts are not taken (a graph page's series that failed
+        in builds others passed are half its series).
+        """
+        every = self.shown(rows, None, x_axis)
+        if shown is None:
+            return _page_texts(page, every), every
+        if len(shown) and every.one_job and every.one_testbed:
+            links = every.addresses is not None and any(self._columns[7][rows[shown]].tolist())
+            if links or every.addresses is None:  # alike: see _ShownTexts.among
+                _page_texts(page, every)
+                key = (id(every), x_axis, shown.tobytes())
+                return page.shown_among(key, every, shown, every.meta, links), every
+        some = self.shown(rows, shown, x_axis)
+        return _page_texts(page, some), some
 
     def places(self, x_axis: str, rows: npt.NDArray[np.intp]) -> list[str]:
         """The runs' places on the x axis ``x_axis`` (one of :data:`X_AXES`)."""
@@ -951,11 +945,18 @@ def _traces(
     picked = None if every else measured
     texts = _run_texts_of(links.build, links.version)
     rows = texts.rows(columns)
-    shown_texts = texts.shown(rows, None if every else shown, x_axis)
-    times = shown_texts.places
+    shown_rows = rows if every else rows[shown]
+    times: list[str] | None = None  # on a page, only the places a trace needs are taken
+    if page is None:
+        shown_texts = texts.shown(rows, None if every else shown, x_axis)
+        times = shown_texts.places
+        hover_of = _runs_hover
+    else:
+        entry, shown_texts = texts.on_page(page, rows, None if every else shown, x_axis)
+        hover_of = functools.partial(_runs_hover_on_page, entry)
     averages = columns.averages if every else columns.averages[shown]
     stdevs = columns.stdevs if every else columns.stdevs[shown]
-    hover = (_runs_hover if page is None else functools.partial(_runs_hover_on_page, page))(
+    hover = hover_of(
         shown_texts,
         (stdevs * scale).tolist(),
         [_percentile_text(shown, unit) for shown in _picked(columns.percentiles, picked)]
@@ -969,7 +970,7 @@ def _traces(
         "mode": "markers",
         "name": name,
         "legendgroup": history.key,
-        **({"x": times} if page is None else {}),
+        **({"x": times} if times is not None else {}),
         "y": (averages * scale).tolist(),
         **hover,
         "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
@@ -985,7 +986,9 @@ def _traces(
             "name": f"{name} trend",
             "legendgroup": history.key,
             "showlegend": False,
-            "x": [times[at] for at in steps],
+            "x": [times[at] for at in steps]
+            if times is not None
+            else texts.places(x_axis, shown_rows[steps]),
             "y": [level * scale for level in steps_levels],
             "hovertemplate": f"trend [{_escaped(unit.label)}]: %{{y:.3f}}<extra></extra>",
             "line": {"color": series_color, "width": 1.5, "shape": "hv", "dash": style.dash},
@@ -993,7 +996,8 @@ def _traces(
     ]
     if trials:
         values = _picked(columns.trials, picked)
-        cloud = _trials_trace(values, name, history.key, series_color, unit, times)
+        places = times if times is not None else texts.places(x_axis, shown_rows)
+        cloud = _trials_trace(values, name, history.key, series_color, unit, places)
         if cloud is not None:
             traces.insert(0, cloud)
     if failed.runs:

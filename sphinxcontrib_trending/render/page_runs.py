@@ -29,7 +29,7 @@ runs trace drawn for a page carries ``trending_texts``: ``{"shown": n,
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -49,8 +49,8 @@ class PageRuns:
 
     def __init__(self) -> None:
         self._rows: dict[tuple[str | None, ...], int] = {}
-        self._shown: dict[int, tuple[object, int]] = {}
-        self._numbers: dict[int, npt.NDArray[np.intp]] = {}
+        self._shown: dict[Hashable, tuple[object, int]] = {}
+        self._numbers: dict[Hashable, npt.NDArray[np.intp]] = {}
         self._entries: list[dict[str, Any]] = []
         self._layouts: dict[int, tuple[object, int]] = {}
         self._layout_list: list[dict[str, Any]] = []
@@ -79,26 +79,32 @@ class PageRuns:
         numbers = np.fromiter(
             (rows.setdefault(row, len(rows)) for row in zip(*parts, strict=True)), np.intp
         )
-        return self._entry(texts, numbers, meta, addresses is not None)
+        return self._entry(id(texts), texts, numbers, meta, addresses is not None)
 
     def shown_among(
         self,
-        texts: object,
+        key: Hashable,
         every: object,
         positions: npt.NDArray[np.intp],
         meta: list[str] | None,
         links: bool,
     ) -> int:
-        """:meth:`shown` of ``texts``, the texts of the runs at ``positions`` of those of
-        ``every`` (of which :meth:`shown` was told), alike in their columns, ``meta``
-        and whether they have ``links``: their rows are those runs' rows."""
-        found = self._shown.get(id(texts))
+        """The number of the entry of the runs at ``positions`` of those whose texts
+        are ``every`` (of which :meth:`shown` was told), alike them in their columns,
+        ``meta`` and whether they have ``links``: their rows are those runs' rows.
+        Made the first time ``key`` names them."""
+        found = self._shown.get(key)
         if found is not None:
             return found[1]
-        return self._entry(texts, self._numbers[id(every)][positions], meta, links)
+        return self._entry(key, None, self._numbers[id(every)][positions], meta, links)
 
     def _entry(
-        self, texts: object, numbers: npt.NDArray[np.intp], meta: list[str] | None, links: bool
+        self,
+        key: Hashable,
+        texts: object,
+        numbers: npt.NDArray[np.intp],
+        meta: list[str] | None,
+        links: bool,
     ) -> int:
         entry: dict[str, Any] = {"rows": _spans(numbers)}
         if meta is not None:
@@ -107,8 +113,8 @@ class PageRuns:
             entry["links"] = 1
         number = len(self._entries)
         self._entries.append(entry)
-        self._shown[id(texts)] = (texts, number)  # kept, so its id names no other object
-        self._numbers[id(texts)] = numbers
+        self._shown[key] = (texts, number)  # kept, so an id in a key names no other object
+        self._numbers[key] = numbers
         return number
 
     def layout(self, layout: dict[str, Any]) -> int:

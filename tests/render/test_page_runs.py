@@ -12,27 +12,45 @@ from typing import Any
 
 import pytest
 
-from sphinxcontrib_trending.analysis.summary import TestTrend
+from sphinxcontrib_trending.analysis.excluded import ExcludedRun, Exclusions
+from sphinxcontrib_trending.analysis.history import histories
+from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
+from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.render.figure import X_AXES, script_bytes, trend_figure
 from sphinxcontrib_trending.render.page_runs import RUNS, PageRuns, expand_figure
+from tests import hand_built
 from tests.render import test_figure_columns, test_figure_links
 from tests.sphinxext.chromium import REQUIRE
 
 SCRIPT = Path(__file__).parents[2] / "sphinxcontrib_trending" / "static" / "trending.js"
+PAGES = len(X_AXES) * 5
+
+
+def _curated_beside_steady() -> list[TestTrend]:
+    builds = hand_built.builds(
+        {"steady": lambda n: 1e6, "curated": lambda n: 1e6 if n == 1 else None}, range(1, 6)
+    )
+    curated = ExcludedRun("testbed rebooted", "excluded.toml:1", test="*curated", build="1")
+    options = TrendOptions(exclusions=Exclusions((curated,)))
+    return [summarize(history, options, builds[-1].time) for history in histories(builds, "mrr")]
 
 
 def _pages() -> list[tuple[str, list[list[TestTrend]], dict[str, Any]]]:
     """Pages of figures: a graph per test and one of all tests, of series whose runs
     ran in several jobs on several hosts (a latency's with percentiles, curated and
-    failed runs, hostile job names), and of series of one job with a hostile version."""
+    failed runs, hostile job names; a run without a version, so without a version's
+    link), of series of one job with a hostile version, and of a series whose one
+    measured run is curated out beside one that shows every run."""
     varied = test_figure_columns._trends("columns")
     linked = test_figure_links._trends(hostile=True)
     pages = []
     for x_axis in X_AXES:
         for trends, links in (
             (varied, test_figure_columns.LINKS),
+            (varied, LinkTemplates(version="https://git.example/tag/{version}")),
             (linked, test_figure_links.LINKS),
             (linked, None),
+            (_curated_beside_steady(), test_figure_links.LINKS),
         ):
             graphs = [[trend] for trend in trends] + [trends]
             pages.append((x_axis, graphs, {"links": links, "x_axis": x_axis}))
@@ -48,7 +66,7 @@ def _drawn(graphs: list[list[TestTrend]], options: dict[str, Any], page: PageRun
     ]
 
 
-@pytest.mark.parametrize("at", range(len(X_AXES) * 3))
+@pytest.mark.parametrize("at", range(PAGES))
 def test_a_figure_put_back_together_is_the_figure_drawn_without_a_table(at: int) -> None:
     _axis, graphs, options = _pages()[at]
     page = PageRuns()
@@ -120,7 +138,7 @@ def _node() -> str:
 
 
 @pytest.mark.parametrize("order", ["table first", "figures first"])
-@pytest.mark.parametrize("at", range(len(X_AXES) * 3))
+@pytest.mark.parametrize("at", range(PAGES))
 def test_trending_js_draws_the_figure_drawn_without_a_table(
     at: int, order: str, tmp_path: Path
 ) -> None:
