@@ -321,22 +321,29 @@ class _DataFiles:
         self._docname = docname
         self._here = page_dir(app, docname) or "."
         self._tables: dict[str, str] = {}
+        self._stems: dict[str, str] = {}
 
     def write(self, graph_id: str, key: str) -> tuple[str, str]:
         """The URL of the data file of the figure of ``key`` and of its table ("" for
         none), the files written if they were not; ``OSError`` if the figure is gone."""
         if in_output(key):
-            folder, stem = data_place(self._app, figure_page(key))
-            data = posixpath.relpath(posixpath.join(folder, f"{stem}.{graph_id}.js"), self._here)
-            if not shares_table(key):
-                return data, ""
-            table = posixpath.relpath(posixpath.join(folder, f"{stem}.{RUNS_FILE}"), self._here)
-            return data, table
+            stem = self._stem(figure_page(key))
+            return f"{stem}.{graph_id}.js", f"{stem}.{RUNS_FILE}" if shares_table(key) else ""
         figure = self._figures.data(key)
         runs = self._table(key)
         name = figure_page(key) if runs else None
         data = data_file(graph_id, figure, name)
         return self._files.write_in_background(f"{graph_id}.js", data), runs
+
+    def _stem(self, page: str) -> str:
+        """Where the data files page ``page`` wrote while read lie, relative to this
+        page, and their names' stem (``graphs``, ``../graphs``), found once a page."""
+        found = self._stems.get(page)
+        if found is None:
+            folder, stem = data_place(self._app, page)
+            relative = posixpath.relpath(folder or ".", self._here)
+            found = self._stems[page] = stem if relative == "." else f"{relative}/{stem}"
+        return found
 
     def _table(self, key: str) -> str:
         """The URL of the table the figure of ``key`` names, written the first time; ""

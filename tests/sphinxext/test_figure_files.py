@@ -227,3 +227,24 @@ def test_a_page_s_figures_are_read_from_its_file_opened_once(
     opened.clear()
     resolve(app, doctree, "graphs")  # as the writer does, for the page's five images
     assert sorted(opened) == ["graphs" + SUFFIX, "graphs" + RUNS_SUFFIX]
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml", "singlehtml"])
+def test_a_graph_page_in_a_folder_links_the_data_files_its_read_wrote(
+    site: SiteFactory, builder: str
+) -> None:
+    app = site(builder=builder)
+    source = Path(app.srcdir)
+    (source / "sub").mkdir()
+    (source / "sub" / "graphs.rst").write_text((source / "graphs.rst").read_text())
+    index = source / "index.rst"
+    index.write_text(index.read_text().replace("   graphs\n", "   graphs\n   sub/graphs\n"))
+    app.build()
+    page = {"html": "sub/graphs", "dirhtml": "sub/graphs/index", "singlehtml": "index"}[builder]
+    plots = built_html.page(app.outdir, page).xpath("//div[@class='trending-graph-plot']")
+    # a single page holds both graph pages' graphs, each page's own files linked
+    assert len(plots) == len(datasets.TESTS) * (2 if builder == "singlehtml" else 1)
+    sources = {plot.get("data-runs") for plot in plots}
+    expected = {"singlehtml": {"graphs.trending-runs.js", "sub/graphs.trending-runs.js"}}
+    assert sources == expected.get(builder, {"graphs.trending-runs.js"})
+    assert built_html.figures(app.outdir, page)
