@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/bench_figures.py [--store PATH] [--series 2000] [--runs 20 120]
         [--page 10] [--repeat 5] [--before REV] [--columns | --tuples] [--json] [--cpu]
-        [--cold]
+        [--cold] [--page-table]
 
 Builds come from a store (``--store``, read as the parquet format) or are
 made up here: ``--series`` tests on two testbeds, each with a few level
@@ -27,8 +27,13 @@ as a build's are, so nothing read of them before is kept: with
 gives; with ``--tuples`` tuples of those runs (made before the clock
 starts), as a history made by hand has them, whose columns a figure that
 reads them pays for.  Both versions' figures are checked equal, byte for
-byte as JSON.  With ``--json`` each version's time includes writing its
-figures as the graph directive does (its own ``script_json``); with
+byte as JSON.  With ``--page-table`` both draw as a graph page does (a
+shared layout), the working tree's figures naming rows of one table of
+what they share (:mod:`~sphinxcontrib_trending.render.page_runs`, written
+with them under ``--json``): its figures, put back together with the table,
+are checked equal to the other's.  With ``--json`` each version's time
+includes writing its figures as the graph directive does (its own
+``script_json``); with
 ``--cpu`` times are the process's CPU time, not the wall clock's.  Printed:
 each version's median milliseconds per page and microseconds per run, and
 before/after.
@@ -39,6 +44,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib.util
+import json
 import random
 import statistics
 import subprocess
@@ -57,6 +63,7 @@ from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, sum
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.render import figure as after
+from sphinxcontrib_trending.render.page_runs import PageRuns, expand_figure
 
 ROOT = Path(__file__).resolve().parent.parent
 LINKS = LinkTemplates(
@@ -188,22 +195,39 @@ def _timed(
     written: bool,
     clock: Callable[[], float],
     cold: bool = False,
-) -> tuple[float, list[Any]]:
+    page_table: bool = False,
+) -> tuple[float, list[Any], PageRuns | None]:
+    """The seconds ``module`` takes to draw ``pages``, its figures, and the table they
+    share if ``page_table`` and the module is the working tree's."""
     if cold:
         for cached in vars(module).values():
             if callable(getattr(cached, "cache_clear", None)):
                 cached.cache_clear()
+    options: dict[str, Any] = {"shared_layout": True} if page_table else {}
+    table = PageRuns() if page_table and module is after else None
+    if table is not None:
+        options["page_runs"] = table
     gc.collect()
     gc.freeze()  # as a build freezes what it loaded: the collector walks only what is new
     started = clock()
-    figures = [module.trend_figure(page, links=LINKS) for page in pages]
+    figures = [module.trend_figure(page, links=LINKS, **options) for page in pages]
     if written:
         texts = [module.script_json(figure) for figure in figures]
+        if table is not None:
+            texts.append(module.script_json(table.table()))
     elapsed = clock() - started
     gc.unfreeze()
-    if written and texts != [after.script_json(figure) for figure in figures]:
+    if written and texts[: len(figures)] != [after.script_json(figure) for figure in figures]:
         raise SystemExit("the figures' JSON differs from the working tree's")
-    return elapsed, figures
+    return elapsed, figures, table
+
+
+def _as_read(figure: dict[str, Any], table: PageRuns | None) -> Any:
+    """The figure as its JSON reads, put back together with ``table`` if it names it."""
+    read = json.loads(after.script_json(figure))
+    if table is None:
+        return read
+    return expand_figure(read, json.loads(after.script_json(table.table())))
 
 
 def _compare(
@@ -217,6 +241,7 @@ def _compare(
     written: bool = False,
     clock: Callable[[], float] = time.perf_counter,
     cold: bool = False,
+    page_table: bool = False,
 ) -> None:
     trends = _summarised(histories(builds, "mrr")[:series])
     pages = [trends[at : at + page] for at in range(0, len(trends), page)]
@@ -226,15 +251,16 @@ def _compare(
     for repetition in range(repeat + 1):
         order = ("before", "after") if repetition % 2 else ("after", "before")
         drawn = {}
+        tables = {}
         for name in order:
-            elapsed, drawn[name] = _timed(
-                versions[name], _fresh(pages, builds, tuples), written, clock, cold
+            elapsed, drawn[name], tables[name] = _timed(
+                versions[name], _fresh(pages, builds, tuples), written, clock, cold, page_table
             )
             if repetition:  # the first is a warm-up
                 seconds[name].append(elapsed)
         if repetition == 0:
             for old, new in zip(drawn["before"], drawn["after"], strict=True):
-                if after.script_json(old) != after.script_json(new):
+                if _as_read(old, None) != _as_read(new, tables["after"]):
                     raise SystemExit(f"{label}: the figures differ")
     medians = {name: statistics.median(found) for name, found in seconds.items()}
     print(f"{label}: {len(trends)} series, {runs} runs, {len(pages)} pages of {page}")
@@ -264,6 +290,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="time writing the figures too")
     parser.add_argument("--cpu", action="store_true", help="time the process's CPU time")
     parser.add_argument("--cold", action="store_true", help="empty the caches each repetition")
+    parser.add_argument(
+        "--page-table",
+        action="store_true",
+        help="draw as a graph page: a shared layout, the working tree's with a page's table",
+    )
     args = parser.parse_args(argv)
     clock = time.process_time if args.cpu else time.perf_counter  # CPU: not others' load
     before = _before(args.before)
@@ -285,6 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.json,
             clock,
             args.cold,
+            args.page_table,
         )
     return 0
 

@@ -27,10 +27,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sphinx.environment import BuildEnvironment
 from sphinx.testing.util import SphinxTestApp
 
-from sphinxcontrib_trending.sphinxext.figure_files import figure_text
+from sphinxcontrib_trending.sphinxext.figure_files import figure_name, in_output, whole_figure
 from sphinxcontrib_trending.sphinxext.nodes import (
     expanded_graphs,
     place_headings,
@@ -39,6 +38,7 @@ from sphinxcontrib_trending.sphinxext.nodes import (
 )
 from sphinxcontrib_trending.sphinxext.table_nodes import expanded, trending_table
 from tests.conftest import ROOTS
+from tests.sphinxext import built_html
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = "TRENDING_UPDATE_SNAPSHOTS"
@@ -69,8 +69,9 @@ def figure_summary(figure: str) -> str:
     return f"traces: {traces}; title: {title}"
 
 
-def normalised(env: BuildEnvironment, page: str) -> str:
+def normalised(app: SphinxTestApp, page: str) -> str:
     """``pformat()`` with no temporary path, Sphinx-version detail or figure JSON."""
+    env = app.env
     copy = env.get_doctree(page).deepcopy()
     for name in VOLATILE:
         copy.attributes.pop(name, None)
@@ -79,10 +80,18 @@ def normalised(env: BuildEnvironment, page: str) -> str:
     graphs = list(copy.findall(trending_graph))
     place_headings(graphs)
     for graph in graphs:
-        graph["figure"] = figure_summary(figure_text(env, graph["figure"]))
+        graph["figure"] = figure_summary(json.dumps(_figure(app, graph["figure"])))
     for table in list(copy.findall(trending_table)):  # its rows are data until written
         table.replace_self(expanded(table))
     return copy.pformat()
+
+
+def _figure(app: SphinxTestApp, key: str) -> dict:
+    """The whole figure of ``key``: kept beside the doctree, or in its page's data file."""
+    if not in_output(key):
+        return whole_figure(app.env, key)
+    page, graph_id = figure_name(key).rsplit("/", 1)
+    return built_html.figures(app.outdir, page)[f"{graph_id}-figure"]
 
 
 def test_the_site_builds_without_warnings(app: SphinxTestApp) -> None:
@@ -91,7 +100,7 @@ def test_the_site_builds_without_warnings(app: SphinxTestApp) -> None:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_doctree_matches_its_snapshot(app: SphinxTestApp, page: str) -> None:
-    actual = normalised(app.env, page)
+    actual = normalised(app, page)
     assert "/tmp" not in actual and str(app.srcdir) not in actual
     stored = SNAPSHOTS / f"{page}.txt"
     if os.environ.get(UPDATE, "") not in ("", "0"):

@@ -20,7 +20,6 @@ import colorsys
 import functools
 import html
 import itertools
-import json
 import math
 import operator
 from collections.abc import Callable, Collection, Sequence
@@ -30,7 +29,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import orjson
 
 from sphinxcontrib_trending.analysis.build_selection import SEPARATOR, build_name
 from sphinxcontrib_trending.analysis.change_range import change_range
@@ -47,7 +45,10 @@ from sphinxcontrib_trending.analysis.test_run import (
 from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS, percentile_views
+from sphinxcontrib_trending.render.page_runs import RUNS, PageRuns
 from sphinxcontrib_trending.render.ranges import range_cell
+from sphinxcontrib_trending.render.script_data import script_bytes as script_bytes
+from sphinxcontrib_trending.render.script_data import script_json as script_json
 from sphinxcontrib_trending.render.trend_levels import TrendLevels
 from sphinxcontrib_trending.render.visible import visible
 
@@ -259,9 +260,8 @@ def _runs_template(
 ) -> str:
     """The runs' hover, as :func:`_hover_template` shows it, from fewer bytes.
 
-    A graph page's data is mostly these points' hover texts, written twice
-    per build (the figure kept beside the doctrees, then the page's data
-    file).  So the value is the point's own ``y``, and a job or testbed text
+    A graph page's data was mostly these points' hover texts.  So the
+    value is the point's own ``y``, and a job or testbed text
     every run shares travels once, in the trace's ``meta``; ``customdata``
     keeps the stdev, the version, the build (or ``JOB/BUILD``), then the
     testbed where it varies and the percentiles where the metric has them.
@@ -373,6 +373,36 @@ def _runs_hover(
     if texts.meta is not None:
         hover["meta"] = texts.meta
     return hover
+
+
+def _page_texts(page: PageRuns, texts: _ShownTexts) -> int:
+    """The number of ``page``'s entry of these texts."""
+    return page.shown(texts, texts.places, texts.columns, texts.meta, texts.addresses)
+
+
+def _runs_hover_on_page(
+    entry: int,
+    texts: _ShownTexts,
+    stdevs: list[float],
+    percentiles: list[str] | None,
+    unit: DisplayUnit,
+    clicks: str = "",
+) -> dict[str, Any]:
+    """What :func:`_runs_hover` gives and the runs' places, as the rows of their
+    page's table they are (see :mod:`.page_runs`): the series' own deviations and
+    percentiles, and the number of the table's ``entry`` of its texts, alike
+    ``texts``."""
+    runs: dict[str, Any] = {"shown": entry, "stdev": stdevs}
+    if percentiles is not None:
+        runs["percentiles"] = percentiles
+    template = _runs_template(
+        unit,
+        texts.one_job,
+        texts.one_testbed,
+        percentiles is not None,
+        clicks if texts.addresses else "",
+    )
+    return {"hovertemplate": template, RUNS: runs}
 
 
 def _percentile_text(percentiles: tuple[tuple[str, float], ...], unit: DisplayUnit) -> str:
@@ -542,6 +572,33 @@ class _RunTexts:
         versions, builds = (self._columns[at][picked].tolist() for at in (3, 5))
         links = [] if every.addresses is None else self._columns[7][picked].tolist()
         return every.among(self.places(x_axis, picked), versions, builds, links)
+
+    def on_page(
+        self,
+        page: PageRuns,
+        rows: npt.NDArray[np.intp],
+        shown: npt.NDArray[np.intp] | None,
+        x_axis: str,
+    ) -> tuple[int, _ShownTexts]:
+        """The number of ``page``'s entry of the texts :meth:`shown` gives, and texts
+        alike them (the same columns and ``meta``, addresses or none) for the hover.
+
+        Where every run of ``rows`` ran in one job on one testbed, the entry
+        of some of them is made of their positions among all, whose entry the
+        page has: their texts are not taken (a graph page's series that failed
+        in builds others passed are half its series).
+        """
+        every = self.shown(rows, None, x_axis)
+        if shown is None:
+            return _page_texts(page, every), every
+        if len(shown) and every.one_job and every.one_testbed:
+            links = every.addresses is not None and any(self._columns[7][rows[shown]].tolist())
+            if links or every.addresses is None:  # alike: see _ShownTexts.among
+                _page_texts(page, every)
+                key = (id(every), x_axis, shown.tobytes())
+                return page.shown_among(key, every, shown, every.meta, links), every
+        some = self.shown(rows, shown, x_axis)
+        return _page_texts(page, some), some
 
     def places(self, x_axis: str, rows: npt.NDArray[np.intp]) -> list[str]:
         """The runs' places on the x axis ``x_axis`` (one of :data:`X_AXES`)."""
@@ -860,8 +917,10 @@ def _traces(
     failed: FailedRuns,
     trials: bool = False,
     links: LinkTemplates | None = None,
+    page: PageRuns | None = None,
 ) -> list[dict[str, Any]]:
-    """The series' traces, read from its history's columns.
+    """The series' traces, read from its history's columns; the runs' texts as rows of
+    ``page``'s table if given (see :func:`_runs_hover_on_page`).
 
     A graph page draws every run of thousands of series: the averages,
     deviations and the trend's steps are array operations, and each run's
@@ -886,11 +945,18 @@ def _traces(
     picked = None if every else measured
     texts = _run_texts_of(links.build, links.version)
     rows = texts.rows(columns)
-    shown_texts = texts.shown(rows, None if every else shown, x_axis)
-    times = shown_texts.places
+    shown_rows = rows if every else rows[shown]
+    times: list[str] | None = None  # on a page, only the places a trace needs are taken
+    if page is None:
+        shown_texts = texts.shown(rows, None if every else shown, x_axis)
+        times = shown_texts.places
+        hover_of = _runs_hover
+    else:
+        entry, shown_texts = texts.on_page(page, rows, None if every else shown, x_axis)
+        hover_of = functools.partial(_runs_hover_on_page, entry)
     averages = columns.averages if every else columns.averages[shown]
     stdevs = columns.stdevs if every else columns.stdevs[shown]
-    hover = _runs_hover(
+    hover = hover_of(
         shown_texts,
         (stdevs * scale).tolist(),
         [_percentile_text(shown, unit) for shown in _picked(columns.percentiles, picked)]
@@ -904,7 +970,7 @@ def _traces(
         "mode": "markers",
         "name": name,
         "legendgroup": history.key,
-        "x": times,
+        **({"x": times} if times is not None else {}),
         "y": (averages * scale).tolist(),
         **hover,
         "marker": {"color": series_color, "size": 6, "symbol": style.symbol},
@@ -920,7 +986,9 @@ def _traces(
             "name": f"{name} trend",
             "legendgroup": history.key,
             "showlegend": False,
-            "x": [times[at] for at in steps],
+            "x": [times[at] for at in steps]
+            if times is not None
+            else texts.places(x_axis, shown_rows[steps]),
             "y": [level * scale for level in steps_levels],
             "hovertemplate": f"trend [{_escaped(unit.label)}]: %{{y:.3f}}<extra></extra>",
             "line": {"color": series_color, "width": 1.5, "shape": "hv", "dash": style.dash},
@@ -928,7 +996,8 @@ def _traces(
     ]
     if trials:
         values = _picked(columns.trials, picked)
-        cloud = _trials_trace(values, name, history.key, series_color, unit, times)
+        places = times if times is not None else texts.places(x_axis, shown_rows)
+        cloud = _trials_trace(values, name, history.key, series_color, unit, places)
         if cloud is not None:
             traces.insert(0, cloud)
     if failed.runs:
@@ -979,6 +1048,7 @@ def trend_figure(
     percentile_runs: int = PERCENTILE_RUNS,
     failures: Sequence[FailedRuns] | None = None,
     shared_layout: bool = False,
+    page_runs: PageRuns | None = None,
 ) -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests.
 
@@ -994,6 +1064,9 @@ def trend_figure(
     the layout and config of a figure on the time axis are objects every such figure
     with the same title and axis label shares, not to be changed: for a caller that
     only encodes the figure (a page of a graph per test draws thousands alike).
+    With ``page_runs`` the runs' texts and a shared layout are rows and layouts of that
+    page's table, named by number (see :mod:`.page_runs`): the figure is then only for
+    the page's script, or :func:`~.page_runs.expand_figure`, to put back together.
     """
     _x_of(x_axis)  # refuses an unknown axis before anything is drawn
     if failures is None:
@@ -1001,7 +1074,7 @@ def trend_figure(
     data: list[dict[str, Any]] = []
     plotted: list[tuple[int, TestTrend, list[int]]] = []
     for trend, style, failed in zip(trends, _styles(trends), failures, strict=True):
-        for trace in _traces(trend, style, x_axis, failed, trials, links):
+        for trace in _traces(trend, style, x_axis, failed, trials, links, page_runs):
             runs = trace.pop(_RUNS, None)
             if runs is not None:
                 plotted.append((len(data), trend, runs))
@@ -1014,7 +1087,9 @@ def trend_figure(
         layout, config = _time_layout(title, y_label), _CONFIG
     else:
         layout, config = _layout(title, y_label, x_axis, trends), dict(_CONFIG)
-    figure = {"data": data, "layout": layout, "config": config}
+    figure: dict[str, Any] = {"data": data, "layout": layout, "config": config}
+    if page_runs is not None and config is _CONFIG:  # a shared layout: once in the page's table
+        figure["layout"] = page_runs.layout(layout)
     views = percentile_views(plotted, _percentile_title, percentile_runs)
     if views is not None:
         figure["percentiles"] = views
@@ -1061,70 +1136,3 @@ def _percentile_title(trend: TestTrend, run: Run) -> str:
     version = f", {run.dut_version}" if run.dut_version else ""
     when = f"{run.job_build}{version}, {plotly_time(run.time)} UTC"
     return f"{_escaped(series_label(trend.history))}<br>{_escaped(when)}"
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with every number that is not finite made None, as orjson writes it."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(item) for item in value]
-    return value
-
-
-def script_json(figure: dict[str, Any]) -> str:
-    """JSON safe to place inside a ``<script>`` element (see :func:`script_bytes`)."""
-    return script_bytes(figure).decode()
-
-
-def script_bytes(figure: dict[str, Any]) -> bytes:
-    """JSON safe to place inside a ``<script>`` element, in UTF-8.
-
-    ``<``, ``>`` and ``&`` become ``\\u`` escapes, so no data string can close
-    the element or open a new one, whatever it contains; so do the line and
-    paragraph separators, which JavaScript before 2019 refused in strings.
-    orjson writes it: a site has one figure per test, and the standard
-    library's encoder took a third of their time.  A number that is not
-    finite (none should reach a figure) becomes ``null``, which Plotly
-    leaves out, where the standard encoder would stop the build.  A graph's figure
-    is kept as these bytes (see :func:`~.figure_files.stash_figure`): made a text,
-    then encoded again, it cost a graph page a tenth of a second.
-    """
-    try:
-        data = orjson.dumps(figure)
-    except orjson.JSONEncodeError:  # a lone surrogate, which the standard encoder escapes
-        data = json.dumps(_finite(figure), separators=(",", ":"), allow_nan=False).encode()
-    return _script_safe(data)
-
-
-def _escapes(characters: str) -> tuple[tuple[bytes, bytes], ...]:
-    return tuple(
-        (character.encode(), f"\\u{ord(character):04x}".encode()) for character in characters
-    )
-
-
-_MARKUP_ESCAPES = _escapes("<>&")
-_SEPARATOR_ESCAPES = _escapes("\u2028\u2029")
-"""The line and paragraph separators, which end a line in older JavaScript."""
-_SEPARATORS_LEAD = "\u2028".encode()[:1]
-"""The first byte of both separators' UTF-8 (and of few other characters)."""
-
-
-def _script_safe(data: bytes) -> bytes:
-    """``data`` (JSON in UTF-8) with markup and separators as ``\\u`` escapes.
-
-    Replaced in the bytes, not the text: Python replaces a character of a
-    text by a longer string many times slower than a byte of bytes, and a
-    figure is tens of kilobytes.  UTF-8 is safe to replace in: no
-    character's bytes occur inside another's.  The separators are looked
-    for only where their first byte is: a search for their three bytes
-    cost as much as every other replacement together.
-    """
-    for character, escape in _MARKUP_ESCAPES:
-        data = data.replace(character, escape)
-    if _SEPARATORS_LEAD in data:
-        for character, escape in _SEPARATOR_ESCAPES:
-            data = data.replace(character, escape)
-    return data

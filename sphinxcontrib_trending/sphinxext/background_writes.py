@@ -1,16 +1,17 @@
 """Files written on a thread of their own while the build goes on.
 
 A build that adds a run to every series of a CSIT-sized site writes some
-700 MB of graph figures: each page's figures beside its doctree while the
-page is read (:mod:`.figure_files`), and each graph's data file while the
-page is written (:mod:`.nodes`).  Those writes wait on the disk, the more
+160 MB of graph figures: in an HTML build each graph's data file while its
+page is read, elsewhere each page's figures beside its doctree
+(:mod:`.figure_files`).  Those writes wait on the disk, the more
 so when other processes fill it too, and the build's own work need not
 wait with them: the operating system's write calls let go of the
 interpreter, so a thread writes while the build reads, draws and renders.
 
 The writes are made in the order they are handed over, one at a time, and
 whoever needs them done waits for them (:func:`wait`): a page's figures
-before its file is cut to length, every data file before the build ends.
+when its read ends (a parallel reader's process ends with its pages),
+every data file before the build ends.
 A write that fails makes that wait raise its error, as the write itself
 would have.
 """

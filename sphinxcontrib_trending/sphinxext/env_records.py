@@ -27,7 +27,7 @@ from sphinxcontrib_trending.sphinxext.warnings import warn
 if TYPE_CHECKING:  # its module reads stores: not imported by a build that reads nothing
     from sphinxcontrib_trending.analysis.touched_series import Provenance
 
-ENV_VERSION = 7
+ENV_VERSION = 8
 
 Record = TypeVar("Record")
 
@@ -108,6 +108,31 @@ class TrendingEnvData:
     such a page shows something of every series or of the newest build."""
     selections: dict[str, dict[str, list[GraphSelection]]] = field(default_factory=dict)
     """Per page and source, what its graph directives pick of the source's series."""
+    figure_homes: dict[str, FigureHome] = field(default_factory=dict)
+    """Per page with graphs, where its last read wrote their figures."""
+
+
+class FigureHome(NamedTuple):
+    """Where the figures of a page's last read lie (see :mod:`.figure_files`)."""
+
+    output: str
+    """The interactive HTML build (``builder:outdir``) whose output they were written
+    to as the page's data files, or "" for beside the doctrees."""
+    files: str
+    """The files they lie in, one a line, relative to that output or to the doctrees."""
+
+
+def note_figure_home(env: BuildEnvironment, docname: str, home: FigureHome | None) -> None:
+    """Where the page's figures lie now; None: it has none."""
+    homes = env_data(env).figure_homes
+    if home is None:
+        homes.pop(docname, None)
+    else:
+        homes[docname] = home
+
+
+def figure_homes(env: BuildEnvironment) -> dict[str, FigureHome]:
+    return env_data(env).figure_homes
 
 
 def env_data(env: BuildEnvironment) -> TrendingEnvData:
@@ -247,6 +272,7 @@ def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     data.whole_uses.pop(docname, None)
     data.selections.pop(docname, None)
     data.links.pop(docname, None)
+    data.figure_homes.pop(docname, None)
     data.search_pages.discard(docname)
     for key in data.claimed.pop(docname, ()):
         pages = data.claims.get(key, {})
@@ -264,6 +290,7 @@ def merge_info(
     _take(data.doc_sources, theirs.doc_sources, merged)
     _take(data.whole_uses, theirs.whole_uses, merged)
     _take(data.selections, theirs.selections, merged)
+    _take(data.figure_homes, theirs.figure_homes, merged)
     _take(data.links, theirs.links, merged)
     _take(data.claimed, theirs.claimed, merged)
     data.fingerprints.update(theirs.fingerprints)

@@ -1,10 +1,11 @@
 """Custom doctree nodes: the trend graph and the link to a test's graph.
 
 In the interactive HTML builders a graph becomes an empty ``<div>``; its
-figure (kept outside the doctree while the page waits to be written, see
-:mod:`.figure_files`) goes to a data file beside the page
-(``<page>.<graph id>.js``), which
-the browser loads with a ``<script src>`` when the graph comes into view.
+figure (never in the doctree: written to a data file beside the page,
+``<page>.<graph id>.js``, while the page is read, see :mod:`.figure_files`)
+is loaded by the browser with a ``<script src>`` when the graph comes into
+view, with the page's table of what its figures share
+(``<page>.trending-runs.js``, see :mod:`~.render.page_runs`).
 A page of two thousand graphs thus stays small, and the site still works
 from ``file://``, where browsers refuse ``fetch()`` of local files.  Every
 other builder gets a static image of the same figure
@@ -34,11 +35,10 @@ index gets the headings' text as before.
 from __future__ import annotations
 
 import hashlib
-import json
 import posixpath
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -47,6 +47,7 @@ from sphinx.writers.html5 import HTML5Translator
 
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.engine.collector import collector_paused
+from sphinxcontrib_trending.render.script_data import script_bytes
 from sphinxcontrib_trending.render.static_figure import IMAGE_FORMATS, write_static_figure
 from sphinxcontrib_trending.sphinxext.env_records import (
     Key,
@@ -57,13 +58,25 @@ from sphinxcontrib_trending.sphinxext.env_records import (
     settle_anchors,
     target_of,
 )
-from sphinxcontrib_trending.sphinxext.figure_files import FigureReader, figure_name, stash_figure
-from sphinxcontrib_trending.sphinxext.page_files import PageFiles, interactive, page_dir
+from sphinxcontrib_trending.sphinxext.figure_files import (
+    RUNS_FILE,
+    FigureReader,
+    data_file,
+    figure_name,
+    figure_page,
+    in_output,
+    runs_file,
+    shares_table,
+    stash_figure,
+)
+from sphinxcontrib_trending.sphinxext.page_files import (
+    PageFiles,
+    data_place,
+    interactive,
+    page_dir,
+)
 from sphinxcontrib_trending.sphinxext.table_nodes import link_targets, trending_link, trending_table
 from sphinxcontrib_trending.sphinxext.warnings import warn
-
-DATA_CALLBACK = "trendingFigure"
-"""The function each graph data file calls (defined in trending.js)."""
 
 
 class trending_graph(nodes.General, nodes.Element):
@@ -110,12 +123,15 @@ def graph_entry(
     tests: int,
     claims: list[SeriesTarget],
     heading: str = "",
+    shares_table: bool = False,
 ) -> GraphEntry:
     """A graph of the page being read, its figure (script-safe JSON, or its UTF-8) kept
-    beside the doctree."""
+    beside the doctree; ``shares_table`` if it names rows of the page's table
+    (:func:`.figure_files.page_runs`)."""
     graph_id = f"trending-graph-{env.new_serialno('trending-graph')}"
     keys = tuple(key_of(target) for target in claims)
-    return GraphEntry(graph_id, stash_figure(env, graph_id, figure), title, tests, keys, heading)
+    key = stash_figure(env, graph_id, figure, shares_table)
+    return GraphEntry(graph_id, key, title, tests, keys, heading)
 
 
 def graph_node(
@@ -209,19 +225,27 @@ def _headed(graphs: list[trending_graph]) -> dict[int, nodes.rubric]:
 def visit_graph_html(translator: HTML5Translator, node: trending_graph) -> None:
     # Test anchors owned by this graph follow its own id: keep every id.
     graph_id, *other_ids = node["ids"] or ["trending-graph"]
-    html = _graph_html(translator, graph_id, other_ids, node["data"], node["title"])
+    data, runs = node["data"], node.get("runs", "")
+    html = _graph_html(translator, graph_id, other_ids, data, runs, node["title"])
     translator.body.append(html)
     raise nodes.SkipNode
 
 
 def _graph_html(
-    translator: HTML5Translator, graph_id: str, anchors: list[str], data: str, title: str
+    translator: HTML5Translator,
+    graph_id: str,
+    anchors: list[str],
+    data: str,
+    runs: str,
+    title: str,
 ) -> str:
+    """The graph's box; ``runs`` is the URL of the table its figure shares, "" for none."""
     spans = "".join(f'<span id="{translator.attval(anchor)}"></span>' for anchor in anchors)
+    shared = f' data-runs="{translator.attval(runs)}"' if runs else ""
     return (
         f'<div class="trending-graph" id="{graph_id}">{spans}'
         f'<div class="trending-graph-plot" data-figure="{graph_id}-figure"'
-        f' data-src="{translator.attval(data)}"'
+        f' data-src="{translator.attval(data)}"{shared}'
         f' role="img" aria-label="{translator.attval(title or "trend graph")}"></div>'
         "</div>\n"
     )
@@ -238,11 +262,11 @@ def visit_graphs_html(translator: HTML5Translator, node: trending_graphs) -> Non
             laid_out.walkabout(translator)
         raise nodes.SkipNode
     body = translator.body
-    for entry, (anchors, data) in zip(graph_entries(node), node["written"], strict=True):
+    for entry, (anchors, data, runs) in zip(graph_entries(node), node["written"], strict=True):
         if entry.heading:
             body.append(_rubric_html(translator, entry.heading, anchors))
             anchors = []
-        body.append(_graph_html(translator, entry.graph_id, anchors, data, entry.title))
+        body.append(_graph_html(translator, entry.graph_id, anchors, data, runs, entry.title))
     raise nodes.SkipNode
 
 
@@ -264,9 +288,11 @@ def _rubric_html(translator: HTML5Translator, heading: str, anchors: list[str]) 
 def _as_nodes(group: trending_graphs) -> list[nodes.Element]:
     """The resolved group as the rubric and graph nodes it stands for."""
     laid_out: list[nodes.Element] = []
-    for entry, (anchors, data) in zip(graph_entries(group), group["written"], strict=True):
+    for entry, (anchors, data, runs) in zip(graph_entries(group), group["written"], strict=True):
         graph = trending_graph(title=entry.title, tests=entry.tests, ids=[entry.graph_id])
         graph["data"] = data
+        if runs:
+            graph["runs"] = runs
         if entry.heading:
             rubric = heading_rubric(entry.heading)
             rubric["ids"].extend(anchors)
@@ -277,16 +303,63 @@ def _as_nodes(group: trending_graphs) -> list[nodes.Element]:
     return laid_out
 
 
-def _write_data(files: PageFiles, graph_id: str, figure: bytes) -> str:
-    """The figure as a data file that hands it to trending.js when loaded.
+class _DataFiles:
+    """The URLs of a page's graph data files and of the tables of what their figures
+    share (:mod:`~.render.page_runs`), relative to the page.
 
-    The figure JSON is script-safe (no ``<``, ``>`` or ``&``) and the id is
-    ours, so the file runs nothing but the one call.  Made of the figure's
-    bytes as read: a page's thousands of figures are not decoded only to be
-    encoded again.
+    Most were written while their page was read (:func:`.in_output`); the
+    others are written here, from the figures kept beside the doctrees,
+    with their page's table once.  A page's graphs share its own table;
+    the graphs of a builder that gathers pages into one (single HTML)
+    share their own page's.
     """
-    call = f"{DATA_CALLBACK}({json.dumps(f'{graph_id}-figure')},".encode()
-    return files.write_in_background(f"{graph_id}.js", b"".join((call, figure, b");\n")))
+
+    def __init__(self, app: Sphinx, figures: FigureReader, docname: str) -> None:
+        self._app = app
+        self._files = PageFiles(app, docname)
+        self._figures = figures
+        self._docname = docname
+        self._here = page_dir(app, docname) or "."
+        self._tables: dict[str, str] = {}
+        self._stems: dict[str, str] = {}
+
+    def write(self, graph_id: str, key: str) -> tuple[str, str]:
+        """The URL of the data file of the figure of ``key`` and of its table ("" for
+        none), the files written if they were not; ``OSError`` if the figure is gone."""
+        if in_output(key):
+            stem = self._stem(figure_page(key))
+            return f"{stem}.{graph_id}.js", f"{stem}.{RUNS_FILE}" if shares_table(key) else ""
+        figure = self._figures.data(key)
+        runs = self._table(key)
+        name = figure_page(key) if runs else None
+        data = data_file(graph_id, figure, name)
+        return self._files.write_in_background(f"{graph_id}.js", data), runs
+
+    def _stem(self, page: str) -> str:
+        """Where the data files page ``page`` wrote while read lie, relative to this
+        page, and their names' stem (``graphs``, ``../graphs``), found once a page."""
+        found = self._stems.get(page)
+        if found is None:
+            folder, stem = data_place(self._app, page)
+            relative = posixpath.relpath(folder or ".", self._here)
+            found = self._stems[page] = stem if relative == "." else f"{relative}/{stem}"
+        return found
+
+    def _table(self, key: str) -> str:
+        """The URL of the table the figure of ``key`` names, written the first time; ""
+        for a figure that names none."""
+        table = self._figures.table(key)
+        if table is None:
+            return ""
+        page = figure_page(key)
+        found = self._tables.get(page)
+        if found is None:
+            suffix = RUNS_FILE
+            if page != self._docname:
+                suffix = f"{hashlib.sha256(page.encode()).hexdigest()[:16]}.{RUNS_FILE}"
+            data = runs_file(page, table)
+            found = self._tables[page] = self._files.write_in_background(suffix, data)
+        return found
 
 
 def _placeholder(node: trending_graph) -> nodes.paragraph:
@@ -310,19 +383,20 @@ def _image_format(app: Sphinx) -> str | None:
 
 
 def _static_image(
-    app: Sphinx, graph: trending_graph, docname: str, suffix: str, figure: bytes
+    app: Sphinx, graph: trending_graph, docname: str, suffix: str, figure: dict[str, Any]
 ) -> nodes.image:
-    """The graph drawn into the builder's image folder, named by what it shows.
+    """The graph drawn into the builder's image folder, named by what it shows (its
+    whole figure: see :meth:`.FigureReader.figure`).
 
     An image whose figure has not changed is not drawn again.  HTML-like
     pages (epub) link it relative to the page; LaTeX reads it relative to
     the output root.
     """
-    digest = hashlib.sha256(figure).hexdigest()[:20]
+    digest = hashlib.sha256(script_bytes(figure)).hexdigest()[:20]
     relative = posixpath.join(app.builder.imagedir, "trending", f"graph-{digest}.{suffix}")
     path = Path(app.outdir, relative)
     if not path.is_file():
-        write_static_figure(json.loads(figure), path)
+        write_static_figure(figure, path)
     if app.builder.format == "html":
         relative = posixpath.relpath(relative, page_dir(app, docname) or ".")
     title = graph["title"] or "Trend graph"
@@ -356,7 +430,7 @@ def _resolve_graph(
     graph: trending_graph,
     docname: str,
     figures: FigureReader,
-    files: PageFiles | None,
+    files: _DataFiles | None,
     image_format: str | None,
     rubric: nodes.rubric | None,
 ) -> None:
@@ -369,7 +443,14 @@ def _resolve_graph(
         graph.replace_self(_placeholder(graph))
         return
     try:
-        figure = figures.data(graph["figure"])
+        if files is not None:
+            graph["data"], runs = files.write(graph["ids"][0], graph["figure"])
+            if runs:
+                graph["runs"] = runs
+            _place_anchors(app.env, graph, docname, rubric)
+        elif image_format is not None:
+            figure = figures.figure(graph["figure"])
+            graph.replace_self(_static_image(app, graph, docname, image_format, figure))
     except OSError as error:
         warn(
             f"the data of graph {figure_name(graph['figure'])!r} is gone ({error}); "
@@ -378,17 +459,9 @@ def _resolve_graph(
             location=graph,
         )
         graph.replace_self(_placeholder(graph))
-        return
-    if files is not None:
-        _place_anchors(app.env, graph, docname, rubric)
-        graph["data"] = _write_data(files, graph["ids"][0], figure)
-    elif image_format is not None:
-        graph.replace_self(_static_image(app, graph, docname, image_format, figure))
 
 
-def _write_group(
-    app: Sphinx, group: trending_graphs, docname: str, figures: FigureReader, files: PageFiles
-) -> bool:
+def _write_group(app: Sphinx, group: trending_graphs, docname: str, files: _DataFiles) -> bool:
     """Write the group's data files and note what its graphs show; False if a figure is gone.
 
     A group with a figure gone is shown as its nodes (:func:`_resolve_graph`
@@ -398,11 +471,10 @@ def _write_group(
     entries = graph_entries(group)
     for entry in entries:
         try:
-            figure = figures.data(entry.figure)
+            data, runs = files.write(entry.graph_id, entry.figure)
         except OSError:
             return False
-        data = _write_data(files, entry.graph_id, figure)
-        written.append((_owned_anchors(app.env, entry.claims, docname), data))
+        written.append((_owned_anchors(app.env, entry.claims, docname), data, runs))
     group["written"] = written
     headings = [entry.heading for entry in entries if entry.heading]
     if headings:  # the search index reads the headings' words, as it read the rubrics'
@@ -413,10 +485,10 @@ def _write_group(
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     is_html = interactive(app)
     image_format = _image_format(app)
-    files = PageFiles(app, docname) if is_html else None
     with FigureReader(app.env) as figures:
+        files = _DataFiles(app, figures, docname) if is_html else None
         for group in list(doctree.findall(trending_graphs)):
-            if files is None or not _write_group(app, group, docname, figures, files):
+            if files is None or not _write_group(app, group, docname, files):
                 expanded_graphs(group)
         graphs = list(doctree.findall(trending_graph))
         rubrics = place_headings(graphs)

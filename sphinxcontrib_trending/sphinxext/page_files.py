@@ -32,6 +32,16 @@ def page_dir(app: Sphinx, docname: str) -> str:
     return posixpath.dirname(app.builder.get_target_uri(docname))
 
 
+def data_place(app: Sphinx, docname: str) -> tuple[str, str]:
+    """The folder (relative to the output root) and the name's stem of the graph data
+    files of page ``docname``, written while it is read: beside the page, or where
+    its source lies for a builder that gathers every page into one (single HTML),
+    so no two pages' files share a name."""
+    if app.builder.name == "singlehtml":
+        return posixpath.dirname(docname), posixpath.basename(docname)
+    return page_dir(app, docname), posixpath.basename(docname)
+
+
 def write_page_file(app: Sphinx, docname: str, suffix: str, text: str) -> str:
     """Write ``<page>.<suffix>`` beside the page; return its URL relative to the page.
 
@@ -55,9 +65,11 @@ class PageFiles:
     new bytes.
     """
 
-    def __init__(self, app: Sphinx, docname: str) -> None:
-        self._folder = os.path.join(app.outdir, page_dir(app, docname))
-        self._stem = posixpath.basename(docname)
+    def __init__(self, app: Sphinx, docname: str, place: tuple[str, str] | None = None) -> None:
+        """The files of page ``docname``; ``place`` (folder and stem, as
+        :func:`data_place` gives them) if not beside the page."""
+        folder, self._stem = place or (page_dir(app, docname), posixpath.basename(docname))
+        self._folder = os.path.join(app.outdir, folder)
 
     def write(self, suffix: str, data: bytes) -> str:
         name = f"{self._stem}.{suffix}"

@@ -2,13 +2,53 @@
  * A graph's figure sits in a data file beside the page and is loaded with a
  * <script src> only when the graph scrolls into view: a page of thousands of
  * graphs opens fast, and <script src> works from file://, where fetch() does not.
+ * What the figures of a page share (its runs' texts, its layout) sits in one
+ * more file, the page's table, loaded with its first graph (see expandFigure).
  * Filter and sort state lives in the page URL (?f1=...&c1=1&s1=-3), so a
  * filtered view can be shared as a link. */
 (function () {
   "use strict";
 
   var figures = {};
+  var tables = {};
   var waiting = {};
+  var requested = {};
+
+  /* A figure as Plotly takes it: what it names of its page's table put back
+   * (render/page_runs.py says how, and expand_figure there does the same).  A
+   * runs trace's trending_texts names the table's entry of its runs, rows of
+   * [place, hover texts..., address if the entry has links], and carries the
+   * series' own deviations and percentiles; a layout given as a number is the
+   * table's layout of that number, copied (Plotly writes into a layout). */
+  function expandFigure(figure, table) {
+    if (typeof figure.layout === "number") {
+      figure.layout = JSON.parse(JSON.stringify(table.layouts[figure.layout]));
+    }
+    figure.data.forEach(function (trace) {
+      var runs = trace.trending_texts;
+      if (!runs) { return; }
+      delete trace.trending_texts;
+      var shown = table.shown[runs.shown];
+      var rows = [];
+      for (var span = 0; span < shown.rows.length; span += 2) {
+        for (var row = shown.rows[span]; row < shown.rows[span] + shown.rows[span + 1]; row++) {
+          rows.push(table.rows[row]);
+        }
+      }
+      var end = shown.links ? -1 : undefined;
+      trace.x = rows.map(function (texts) { return texts[0]; });
+      trace.customdata = rows.map(function (texts, point) {
+        var data = [runs.stdev[point]].concat(texts.slice(1, end));
+        if (runs.percentiles) { data.push(runs.percentiles[point]); }
+        return data;
+      });
+      if (shown.links) {
+        trace.trending_links = rows.map(function (texts) { return texts[texts.length - 1]; });
+      }
+      if (shown.meta) { trace.meta = shown.meta.slice(); }
+    });
+    return figure;
+  }
 
   /* A point whose trace lists addresses in trending_links (a run's CI build, an
    * anomaly's commit range; see render/figure.py) opens its own on a click. */
@@ -69,22 +109,48 @@
     };
   }
 
-  /* Called by each graph data file once loaded. */
-  window.trendingFigure = function (id, figure) {
-    figures[id] = figure;
-    (waiting[id] || []).forEach(function (plot) { plotFigure(plot, figure); });
+  /* Draw the plots waiting for figure ``id`` once it and its page's table are here. */
+  function ready(id) {
+    var loaded = figures[id];
+    var plots = waiting[id];
+    if (!loaded || !plots) { return; }
+    if (loaded.table !== undefined) {
+      var table = tables[loaded.table];
+      if (!table) { return; }
+      loaded.figure = expandFigure(loaded.figure, table);
+      delete loaded.table;
+    }
     delete waiting[id];
+    plots.forEach(function (plot) { plotFigure(plot, loaded.figure); });
+  }
+
+  /* Called by each graph data file once loaded; ``table`` names the page's
+   * table the figure shares, if any (the page's table file calls trendingRuns). */
+  window.trendingFigure = function (id, figure, table) {
+    figures[id] = { figure: figure, table: table };
+    ready(id);
   };
+
+  window.trendingRuns = function (name, table) {
+    tables[name] = table;
+    Object.keys(waiting).forEach(ready);
+  };
+
+  function load(source) {
+    if (requested[source]) { return; }
+    requested[source] = true;
+    var script = document.createElement("script");
+    script.src = source;
+    document.head.appendChild(script);
+  }
 
   function draw(plot) {
     if (plot.dataset.drawn) { return; }
     plot.dataset.drawn = "1";
     var id = plot.dataset.figure;
-    if (figures[id]) { plotFigure(plot, figures[id]); return; }
     (waiting[id] = waiting[id] || []).push(plot);
-    var script = document.createElement("script");
-    script.src = plot.dataset.src;
-    document.head.appendChild(script);
+    if (plot.dataset.runs) { load(plot.dataset.runs); }
+    if (figures[id]) { ready(id); } else { load(plot.dataset.src); }
   }
 
   /* The page URL's query holds each table's state, keyed by its number on the page. */

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import lxml.html
 
-DATA_CALL = re.compile(r'^trendingFigure\("([^"]+)",(.*)\);\n$', re.DOTALL)
+from sphinxcontrib_trending.render.page_runs import expand_figure
+
+DATA_CALL = re.compile(r"^trendingFigure\((.*)\);\n$", re.DOTALL)
+RUNS_CALL = re.compile(r"^trendingRuns\((.*)\);\n$", re.DOTALL)
 
 
 def page(outdir: str | Path, name: str) -> lxml.html.HtmlElement:
@@ -23,15 +26,34 @@ def cells(table: lxml.html.HtmlElement) -> list[list[str]]:
 
 
 def figures(outdir: str | Path, name: str) -> dict[str, dict]:
-    """Each graph's figure on a page, by figure id, read from the data file it loads."""
+    """Each graph's figure on a page, by figure id, read from the data file it loads and
+    put back together with its page's table, as trending.js does (see
+    :func:`~.page_runs.expand_figure`, checked against the script in test_page_runs)."""
+    return {
+        figure_id: expand_figure(figure, table)
+        for figure_id, (figure, table) in data_files(outdir, name).items()
+    }
+
+
+def data_files(outdir: str | Path, name: str) -> dict[str, tuple[dict, dict | None]]:
+    """Each graph's figure on a page as its data file holds it, and its page's table (None
+    if it names none), by figure id."""
     html = page(outdir, name)
     folder = (Path(outdir) / name).parent
     result = {}
     for plot in html.xpath("//div[@class='trending-graph-plot']"):
         text = (folder / plot.get("data-src")).read_text()
         call = DATA_CALL.match(text)
-        assert call is not None and call.group(1) == plot.get("data-figure"), text[:200]
-        result[call.group(1)] = json.loads(call.group(2))
+        assert call is not None, text[:200]
+        figure_id, figure, *names = json.loads(f"[{call.group(1)}]")
+        assert figure_id == plot.get("data-figure"), text[:200]
+        table = None
+        if names:
+            runs = RUNS_CALL.match((folder / plot.get("data-runs")).read_text())
+            assert runs is not None
+            table_name, table = json.loads(f"[{runs.group(1)}]")
+            assert names == [table_name]
+        result[figure_id] = (figure, table)
     return result
 
 

@@ -104,5 +104,8 @@ def test_graph_points_open_their_builds_and_anomalies_their_ranges(site: SiteFac
         f"https://git.example.org/compare/{QUOTED}...26.02-rc0~25"
     ]
     graphs = built_html.page(app.outdir, "graphs")
-    for source in graphs.xpath("//div[@class='trending-graph-plot']/@data-src"):
+    plots = graphs.xpath("//div[@class='trending-graph-plot']")
+    sources = {plot.get(name) for plot in plots for name in ("data-src", "data-runs")}
+    assert any(source.endswith(".trending-runs.js") for source in sources)  # the shared texts
+    for source in sources:
         assert "<script>alert(2)" not in (Path(app.outdir) / source).read_text()

@@ -68,9 +68,9 @@ def _hand_made_group() -> trending_graphs:
     ]
     group = graph_group(entries)
     group["written"] = [
-        (["trending-one", "trending-two"], "page.trending-graph-7.js"),
-        ([], "page.trending-graph-8.js"),
-        (["trending-three"], "page.trending-graph-9.js"),
+        (["trending-one", "trending-two"], "page.trending-graph-7.js", "page.trending-runs.js"),
+        ([], "page.trending-graph-8.js", "page.trending-runs.js"),
+        (["trending-three"], "page.trending-graph-9.js", ""),
     ]
     return group
 
@@ -88,6 +88,7 @@ def test_html_of_a_group_is_what_the_writer_writes_for_its_nodes(site: SiteFacto
         visit_graphs_html(directly, group)
     assert "".join(directly.body) == "".join(by_nodes.body)
     assert '<span id="trending-two"></span>a &lt;b&gt; &amp; &quot;c&quot;</p>' in directly.body[0]
+    assert "".join(directly.body).count(' data-runs="page.trending-runs.js"') == 2
 
 
 def test_a_writer_of_its_own_rubrics_writes_a_group_s_rubrics(site: SiteFactory) -> None:

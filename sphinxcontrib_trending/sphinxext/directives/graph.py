@@ -26,6 +26,7 @@ from sphinxcontrib_trending.sphinxext.env_records import (
     note_selection,
     note_whole_use,
 )
+from sphinxcontrib_trending.sphinxext.figure_files import page_runs
 from sphinxcontrib_trending.sphinxext.nodes import (
     GraphEntry,
     graph_entry,
@@ -126,12 +127,14 @@ class GraphDirective(TrendingDirective):
                     percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
                     failures=failures,
                     shared_layout=True,  # only encoded, below
+                    page_runs=page_runs(self.env),  # what the page's figures share, sent once
                 )
             ),
             title=title or heading,
             tests=len(trends),
             claims=claims,
             heading=heading,
+            shares_table=True,
         )
 
 
