@@ -33,8 +33,8 @@ from sphinxcontrib_trending.analysis.classify import (
 from sphinxcontrib_trending.analysis.exact import GAUSS_BITS_PER_TRIAL, RELATIVE_SLACK, groups_bits
 from sphinxcontrib_trending.analysis.greedy import Partition
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
-from sphinxcontrib_trending.analysis.runs import PreparedRuns, is_number_array, prepare_runs
-from sphinxcontrib_trending.analysis.saved_search import HEADER_END, MAGIC, header
+from sphinxcontrib_trending.analysis.runs import LARGEST_VALUE, PreparedRuns, is_number_array
+from sphinxcontrib_trending.analysis.saved_search import HEADER_END, MAGIC
 
 LITTLE_ENDIAN = np.dtype("<f8").isnative
 """States are little-endian: elsewhere every series goes the one-by-one way."""
@@ -108,6 +108,95 @@ class _Series:
         self.model, self.settings = model, settings
 
 
+class _BatchRuns:
+    """The batch's histories of numbers prepared together: :func:`.prepare_runs` of each,
+    as views of a few arrays made by whole-batch operations (preparing them one by one
+    was the largest part of the batch's time left in Python).
+
+    Per series: its present runs (``present``, ``avgs`` from ``at[i]`` to
+    ``at[i + 1]``), those among the first ``seen[i]`` (``seen_present``), the
+    largest value of those and of all, and whether a value is too large or
+    negative (then :func:`.prepare_runs` raises or shifts it: left to it).
+    """
+
+    def __init__(self, histories: Sequence[np.ndarray], seen: Sequence[int]) -> None:
+        lengths = np.array([len(values) for values in histories], dtype=np.int64)
+        offsets = np.zeros(len(histories) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        values = np.concatenate(histories) if histories else np.zeros(0)
+        absent = np.isnan(values)
+        present = np.flatnonzero(~absent)
+        missing = np.flatnonzero(absent)
+        self.at = np.searchsorted(present, offsets)
+        owners = np.searchsorted(offsets, present, side="right") - 1
+        self.present = present - offsets[owners]
+        self.avgs = values[present]
+        self.sizes = np.ones(len(present), dtype=np.int64)
+        self.stdevs = np.zeros(len(present))
+        owners = np.searchsorted(offsets, missing, side="right") - 1
+        self.missing = (missing - offsets[owners]).tolist()
+        self.missing_at = np.searchsorted(missing, offsets).tolist()
+        self.lengths = lengths.tolist()
+        starts = self.at[:-1]
+        counts = np.diff(self.at)
+        seen_present = np.searchsorted(present, offsets[:-1] + np.asarray(seen)) - starts
+        # the largest value among the first seen runs and among all, the smallest of all
+        # (a series with none is left out, so what its empty stretches give is never read)
+        padded = np.append(self.avgs, 0.0)
+        bounds = np.stack((starts, starts + seen_present), axis=1).ravel()
+        first = np.maximum.reduceat(padded, bounds)[::2]
+        bounds = np.stack((starts, starts + counts), axis=1).ravel()
+        largest = np.maximum.reduceat(padded, bounds)[::2]
+        smallest = np.minimum.reduceat(padded, bounds)[::2]
+        huge = np.abs(self.avgs) > LARGEST_VALUE
+        huge |= np.isinf(self.avgs)
+        too_large = np.zeros(len(histories), dtype=np.bool_)
+        too_large[np.searchsorted(self.at, np.flatnonzero(huge), side="right") - 1] = True
+        usable = (counts > 0) & ~too_large & (smallest >= 0.0)
+        self.usable = usable.tolist()
+        self.seen_present = seen_present.tolist()
+        self.first_largest = first.tolist()
+        self.largest = largest.tolist()
+        self.bounds = self.at.tolist()
+
+    def prepared(self, number: int) -> PreparedRuns:
+        """:func:`.prepare_runs` of history ``number`` (a usable one)."""
+        low, high = self.bounds[number], self.bounds[number + 1]
+        return PreparedRuns(
+            run_count=self.lengths[number],
+            present=self.present[low:high],
+            sizes=self.sizes[low:high],
+            avgs=self.avgs[low:high],
+            stdevs=self.stdevs[low:high],
+            max_value=self.largest[number],
+            missing=tuple(self.missing[self.missing_at[number] : self.missing_at[number + 1]]),
+        )
+
+
+class _Headers:
+    """The numbers of the batch's states' headers, read together; ``valid[i]`` False where
+    a state is too short to hold one or is not a state (those are left out)."""
+
+    def __init__(self, states: StateBuffer, slots: Sequence[int]) -> None:
+        chosen = np.asarray(slots, dtype=np.int64)
+        starts = states.starts[chosen]
+        whole = states.lengths[chosen] >= HEADER_END
+        width = len(MAGIC) + _NUMBERS_WIDTH
+        head = states.data[starts[whole][:, None] + np.arange(width)]
+        valid = np.zeros(len(chosen), dtype=np.bool_)
+        valid[whole] = (head[:, : len(MAGIC)] == MAGIC_BYTES).all(axis=1)
+        numbers = np.ascontiguousarray(head[:, len(MAGIC) :])
+        found = np.zeros((len(chosen), _NUMBERS_WIDTH // 8), dtype=np.int64)
+        found[whole] = numbers.view("<i8")
+        self.valid = valid.tolist()
+        self.integers = found.tolist()
+        self.floats = found.view("<f8").tolist()
+
+
+_NUMBERS_WIDTH = 48
+"""The header's six numbers (runs, trials, max_value, unit, table_size, block), eight bytes each."""
+
+
 def extend_batch(
     jobs: Sequence[Any], seen: Sequence[int], states: StateBuffer, slots: Sequence[int]
 ) -> list[Extended | None]:
@@ -115,29 +204,36 @@ def extend_batch(
     ``seen`` of its runs (``states.slot(slots[number])``), or None where it is left to it
     (see the module's description); the state as bytes already."""
     answers: list[Extended | None] = [None] * len(jobs)
-    taken: list[tuple[int, _Series]] = []
-    for number, job in enumerate(jobs):
-        series = _taken(job.samples, job.settings, seen[number], states.slot(slots[number]))
+    numbers = [
+        number
+        for number, job in enumerate(jobs)
+        if LITTLE_ENDIAN and job.settings.search == "exact" and is_number_array(job.samples)
+    ]
+    if not numbers:
+        return answers
+    runs = _BatchRuns([jobs[number].samples for number in numbers], [seen[n] for n in numbers])
+    heads = _Headers(states, [slots[number] for number in numbers])
+    taken: list[tuple[int, int, _Series]] = []
+    for place, number in enumerate(numbers):
+        series = _taken(runs, heads, place, jobs[number])
         if series is not None:
-            taken.append((number, series))
+            taken.append((number, place, series))
     if not taken:
         return answers
     length, sphere, length_one = ranking_parts()  # every model of the batch made by now
-    numbers = np.array([slots[number] for number, _ in taken], dtype=np.int64)
-    runs = [series.prepared.avgs for _, series in taken]
-    runs_at = np.zeros(len(runs) + 1, dtype=np.int64)
-    np.cumsum([len(avgs) for avgs in runs], out=runs_at[1:])
+    places = np.array([place for _, place, _ in taken], dtype=np.int64)
     extended = _kernels().extend_states(
         states.data,
-        states.starts[numbers],
-        states.lengths[numbers],
+        states.starts[np.array([slots[number] for number, _, _ in taken], dtype=np.int64)],
+        states.lengths[np.array([slots[number] for number, _, _ in taken], dtype=np.int64)],
         MAGIC_BYTES,
-        np.concatenate(runs),
-        runs_at,
-        np.array([series.seen for _, series in taken], dtype=np.int64),
-        np.array([series.model.unit for _, series in taken]),
-        np.array([len(series.model.length_bits) for _, series in taken], dtype=np.int64),
-        np.array([series.model.max_bits for _, series in taken]),
+        runs.avgs,
+        runs.at[places],
+        runs.at[places + 1],
+        np.array([series.seen for _, _, series in taken], dtype=np.int64),
+        np.array([series.model.unit for _, _, series in taken]),
+        np.array([len(series.model.length_bits) for _, _, series in taken], dtype=np.int64),
+        np.array([series.model.max_bits for _, _, series in taken]),
         length,
         sphere,
         length_one,
@@ -150,10 +246,10 @@ def extend_batch(
     group_bounds = starts_at.tolist()
     all_starts, all_sizes = starts.tolist(), sizes.tolist()
     all_avgs, all_stdevs = avgs.tolist(), stdevs.tolist()
-    for place, (number, series) in enumerate(taken):
-        if status[place]:
+    for row, (number, _, series) in enumerate(taken):
+        if status[row]:
             continue
-        first, stop = group_bounds[place], group_bounds[place + 1]
+        first, stop = group_bounds[row], group_bounds[row + 1]
         group_sizes = tuple(all_sizes[first:stop])
         group_avgs = tuple(all_avgs[first:stop])
         group_stdevs = tuple(all_stdevs[first:stop])
@@ -162,11 +258,11 @@ def extend_batch(
         partition = Partition(
             tuple(all_starts[first:stop]), group_sizes, group_avgs, group_stdevs, bits
         )
-        answers[number] = (_classified(series, partition), done[begins[place] : ends[place]])
+        answers[number] = (_classified(series, partition), done[begins[row] : ends[row]])
     return answers
 
 
-def _taken(samples: Any, settings: GroupingSpec, seen: int, state: memoryview) -> _Series | None:
+def _taken(runs: _BatchRuns, heads: _Headers, place: int, job: Any) -> _Series | None:
     """The series as the batch takes it, or None where the one-by-one way must.
 
     What ``IncrementalClassifier.continued`` and ``_resume`` ask of a state
@@ -174,35 +270,29 @@ def _taken(samples: Any, settings: GroupingSpec, seen: int, state: memoryview) -
     missing one) with the same largest value: anything else it handles in
     its own ways, so it is left to it.
     """
-    if not (LITTLE_ENDIAN and settings.search == "exact" and is_number_array(samples)):
+    if not (runs.usable[place] and heads.valid[place]):
         return None
-    try:
-        prepared = prepare_runs(samples)
-    except (ValueError, TypeError):
+    count = runs.seen_present[place]
+    total = runs.bounds[place + 1] - runs.bounds[place]
+    largest = runs.first_largest[place]
+    if not count or total - count > 1 or runs.largest[place] != largest or not largest > 0.0:
         return None
-    count = int(np.searchsorted(prepared.present, seen))
-    if prepared.offset or not count or prepared.count - count > 1:
-        return None
-    largest = float(prepared.avgs[:count].max())
-    if prepared.max_value != largest or not largest > 0.0:
-        return None
-    unit = calibrated_unit(samples, settings.calibration)
+    settings = job.settings
+    unit = calibrated_unit(job.samples, settings.calibration)
     try:
         resolved = resolve_unit(largest, unit, settings.sbps)
     except ValueError:
         return None
-    numbers = header(state)
-    if numbers is None:
-        return None
-    runs, trials, max_value, step, table_size, _ = numbers
-    if (max_value, step) != (largest, resolved) or runs != count or trials != count:
+    runs_seen, trials, _, _, table_size, _ = heads.integers[place]
+    _, _, max_value, step, _, _ = heads.floats[place]
+    if (max_value, step) != (largest, resolved) or runs_seen != count or trials != count:
         return None
     if not trials < table_size <= LARGEST_TABLE:
         return None
     # ExactSearch.resume: the model sized for the runs it will have
-    total = prepared.count
     size = max(total, 2 * table_size) if total >= table_size else table_size - 1
-    return _Series(prepared, count, unit, BitModel(largest, resolved, size), settings)
+    model = BitModel(largest, resolved, size)
+    return _Series(runs.prepared(place), count, unit, model, settings)
 
 
 def _classified(series: _Series, partition: Partition) -> Classification:

@@ -94,7 +94,8 @@ def extend_states(
     state_length: IntArray,
     magic: ByteArray,
     avgs: FloatArray,
-    avgs_at: IntArray,
+    avgs_start: IntArray,
+    avgs_stop: IntArray,
     seen: IntArray,
     unit: FloatArray,
     table_size: IntArray,
@@ -113,7 +114,7 @@ def extend_states(
     Each state lies so that its arrays start on a word (``state_at[i]`` plus
     the header's length is a multiple of eight): they are read in place.
 
-    ``avgs[avgs_at[i]:avgs_at[i + 1]]`` are the series' present runs, one
+    ``avgs[avgs_start[i]:avgs_stop[i]]`` are the series' present runs, one
     trial each (a history of numbers); ``unit[i]`` its unit, and its
     model's size table (:func:`.exact.size_costs`) has ``table_size[i]``
     entries, made as :meth:`.BitModel.ranking_size_bits` makes it from the
@@ -142,7 +143,7 @@ def extend_states(
     numbers = head.view(np.float64)
     longest_runs = 1
     for index in range(series):
-        longest_runs = max(longest_runs, avgs_at[index + 1] - avgs_at[index])
+        longest_runs = max(longest_runs, avgs_stop[index] - avgs_start[index])
     ones = np.ones(longest_runs, dtype=np.int64)
     zeros = np.zeros(longest_runs)
     written = 0
@@ -219,7 +220,7 @@ def extend_states(
             trials,
         ):
             continue
-        first, stop = avgs_at[index], avgs_at[index + 1]
+        first, stop = avgs_start[index], avgs_stop[index]
         added = stop - first - seen[index]
         table = _size_table(
             table_size[index], max_bits[index], ranking_length, ranking_sphere, length_one

@@ -288,13 +288,20 @@ class SeriesTask:
     """Where to write the new search state (the cache's folder of states)."""
     send_back: bool = False
     """Return the new state instead (the worker may not share the cache's folder)."""
+    known_content: str | None = None
+    """The job's :attr:`~SeriesJob.content`, if the process that made the task has it: a
+    worker forked before that process hashed the series would hash it again."""
 
     def __repr__(self) -> str:
         return repr(self.job)
 
-    def place(self) -> tuple[tuple[int, StateRef | bytes] | None, Path | None, bool]:
+    @property
+    def content(self) -> str:
+        return self.known_content or self.job.content
+
+    def place(self) -> tuple[tuple[int, StateRef | bytes] | None, Path | None, bool, str]:
         """What the task says besides its job: sent to a worker that has the job already."""
-        return self.resume, self.keep_in, self.send_back
+        return self.resume, self.keep_in, self.send_back, self.content
 
 
 def classify_job(job: SeriesJob) -> tuple[Classification, SavedSearch | None]:
@@ -389,7 +396,7 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
     places: dict[int, Location] = {}
     unwritten: OSError | None = None
     for folder, numbers in kept.items():
-        states = [(tasks[n].job.identity, tasks[n].job.content, encoded[n]) for n in numbers]
+        states = [(tasks[n].job.identity, tasks[n].content, encoded[n]) for n in numbers]
         try:
             places.update(zip(numbers, write_states(folder, states), strict=True))
         except OSError as error:  # the groupings stand; only the way to extend them is lost
@@ -400,7 +407,7 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
             places.get(number),
             bytes(encoded[number]) if task.send_back and number in encoded else None,
             unwritten if task.keep_in is not None and number not in places else None,
-            _entry(task.job.content, result),
+            _entry(task.content, result),
         )
         for number, (task, (result, _)) in enumerate(zip(tasks, done, strict=True))
     ]
@@ -664,7 +671,7 @@ def classify_series(
     return [result for result in results if result is not None]
 
 
-Numbered = tuple[int, tuple[int, StateRef | bytes] | None, Path | None, bool]
+Numbered = tuple[int, tuple[int, StateRef | bytes] | None, Path | None, bool, str]
 """A :class:`SeriesTask` with its job's number among the jobs in place of the job."""
 
 

@@ -181,17 +181,6 @@ class SavedSearch:
         _expect(_within(self.history_from, -1, self.runs - 1), "the history's predecessors")
 
 
-def header(data: bytes | memoryview) -> tuple[int, int, float, float, int, int] | None:
-    """A state's numbers (runs, trials, max_value, unit, table_size, block) as its header
-    holds them, unchecked; None if ``data`` is too short to hold a header or not a state.
-
-    For a batch of states decoded in one compiled call (:mod:`.batch_kernels`),
-    whose caller checks these numbers against the runs first."""
-    if len(data) < HEADER_END or data[: len(MAGIC)] != MAGIC:
-        return None
-    return _NUMBERS_HEAD.unpack_from(data, len(MAGIC))  # type: ignore[return-value]
-
-
 @functools.cache
 def _compiled() -> ModuleType:
     """The compiled loops, where a search resumes (they are loaded there anyway), so that
@@ -260,7 +249,5 @@ _COUNTED = tuple(
 _NATIVE = _FLOAT.isnative
 """Whether this machine's byte order is the states' (little-endian)."""
 _FLOAT_ARRAYS = tuple(field.name for field in fields(SavedSearch) if field.type == "FloatArray")
-_NUMBERS_HEAD = struct.Struct("<" + "".join(code for _, code in _NUMBERS))
-"""The header's numbers alone."""
 HEADER_END = len(MAGIC) + _HEAD.size
 """Where a state's arrays begin."""

@@ -69,7 +69,9 @@ class Saved:
     location: Location
 
 
-def write_states(folder: Path, states: Sequence[tuple[str, str, bytes]]) -> list[Location]:
+def write_states(
+    folder: Path, states: Sequence[tuple[str, str, bytes | memoryview]]
+) -> list[Location]:
     """Write ``(identity, content, state)`` one after the other in a new file; where each went.
 
     Workers call this once per batch, so the states never pass through the
@@ -81,7 +83,8 @@ def write_states(folder: Path, states: Sequence[tuple[str, str, bytes]]) -> list
         # surrogatepass: an identity may hold a lone surrogate (a test name from JSON)
         digest.update(f"{identity}\0{content}\0".encode("utf-8", "surrogatepass"))
     name = digest.hexdigest()[:32] + ".state"
-    write_atomically(folder / name, [state for _, _, state in states])
+    # joined first: a write per state cost three times as much as a copy and one write
+    write_atomically(folder / name, [b"".join(state for _, _, state in states)])
     offsets = itertools.accumulate((len(state) for _, _, state in states), initial=0)
     return [
         Location(name, offset, len(state))
