@@ -65,9 +65,24 @@ def _isqrt(value: int) -> int:
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _put(out: npt.NDArray[np.generic], at: int, values: npt.NDArray[np.generic]) -> int:
-    """Copy ``values`` into ``out`` from ``at``; where they end."""
-    out[at : at + len(values)] = values
+    """Copy ``values`` into ``out`` from ``at``; where they end.
+
+    A loop, not a slice assignment: numba's copies the values aside first
+    when it cannot tell that the two do not overlap (most of a state's
+    encoding went to that)."""
+    for index in range(len(values)):
+        out[at + index] = values[index]
     return at + len(values)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _joined(
+    first: npt.NDArray[np.generic], second: npt.NDArray[np.generic]
+) -> npt.NDArray[np.generic]:
+    """``first`` then ``second``, in a new array (copied by :func:`_put`'s loops)."""
+    joined = np.empty(len(first) + len(second), dtype=first.dtype)
+    _put(joined, _put(joined, 0, first), second)
+    return joined
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -234,8 +249,9 @@ def extend_states(
         widest_jump = math.log2(big_m + 1.0)
         block = min(max(saved_block, MIN_BLOCK), LONGEST_BLOCK)
         state = np.zeros((5, count + 1))
-        state[:4, :count] = groups
-        state[4, :count] = best
+        for row in range(4):
+            _put(state[row], 0, groups[row])
+        _put(state[4], 0, best)
         keep = doomed == 0
         dropping = not keep.all()
         if added:
@@ -243,7 +259,8 @@ def extend_states(
                 kept = 0
                 for column in range(count):
                     if keep[column]:
-                        state[:, kept] = state[:, column]
+                        for row in range(5):
+                            state[row, kept] = state[row, column]
                         kept += 1
                 count = kept
                 if not count:
@@ -272,10 +289,10 @@ def extend_states(
                 widest_jump,
                 slack,
             )
-            history_begin = np.concatenate((history_begin, len(history_from) + begins))
-            history_from = np.concatenate((history_from, froms))
-            history_key = np.concatenate((history_key, pair_keys))
-            history_prev = np.concatenate((history_prev, prevs))
+            history_begin = _joined(history_begin, len(history_from) + begins)
+            history_from = _joined(history_from, froms)
+            history_key = _joined(history_key, pair_keys)
+            history_prev = _joined(history_prev, prevs)
             count += len(begins)
             pending_from, pending_key, pending_prev = pending_states(
                 state, keys, cheapest, near, slack
@@ -365,8 +382,7 @@ def extend_states(
         word = (begin + start_of_data) // 8
         floats = out.view(np.float64)
         for row in range(5):
-            floats[word : word + count] = state[row, :count]
-            word += count
+            word = _put(floats, word, state[row, :count])
         for column in range(count):
             out[word + column] = 1 if dropping and not keep[column] else 0
         word += count
