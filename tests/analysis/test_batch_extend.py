@@ -211,17 +211,29 @@ def test_a_damaged_state_in_a_batch_is_grouped_afresh_and_the_others_extended(
     assert grouped[4].search_state == real(jobs[4])[1].to_bytes()  # type: ignore[union-attr]
 
 
-def test_states_in_a_file_are_read_into_one_batch(tmp_path: Path) -> None:
-    """As a build's workers do: from the cache's folder, every series but a damaged one
-    extended in the batch."""
+def test_states_in_a_file_are_read_into_one_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a build's workers do: from the cache's folder, every series extended in the
+    batch, none alone."""
     rng = np.random.default_rng(6)
-    jobs = [SeriesJob(f"mrr/t{n}", history(rng, 30), EXACT) for n in range(12)]
+    jobs = []
+    for number in range(12):
+        values = history(rng, 30)
+        values[-1] = np.nanmin(values[:-1])  # no new largest value: a new search's case
+        jobs.append(SeriesJob(f"mrr/t{number}", values, EXACT))
     classify_series(
         [SeriesJob(j.identity, j.samples[:-1], EXACT) for j in jobs], SeriesCache(tmp_path, "scope")
     )
     cache = SeriesCache(tmp_path, "scope")
     tasks = tuple(cache.task(job) for job in jobs)
     assert all(task.resume is not None for task in tasks)
+    alone: list[str] = []
+    real = series.extend_job
+    monkeypatch.setattr(
+        series, "extend_job", lambda job, *rest: alone.append(job.identity) or real(job, *rest)
+    )
     grouped = classify_batch(tasks)
     assert [item.classification for item in grouped] == [classify_job(job)[0] for job in jobs]
     assert all(item.search_at is not None for item in grouped)
+    assert alone == []
