@@ -237,3 +237,16 @@ def test_states_in_a_file_are_read_into_one_batch(
     assert [item.classification for item in grouped] == [classify_job(job)[0] for job in jobs]
     assert all(item.search_at is not None for item in grouped)
     assert alone == []
+
+
+def test_series_of_many_groups_extend_as_alone() -> None:
+    """More groups than the batch first makes room for: its partitions' arrays grow."""
+    rng = np.random.default_rng(9)
+    jobs = []
+    for number in range(3):
+        levels = np.repeat(rng.uniform(50.0, 150.0, 60), 5)
+        values = levels * (1.0 + rng.normal(0.0, 0.001, len(levels)))
+        values[-1] = values[:-1].min()
+        jobs.append(SeriesJob(f"s{number}", values, EXACT))
+    assert compare(jobs, [len(job.samples) - 1 for job in jobs]) == len(jobs)
+    assert all(len(classify_job(job)[0].groups) > 40 for job in jobs)
