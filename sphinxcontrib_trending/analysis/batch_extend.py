@@ -4,9 +4,10 @@
 series of a batch and gives the same grouping and new state, but for the
 search itself: every state is decoded, checked, extended, backtracked and
 encoded again by :func:`.batch_kernels.extend_states` in one call for the
-whole batch.  What stays per series is what needs Python anyway: preparing
-the runs, the bit model, pricing the partition found with the reference's
-exact formula, and classifying it (outliers, confidences).
+whole batch, and the batch's runs are prepared together (:class:`_BatchRuns`).
+What stays per series is what needs Python anyway: the bit model, pricing
+the partition found with the reference's exact formula, and classifying it
+(outliers, confidences).
 
 A series it does not take (trials per run, a new largest value, more than
 one new run, a state it refuses or cannot settle alone) is left to

@@ -882,7 +882,10 @@ class ExactSearch:
         (:func:`.exact_kernels.pending_states`), as a batch of searches
         extended at once makes it (:mod:`.batch_kernels`).
         """
-        return _kernels().pending_states(self._groups, keys, cheapest, near, RELATIVE_SLACK)  # type: ignore[no-any-return]
+        pending: Pending = _kernels().pending_states(
+            self._groups, keys, cheapest, near, RELATIVE_SLACK
+        )
+        return pending
 
     def split_bound(self, trials: int, prev_avg: float) -> float:
         """``theta(n, q)``: the most a start may lie above the best and still be needed.
