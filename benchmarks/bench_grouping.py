@@ -15,9 +15,9 @@ alike:
   newest build: the series' jobs (:func:`.series_jobs`), the cache loaded
   (:func:`.series_cache`), :func:`.classify_series` on ``--workers`` forked
   workers (their CPU time counted apart), and then in that process the
-  extension alone (:func:`.extend_job` of every series from the state
-  it was saved with, as a worker runs it, once the compiled loops are
-  loaded).
+  extension alone (:func:`.extend_jobs` of every series from the state
+  it was saved with, in batches of :data:`.many.BATCH` as a worker runs
+  them, once the compiled loops are loaded).
 
 Each figure is the median over ``--repeats``, in microseconds per series,
 and the ratio of the long history's to the short one's is printed beside.
@@ -48,11 +48,13 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from sphinxcontrib_trending.analysis.batch_extend import StateBuffer
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.many import (
+    BATCH,
     classify_series,
-    extend_job,
+    extend_jobs,
     series_cache,
     series_jobs,
 )
@@ -121,10 +123,19 @@ def measure(store: Path, series: int, workdir: Path, name: str, workers: int) ->
     classify_series(jobs, cache, workers=workers)
     times["classify_series"] = time.perf_counter() - started
     times["workers' CPU"] = _children_cpu() - children
-    extend_job(resumed[0], *states[0])  # the compiled loops loaded, whichever code this is
+    batches = [
+        (
+            resumed[start : start + BATCH],
+            [seen for seen, _ in states[start : start + BATCH]],
+            StateBuffer.of([state for _, state in states[start : start + BATCH]]),
+        )
+        for start in range(0, len(resumed), BATCH)
+    ]
+    first_jobs, first_seen, first_states = batches[0]
+    extend_jobs(first_jobs[:1], first_seen[:1], first_states, [0])  # the compiled loops loaded
     started = time.perf_counter()
-    for job, (seen, state) in zip(resumed, states, strict=True):
-        extend_job(job, seen, state)
+    for batch_jobs, seen, buffer in batches:
+        extend_jobs(batch_jobs, seen, buffer, range(len(batch_jobs)))
     times["extension alone"] = time.perf_counter() - started
     times["resumed"] = len(resumed) / len(jobs)  # a fraction, not seconds
     return times

@@ -99,6 +99,14 @@ class _SizeTables:
 _TABLES = _SizeTables()
 
 
+def ranking_parts() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float]:
+    """The shared tables' parts of :meth:`BitModel.ranking_size_bits`, as far as any model
+    made so far reaches, and one trial's length bits: what a compiled loop needs to make
+    a model's size table itself (:mod:`.batch_kernels`)."""
+    length, sphere = _TABLES.ranking
+    return length, sphere, _TABLES.length[1]
+
+
 class BitModel:
     """Bit costs for one input: its largest value and unit fix every constant.
 

@@ -878,20 +878,14 @@ class ExactSearch:
         keeps a few extra, never too few.  Every average lies in ``[0, M]``,
         so no state more than ``log2(M + 1)`` above the cheapest passes: the
         test is made on the few closer, ``near`` (one bit more, for rounding;
-        ``cheapest`` the cheapest).
+        ``cheapest`` the cheapest), in one compiled loop
+        (:func:`.exact_kernels.pending_states`), as a batch of searches
+        extended at once makes it (:mod:`.batch_kernels`).
         """
-        groups = self._groups
-        if len(near) == 1:  # the cheapest alone
-            return groups[START, near].astype(np.int64), keys[near], groups[MEAN, near]
-        lowest = float(keys[cheapest])
-        slack = RELATIVE_SLACK * (abs(lowest) + 1.0)
-        avgs = groups[MEAN, near]
-        bound = np.abs(avgs - groups[MEAN, cheapest])
-        bound += 1.0
-        np.log2(bound, out=bound)
-        bound += lowest + slack
-        kept = near[keys[near] <= bound]
-        return groups[START, kept].astype(np.int64), keys[kept], groups[MEAN, kept]
+        pending: Pending = _kernels().pending_states(
+            self._groups, keys, cheapest, near, RELATIVE_SLACK
+        )
+        return pending
 
     def split_bound(self, trials: int, prev_avg: float) -> float:
         """``theta(n, q)``: the most a start may lie above the best and still be needed.
@@ -990,26 +984,39 @@ class ExactSearch:
         return Partition(starts, sizes, avgs, stdevs, bits=self._groups_bits(stats))
 
     def _groups_bits(self, stats: list[tuple[int, float, float]]) -> float:
-        """Bits of consecutive groups, as the reference counts a list of whole groups.
-
-        Its group re-derives (avg, stdev) once more before counting (see
-        :func:`~.bits.perturb`); the next group is priced against the average
-        itself.
-        """
-        known = self._priced
-        priced: dict[tuple[int, float, float, float | None], float] = {}
-        total = 0.0
-        previous: float | None = None
-        for size, avg, stdev in stats:
-            key = (size, avg, stdev, previous)
-            bits = known.get(key)
-            if bits is None:
-                bits = self.model.group_bits(size, *perturb(size, avg, stdev), previous)
-            priced[key] = bits
-            total += bits
-            previous = avg
-        self._priced = priced
+        """Bits of consecutive groups (:func:`groups_bits`), each group's counted once as long
+        as it stays the same from one price to the next."""
+        total, self._priced = groups_bits(self.model, stats, self._priced)
         return total
+
+
+Priced = dict[tuple[int, float, float, float | None], float]
+"""Groups' bits by (size, avg, stdev, previous average)."""
+
+
+def groups_bits(
+    model: BitModel, stats: list[tuple[int, float, float]], known: Priced | None = None
+) -> tuple[float, Priced]:
+    """Bits of consecutive groups, as the reference counts a list of whole groups.
+
+    Its group re-derives (avg, stdev) once more before counting (see
+    :func:`~.bits.perturb`); the next group is priced against the average
+    itself.  ``known`` are bits counted before, by group and previous
+    average: a longer prefix mostly repeats every group but its last one.
+    Also returns those of these groups.
+    """
+    priced: Priced = {}
+    total = 0.0
+    previous: float | None = None
+    for size, avg, stdev in stats:
+        key = (size, avg, stdev, previous)
+        bits = None if known is None else known.get(key)
+        if bits is None:
+            bits = model.group_bits(size, *perturb(size, avg, stdev), previous)
+        priced[key] = bits
+        total += bits
+        previous = avg
+    return total, priced
 
 
 def exact_search(runs: PreparedRuns, model: BitModel) -> Partition:

@@ -263,6 +263,45 @@ def close_survivors(
     return keep, kept_all, cheapest, near
 
 
+@_compiled
+def pending_states(
+    groups: FloatArray, keys: FloatArray, cheapest: int, near: IntArray, slack: float
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The states the next group may follow: starts, keys, averages (``ExactSearch._predecessors``).
+
+    Of ``near`` (the survivors within reach of the cheapest, ``cheapest``),
+    those whose key is within ``log2(|p - p*| + 1)`` of the cheapest key
+    plus a relative ``slack``, ``p*`` the cheapest's average.  With the C
+    library's logarithm, where numpy's vectorised one may differ in the last
+    bit: the slack is there for that.
+    """
+    found = len(near)
+    kept = np.empty(found, dtype=np.bool_)
+    if found == 1:
+        kept[0] = True
+    else:
+        lowest = keys[cheapest]
+        reach = lowest + slack * (abs(lowest) + 1.0)
+        centre = groups[1, cheapest]
+        found = 0
+        for place in range(len(near)):
+            index = near[place]
+            bound = math.log2(abs(groups[1, index] - centre) + 1.0) + reach
+            kept[place] = keys[index] <= bound
+            found += kept[place]
+    starts = np.empty(found, dtype=np.int64)
+    pending_keys = np.empty(found)
+    averages = np.empty(found)
+    found = 0
+    for place in range(len(near)):
+        if kept[place]:
+            index = near[place]
+            starts[found] = int(groups[3, index])
+            pending_keys[found], averages[found] = keys[index], groups[1, index]
+            found += 1
+    return starts, pending_keys, averages
+
+
 @_inlined
 def _grown(values: npt.NDArray[np.generic], used: int) -> npt.NDArray[np.generic]:
     """``values`` with room for twice as many, the first ``used`` kept."""

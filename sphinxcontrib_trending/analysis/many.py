@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from sphinxcontrib_trending.analysis.batch_extend import StateBuffer, extend_batch
 from sphinxcontrib_trending.analysis.cache_documents import cache_document
 from sphinxcontrib_trending.analysis.calibration import calibrated_unit
 from sphinxcontrib_trending.analysis.classification_json import (
@@ -287,13 +288,20 @@ class SeriesTask:
     """Where to write the new search state (the cache's folder of states)."""
     send_back: bool = False
     """Return the new state instead (the worker may not share the cache's folder)."""
+    known_content: str | None = None
+    """The job's :attr:`~SeriesJob.content`, if the process that made the task has it: a
+    worker forked before that process hashed the series would hash it again."""
 
     def __repr__(self) -> str:
         return repr(self.job)
 
-    def place(self) -> tuple[tuple[int, StateRef | bytes] | None, Path | None, bool]:
+    @property
+    def content(self) -> str:
+        return self.known_content or self.job.content
+
+    def place(self) -> tuple[tuple[int, StateRef | bytes] | None, Path | None, bool, str]:
         """What the task says besides its job: sent to a worker that has the job already."""
-        return self.resume, self.keep_in, self.send_back
+        return self.resume, self.keep_in, self.send_back, self.content
 
 
 def classify_job(job: SeriesJob) -> tuple[Classification, SavedSearch | None]:
@@ -344,14 +352,39 @@ def group_task(task: SeriesTask) -> Grouped:
 def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
     """The task sent to a worker: several series, so scheduling costs little per series.
 
-    Their states are read through one open file where they share one, and
-    the new ones written into one file: a file per series cost more than
+    Their states are read through one open file where they share one, the
+    series that gained a run extended together (:func:`extend_jobs`), and
+    the new states written into one file: a file per series cost more than
     the search of a new run.
     """
     with StateReader() as reader:
-        done = [_grouping(task, reader) for task in tasks]
+        resumes = [number for number, task in enumerate(tasks) if _can_read(task, reader)]
+        states = StateBuffer([_state_length(tasks[number]) for number in resumes])
+        readable = []
+        for slot, number in enumerate(resumes):
+            state = tasks[number].resume[1]  # type: ignore[index]
+            try:
+                if isinstance(state, bytes):
+                    states.slot(slot)[:] = state
+                else:
+                    reader.read_into(state, states.slot(slot))
+            except (OSError, ValueError):
+                continue  # grouped from scratch
+            readable.append(slot)
+    extending = [resumes[slot] for slot in readable]
+    extended = extend_jobs(
+        [tasks[number].job for number in extending],
+        [tasks[number].resume[0] for number in extending],  # type: ignore[index]
+        states,
+        readable,
+    )
+    found = dict(zip(extending, extended, strict=True))
+    done = [
+        found[number] if number in found else classify_job(task.job)
+        for number, task in enumerate(tasks)
+    ]
     encoded = {
-        number: saved.to_bytes()
+        number: saved if isinstance(saved, (bytes, memoryview)) else saved.to_bytes()
         for number, (task, (_, saved)) in enumerate(zip(tasks, done, strict=True))
         if saved is not None and (task.keep_in is not None or task.send_back)
     }
@@ -363,7 +396,7 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
     places: dict[int, Location] = {}
     unwritten: OSError | None = None
     for folder, numbers in kept.items():
-        states = [(tasks[n].job.identity, tasks[n].job.content, encoded[n]) for n in numbers]
+        states = [(tasks[n].job.identity, tasks[n].content, encoded[n]) for n in numbers]
         try:
             places.update(zip(numbers, write_states(folder, states), strict=True))
         except OSError as error:  # the groupings stand; only the way to extend them is lost
@@ -372,12 +405,41 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
         Grouped(
             result,
             places.get(number),
-            encoded.get(number) if task.send_back else None,
+            bytes(encoded[number]) if task.send_back and number in encoded else None,
             unwritten if task.keep_in is not None and number not in places else None,
-            _entry(task.job.content, result),
+            _entry(task.content, result),
         )
         for number, (task, (result, _)) in enumerate(zip(tasks, done, strict=True))
     ]
+
+
+def extend_jobs(
+    jobs: Sequence[SeriesJob], seen: Sequence[int], states: StateBuffer, slots: Sequence[int]
+) -> list[tuple[Classification, SavedSearch | memoryview | None]]:
+    """:func:`extend_job` of each job, its saved search having seen ``seen`` of its runs
+    (its state in ``states``' slot of ``slots``): most in one compiled call for them all
+    (:func:`.batch_extend.extend_batch`, which gives the new state's bytes), the others
+    one by one."""
+    batched = extend_batch(jobs, seen, states, slots)
+    return [
+        extend_job(job, runs, bytes(states.slot(slot))) if answer is None else answer
+        for job, runs, slot, answer in zip(jobs, seen, slots, batched, strict=True)
+    ]
+
+
+def _can_read(task: SeriesTask, reader: StateReader) -> bool:
+    """Whether the task has a saved state that lies where its index says: the others are
+    grouped from scratch."""
+    if task.resume is None:
+        return False
+    state = task.resume[1]
+    return isinstance(state, bytes) or reader.lies_within(state)
+
+
+def _state_length(task: SeriesTask) -> int:
+    """The length of the task's saved state."""
+    state = task.resume[1]  # type: ignore[index]
+    return len(state) if isinstance(state, bytes) else state.length
 
 
 def _entry(content: str, result: Classification) -> bytes:
@@ -402,18 +464,6 @@ def _all_finite(result: Classification) -> bool:
         numbers += (group.avg, group.stdev, group.bits_saved, group.confidence)
         numbers.append(group.serial_correlation)
     return all(number is None or math.isfinite(number) for number in numbers)
-
-
-def _grouping(task: SeriesTask, reader: StateReader) -> tuple[Classification, SavedSearch | None]:
-    """One series' grouping and new search state: extended if its saved state can be read."""
-    if task.resume is not None:
-        seen, state = task.resume
-        try:
-            data = state if isinstance(state, bytes) else reader.read(state)
-        except (OSError, ValueError):
-            return classify_job(task.job)
-        return extend_job(task.job, seen, data)
-    return classify_job(task.job)
 
 
 class SeriesCache:
@@ -621,7 +671,7 @@ def classify_series(
     return [result for result in results if result is not None]
 
 
-Numbered = tuple[int, tuple[int, StateRef | bytes] | None, Path | None, bool]
+Numbered = tuple[int, tuple[int, StateRef | bytes] | None, Path | None, bool, str]
 """A :class:`SeriesTask` with its job's number among the jobs in place of the job."""
 
 

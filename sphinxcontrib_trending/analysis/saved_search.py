@@ -249,3 +249,5 @@ _COUNTED = tuple(
 _NATIVE = _FLOAT.isnative
 """Whether this machine's byte order is the states' (little-endian)."""
 _FLOAT_ARRAYS = tuple(field.name for field in fields(SavedSearch) if field.type == "FloatArray")
+HEADER_END = len(MAGIC) + _HEAD.size
+"""Where a state's arrays begin."""

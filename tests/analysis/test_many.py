@@ -65,13 +65,13 @@ def count_classifications(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def count_extensions(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """(identity, runs the saved search had seen) of each series extended from one."""
     extended: list[tuple[str, int]] = []
-    real = series.extend_job
+    real = series.extend_jobs
 
-    def counting(job: SeriesJob, seen: int, state: dict) -> object:
-        extended.append((job.identity, seen))
-        return real(job, seen, state)
+    def counting(jobs: list[SeriesJob], seen: list[int], *states: object) -> object:
+        extended.extend((job.identity, runs) for job, runs in zip(jobs, seen, strict=True))
+        return real(jobs, seen, *states)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(series, "extend_job", counting)
+    monkeypatch.setattr(series, "extend_jobs", counting)
     return extended
 
 

@@ -51,9 +51,9 @@ def test_a_site_grown_by_a_build_equals_its_cold_build(
 
     forget_process_memory(monkeypatch)
     extended: list[object] = []
-    extend = series.extend_job
+    extend = series.extend_jobs
     monkeypatch.setattr(
-        series, "extend_job", lambda job, *rest: extended.append(job) or extend(job, *rest)
+        series, "extend_jobs", lambda jobs, *rest: extended.extend(jobs) or extend(jobs, *rest)
     )
     rebuilt = make_app("html", srcdir=grown, parallel=parallel)
     if order == "reversed":
