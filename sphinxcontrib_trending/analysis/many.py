@@ -621,6 +621,7 @@ def classify_series(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
+    each: Callable[[int, Classification], None] | None = None,
 ) -> list[Classification]:
     """The classification of every job, in order: cached ones as they are, the rest computed.
 
@@ -633,6 +634,11 @@ def classify_series(
     filed in the cache as it comes), on the Dask cluster at ``scheduler``
     (:func:`~.map_ordered`), or here when neither is given or fewer than
     :data:`MIN_PARALLEL` are missing.  The cache is saved once at the end.
+
+    ``each(number, classification)`` is called for every job as soon as its
+    classification is known (the computed ones as they arrive, then the
+    cached ones): what a caller makes of them is made while the workers
+    group the next batches, where this process only waited for them.
     """
     # workers of a helper forked early: two or more (with one, this process groups)
     forked = (workers or 0) if scheduler is None and can_fork() else 0
@@ -667,7 +673,14 @@ def classify_series(
         for number, grouped in zip(missing, computed, strict=True):
             results[number] = grouped.classification
             cache.put(jobs[number], grouped)
+            if each is not None:
+                each(number, grouped.classification)
         cache.save()  # while the helper, if any, ends its workers
+    if each is not None:
+        computed_here = set(missing)
+        for number, result in enumerate(results):
+            if number not in computed_here and result is not None:
+                each(number, result)
     return [result for result in results if result is not None]
 
 

@@ -30,6 +30,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from sphinxcontrib_trending.analysis.acknowledged import KnownChanges
+from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.kept_histories import KeptHistories
@@ -277,10 +278,14 @@ def trends_for(
         cache = _series_cache(loaded, options.grouping)
         workers = workers or _page_workers
         jobs = series_jobs(missing, options.grouping)
+
+        def summarized(number: int, result: Classification) -> None:
+            history = missing[number]
+            _trends[scope, history.key] = summarize(history, options, loaded.end, known, result)
+
         with collector_paused():
-            classified = classify_series(jobs, cache, workers=workers)
-            for history, result in zip(missing, classified, strict=True):
-                _trends[scope, history.key] = summarize(history, options, loaded.end, known, result)
+            # each series summarised as its grouping arrives: while the workers group the rest
+            classify_series(jobs, cache, workers=workers, each=summarized)
             # kept for the build like the histories: out of the collector's
             # walks, which at CSIT's size went over every trend again and
             # again while the pages rendered (a second or more each)

@@ -136,6 +136,23 @@ def test_series_extended_on_the_helper_s_workers_group_as_from_scratch(
     assert extended == classify_series(jobs, SeriesCache(None, "scope"))
 
 
+@pytest.mark.parametrize("workers", [None, 2])
+def test_each_classification_is_handed_on_once_as_soon_as_it_is_known(workers: int | None) -> None:
+    """A page summarises each series as its grouping arrives, while the workers group the
+    rest: every job's, cached or computed, once, the one the list returns."""
+    jobs = make_jobs(series.MIN_PARALLEL + 6)
+    cache = SeriesCache(None, "a")
+    classify_series(jobs[:5], cache)  # five cached, the rest computed
+    handed: list[tuple[int, object]] = []
+    found = classify_series(
+        jobs, cache, workers=workers, each=lambda number, result: handed.append((number, result))
+    )
+    assert found == [direct(job) for job in jobs]
+    computed = [number for number, _ in handed[: len(jobs) - 5]]
+    assert computed == list(range(5, len(jobs)))  # as they arrive, before the cached ones
+    assert sorted(handed, key=lambda pair: pair[0]) == list(enumerate(found))
+
+
 def _as_trials(samples: tuple) -> tuple:
     """Each run as three trials around its value (``None`` stays missing)."""
     return tuple(
