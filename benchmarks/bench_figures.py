@@ -33,7 +33,7 @@ what they share (:mod:`~sphinxcontrib_trending.render.page_runs`, written
 with them under ``--json``): its figures, put back together with the table,
 are checked equal to the other's.  With ``--json`` each version's time
 includes writing its figures as the graph directive does (its own
-``script_json``); with
+``script_json`` where its figure module has one); with
 ``--cpu`` times are the process's CPU time, not the wall clock's.  Printed:
 each version's median milliseconds per page and microseconds per run, and
 before/after.
@@ -64,6 +64,7 @@ from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
 from sphinxcontrib_trending.render import figure as after
 from sphinxcontrib_trending.render.page_runs import PageRuns, expand_figure
+from sphinxcontrib_trending.render.script_data import script_json
 
 ROOT = Path(__file__).resolve().parent.parent
 LINKS = LinkTemplates(
@@ -207,27 +208,29 @@ def _timed(
     table = PageRuns() if page_table and module is after else None
     if table is not None:
         options["page_runs"] = table
+    # an older tree's figure module encodes its figures itself; today's, render.script_data
+    encode = getattr(module, "script_json", script_json)
     gc.collect()
     gc.freeze()  # as a build freezes what it loaded: the collector walks only what is new
     started = clock()
     figures = [module.trend_figure(page, links=LINKS, **options) for page in pages]
     if written:
-        texts = [module.script_json(figure) for figure in figures]
+        texts = [encode(figure) for figure in figures]
         if table is not None:
-            texts.append(module.script_json(table.table()))
+            texts.append(encode(table.table()))
     elapsed = clock() - started
     gc.unfreeze()
-    if written and texts[: len(figures)] != [after.script_json(figure) for figure in figures]:
+    if written and texts[: len(figures)] != [script_json(figure) for figure in figures]:
         raise SystemExit("the figures' JSON differs from the working tree's")
     return elapsed, figures, table
 
 
 def _as_read(figure: dict[str, Any], table: PageRuns | None) -> Any:
     """The figure as its JSON reads, put back together with ``table`` if it names it."""
-    read = json.loads(after.script_json(figure))
+    read = json.loads(script_json(figure))
     if table is None:
         return read
-    return expand_figure(read, json.loads(after.script_json(table.table())))
+    return expand_figure(read, json.loads(script_json(table.table())))
 
 
 def _compare(

@@ -47,8 +47,6 @@ from sphinxcontrib_trending.display import DisplayUnit, axis_label, display_unit
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS, percentile_views
 from sphinxcontrib_trending.render.page_runs import RUNS, PageRuns
 from sphinxcontrib_trending.render.ranges import range_cell
-from sphinxcontrib_trending.render.script_data import script_bytes as script_bytes
-from sphinxcontrib_trending.render.script_data import script_json as script_json
 from sphinxcontrib_trending.render.trend_levels import TrendLevels
 from sphinxcontrib_trending.render.visible import visible
 

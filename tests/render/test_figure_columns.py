@@ -15,8 +15,9 @@ from sphinxcontrib_trending.analysis.history import TestHistory, history_key
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.analysis.test_run import ColumnRuns, Run, RunColumns
 from sphinxcontrib_trending.conf.links import LinkTemplates
-from sphinxcontrib_trending.render.figure import X_AXES, script_json, trend_figure
+from sphinxcontrib_trending.render.figure import X_AXES, trend_figure
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS
+from sphinxcontrib_trending.render.script_data import script_json
 from tests.latency_data import hdrh_of
 
 START = datetime(2026, 5, 1, 6, 0, tzinfo=timezone.utc)

@@ -10,9 +10,9 @@ from sphinxcontrib_trending.conf.links import LinkTemplates
 from sphinxcontrib_trending.render.figure import (
     CLICK_OPENS_BUILD,
     CLICK_OPENS_VERSION,
-    script_json,
     trend_figure,
 )
+from sphinxcontrib_trending.render.script_data import script_json
 from tests import hand_built
 from tests.hover import hover_lines
 

@@ -16,8 +16,9 @@ from sphinxcontrib_trending.analysis.excluded import ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.conf.links import LinkTemplates
-from sphinxcontrib_trending.render.figure import X_AXES, script_bytes, trend_figure
+from sphinxcontrib_trending.render.figure import X_AXES, trend_figure
 from sphinxcontrib_trending.render.page_runs import RUNS, PageRuns, expand_figure
+from sphinxcontrib_trending.render.script_data import script_bytes
 from tests import hand_built
 from tests.render import test_figure_columns, test_figure_links
 from tests.sphinxext.chromium import REQUIRE

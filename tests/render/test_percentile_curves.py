@@ -10,8 +10,9 @@ from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.latency_curves import nines
 from sphinxcontrib_trending.analysis.summary import TrendOptions, summarize
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
-from sphinxcontrib_trending.render.figure import script_json, trend_figure
+from sphinxcontrib_trending.render.figure import trend_figure
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS
+from sphinxcontrib_trending.render.script_data import script_json
 from tests.latency_data import hdrh_of
 
 START = datetime(2026, 3, 1, tzinfo=timezone.utc)

@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.release_views import coverage, release_boxes, versions_of
 from sphinxcontrib_trending.ingest.model import Build, Measurement, TestResult
-from sphinxcontrib_trending.render.figure import script_json
 from sphinxcontrib_trending.render.release_views import coverage_table, releases_figure
+from sphinxcontrib_trending.render.script_data import script_json
 
 EVIL = "<img src=x onerror=alert(1)>"
 START = datetime(2025, 6, 1, tzinfo=timezone.utc)

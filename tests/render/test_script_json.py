@@ -8,7 +8,7 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sphinxcontrib_trending.render.figure import script_json
+from sphinxcontrib_trending.render.script_data import script_json
 
 
 def test_markup_and_line_separators_are_escaped_and_read_back() -> None:

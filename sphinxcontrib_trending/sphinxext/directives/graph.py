@@ -16,8 +16,9 @@ from sphinxcontrib_trending.conf.sources import Source
 from sphinxcontrib_trending.ingest.dimensions import Dimensions
 from sphinxcontrib_trending.ingest.model import metrics_note
 from sphinxcontrib_trending.ingest.telemetry import PREFIX
-from sphinxcontrib_trending.render.figure import X_AXES, script_bytes, series_label, trend_figure
+from sphinxcontrib_trending.render.figure import X_AXES, series_label, trend_figure
 from sphinxcontrib_trending.render.latency_curves import PERCENTILE_RUNS
+from sphinxcontrib_trending.render.script_data import script_bytes
 from sphinxcontrib_trending.render.visible import visible
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective
 from sphinxcontrib_trending.sphinxext.env_records import (

@@ -9,8 +9,8 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from sphinxcontrib_trending.analysis.job_stats import JobStats, job_stats
-from sphinxcontrib_trending.render.figure import script_json
 from sphinxcontrib_trending.render.job_stats import job_figure, job_table, summary
+from sphinxcontrib_trending.render.script_data import script_json
 from sphinxcontrib_trending.sphinxext.config import settings_of
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
 from sphinxcontrib_trending.sphinxext.directives.failed import positive_days

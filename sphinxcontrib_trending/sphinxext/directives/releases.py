@@ -18,8 +18,8 @@ from sphinxcontrib_trending.analysis.release_views import (
     versions_of,
 )
 from sphinxcontrib_trending.ingest.metrics import LATENCY_DIRECTIONS, LATENCY_LOADS
-from sphinxcontrib_trending.render.figure import script_json
 from sphinxcontrib_trending.render.release_views import coverage_table, releases_figure
+from sphinxcontrib_trending.render.script_data import script_json
 from sphinxcontrib_trending.sphinxext.directives.common import TrendingDirective, table_node
 from sphinxcontrib_trending.sphinxext.nodes import graph_node
 from sphinxcontrib_trending.sphinxext.process_memo import LoadedSource, select, source_histories
