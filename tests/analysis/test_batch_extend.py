@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from sphinxcontrib_trending.analysis import many as series
-from sphinxcontrib_trending.analysis.batch_extend import StateBuffer, extend_batch
+from sphinxcontrib_trending.analysis.batch_extend import StateBuffer, _BatchRuns, extend_batch
 from sphinxcontrib_trending.analysis.classify import Classification
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.many import (
@@ -21,6 +22,7 @@ from sphinxcontrib_trending.analysis.many import (
     classify_series,
     extend_job,
 )
+from sphinxcontrib_trending.analysis.runs import PreparedRuns, prepare_runs
 from sphinxcontrib_trending.analysis.saved_search import MAGIC, SavedSearch
 
 EXACT = GroupingSpec()
@@ -250,3 +252,30 @@ def test_series_of_many_groups_extend_as_alone() -> None:
         jobs.append(SeriesJob(f"s{number}", values, EXACT))
     assert compare(jobs, [len(job.samples) - 1 for job in jobs]) == len(jobs)
     assert all(len(classify_job(job)[0].groups) > 40 for job in jobs)
+
+
+def test_a_batch_prepares_each_usable_series_as_prepare_runs_does() -> None:
+    """The batch prepares its series' runs together, with whole-array operations (a
+    second way of what :func:`.prepare_runs` does one series at a time): field for
+    field the same, missing runs, a first run missing and one-run series included;
+    a series with a negative or too large value is left to the one-by-one way."""
+    rng = np.random.default_rng(11)
+    made = [history(rng, int(rng.integers(1, 60))) for _ in range(200)]
+    made[0][0] = np.nan
+    made[1] = np.array([np.nan, np.nan, 5.0])
+    made[2] = np.array([3.0, -1.0, 4.0])  # negative: shifted by prepare_runs
+    made[3] = np.array([3.0, 1e300, 4.0])  # too large: refused by prepare_runs
+    seen = [max(len(values) - 1, 0) for values in made]
+    batch = _BatchRuns(made, seen)
+    assert batch.usable[2] is False and batch.usable[3] is False
+    for number, values in enumerate(made):
+        if not batch.usable[number]:
+            continue
+        ours, theirs = batch.prepared(number), prepare_runs(values)
+        for field in dataclasses.fields(PreparedRuns):
+            mine, reference = getattr(ours, field.name), getattr(theirs, field.name)
+            if isinstance(reference, np.ndarray):
+                assert np.array_equal(mine, reference), (number, field.name)
+            else:
+                assert mine == reference, (number, field.name)
+    assert sum(batch.usable) >= 190
