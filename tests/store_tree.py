@@ -6,15 +6,20 @@ import hashlib
 import json
 from pathlib import Path
 
+from sphinxcontrib_trending.ingest.store.checked import CHECKED_NAME
 from sphinxcontrib_trending.ingest.store.manifest import MANIFEST_NAME
+
+MARKS = {"_lock", CHECKED_NAME}
+"""Files about this machine's use of a store, not its content: the lock, and the
+note of which files were checked (their inodes and times differ from copy to copy)."""
 
 
 def store_tree(root: Path) -> dict[str, bytes]:
-    """Every file below ``root`` by its relative path, but the lock file (which only marks use)."""
+    """Every file below ``root`` by its relative path, but the :data:`MARKS`."""
     return {
         str(path.relative_to(root)): path.read_bytes()
         for path in sorted(root.rglob("*"))
-        if path.is_file() and path.name != "_lock"
+        if path.is_file() and path.name not in MARKS
     }
 
 

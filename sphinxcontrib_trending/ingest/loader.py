@@ -44,6 +44,7 @@ from sphinxcontrib_trending.ingest.read_options import ReadOptions
 from sphinxcontrib_trending.ingest.registry import input_format
 from sphinxcontrib_trending.ingest.sources import resolve_entries
 from sphinxcontrib_trending.ingest.spec import SourceSpec
+from sphinxcontrib_trending.ingest.store.checked import WrittenLook
 from sphinxcontrib_trending.ingest.store.local import LocalStore
 from sphinxcontrib_trending.ingest.store.manifest import (
     DataFile,
@@ -193,6 +194,10 @@ def ingest(
         _parse_missing(slots, options, dataset, report, engine, writes_here)
         if store is not None and writable:
             _commit(store, manifest, slots, dataset)
+            if not read_back:  # this run checked every kept file: what it wrote joins them
+                for slot in slots:
+                    if slot.written:
+                        store.note_written(slot.entry.files, slot.written)
             store.keep_checked()
             if read_back:
                 _read_back(store, slots, options, dataset, passed_messages)
@@ -245,6 +250,8 @@ class _Slot:
     """Its rows are already in the store's files (written by the parsing task)."""
     unread: Entry | None = None
     """The store's entry of an unchanged input, its builds still to read (:func:`_read_stored`)."""
+    written: tuple[WrittenLook, ...] = ()
+    """How the entry's files looked right after this run wrote them (none if it did not)."""
 
 
 def _slot(
@@ -354,20 +361,24 @@ class _Stored:
     """The parsed builds, sent back only when the store could not be written."""
     sizes: tuple[tuple[tuple[str, str], int], ...] = ()
     """Each parsed build's key and number of tests, for the test cap across files."""
+    looks: tuple[WrittenLook, ...] = ()
+    """How each of ``files`` looked right after the task wrote it."""
 
 
 def _parse_into_store_job(job: _StoreJob) -> _Stored:
     parsed = _parse_job(job.parse)
     sizes = tuple((build.key, len(build.tests)) for build in parsed.builds)
     try:
-        files = LocalStore(job.store).write(job.key, parsed.builds)
+        store = LocalStore(job.store)
+        files = store.write(job.key, parsed.builds)
+        looks = store.written_looks(files)
         content = job.content or file_digest(job.parse.local)
     except (OSError, UnicodeEncodeError) as error:
         # a path that is not UTF-8 (a lone surrogate from the file system) cannot be a
         # Parquet text: the input is read all the same, only not stored
         reason = f"{job.parse.origin!r}: {error}"
         return _Stored(None, "", tuple(parsed.problems), reason, tuple(parsed.builds), sizes)
-    return _Stored(files, content, tuple(parsed.problems), sizes=sizes)
+    return _Stored(files, content, tuple(parsed.problems), sizes=sizes, looks=looks)
 
 
 @dataclass(frozen=True)
@@ -506,6 +517,7 @@ def _take_stored(slot: _Slot, stored: _Stored, store_name: str, dataset: Dataset
     slot.entry = replace(
         slot.entry, content=stored.content, files=stored.files, problems=stored.problems
     )
+    slot.written = stored.looks
     slot.parsed = slot.stored = True
 
 
@@ -525,14 +537,15 @@ def _commit(store: LocalStore, manifest: Manifest, slots: list[_Slot], dataset: 
         del entries[key]
     try:
         for slot in changed:
-            entries[slot.key] = slot.entry
             if slot.parsed and not slot.stored:
-                entries[slot.key] = replace(
+                slot.entry = replace(
                     slot.entry,
                     content=slot.entry.content or file_digest(slot.item.local),
                     files=store.write(slot.key, slot.builds or []),
                     problems=slot.problems,
                 )
+                slot.written = store.written_looks(slot.entry.files)
+            entries[slot.key] = slot.entry
         store.commit(Manifest(entries))
     except OSError as error:
         problem = Problem(str(store.root), f"cannot write the results store: {error}", "cache")

@@ -13,6 +13,12 @@ A file is noted only when its modification time was well before the hash
 (:data:`SETTLE_NS`): a write within the same clock tick as the hash could
 otherwise leave the time unchanged.  The note is a cache: unreadable or
 foreign, it is ignored and every file is hashed as before.
+
+A file the run wrote itself is noted too, as it looked right after the
+write (:meth:`CheckedFiles.note_written`): the run knows the bytes it
+wrote, so the first run after a long one (a backfill of half a year) does
+not hash every file that one just wrote.  A later write to it changes how
+it looks, except one by someone else within the same clock tick as ours.
 """
 
 from __future__ import annotations
@@ -38,9 +44,12 @@ CHECKED_MAX_BYTES = 64 * 1024 * 1024
 Look = list[object]
 """What a file looked like when it was hashed: size, SHA-256, mtime (ns), inode."""
 
+WrittenLook = tuple[int, int]
+"""A file's modification time (ns) and inode right after this run wrote it."""
+
 
 class CheckedFiles:
-    """The files of one store hashed by earlier runs, and those this run hashed or trusted."""
+    """A store's files hashed by earlier runs, and those this run hashed, trusted or wrote."""
 
     def __init__(self, root: Path) -> None:
         self.path = root / CHECKED_NAME
@@ -60,8 +69,13 @@ class CheckedFiles:
         if info.st_mtime_ns + SETTLE_NS <= hashed_ns:
             self._now[relative] = _look(data, info)
 
+    def note_written(self, relative: str, data: DataFile, written: WrittenLook) -> None:
+        """``relative`` was written by this run as ``data`` and looked as ``written`` then."""
+        mtime_ns, inode = written
+        self._now[relative] = [data.size, data.sha256, mtime_ns, inode]
+
     def save(self) -> None:
-        """Keep what this run hashed or trusted (the files it did not look at are let go).
+        """Keep what this run hashed, trusted or wrote (the files it did not look at are let go).
 
         A store that cannot be written costs only speed: the next run hashes again.
         """
@@ -70,6 +84,12 @@ class CheckedFiles:
         document = {"format": CHECKED_FORMAT, "files": self._now}
         with contextlib.suppress(OSError):
             write_atomically(self.path, [json.dumps(document, sort_keys=True).encode()])
+
+
+def written_look(path: Path) -> WrittenLook:
+    """How a file looks right after this run wrote it (see :meth:`CheckedFiles.note_written`)."""
+    info = path.stat()
+    return info.st_mtime_ns, info.st_ino
 
 
 def hashed_now() -> int:

@@ -26,7 +26,12 @@ from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.atomic import write_atomically
 from sphinxcontrib_trending.ingest.model import Build, Problem
 from sphinxcontrib_trending.ingest.store.bounded import read_regular
-from sphinxcontrib_trending.ingest.store.checked import CheckedFiles, hashed_now
+from sphinxcontrib_trending.ingest.store.checked import (
+    CheckedFiles,
+    WrittenLook,
+    hashed_now,
+    written_look,
+)
 from sphinxcontrib_trending.ingest.store.columns import MODEL_COLUMNS, STORE_MARKER, STORE_VERSION
 from sphinxcontrib_trending.ingest.store.decoded import DecodedCopies, copy_name, scoped
 from sphinxcontrib_trending.ingest.store.layout import (
@@ -227,6 +232,16 @@ class LocalStore:
         """Save which files :meth:`damaged` hashed or trusted, for the next run."""
         if "checked" in self.__dict__:
             self.checked.save()
+
+    def note_written(self, files: tuple[DataFile, ...], looks: tuple[WrittenLook, ...]) -> None:
+        """``files`` were written by this run and looked as ``looks`` right after:
+        :meth:`keep_checked` notes those that settled, so the next run need not hash them."""
+        for data, look in zip(files, looks, strict=True):
+            self.checked.note_written(data.path, data, look)
+
+    def written_looks(self, files: tuple[DataFile, ...]) -> tuple[WrittenLook, ...]:
+        """How ``files`` look right after :meth:`write` wrote them."""
+        return tuple(written_look(self.root / data.path) for data in files)
 
     def write(self, key: str, builds: list[Build]) -> tuple[DataFile, ...]:
         """New files holding ``builds``; nothing lists them until a commit does."""
