@@ -47,7 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_scale import CONF, STORE_CONF, TESTBEDS, job_of, write_site
+from bench_scale import CONF, STORE_CONF, TESTBEDS, job_of, settled_disk, write_site
 from bench_site import build_path, write_build
 from site_files import published_files
 
@@ -89,6 +89,7 @@ def ingest(archive: Path, store: Path, profile: Path | None = None, name: str = 
     """Seconds of one ``sphinx-trending ingest`` (parsing in-process) into ``store``."""
     script = str(Path(sys.executable).with_name("sphinx-trending"))
     arguments = [script, "ingest", str(archive / "*.xml.gz"), "--store", str(store), "--quiet"]
+    settled_disk()
     started = time.perf_counter()
     subprocess.run(_command(profile, name, arguments), check=True, capture_output=True)
     return time.perf_counter() - started
@@ -99,6 +100,7 @@ def sphinx_build(
 ) -> tuple[float, float]:
     """Seconds and peak memory (GB) of one ``sphinx-build`` of ``root``; ``phases`` is the
     file its phases' times are added to (see ``phase_timers.py``)."""
+    settled_disk()
     started = time.perf_counter()
     with subprocess.Popen(
         _build_command(profile, phases, name, root),
