@@ -64,6 +64,13 @@ from sphinxcontrib_trending.ingest.cache_folder import report_unwritable
 from sphinxcontrib_trending.ingest.cache_scopes import use_scope
 from sphinxcontrib_trending.ingest.json_documents import json_bytes
 
+SLOW_START_NOTE = (
+    "waiting for the compiled search: the first grouping after installing the extension "
+    "compiles it (up to about 20 s), later ones load it in under a second"
+)
+"""What a build or ``check`` tells its user when the workers' helper is slow to load the
+compiled search (``slow_setup`` of :func:`classify_series`)."""
+
 CACHE_FORMAT = "sphinxcontrib-trending/classified-series"
 MIN_PARALLEL = 64
 """Fewer series than this are classified in-process: starting workers costs more."""
@@ -622,6 +629,7 @@ def classify_series(
     scheduler: str | None = None,
     progress: Progress | None = None,
     each: Callable[[int, Classification], None] | None = None,
+    slow_setup: Callable[[], None] | None = None,
 ) -> list[Classification]:
     """The classification of every job, in order: cached ones as they are, the rest computed.
 
@@ -639,6 +647,9 @@ def classify_series(
     classification is known (the computed ones as they arrive, then the
     cached ones): what a caller makes of them is made while the workers
     group the next batches, where this process only waited for them.
+    ``slow_setup()`` is called once if the workers' helper is still loading
+    the compiled search a few seconds after the work was sent to it
+    (:meth:`.ReadyWorkers.results`): the first use of an install compiles it.
     """
     # workers of a helper forked early: two or more (with one, this process groups)
     forked = (workers or 0) if scheduler is None and can_fork() else 0
@@ -665,7 +676,8 @@ def classify_series(
                 numbered = [
                     (number, *task.place()) for number, task in zip(missing, todo, strict=True)
                 ]
-                done = ready.results(_classify_numbered, _batched(numbered, size), progress)
+                sent = _batched(numbered, size)
+                done = ready.results(_classify_numbered, sent, progress, slow_setup)
             else:
                 batches = _batched(todo, size)
                 done = map_ordered(classify_batch, batches, scheduler=scheduler, progress=progress)

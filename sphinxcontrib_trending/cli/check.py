@@ -32,7 +32,12 @@ from sphinxcontrib_trending.analysis.acknowledged import (
 from sphinxcontrib_trending.analysis.build_selection import UnknownBuild, find_build
 from sphinxcontrib_trending.analysis.excluded import ExclusionsError, load_exclusions
 from sphinxcontrib_trending.analysis.history import TestHistory
-from sphinxcontrib_trending.analysis.many import classify_series, series_cache, series_jobs
+from sphinxcontrib_trending.analysis.many import (
+    SLOW_START_NOTE,
+    classify_series,
+    series_cache,
+    series_jobs,
+)
 from sphinxcontrib_trending.analysis.verdicts import (
     BuildVerdicts,
     Reason,
@@ -361,6 +366,7 @@ def _judge_latest(engine: Engine, loaded: Loaded) -> Judged:
         workers=engine.workers,
         scheduler=engine.scheduler,
         progress=console_progress(f"{name}: grouping histories") if engine.show_progress else None,
+        slow_setup=lambda: PRINTER.error(f"{name}: {SLOW_START_NOTE}"),
     )
     return Judged(judge_latest(name, loaded.histories, loaded.builds, loaded.options, classified))
 

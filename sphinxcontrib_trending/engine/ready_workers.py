@@ -13,6 +13,11 @@ What the workers work on is inherited too (``shared``, as the helper was
 forked), so only the items are sent to the helper, pickled: they should be
 small, such as numbers into ``shared``.  A worker pickles its result itself
 and the helper forwards the bytes, so no result is decoded on the way.
+
+The helper says when it is set up.  A setup that takes long is worth
+telling the user about: the grouping's is loading compiled loops (under
+a second), but on the first use of an install numba compiles them
+(about 18 s on two cores), and a build would sit silent meanwhile.
 """
 
 from __future__ import annotations
@@ -37,6 +42,11 @@ Result = TypeVar("Result")
 
 _RESULT = b"+"
 _FAILURE = b"!"
+_READY = b"="
+
+SLOW_SETUP = 3.0
+"""Seconds the helper's setup may still take once the work is sent before
+``slow_setup`` is told (see :meth:`ReadyWorkers.results`)."""
 
 
 def can_fork() -> bool:
@@ -69,13 +79,20 @@ class ReadyWorkers(Generic[Shared]):
         task: Callable[[Shared, Item], Result],
         items: Sequence[Item],
         progress: Progress | None = None,
+        slow_setup: Callable[[], None] | None = None,
+        patience: float | None = None,
     ) -> Iterator[Result]:
         """``task(shared, item)`` of each item on the helper's workers; results in order.
 
-        ``task`` must be a module-level function.  Raises :class:`TaskFailed`
-        naming the first item whose task raised, :class:`EngineError` if the
-        helper ended before the last result.  Asked once per helper.
+        ``task`` must be a module-level function.  ``slow_setup()`` is called
+        once if the helper is still setting up ``patience`` seconds (by
+        default :data:`SLOW_SETUP`) after this was asked.  Raises
+        :class:`TaskFailed` naming the first item whose task raised,
+        :class:`EngineError` if the helper ended before the last result.
+        Asked once per helper.
         """
+        # set up first: the work fills the pipe, and a send blocks until the helper reads
+        self._await_setup(slow_setup, patience)
         try:
             self._connection.send((task, list(items)))
         except OSError as error:  # it ended before it was given the work
@@ -93,6 +110,18 @@ class ReadyWorkers(Generic[Shared]):
                 progress(done, len(items))
             yield pickle.loads(body)
         self._finished = True
+
+    def _await_setup(self, slow_setup: Callable[[], None] | None, patience: float | None) -> None:
+        """Take the helper's word that it is set up, telling ``slow_setup`` if it is slow."""
+        wait = SLOW_SETUP if patience is None else patience
+        try:
+            if slow_setup is not None and not self._connection.poll(wait):
+                slow_setup()
+            message = self._connection.recv_bytes()
+        except (EOFError, OSError) as error:
+            raise EngineError(f"the workers' parent process ended early: {error}") from None
+        if message != _READY:
+            raise EngineError(f"the workers' parent process sent {message[:1]!r} before its setup")
 
     def close(self) -> None:
         """End the helper: at once, with its workers, unless its work is done."""
@@ -131,6 +160,8 @@ def _serve(
     global _shared
     _shared = shared
     prepare()
+    with contextlib.suppress(OSError):  # a parent that needed no workers has closed its end
+        connection.send_bytes(_READY)
     try:
         task, items = connection.recv()
     except EOFError:  # the parent needed no workers after all

@@ -35,6 +35,7 @@ from sphinxcontrib_trending.analysis.history import TestHistory, histories
 from sphinxcontrib_trending.analysis.identity import GroupingSpec
 from sphinxcontrib_trending.analysis.kept_histories import KeptHistories
 from sphinxcontrib_trending.analysis.many import (
+    SLOW_START_NOTE,
     SeriesCache,
     classify_series,
     series_cache,
@@ -285,12 +286,20 @@ def trends_for(
 
         with collector_paused():
             # each series summarised as its grouping arrives: while the workers group the rest
-            classify_series(jobs, cache, workers=workers, each=summarized)
+            classify_series(
+                jobs, cache, workers=workers, each=summarized, slow_setup=_compiling_note
+            )
             # kept for the build like the histories: out of the collector's
             # walks, which at CSIT's size went over every trend again and
             # again while the pages rendered (a second or more each)
             gc.freeze()
     return [_trends[scope, history.key] for history in selected]
+
+
+def _compiling_note() -> None:
+    """Why the build waits on the grouping's workers (see "Keep the installed extension
+    too" in the Publishing page)."""
+    logger.info("[trending] grouping: %s", SLOW_START_NOTE)
 
 
 def _series_cache(loaded: LoadedSource, grouping: GroupingSpec) -> SeriesCache:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -151,6 +152,33 @@ def test_each_classification_is_handed_on_once_as_soon_as_it_is_known(workers: i
     computed = [number for number, _ in handed[: len(jobs) - 5]]
     assert computed == list(range(5, len(jobs)))  # as they arrive, before the cached ones
     assert sorted(handed, key=lambda pair: pair[0]) == list(enumerate(found))
+
+
+def test_a_slow_start_of_the_workers_is_told_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first grouping of an install compiles the search for seconds, on the helper:
+    the build is told while it waits, and the groupings are the same."""
+    from sphinxcontrib_trending.engine import ready_workers
+
+    loading = series.load_grouping
+
+    def slow_load() -> None:
+        time.sleep(1.0)
+        loading()
+
+    monkeypatch.setattr(series, "load_grouping", slow_load)
+    monkeypatch.setattr(ready_workers, "SLOW_SETUP", 0.1)
+    jobs = make_jobs(series.MIN_PARALLEL + 6)
+    told: list[str] = []
+    found = classify_series(
+        jobs, SeriesCache(None, "a"), workers=2, slow_setup=lambda: told.append("slow")
+    )
+    assert found == [direct(job) for job in jobs]
+    assert told == ["slow"]
+    told.clear()
+    monkeypatch.setattr(series, "load_grouping", loading)
+    monkeypatch.setattr(ready_workers, "SLOW_SETUP", 30.0)
+    classify_series(jobs, SeriesCache(None, "a"), workers=2, slow_setup=lambda: told.append("x"))
+    assert told == []
 
 
 def _as_trials(samples: tuple) -> tuple:

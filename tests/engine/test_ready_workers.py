@@ -128,3 +128,39 @@ def test_a_helper_whose_setup_fails_ends_the_map_with_an_error() -> None:
             ready._process.join()
             with pytest.raises(EngineError, match="ended early"):
                 list(ready.results(_whole, items))
+
+
+def _slow_prepare() -> None:
+    time.sleep(1.0)
+
+
+def test_a_slow_setup_is_told_once_while_it_runs() -> None:
+    """An install's first grouping compiles its loops for seconds: the build says so."""
+    told: list[float] = []
+    with ReadyWorkers(_slow_prepare, _Unpicklable([5, 6]), 2) as ready:
+        found = ready.results(
+            _scaled, [1, 0], slow_setup=lambda: told.append(time.monotonic()), patience=0.1
+        )
+        first = next(found)
+        arrived = time.monotonic()
+        assert [first[0], *(value for value, *_ in found)] == [60, 50]
+    assert len(told) == 1
+    assert told[0] < arrived  # while the setup ran, not after it
+
+
+def test_a_slow_setup_is_told_whatever_the_size_of_the_work() -> None:
+    """Work that fills the pipe is sent once the helper is set up: a send would block."""
+    told: list[str] = []
+    items = list(range(20_000))
+    with ReadyWorkers(_slow_prepare, None, 2) as ready:
+        found = ready.results(_whole, items, slow_setup=lambda: told.append("slow"), patience=0.1)
+        assert list(found) == items
+    assert told == ["slow"]
+
+
+def test_a_quick_setup_is_not_told() -> None:
+    told: list[str] = []
+    with ReadyWorkers(_prepare, _Unpicklable([5, 6]), 2) as ready:
+        found = ready.results(_scaled, [1, 0], slow_setup=lambda: told.append("slow"), patience=5)
+        assert [value for value, *_ in found] == [60, 50]
+    assert told == []
