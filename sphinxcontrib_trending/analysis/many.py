@@ -648,7 +648,7 @@ def classify_series(
     cached ones): what a caller makes of them is made while the workers
     group the next batches, where this process only waited for them.
     ``slow_setup()`` is called once if the workers' helper is still loading
-    the compiled search a few seconds after the work was sent to it
+    the compiled search a few seconds after its work is ready for it
     (:meth:`.ReadyWorkers.results`): the first use of an install compiles it.
     """
     # workers of a helper forked early: two or more (with one, this process groups)

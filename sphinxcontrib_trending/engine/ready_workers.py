@@ -30,6 +30,7 @@ import pickle
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
@@ -45,8 +46,8 @@ _FAILURE = b"!"
 _READY = b"="
 
 SLOW_SETUP = 3.0
-"""Seconds the helper's setup may still take once the work is sent before
-``slow_setup`` is told (see :meth:`ReadyWorkers.results`)."""
+"""Seconds the helper's setup may still take once the results are asked for
+before ``slow_setup`` is told (see :meth:`ReadyWorkers.results`)."""
 
 
 def can_fork() -> bool:
@@ -91,10 +92,12 @@ class ReadyWorkers(Generic[Shared]):
         :class:`EngineError` if the helper ended before the last result.
         Asked once per helper.
         """
-        # set up first: the work fills the pipe, and a send blocks until the helper reads
+        # pickled while the helper sets up, sent once it has: the work can fill the pipe,
+        # and a send would block until the helper read it, with nothing told meanwhile
+        work = ForkingPickler.dumps((task, list(items)))
         self._await_setup(slow_setup, patience)
         try:
-            self._connection.send((task, list(items)))
+            self._connection.send_bytes(work)
         except OSError as error:  # it ended before it was given the work
             raise EngineError(f"the workers' parent process ended early: {error}") from None
         for done, item in enumerate(items, start=1):
