@@ -103,3 +103,23 @@ def test_workers_parse_new_inputs_on_forked_processes_too(
 
     assert code == expected[0]
     assert judged(json.loads(target.read_text())) == judged(expected[1])  # type: ignore[arg-type]
+
+
+def test_workers_slow_to_load_the_compiled_search_are_told_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An install's first grouping compiles the search: ``check --workers`` says why it
+    waits, and judges as it would have."""
+    import time
+
+    from sphinxcontrib_trending.engine import ready_workers
+
+    expected = _verdicts(tmp_path, "plain")
+    monkeypatch.setattr(series, "MIN_PARALLEL", 1)  # the fixture has few tests
+    loading = series.load_grouping
+    monkeypatch.setattr(series, "load_grouping", lambda: time.sleep(1.0) or loading())
+    monkeypatch.setattr(ready_workers, "SLOW_SETUP", 0.1)
+    capsys.readouterr()
+    assert _verdicts(tmp_path, "slow", "--workers", "2") == expected
+    err = capsys.readouterr().err
+    assert err.count(f"sphinx-trending check: results: {series.SLOW_START_NOTE}") == 1
