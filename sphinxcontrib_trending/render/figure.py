@@ -337,6 +337,12 @@ class _ShownTexts:
         addresses = links if any(links) else None
         return _ShownTexts(places, (versions, builds), True, True, self.meta, addresses)
 
+    def template(self, unit: DisplayUnit, percentiles: bool, clicks: str) -> str:
+        """The runs' hover template for these texts (:func:`_runs_template`); ``clicks``
+        is shown only where a run has an address to open."""
+        clicks = clicks if self.addresses else ""
+        return _runs_template(unit, self.one_job, self.one_testbed, percentiles, clicks)
+
 
 def _runs_hover(
     texts: _ShownTexts,
@@ -358,13 +364,7 @@ def _runs_hover(
     hover: dict[str, Any] = {
         # a tuple per point: JSON writes it as the list Plotly reads
         "customdata": list(zip(*columns, strict=True)),
-        "hovertemplate": _runs_template(
-            unit,
-            texts.one_job,
-            texts.one_testbed,
-            percentiles is not None,
-            clicks if addresses else "",
-        ),
+        "hovertemplate": texts.template(unit, percentiles is not None, clicks),
     }
     if addresses is not None:
         hover["trending_links"] = addresses
@@ -393,14 +393,7 @@ def _runs_hover_on_page(
     runs: dict[str, Any] = {"shown": entry, "stdev": stdevs}
     if percentiles is not None:
         runs["percentiles"] = percentiles
-    template = _runs_template(
-        unit,
-        texts.one_job,
-        texts.one_testbed,
-        percentiles is not None,
-        clicks if texts.addresses else "",
-    )
-    return {"hovertemplate": template, RUNS: runs}
+    return {"hovertemplate": texts.template(unit, percentiles is not None, clicks), RUNS: runs}
 
 
 def _percentile_text(percentiles: tuple[tuple[str, float], ...], unit: DisplayUnit) -> str:
