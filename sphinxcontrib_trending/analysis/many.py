@@ -53,6 +53,7 @@ from sphinxcontrib_trending.analysis.search_store import (
     SearchStore,
     StateReader,
     StateRef,
+    free_read_files,
     write_states,
 )
 from sphinxcontrib_trending.analysis.summary import run_samples
@@ -378,6 +379,7 @@ def classify_batch(tasks: tuple[SeriesTask, ...]) -> list[Grouped]:
             except (OSError, ValueError):
                 continue  # grouped from scratch
             readable.append(slot)
+    free_read_files(reader.read_whole())  # read: their states are all replaced below
     extending = [resumes[slot] for slot in readable]
     extended = extend_jobs(
         [tasks[number].job for number in extending],
@@ -682,12 +684,14 @@ def classify_series(
                 batches = _batched(todo, size)
                 done = map_ordered(classify_batch, batches, scheduler=scheduler, progress=progress)
             computed = (grouped for batch in done for grouped in batch)
-        for number, grouped in zip(missing, computed, strict=True):
-            results[number] = grouped.classification
-            cache.put(jobs[number], grouped)
-            if each is not None:
-                each(number, grouped.classification)
-        cache.save()  # while the helper, if any, ends its workers
+        try:
+            for number, grouped in zip(missing, computed, strict=True):
+                results[number] = grouped.classification
+                cache.put(jobs[number], grouped)
+                if each is not None:
+                    each(number, grouped.classification)
+        finally:  # stopped too: the workers deleted the files of the states they replaced
+            cache.save()  # while the helper, if any, ends its workers
     if each is not None:
         computed_here = set(missing)
         for number, result in enumerate(results):

@@ -299,6 +299,64 @@ def test_a_daily_build_replaces_every_batch_file(tmp_path: Path) -> None:
     assert not before & after and len(after) == len(before)
 
 
+def test_a_batch_deletes_the_files_it_read_whole_before_it_writes_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Their memory is then free for the new states (see search_store's description)."""
+    jobs = make_jobs(4)
+    classify_series(jobs, SeriesCache(tmp_path, "scope"))  # in-process: a file per series
+    searches = SeriesCache(tmp_path, "scope").searches
+    old = {job.identity: searches.ref(searches.saved(job.identity)).path for job in jobs}  # type: ignore[arg-type]
+    there_at_write: list[bool] = []
+    real = series.write_states
+
+    def noting(folder: Path, states: list[tuple[str, str, bytes]]) -> object:
+        there_at_write.extend(old[identity].exists() for identity, _, _ in states)
+        return real(folder, states)
+
+    monkeypatch.setattr(series, "write_states", noting)
+    grown = [SeriesJob(job.identity, (*job.samples, 1e6), SETTINGS) for job in jobs]
+    assert classify_series(grown, SeriesCache(tmp_path, "scope")) == [direct(j) for j in grown]
+    assert there_at_write == [False] * len(jobs)
+
+
+def test_a_file_a_batch_read_in_part_stays_for_the_series_it_also_holds(tmp_path: Path) -> None:
+    jobs = make_jobs(series.MIN_PARALLEL + 2)
+    classify_series(jobs, SeriesCache(tmp_path, "scope"), workers=2)  # files of several series
+    grown = [
+        SeriesJob(job.identity, (*job.samples, 1e6), SETTINGS) if number % 3 == 0 else job
+        for number, job in enumerate(jobs)
+    ]
+    cache = SeriesCache(tmp_path, "scope")
+    assert classify_series(grown, cache, workers=2) == [direct(job) for job in grown]
+    _, document = searches_index(cache)
+    folder = cache.searches.folder
+    assert folder is not None
+    assert len(document["searches"]) == len(jobs)
+    assert all((folder / entry[2]).is_file() for entry in document["searches"].values())
+
+
+def test_a_grouping_stopped_midway_saves_what_it_grouped(tmp_path: Path) -> None:
+    """Its workers deleted the searches they replaced: the index names the new ones."""
+    jobs = make_jobs(4)
+    classify_series(jobs, SeriesCache(tmp_path, "scope"))
+    grown = [SeriesJob(job.identity, (*job.samples, 1e6), SETTINGS) for job in jobs]
+
+    def stop_at_the_second(number: int, _: Classification) -> None:
+        if number == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        classify_series(grown, SeriesCache(tmp_path, "scope"), each=stop_at_the_second)
+    cache = SeriesCache(tmp_path, "scope")
+    assert [cache.get(job) for job in grown[:2]] == [direct(job) for job in grown[:2]]
+    searches = cache.searches
+    for job in grown[:2]:
+        saved = searches.saved(job.identity)
+        assert saved is not None and saved.runs == len(job.samples)
+        assert searches.ref(saved).path.is_file()
+
+
 def test_an_older_run_that_changed_or_a_damaged_search_means_a_fresh_grouping(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,7 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sphinxcontrib_trending.analysis.search_store import SearchStore, StateReader, write_states
+from sphinxcontrib_trending.analysis.search_store import (
+    SearchStore,
+    StateReader,
+    free_read_files,
+    write_states,
+)
 
 
 def stored(tmp_path: Path, count: int) -> tuple[SearchStore, Path, list[tuple[str, str, bytes]]]:
@@ -104,3 +109,19 @@ def test_the_files_of_a_file_per_series_index_go_with_its_first_save(tmp_path: P
     assert saved is not None
     assert sorted(path.name for path in folder.iterdir()) == [saved.location.file, "notes.txt"]
     assert (tmp_path / "outside.state").exists()
+
+
+def test_a_reader_says_which_files_it_read_every_state_of(tmp_path: Path) -> None:
+    store, batch, _ = stored(tmp_path, 3)
+    with StateReader() as reader:
+        for identity in ("s0", "s2"):
+            reader.read(store.ref(store.saved(identity)))  # type: ignore[arg-type]
+        assert reader.read_whole() == []
+        reader.read(store.ref(store.saved("s1")))  # type: ignore[arg-type]
+    assert reader.read_whole() == [batch]
+
+
+def test_freeing_read_files_deletes_them_and_minds_no_missing_one(tmp_path: Path) -> None:
+    _, batch, _ = stored(tmp_path, 2)
+    free_read_files([batch, tmp_path / "gone.state"])
+    assert not batch.exists()
