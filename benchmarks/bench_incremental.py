@@ -18,6 +18,11 @@ ratio of the long history's time to the short one's is the figure to watch
 (target: within 1.25x).  The archives are ``bench_site.py``'s; the sites are
 ``bench_scale.py``'s (a dashboard and ten pages of per-test graphs).
 
+Beside the times it prints what the store site's build wrote (its output,
+doctrees and caches, by the files' times) and how much of that is the saved
+searches: bytes that grow with the history whatever the machine, where the
+times depend on its disk and memory.
+
 Usage::
 
     python benchmarks/bench_incremental.py [--history 60] [--tests 2000] [--testbeds 2]
@@ -49,10 +54,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_scale import CONF, STORE_CONF, TESTBEDS, job_of, settled_disk, write_site
 from bench_site import build_path, write_build
-from site_files import published_files
+from site_files import published_files, written_since
 
 LONGER = 6
 """How many times longer the long history is."""
+CLOCK_SLACK_NS = 1_000_000_000
+"""How much earlier than a build's start a file's time may be and still count as
+written by it: file times come from a coarser clock than ``time.time_ns()``."""
 PHASE_TIMERS = Path(__file__).resolve().parent / "phase_timers.py"
 SITES = ("store", "embedded")
 
@@ -64,6 +72,10 @@ class Timing:
     embedded_build: float
     peak_gb: float
     published_mb: float
+    written_mb: float
+    """What the store site's build wrote (output, doctrees and caches)."""
+    searches_mb: float
+    """Of that, the saved searches (see ``analysis/search_store.py``)."""
 
     @property
     def from_store(self) -> float:
@@ -159,14 +171,24 @@ def new_build(
     ingested = ingest(root / "archive", root / "store", profile, f"{name}-ingest")
     store_site = root / "store-site"
     timed = {site: phases and phases / f"{root.name}-{site}.jsonl" for site in SITES}
+    since = time.time_ns() - CLOCK_SLACK_NS
     store_build, store_peak = sphinx_build(
         store_site, profile, f"{name}-store-build", timed["store"]
     )
+    written = written_since(store_site, since)
     embedded, embedded_peak = sphinx_build(
         root / "embedded-site", profile, f"{name}-embedded", timed["embedded"]
     )
     peak = max(store_peak, embedded_peak)
-    return Timing(ingested, store_build, embedded, peak, published_mb(store_site / "_build"))
+    return Timing(
+        ingested,
+        store_build,
+        embedded,
+        peak,
+        published_mb(store_site / "_build"),
+        sum(written.values()) / 1e6,
+        sum(size for path, size in written.items() if ".searches/" in path) / 1e6,
+    )
 
 
 def main() -> int:
@@ -233,6 +255,8 @@ def main() -> int:
         ("embedded: sphinx-build", lambda timing: timing.embedded_build),
         ("peak memory (GB)", lambda timing: timing.peak_gb),
         ("published site (MB)", lambda timing: timing.published_mb),
+        ("store build wrote (MB)", lambda timing: timing.written_mb),
+        ("  of which saved searches (MB)", lambda timing: timing.searches_mb),
     ]
     heading = f"one new build, median of {args.repeats}"
     print(f"\n{heading:<32} {f'H={short}':>9} {f'6H={long}':>9}   6H / H (target <= 1.25)")

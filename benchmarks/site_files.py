@@ -1,6 +1,6 @@
 """What a built site publishes: every file but Sphinx's hidden ones (``.doctrees``,
 ``.buildinfo``), for the benchmarks that weigh or compare sites and the tests
-that compare a rebuilt site with a cold one."""
+that compare a rebuilt site with a cold one; and what a build wrote."""
 
 from __future__ import annotations
 
@@ -20,3 +20,18 @@ def published(outdir: str | os.PathLike[str]) -> dict[str, bytes]:
     return {
         path.relative_to(outdir).as_posix(): path.read_bytes() for path in published_files(outdir)
     }
+
+
+def written_since(folder: str | os.PathLike[str], since_ns: int) -> dict[str, int]:
+    """The bytes of every file under ``folder`` written since ``since_ns`` (a
+    ``time.time_ns()``), by its path relative to ``folder``: what a build left
+    written, hidden files and caches included (a file written and then removed
+    is not counted)."""
+    found = {}
+    for place, _, files in os.walk(folder):
+        for name in files:
+            path = Path(place, name)
+            status = path.stat()
+            if status.st_mtime_ns >= since_ns:
+                found[path.relative_to(folder).as_posix()] = status.st_size
+    return found
