@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -435,26 +436,28 @@ class Gathering:
         Every build's runs are put in history order by one stable sort (a
         history's runs stay in build order, a test twice in one build in
         its order there); each history's columns are then slices of them.
+
+        The trials and details are joined on a second thread meanwhile:
+        most of this is NumPy filling new memory with the interpreter let
+        go, and a new build's first touch of it is what the histories of a
+        long history cost (at 1.5 million runs, 0.21 s against 0.07 s for
+        the same call again).  With the joins beside the rest, the phase
+        took 0.28 s instead of 0.36 and 0.38 s instead of 0.42 (medians of
+        new builds in turn, two sets); at a sixth of the runs it gains nothing.
         """
         batches = self.batches
         if not numbers:
             return []
-        owners = np.concatenate([batch.histories for batch in batches])
-        order = np.argsort(owners, kind="stable")
-        bounds = [0, *np.cumsum(np.bincount(owners, minlength=len(self.keys))).tolist()]
-        table = RunTable(
-            self.times,
-            self.origins,
-            np.concatenate([batch.row_builds() for batch in batches]),
-            _joined([batch.trials for batch in batches]),
-            [
-                _joined([batch.details[field] for batch in batches])
-                for field in range(len(DETAIL_FIELDS))
-            ],
-            np.concatenate([batch.averages for batch in batches]),
-            np.concatenate([batch.stdevs for batch in batches]),
-            order,
-        )
+        with ThreadPoolExecutor(max_workers=1) as beside:
+            joined = beside.submit(_joined_rows, batches)
+            owners = np.concatenate([batch.histories for batch in batches])
+            order = np.argsort(owners, kind="stable")
+            bounds = [0, *np.cumsum(np.bincount(owners, minlength=len(self.keys))).tolist()]
+            builds = np.concatenate([batch.row_builds() for batch in batches])
+            averages = np.concatenate([batch.averages for batch in batches])
+            stdevs = np.concatenate([batch.stdevs for batch in batches])
+            trials, details = joined.result()
+        table = RunTable(self.times, self.origins, builds, trials, details, averages, stdevs, order)
         return [RunColumns(table, bounds[number], bounds[number + 1]) for number in numbers]
 
     def _settled(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], list[int]]:
@@ -567,6 +570,17 @@ class KeptHeads:
 
     def of(self, numbers: list[int]) -> list[TestHead]:
         return list(map(self._heads.__getitem__, numbers))
+
+
+def _joined_rows(
+    batches: Sequence[RunBatch],
+) -> tuple[Sequence[Sequence[float]], list[Sequence[Any]]]:
+    """The trials and each detail column of every build's rows, one after the other."""
+    trials = _joined([batch.trials for batch in batches])
+    details = [
+        _joined([batch.details[field] for batch in batches]) for field in range(len(DETAIL_FIELDS))
+    ]
+    return trials, details
 
 
 def _joined(parts: list[Sequence[Any]]) -> Sequence[Any]:
