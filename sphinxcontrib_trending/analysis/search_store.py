@@ -33,6 +33,7 @@ within its file, and only ever decoded by :meth:`.SavedSearch.from_bytes`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import re
@@ -104,10 +105,8 @@ def free_read_files(paths: Sequence[Path]) -> None:
     """Delete state files a worker read whole (see the module's description); one
     that cannot be deleted stays until the index no longer names it."""
     for path in paths:
-        try:
+        with contextlib.suppress(OSError):
             path.unlink(missing_ok=True)
-        except OSError:
-            continue
 
 
 class StateReader:
@@ -120,8 +119,8 @@ class StateReader:
     def __init__(self) -> None:
         self._path: Path | None = None
         self._file: BinaryIO | None = None
-        self._size = 0
         self._sizes: dict[Path, int] = {}
+        """Each file's size, as found when it was opened."""
         self._read: dict[Path, int] = {}
 
     def read(self, ref: StateRef) -> bytes:
@@ -154,11 +153,11 @@ class StateReader:
             self._open(ref.path)
         except OSError:
             return False
-        return ref.offset + ref.length <= self._size
+        return ref.offset + ref.length <= self._sizes[ref.path]
 
     def _seek(self, ref: StateRef) -> None:
         self._open(ref.path)
-        if ref.offset + ref.length > self._size:
+        if ref.offset + ref.length > self._sizes[ref.path]:
             raise ValueError("a saved search lies beyond the end of its file")
         self._file.seek(ref.offset)  # type: ignore[union-attr]
 
@@ -167,7 +166,7 @@ class StateReader:
             self.close()
             self._file = path.open("rb", buffering=0)
             self._path = path
-            self._size = self._sizes[path] = self._file.seek(0, 2)
+            self._sizes[path] = self._file.seek(0, 2)
 
     def close(self) -> None:
         if self._file is not None:

@@ -56,23 +56,23 @@ class CheckedFiles:
         self._before = _read(self.path)
         self._now: dict[str, Look] = {}
 
-    def vouches_for(self, relative: str, data: DataFile, info: os.stat_result) -> bool:
-        """Whether ``relative`` was hashed as ``data`` says and looks as it did then."""
+    def vouches_for(self, data: DataFile, info: os.stat_result) -> bool:
+        """Whether ``data``'s file was hashed as it says and looks as it did then."""
         look = _look(data, info)
-        if self._before.get(relative) != look:
+        if self._before.get(data.path) != look:
             return False
-        self._now[relative] = look
+        self._now[data.path] = look
         return True
 
-    def note(self, relative: str, data: DataFile, info: os.stat_result, hashed_ns: int) -> None:
-        """``relative`` (as ``info`` found it) was just hashed and matched ``data``."""
+    def note(self, data: DataFile, info: os.stat_result, hashed_ns: int) -> None:
+        """``data``'s file (as ``info`` found it) was just hashed and matched it."""
         if info.st_mtime_ns + SETTLE_NS <= hashed_ns:
-            self._now[relative] = _look(data, info)
+            self._now[data.path] = _look(data, info)
 
-    def note_written(self, relative: str, data: DataFile, written: WrittenLook) -> None:
-        """``relative`` was written by this run as ``data`` and looked as ``written`` then."""
+    def note_written(self, data: DataFile, written: WrittenLook) -> None:
+        """``data`` was written by this run and looked as ``written`` then."""
         mtime_ns, inode = written
-        self._now[relative] = [data.size, data.sha256, mtime_ns, inode]
+        self._now[data.path] = [data.size, data.sha256, mtime_ns, inode]
 
     def save(self) -> None:
         """Keep what this run hashed, trusted or wrote (the files it did not look at are let go).

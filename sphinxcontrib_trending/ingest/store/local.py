@@ -210,7 +210,7 @@ class LocalStore:
             path = self.root / data.path
             try:
                 info = path.stat()
-                if self.checked.vouches_for(data.path, data, info):
+                if self.checked.vouches_for(data, info):
                     continue
                 hashed = hashed_now()
                 check_listed(read_regular(path, data.size), data)
@@ -220,7 +220,7 @@ class LocalStore:
                 )
             except (OSError, ValueError) as error:
                 return _unusable(path, error)
-            self.checked.note(data.path, data, info, hashed)
+            self.checked.note(data, info, hashed)
         return None
 
     @functools.cached_property
@@ -235,9 +235,10 @@ class LocalStore:
 
     def note_written(self, files: tuple[DataFile, ...], looks: tuple[WrittenLook, ...]) -> None:
         """``files`` were written by this run and looked as ``looks`` right after:
-        :meth:`keep_checked` notes those that settled, so the next run need not hash them."""
+        :meth:`keep_checked` keeps them with the files checked, so the next run need not
+        hash them."""
         for data, look in zip(files, looks, strict=True):
-            self.checked.note_written(data.path, data, look)
+            self.checked.note_written(data, look)
 
     def written_looks(self, files: tuple[DataFile, ...]) -> tuple[WrittenLook, ...]:
         """How ``files`` look right after :meth:`write` wrote them."""
