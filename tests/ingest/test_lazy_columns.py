@@ -141,3 +141,18 @@ def test_texts_taken_in_bulk_read_as_each_row_read_alone() -> None:
         rows = np.array([len(column) - 1, 0, 2, 0, 1], dtype=np.intp)
         assert column.taken(rows) == [column[row] for row in rows.tolist()]
         assert column.taken(np.zeros(0, dtype=np.intp)) == []
+
+
+def test_a_whole_arrow_column_reads_takes_and_slices_as_its_rows_among_others() -> None:
+    """A kept history's messages: a part of every row of its column, which
+    :meth:`TextColumn.taken` reads in one take when it holds many of the rows."""
+    many = pa.chunked_array([[f"m{at}" for at in range(40)], [None, "last"]])
+    picked = TextColumn(pa.chunked_array([["x", "y"]]), np.array([1, 0]))
+    joined = TextColumn.joined([picked, TextColumn.of_arrow(many), picked])
+    expected = ["y", "x", *many.to_pylist(), "y", "x"]
+    assert list(joined) == expected and len(joined) == 46
+    rows = np.array([45, *range(43, 1, -1), 0, 3], dtype=np.intp)
+    assert len(rows) - 3 >= TextColumn.TAKEN_IN_BULK  # the whole column's rows, in bulk
+    assert joined.taken(rows) == [expected[row] for row in rows.tolist()]
+    assert list(joined[1:5]) == expected[1:5] and list(joined[40:]) == expected[40:]
+    assert joined.arrow().to_pylist() == expected
