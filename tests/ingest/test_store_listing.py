@@ -7,6 +7,7 @@ from pathlib import Path
 
 import fsspec
 
+from sphinxcontrib_trending.ingest.store.dataset import _data_files
 from sphinxcontrib_trending.ingest.store.listing import file_state, location_state
 
 
@@ -44,3 +45,36 @@ def test_a_changed_file_changes_the_state(tmp_path: Path) -> None:
 def test_a_url_is_listed_by_fsspec(tmp_path: Path) -> None:
     (tmp_path / "part.parquet").write_bytes(b"one")
     assert location_state(f"file://{tmp_path}") == fsspec_state(str(tmp_path))
+
+
+def test_linked_files_list_as_fsspec_lists_them_and_linked_folders_are_not_entered(
+    tmp_path: Path,
+) -> None:
+    store, elsewhere = tmp_path / "store", tmp_path / "elsewhere"
+    (elsewhere / "day=2024-01-02").mkdir(parents=True)
+    (elsewhere / "day=2024-01-02" / "part-1.parquet").write_bytes(b"abc")
+    store.mkdir()
+    (store / "linked.parquet").symlink_to(elsewhere / "day=2024-01-02" / "part-1.parquet")
+    assert location_state(str(store)) == fsspec_state(str(store))
+    (store / "test_type=mrr").symlink_to(elsewhere)  # fsspec lists it, as a file
+    (store / "back").symlink_to(store)
+    (store / "gone.parquet").symlink_to(tmp_path / "missing")
+    assert [name for name, *_ in location_state(str(store))] == ["linked.parquet"]
+    fs, root = fsspec.core.url_to_fs(str(store))
+    assert _data_files(fs, root) == {"linked.parquet": location_state(str(store))[0][1:]}
+
+
+def test_a_local_store_reads_its_data_files_as_fsspec_lists_them(tmp_path: Path) -> None:
+    """What identifies a store's decoded copies (:mod:`.decoded`) is the same listed either way."""
+    day = tmp_path / "test_type=mrr" / "day=2024-01-02"
+    day.mkdir(parents=True)
+    (day / "a1b2c3d4e5f60718-0.parquet").write_bytes(b"x" * 10)
+    (tmp_path / "_manifest.json").write_text("{}")
+    fs, root = fsspec.core.url_to_fs(str(tmp_path))
+    listed = {
+        posixpath.relpath(path, root): file_state(info)
+        for path, info in fs.find(root, detail=True).items()
+    }
+    found = _data_files(fs, root)
+    assert found == {name: state for name, state in listed.items() if name.endswith(".parquet")}
+    assert list(found) == ["test_type=mrr/day=2024-01-02/a1b2c3d4e5f60718-0.parquet"]

@@ -25,6 +25,7 @@ import fsspec
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+from fsspec.implementations.local import LocalFileSystem
 
 from sphinxcontrib_trending.engine.read_ahead import read_ahead
 from sphinxcontrib_trending.ingest.limits import PartsCap
@@ -49,7 +50,7 @@ from sphinxcontrib_trending.ingest.store.layout import (
     partition_day,
     partition_values,
 )
-from sphinxcontrib_trending.ingest.store.listing import file_state
+from sphinxcontrib_trending.ingest.store.listing import file_state, local_files
 from sphinxcontrib_trending.ingest.store.local import READ_ERRORS, check_listed
 from sphinxcontrib_trending.ingest.store.manifest import (
     MANIFEST_ERRORS,
@@ -458,13 +459,17 @@ def _manifest(fs: Any, root: str) -> Manifest | None:
 
 
 def _data_files(fs: Any, root: str) -> dict[str, list[object]]:
-    """The store's data files, by relative path, each with its :func:`_state`."""
-    found = {}
-    for path, info in fs.find(root, detail=True).items():
-        relative = posixpath.relpath(path, root)
-        if is_data_file(relative):
-            found[relative] = file_state(info)
-    return found
+    """The store's data files, by relative path, each with its :func:`.file_state`;
+    a local store's listed by the operating system (see :func:`.local_files`)."""
+    if isinstance(fs, LocalFileSystem):
+        listing = (
+            (relative, {"size": info.st_size, "mtime": info.st_mtime})
+            for relative, info in local_files(root)
+        )
+    else:
+        found = fs.find(root, detail=True).items()
+        listing = ((posixpath.relpath(path, root), info) for path, info in found)
+    return {relative: file_state(info) for relative, info in listing if is_data_file(relative)}
 
 
 def _complain_about_unlisted(
