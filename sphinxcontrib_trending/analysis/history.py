@@ -32,6 +32,7 @@ from sphinxcontrib_trending.analysis.test_run import (
     trial_statistics,
 )
 from sphinxcontrib_trending.engine.collector import collector_paused
+from sphinxcontrib_trending.engine.pages import small_pages
 from sphinxcontrib_trending.ingest.dimensions import (
     NO_DIMENSIONS,
     DimensionMemo,
@@ -143,7 +144,7 @@ def histories(
     time).  ``rules`` (the source's, else the built-in ones) derive each
     history's dimensions from its newest run.
     """
-    with collector_paused():
+    with collector_paused(), small_pages():  # see engine.pages
         gathered = Gathering(metric)
         gathered.add(builds, accept)
         return gathered.histories(keep_failing, rules or rules_for())

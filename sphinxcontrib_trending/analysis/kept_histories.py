@@ -47,6 +47,7 @@ from sphinxcontrib_trending.analysis.history import (
 )
 from sphinxcontrib_trending.analysis.test_run import RunBuild
 from sphinxcontrib_trending.engine.collector import collector_paused
+from sphinxcontrib_trending.engine.pages import small_pages
 from sphinxcontrib_trending.ingest.atomic import replaced_atomically, write_atomically
 from sphinxcontrib_trending.ingest.dimensions import DimensionRules
 from sphinxcontrib_trending.ingest.metrics import latency_base
@@ -138,7 +139,7 @@ class KeptHistories:
         marks = [build_mark(build) for build in builds]
         if latency_base(metric) is not None or None in marks:
             return histories(builds, metric, rules=rules)
-        with collector_paused():
+        with collector_paused(), small_pages():  # see engine.pages
             kept = self._read(metric, marks)
             gathering = Gathering(metric)
             if kept is not None:
