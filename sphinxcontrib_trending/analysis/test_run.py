@@ -383,6 +383,14 @@ class RunColumns:
     def percentiles(self) -> list[tuple[tuple[str, float], ...]]:
         return self._taken(self._table.details[3])
 
+    def any_percentiles(self) -> bool:
+        """Whether a run has percentiles: a store's runs have none, told by their column
+        (one value for every run) without a list of them per history."""
+        column = self._table.details[3]
+        if type(column) is SameValue:
+            return len(self) > 0 and bool(column[0])
+        return any(self.percentiles)
+
     @_Kept
     def histograms(self) -> list[tuple[tuple[str, str], ...]]:
         return self._taken(self._table.details[4])

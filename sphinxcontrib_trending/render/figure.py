@@ -928,7 +928,7 @@ def _traces(
     name = _escaped(series_label(history, style.with_testbed))
     levels = TrendLevels(trend.result)
     verdicts = trend.verdicts
-    percentiles = any(columns.percentiles)
+    percentiles = columns.any_percentiles()
     drawn = _shown_runs(columns, trend.excluded)
     shown = drawn.nonzero()[0]
     measured: list[int] = shown.tolist()

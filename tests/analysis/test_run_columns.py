@@ -18,7 +18,7 @@ from sphinxcontrib_trending.analysis.test_run import (
     RunTable,
     failed_runs,
 )
-from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, TextColumn
+from sphinxcontrib_trending.ingest.store.lazy_columns import CodedTexts, SameValue, TextColumn
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -212,3 +212,32 @@ def test_failed_runs_of_many_histories_are_those_read_a_run_at_a_time(coded: boo
     assert failed_runs(histories) == expected
     assert expected[0].runs and expected[1].runs and expected[3].runs
     assert expected[0].messages == ["m1", "m3"]
+
+
+def test_runs_tell_whether_any_has_percentiles_as_their_column_says() -> None:
+    """A store's runs share one empty value (told without a list of them); runs made
+    one by one are each looked at."""
+    runs = _runs()
+    made = RunTable.of_runs(runs)
+    assert not RunColumns(made, 0, 4).any_percentiles()
+    with_some = [*runs[:3], runs[3]._replace(percentiles=(("p50", 1.0),))]
+    assert RunColumns.of_runs(with_some).any_percentiles()
+    assert not RunColumns.of_runs(with_some[:3]).any_percentiles()
+    for shared, expected in (((), False), ((("p50", 1.0),), True)):
+        details = [*made.details]
+        details[3] = SameValue(shared, 4)
+        table = RunTable(
+            made.times,
+            made.origins,
+            made.builds,
+            made.trials,
+            details,
+            made.averages,
+            made.stdevs,
+            made.order,
+        )
+        assert [RunColumns(table, 0, high).any_percentiles() for high in (4, 0)] == [
+            expected,
+            False,
+        ]
+        assert RunColumns(table, 0, 4).any_percentiles() == any(RunColumns(table, 0, 4).percentiles)
