@@ -99,15 +99,22 @@ class TrendLevels:
         """The level at or before each of ``runs`` (a failed run: the level it
         interrupted); before every level the series' first, 0.0 if it has none.
 
-        Failed runs are few: each looks back from itself, where a walk over
-        every run would cost a failing series its whole history.
+        Each run looks back only as far as the run asked before it: a test
+        failing for months has hundreds of failed runs in a row, and each
+        looking back over all the others cost its graph their square.
         """
         found = []
+        level: float | None = None  # the level at or before run `reached`
+        reached = -1
         for run in runs:
-            level = next(
-                (value for at in range(run, -1, -1) if (value := self.level(at)) is not None),
-                None,
-            )
+            if run < reached:  # asked out of order: looked back afresh
+                level, reached = None, -1
+            for at in range(run, reached, -1):
+                value = self.level(at)
+                if value is not None:
+                    level = value
+                    break
+            reached = run
             found.append(self._first() if level is None else level)
         return found
 

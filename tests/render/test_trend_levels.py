@@ -82,7 +82,9 @@ def test_steps_and_levels_are_those_of_a_walk_over_every_run(seed: int) -> None:
     if None not in expected_levels:
         steps, at_steps = trend.steps(shown)
         assert steps == expected_steps and _same(at_steps, expected_levels)
-    failed = sorted(rng.sample(everything, k=min(result.run_count, rng.randint(0, 3))))
+    failed = sorted(rng.sample(everything, k=min(result.run_count, rng.randint(0, 8))))
+    assert _same(trend.before(failed), [_level_before(levels, index) for index in failed])
+    rng.shuffle(failed)  # in any order, each its own level
     assert _same(trend.before(failed), [_level_before(levels, index) for index in failed])
     assert _same([trend.level(index) for index in everything], levels)
 
