@@ -41,7 +41,7 @@ class TextColumn(Sequence[str | None]):
         """Row ``r`` is ``texts[rows[r]]``; with no ``rows``, ``texts[r]``: a kept
         history's column of millions of rows needs no array of their numbers."""
         self._parts = [(texts, rows)]
-        self._bounds = [0, len(texts) if rows is None else len(rows)]
+        self._bounds = [0, _part_length(self._parts[0])]
 
     @classmethod
     def joined(cls, parts: Sequence[TextColumn]) -> TextColumn:
