@@ -105,6 +105,19 @@ def generate(archive: Path, size: Size) -> None:
                 write_build(archive, build, size.tests, job_of(testbed), testbed)
 
 
+def beyond_the_data_set(archive: Path, size: Size) -> list[Path]:
+    """The archive folder's files that are not the data set's, such as the new build
+    of an earlier run or builds a measurement added by hand: every row ingests the
+    whole folder, so one of them left there changes what each row measures (a
+    build the new one rewrites is a change in the middle of every history)."""
+    wanted = {
+        build_path(archive, build, job_of(testbed))
+        for testbed in size.testbeds
+        for build in range(1, size.builds + 1)
+    }
+    return sorted(path for path in archive.glob("*.xml.gz") if path not in wanted)
+
+
 def write_site(root: Path, conf: str = CONF) -> None:
     root.mkdir(parents=True, exist_ok=True)
     (root / "conf.py").write_text(conf)
@@ -221,12 +234,14 @@ def main() -> int:
     archive = root / "archive"
     started = time.perf_counter()
     generate(archive, size)
-    for testbed in size.testbeds:
-        build_path(archive, size.builds + 1, job_of(testbed)).unlink(missing_ok=True)
+    extra = beyond_the_data_set(archive, size)
+    for path in extra:
+        path.unlink()
     ready = time.perf_counter() - started
     print(
         f"data set: {len(size.testbeds)} testbeds x {size.tests} tests x {size.builds} builds, "
-        f"10 trials a run: {size.archives} archives (ready in {ready:.1f} s)"
+        f"10 trials a run: {size.archives} archives (ready in {ready:.1f} s"
+        + (f"; {len(extra)} other archives removed from {archive})" if extra else ")")
     )
     files = sorted(str(path) for path in archive.glob("*.xml.gz"))
 
