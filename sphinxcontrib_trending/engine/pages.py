@@ -9,10 +9,10 @@ pages mostly come from memory the machine used a moment ago.  (No
 compaction stalled: ``compact_stall`` in ``/proc/vmstat`` stayed at 0.)
 A build makes the columns of every history once and reads them a few
 times: backing huge pages again costs more than they save.  At 360 builds
-of 4,000 series (160 MB of new arrays), the histories took 0.29 s instead of
-0.43 in new builds in turn with the advice (medians of six); 240 MB filled
-in 12 MB arrays took 57 to 436 ms with it and 114 to 159 ms without, run
-after run.  A history of 60 builds has no array that large.
+of 4,000 series (160 MB of new arrays), making the columns took 0.08 to
+0.10 s without the advice and 0.16 to 0.25 s with it (new builds); 240 MB
+filled in 12 MB arrays took 57 to 436 ms with it and 114 to 159 ms
+without, run after run.  A history of 60 builds has no array that large.
 """
 
 from __future__ import annotations
