@@ -8,6 +8,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from sphinxcontrib_trending.ingest.store.listing import local_files
+
 
 def published_files(outdir: str | os.PathLike[str]) -> Iterator[Path]:
     for folder, folders, files in os.walk(outdir):
@@ -26,12 +28,9 @@ def written_since(folder: str | os.PathLike[str], since_ns: int) -> dict[str, in
     """The bytes of every file under ``folder`` written since ``since_ns`` (a
     ``time.time_ns()``), by its path relative to ``folder``: what a build left
     written, hidden files and caches included (a file written and then removed
-    is not counted)."""
-    found = {}
-    for place, _, files in os.walk(folder):
-        for name in files:
-            path = Path(place, name)
-            status = path.stat()
-            if status.st_mtime_ns >= since_ns:
-                found[path.relative_to(folder).as_posix()] = status.st_size
-    return found
+    is not counted), listed as the store's files are."""
+    return {
+        name: info.st_size
+        for name, info in local_files(os.fspath(folder))
+        if info.st_mtime_ns >= since_ns
+    }
