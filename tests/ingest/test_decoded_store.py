@@ -328,3 +328,71 @@ def test_histories_of_builds_whose_rows_were_not_read_read_each_input_once(
     assert [(h.key, tuple(h.runs)) for h in found] == [
         (h.key, tuple(h.runs)) for h in histories(plain.builds, "mrr")
     ]
+
+
+def test_a_build_s_own_store_read_again_makes_its_builds_and_reads_rows_only_where_asked(
+    daily_archive: Path, tmp_path: Path, verified: list[str], copy_reads: list[str]
+) -> None:
+    """A site reading its archives keeps its histories too: an unchanged input's
+    builds come from what the last read noted, its rows read on first use."""
+    spec = SourceSpec(paths=(str(daily_archive),))
+    plain = load(spec, cache_dir=tmp_path, passed_messages=False)  # each input read whole
+    verified.clear()
+    copy_reads.clear()
+
+    warm = load(spec, cache_dir=tmp_path, passed_messages=False)
+
+    assert verified == copy_reads == [], "no input read"
+    assert warm.problems == plain.problems and warm.files == plain.files
+    assert [build.key for build in warm.builds] == [build.key for build in plain.builds]
+    assert [len(build.tests) for build in warm.builds] == [len(b.tests) for b in plain.builds]
+    assert warm.builds[0].tests.provenance != ()
+    assert warm.builds[0].tests[0] == plain.builds[0].tests[0]
+    assert len(copy_reads) == 1 and verified == [], "one input's copy, on use"
+    assert warm.builds == plain.builds
+    assert sorted(copy_reads) == sorted(set(copy_reads)), "each input read once"
+
+
+def test_a_new_archive_beside_a_build_s_own_store_is_the_only_input_read(
+    daily_archive: Path, tmp_path: Path, verified: list[str], copy_reads: list[str]
+) -> None:
+    spec = SourceSpec(paths=(str(daily_archive),))
+    first = sorted(daily_archive.iterdir())[0]
+    held_back = tmp_path / first.name
+    first.rename(held_back)
+    load(spec, cache_dir=tmp_path)
+    held_back.rename(first)
+    verified.clear()
+    copy_reads.clear()
+
+    warm = load(spec, cache_dir=tmp_path)
+
+    new_files = _input_files_of_archive(tmp_path, first)
+    assert copy_reads == ["\n".join(new_files)], "only the new input's copy looked for"
+    assert sorted(verified) == sorted(Path(path).name for path in new_files)
+    assert warm.parsed == [str(first)] and warm.builds == load(spec).builds
+
+
+def _input_files_of_archive(cache: Path, archive: Path) -> list[str]:
+    """The store files of the input ``archive`` (as ``load`` with ``cache`` wrote them)."""
+    manifest, _ = read_manifest(cache / "store")
+    (entry,) = [e for e in manifest.entries.values() if e.identity["input"] == str(archive)]
+    return [data.path for data in entry.files]
+
+
+def test_an_input_whose_copy_went_before_its_builds_were_read_again_is_verified_from_its_files(
+    daily_archive: Path, tmp_path: Path, verified: list[str]
+) -> None:
+    spec = SourceSpec(paths=(str(daily_archive),))
+    load(spec, cache_dir=tmp_path)
+    warm = load(spec, cache_dir=tmp_path)
+    copies = list((tmp_path / "decoded").rglob("*.arrow"))
+    for copy in copies:
+        copy.unlink()
+    verified.clear()
+
+    assert warm.builds == load(spec).builds
+    assert sorted(verified) == sorted(p.name for p in (tmp_path / "store").rglob("*.parquet"))
+    again = load(spec, cache_dir=tmp_path)  # a copy gone: read and kept again, not deferred
+    assert again.builds == warm.builds and again.problems == []
+    assert len(list((tmp_path / "decoded").rglob("*.arrow"))) == len(copies)

@@ -51,6 +51,8 @@ from sphinxcontrib_trending.ingest.store.rows import (
     tables_by_partition,
 )
 from sphinxcontrib_trending.ingest.store.stored_tests import (
+    BuildHead,
+    DeferredInput,
     builds_from_input,
     input_rows,
     prepared_rows,
@@ -129,22 +131,73 @@ class LocalStore:
         release the GIL; making the builds does not, so this thread makes
         them while the others verify and prepare the next inputs' rows
         (:func:`.read_ahead`).
+
+        An input whose decoded copy is unchanged since the last read gives
+        the builds that read noted, its rows read only when first asked for
+        (:class:`.DeferredInput`), as a store read as a source does: a site
+        keeps its histories between builds and needs only the new inputs'
+        rows.  Made from every input's rows, a new build of a site reading
+        its archives cost a tenth of a second more for each ten builds of
+        history (2.7 s at 720 inputs of 2,000 tests, against 0.1 s through
+        the noted builds).
         """
+        decoded = self._decoded(passed_messages)  # once per read, not per input
         found: list[tuple[list[Build] | None, Problem | None]] = []
-        rows_of = partial(
-            self._input_rows,
-            passed_messages=passed_messages,
-            decoded=self._decoded(passed_messages),  # once per read, not per input
-        )
-        verified = read_ahead(rows_of, entries)
-        for entry, rows in zip(entries, verified, strict=True):
+        noted = [self._noted_builds(entry, decoded, passed_messages) for entry in entries]
+        unread = [entry for entry, builds in zip(entries, noted, strict=True) if builds is None]
+        rows_of = partial(self._input_rows, passed_messages=passed_messages, decoded=decoded)
+        verified = read_ahead(rows_of, unread)
+        for entry, builds in zip(entries, noted, strict=True):
+            if builds is not None:
+                found.append((builds, None))
+                continue
+            rows = next(verified)
             if isinstance(rows, Problem):
                 found.append((None, rows))
             elif rows is None:  # an input that gave no builds
                 found.append(([], None))
             else:
                 found.append(self._builds(entry, rows))
+                if decoded is not None and found[-1][0]:
+                    decoded.note_builds(
+                        _copy_of(entry),
+                        self._identity(entry),
+                        [BuildHead.of(build) for build in found[-1][0] or ()],
+                    )
+        if decoded is not None:
+            decoded.save_builds()
         return found
+
+    def _noted_builds(
+        self, entry: Entry, decoded: DecodedCopies | None, passed_messages: bool
+    ) -> list[Build] | None:
+        """The entry's builds as the last read noted them, their rows unread (None: read it)."""
+        if decoded is None or not entry.files:
+            return None
+        try:
+            heads = decoded.builds_of(_copy_of(entry), self._identity(entry))
+        except OSError:
+            return None  # a file gone: the read reports it
+        if heads is None:
+            return None
+        where = self.root / entry.files[0].path
+
+        def read() -> pa.Table:
+            rows = self._input_rows(entry, passed_messages, decoded)
+            if not isinstance(rows, pa.Table):
+                raise ValueError(f"{where}: no longer readable whole ({rows})")
+            return rows
+
+        provenance = _provenance(entry)
+        return DeferredInput(read, self.shared, provenance).builds(heads)
+
+    def _identity(self, entry: Entry) -> list[list[object]]:
+        """What the entry's files are now, as their decoded copy records them (OSError: one
+        is gone)."""
+        return [
+            [data.path, data.size, data.sha256, (self.root / data.path).stat().st_mtime_ns]
+            for data in entry.files
+        ]
 
     def _decoded(self, passed_messages: bool) -> DecodedCopies | None:
         if self.decoded_dir is None:
@@ -164,13 +217,10 @@ class LocalStore:
         if not entry.files:
             return None
         name = _copy_of(entry)
-        identity = []
-        for data in entry.files:
-            path = self.root / data.path
-            try:
-                identity.append([data.path, data.size, data.sha256, path.stat().st_mtime_ns])
-            except OSError as error:
-                return _unusable(path, error)
+        try:
+            identity = self._identity(entry)
+        except OSError as error:
+            return _unusable(Path(error.filename or self.root / entry.files[0].path), error)
         copy = decoded.read(name, identity) if decoded is not None else None
         if copy is not None:
             return copy
@@ -190,9 +240,8 @@ class LocalStore:
         return rows
 
     def _builds(self, entry: Entry, rows: pa.Table) -> tuple[list[Build] | None, Problem | None]:
-        provenance = tuple(sorted(PurePosixPath(data.path).name for data in entry.files))
         try:
-            builds = builds_from_input(rows, self.shared, provenance)
+            builds = builds_from_input(rows, self.shared, _provenance(entry))
         except READ_ERRORS as error:
             return None, _unusable(self.root / entry.files[0].path, error)
         return builds, None
@@ -275,6 +324,11 @@ class LocalStore:
 
 def _copy_of(entry: Entry) -> str:
     return copy_name(data.path for data in entry.files)
+
+
+def _provenance(entry: Entry) -> tuple[str, ...]:
+    """The names of the entry's files (see :attr:`.StoredTests.provenance`)."""
+    return tuple(sorted(PurePosixPath(data.path).name for data in entry.files))
 
 
 def _unusable(path: Path, error: Exception) -> Problem:
