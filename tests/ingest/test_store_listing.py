@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 from pathlib import Path
 
 import fsspec
 
 from sphinxcontrib_trending.ingest.store.dataset import _data_files
-from sphinxcontrib_trending.ingest.store.listing import file_state, location_state
+from sphinxcontrib_trending.ingest.store.listing import file_state, local_entries, location_state
 
 
 def fsspec_state(location: str) -> list[object]:
@@ -78,3 +79,37 @@ def test_a_local_store_reads_its_data_files_as_fsspec_lists_them(tmp_path: Path)
     found = _data_files(fs, root)
     assert found == {name: state for name, state in listed.items() if name.endswith(".parquet")}
     assert list(found) == ["test_type=mrr/day=2024-01-02/a1b2c3d4e5f60718-0.parquet"]
+
+
+def _walked(root: Path, hidden: tuple[str, ...]) -> list[str]:
+    """What :func:`os.walk` finds under ``root``, pruned of ``hidden`` names and folders."""
+    found = []
+    for folder, folders, files in os.walk(root):
+        folders[:] = [name for name in folders if not name.startswith(hidden)]
+        base = Path(folder).relative_to(root).as_posix()
+        prefix = "" if base == "." else f"{base}/"
+        found += [prefix + name for name in files if not name.startswith(hidden)]
+    return sorted(found)
+
+
+def test_entries_leave_out_hidden_names_and_folders_as_a_pruned_walk_does(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    (store / "test_type=mrr" / "day=1").mkdir(parents=True)
+    (store / "_downloads" / "nested").mkdir(parents=True)
+    (store / ".hidden").mkdir()
+    (store / "_manifest.json").write_text("{}")
+    (store / "_downloads" / "nested" / "copy.xml").write_text("x")
+    (store / ".hidden" / "part.parquet").write_text("x")
+    (store / "test_type=mrr" / "day=1" / "part.parquet").write_text("x")
+    (store / "test_type=mrr" / ".part.parquet.tmp").write_text("x")
+    (store / "test_type=mrr" / "_lock").write_text("")
+    (store / "linked").symlink_to(store / "test_type=mrr", target_is_directory=True)
+    (store / "dangling.parquet").symlink_to(tmp_path / "nowhere")
+    (store / "extra.txt").write_text("x")
+
+    names = sorted(name for name, _ in local_entries(str(store), hidden=("_", ".")))
+
+    assert names == _walked(store, ("_", "."))
+    assert names == ["dangling.parquet", "extra.txt", "test_type=mrr/day=1/part.parquet"]
+    everything = sorted(name for name, _ in local_entries(str(store)))
+    assert "_downloads/nested/copy.xml" in everything and everything == _walked(store, ())

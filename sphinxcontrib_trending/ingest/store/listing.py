@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,21 @@ def local_files(root: str) -> list[tuple[str, os.stat_result]]:
     folder that cannot be read, and a link to nothing, are left out.
     """
     found: list[tuple[str, os.stat_result]] = []
+    for name, entry in local_entries(root):
+        try:
+            found.append((name, entry.stat()))
+        except OSError:
+            continue
+    return found
+
+
+def local_entries(
+    root: str, hidden: tuple[str, ...] = ()
+) -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """Every entry under the local folder ``root`` that is not a folder, with its
+    relative name; a name starting with one of ``hidden`` is left out, a folder's
+    with all it holds.  A linked folder is not entered, a folder that cannot be
+    read is left out (see :func:`local_files`)."""
     folders = [("", root)]
     while folders:
         prefix, folder = folders.pop()
@@ -62,14 +78,15 @@ def local_files(root: str) -> list[tuple[str, os.stat_result]]:
         except OSError:
             continue
         for entry in entries:
+            if hidden and entry.name.startswith(hidden):
+                continue
             try:
                 if not entry.is_dir():
-                    found.append((prefix + entry.name, entry.stat()))
+                    yield prefix + entry.name, entry
                 elif not entry.is_symlink():
                     folders.append((f"{prefix}{entry.name}/", entry.path))
             except OSError:
                 continue
-    return found
 
 
 def _local_state(root: Path) -> list[object]:

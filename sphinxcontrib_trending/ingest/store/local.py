@@ -13,7 +13,6 @@ from __future__ import annotations
 import fcntl
 import functools
 import hashlib
-import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
@@ -39,6 +38,7 @@ from sphinxcontrib_trending.ingest.store.layout import (
     is_our_file,
     partition_folder,
 )
+from sphinxcontrib_trending.ingest.store.listing import local_entries
 from sphinxcontrib_trending.ingest.store.manifest import (
     DataFile,
     Entry,
@@ -103,15 +103,11 @@ class LocalStore:
                 )
         return manifest, problems
 
-    def _files(self) -> Iterator[str]:
-        """Every file's relative path, except names starting with ``_`` or ``.``."""
-        for folder, dirs, files in os.walk(self.root):
-            dirs[:] = sorted(name for name in dirs if not name.startswith(("_", ".")))
-            base = Path(folder).relative_to(self.root).as_posix()
-            prefix = "" if base == "." else f"{base}/"  # joined as text: thousands of files
-            for name in sorted(files):
-                if not name.startswith(("_", ".")):
-                    yield prefix + name
+    def _files(self) -> list[str]:
+        """Every file's relative path, sorted, except names starting with ``_`` or ``.``
+        (and what such folders hold): what ``ingest`` lists twice a run, at a file
+        per input and day."""
+        return sorted(name for name, _ in local_entries(str(self.root), hidden=("_", ".")))
 
     def read(
         self, entry: Entry, *, passed_messages: bool = True
