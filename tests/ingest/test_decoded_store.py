@@ -396,3 +396,50 @@ def test_an_input_whose_copy_went_before_its_builds_were_read_again_is_verified_
     again = load(spec, cache_dir=tmp_path)  # a copy gone: read and kept again, not deferred
     assert again.builds == warm.builds and again.problems == []
     assert len(list((tmp_path / "decoded").rglob("*.arrow"))) == len(copies)
+
+
+def _damaged_under_a_build(store: Path, decoded: Path) -> None:
+    """Every decoded copy and every store file damaged, the files' sizes and times kept:
+    what the builds were made of no longer holds, and nothing tells it but the bytes."""
+    for copy in decoded.rglob("*.arrow"):
+        copy.write_bytes(b"not arrow")
+    for path in store.rglob("*.parquet"):
+        info = path.stat()
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        path.write_bytes(bytes(data))
+        os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def test_a_build_s_own_store_damaged_under_its_noted_builds_fails_once_then_is_parsed_again(
+    daily_archive: Path, tmp_path: Path
+) -> None:
+    spec = SourceSpec(paths=(str(daily_archive),))
+    load(spec, cache_dir=tmp_path)
+    warm = load(spec, cache_dir=tmp_path)
+    _damaged_under_a_build(tmp_path / "store", tmp_path / "decoded")
+
+    with pytest.raises(ValueError, match="next build reads every input again") as raised:
+        len(warm.builds[0].tests[0].name)
+    assert str(tmp_path / "store") in str(raised.value)
+    again = load(spec, cache_dir=tmp_path)
+
+    assert again.builds == load(spec).builds
+    assert again.problems and all("changed since" in p.message for p in again.problems)
+
+
+def test_a_store_source_damaged_under_its_noted_builds_fails_once_then_reports_it(
+    ours: Path, tmp_path: Path
+) -> None:
+    decoded = tmp_path / "decoded"
+    read_store(str(ours), OPTIONS, Query(), decoded)
+    warm = read_store(str(ours), OPTIONS, Query(), decoded)
+    _damaged_under_a_build(ours, decoded)
+
+    with pytest.raises(ValueError, match="next build reads every input again"):
+        len(warm.builds[0].tests[0].name)
+    again = read_store(str(ours), OPTIONS, Query(), decoded)
+
+    assert again.builds == []
+    assert len(again.problems) == len(list(ours.rglob("*.parquet")))
+    assert all("changed since it was written" in p.message for p in again.problems)

@@ -13,6 +13,7 @@ leaves the reference's telemetry and latency histograms unread.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections import defaultdict
 from collections.abc import Callable
@@ -71,6 +72,7 @@ from sphinxcontrib_trending.ingest.store.stored_tests import (
     builds_from_input,
     input_rows,
     prepared_rows,
+    unreadable_input,
 )
 from sphinxcontrib_trending.ingest.telemetry import PREFIX as TELEMETRY
 
@@ -200,6 +202,11 @@ class _Kept:
             return None
         return self.decoded.builds_of(copy_name(relatives), identity)
 
+    def forget(self, relatives: list[str]) -> None:
+        """Drop the input's copy, so the next read reads its files."""
+        if self.decoded is not None:
+            self.decoded.forget(copy_name(relatives))
+
     def note_builds(self, relatives: list[str], builds: list[Build]) -> None:
         """Remember the builds of an input whose copy holds all of its rows."""
         if self.decoded is not None and (identity := self._identity(relatives)) is not None:
@@ -317,7 +324,7 @@ def _read_wanted(
         def read() -> pa.Table:
             rows = read_input(positions).rows
             if not isinstance(rows, pa.Table):
-                raise ValueError(f"{where}: no longer readable whole ({rows})")
+                raise unreadable_input(where, rows)
             return rows
 
         return read
@@ -331,7 +338,8 @@ def _read_wanted(
         if heads is not None:
             whole = tuple(sorted(map(posixpath.basename, relatives)))
             where = _input_files(location, _input_of(relatives[0]))
-            later = DeferredInput(read_later(positions, where), shared, whole)
+            forget = functools.partial(kept.forget, relatives)
+            later = DeferredInput(read_later(positions, where), shared, whole, forget)
             deferred[positions[0]] = later.builds(heads)
     unread = [positions for positions in inputs if positions[0] not in deferred]
     read_now_of = zip(unread, read_ahead(read_input, unread), strict=True)

@@ -133,6 +133,16 @@ class DecodedCopies:
                 self._builds = {}
         return self._builds
 
+    def forget(self, name: str) -> None:
+        """Remove the copy ``name`` and every note of builds: the copy turned out
+        damaged under a build that had made its builds of the notes, and so may
+        others.  The next read reads every input, checking each copy, and the
+        inputs whose files are damaged too are parsed again or reported."""
+        self._builds, self._builds_changed = {}, False
+        with contextlib.suppress(OSError):  # a read-only cache keeps them
+            self._path(name).unlink(missing_ok=True)
+            (self.folder / _BUILDS_INDEX).unlink(missing_ok=True)
+
     def keep_only(self, names: Iterable[str]) -> None:
         """Remove the copies not named among ``names`` (their inputs left the store)."""
         if not self.folder.is_dir():

@@ -56,6 +56,7 @@ from sphinxcontrib_trending.ingest.store.stored_tests import (
     builds_from_input,
     input_rows,
     prepared_rows,
+    unreadable_input,
 )
 
 LOCK_NAME = "_lock"
@@ -181,11 +182,11 @@ class LocalStore:
         def read() -> pa.Table:
             rows = self._input_rows(entry, passed_messages, decoded)
             if not isinstance(rows, pa.Table):
-                raise ValueError(f"{where}: no longer readable whole ({rows})")
+                raise unreadable_input(str(where), rows.message if rows else "no files")
             return rows
 
-        provenance = _provenance(entry)
-        return DeferredInput(read, self.shared, provenance).builds(heads)
+        forget = partial(decoded.forget, _copy_of(entry))
+        return DeferredInput(read, self.shared, _provenance(entry), forget).builds(heads)
 
     def _identity(self, entry: Entry) -> list[list[object]]:
         """What the entry's files are now, as their decoded copy records them (OSError: one

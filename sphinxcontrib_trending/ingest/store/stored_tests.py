@@ -415,10 +415,17 @@ class DeferredInput:
     """
 
     def __init__(
-        self, read: Callable[[], pa.Table], shared: SharedValues, provenance: tuple[str, ...]
+        self,
+        read: Callable[[], pa.Table],
+        shared: SharedValues,
+        provenance: tuple[str, ...],
+        forget: Callable[[], None] | None = None,
     ) -> None:
+        """``forget`` drops what the builds were made of when ``read`` fails, so the
+        next build reads the input again instead of failing the same way."""
         self.provenance = provenance
         self._read: Callable[[], pa.Table] | None = read
+        self._forget = forget
         self._shared = shared
         self._loaded: StoredInput | None = None
 
@@ -430,7 +437,12 @@ class DeferredInput:
 
     def _rows(self) -> pa.Table:
         assert self._read is not None
-        return self._read()
+        try:
+            return self._read()
+        except ValueError:
+            if self._forget is not None:
+                self._forget()
+            raise
 
     def _take(self, rows: pa.Table) -> None:
         self._loaded = StoredInput(rows, self._shared, self.provenance)
@@ -590,6 +602,15 @@ def input_rows(tables: list[pa.Table]) -> pa.Table:
     if _ordered(builds, tests):
         return table.combine_chunks()
     return table.take(pa.array(np.lexsort((tests, builds))))
+
+
+def unreadable_input(where: str, found: object) -> ValueError:
+    """Why a :class:`DeferredInput` could not be read: what it read was damaged after
+    the builds were made of what the last read noted."""
+    return ValueError(
+        f"{where}: no longer readable whole ({found}); the decoded copies' notes are "
+        "dropped, so the next build reads every input again"
+    )
 
 
 def builds_from_input(
