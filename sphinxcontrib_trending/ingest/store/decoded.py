@@ -139,9 +139,9 @@ class DecodedCopies:
         others.  The next read reads every input, checking each copy, and the
         inputs whose files are damaged too are parsed again or reported."""
         self._builds, self._builds_changed = {}, False
-        with contextlib.suppress(OSError):  # a read-only cache keeps them
-            self._path(name).unlink(missing_ok=True)
-            (self.folder / _BUILDS_INDEX).unlink(missing_ok=True)
+        for kept in (self._path(name), self.folder / _BUILDS_INDEX):
+            with contextlib.suppress(OSError):  # a read-only cache keeps them
+                kept.unlink(missing_ok=True)
 
     def keep_only(self, names: Iterable[str]) -> None:
         """Remove the copies not named among ``names`` (their inputs left the store)."""
