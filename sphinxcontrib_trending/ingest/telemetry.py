@@ -190,7 +190,8 @@ def _parsed(text: str, errors: list[str]) -> list[_Sample]:
     return found
 
 
-_LABEL = r'[a-zA-Z_][a-zA-Z0-9_]*="[^"\\\n]*"'
+_LABEL = r'(?!__)[a-zA-Z_][a-zA-Z0-9_]*="[^"\\\n]*"'
+"""A label of the plain form; a name starting ``__`` is reserved, and the parser's to refuse."""
 _PLAIN = re.compile(
     r"(?P<name>[a-zA-Z_:][a-zA-Z0-9_:]*)"
     rf"(?:\{{(?P<labels>(?:{_LABEL},)*(?:{_LABEL})?)\}})?"

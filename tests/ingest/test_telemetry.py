@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sphinxcontrib_trending.cli import main
@@ -255,6 +255,7 @@ _NUMBERS = st.sampled_from(["1", "-2.5", "1e3", ".5", "3.", "NaN", "+Inf", "1_0"
     braces=st.booleans(),
     comma=st.booleans(),
 )
+@example(name=":", labels=[("__", "")], number="1", timestamp="", braces=False, comma=False)
 def test_the_plain_form_is_read_as_the_parser_reads_it(
     name: str, labels: list, number: str, timestamp: str, braces: bool, comma: bool
 ) -> None:
