@@ -8,13 +8,12 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from sphinxcontrib_trending.ingest.store.listing import local_files
+from sphinxcontrib_trending.ingest.store.listing import local_entries, local_files
 
 
 def published_files(outdir: str | os.PathLike[str]) -> Iterator[Path]:
-    for folder, folders, files in os.walk(outdir):
-        folders[:] = [name for name in folders if not name.startswith(".")]
-        yield from (Path(folder, name) for name in files if not name.startswith("."))
+    for name, _ in local_entries(os.fspath(outdir), hidden=(".",)):
+        yield Path(outdir, name)
 
 
 def published(outdir: str | os.PathLike[str]) -> dict[str, bytes]:

@@ -419,7 +419,7 @@ class DeferredInput:
         read: Callable[[], pa.Table],
         shared: SharedValues,
         provenance: tuple[str, ...],
-        forget: Callable[[], None] | None = None,
+        forget: Callable[[], None],
     ) -> None:
         """``forget`` drops what the builds were made of when ``read`` fails, so the
         next build reads the input again instead of failing the same way."""
@@ -440,8 +440,7 @@ class DeferredInput:
         try:
             return self._read()
         except ValueError:
-            if self._forget is not None:
-                self._forget()
+            self._forget()
             raise
 
     def _take(self, rows: pa.Table) -> None:
