@@ -564,15 +564,16 @@ class _RunTexts:
         links = [] if every.addresses is None else self._columns[7][picked].tolist()
         return every.among(self.places(x_axis, picked), versions, builds, links)
 
-    def on_page(
+    def page_texts(
         self,
-        page: PageRuns,
         rows: npt.NDArray[np.intp],
         shown: npt.NDArray[np.intp] | None,
         x_axis: str,
-    ) -> tuple[int, _ShownTexts]:
-        """The number of ``page``'s entry of the texts :meth:`shown` gives, and texts
-        alike them (the same columns and ``meta``, addresses or none) for the hover.
+    ) -> tuple[_ShownTexts, bool | None]:
+        """The texts a runs trace drawn for a page takes its hover template of, and how
+        the page's entry of its runs is made: of those texts (None), or of the runs'
+        positions among every run of ``rows``, whose texts they are (whether the runs
+        have addresses).
 
         Where every run of ``rows`` ran in one job on one testbed, the entry
         of some of them is made of their positions among all, whose entry the
@@ -581,15 +582,29 @@ class _RunTexts:
         """
         every = self.shown(rows, None, x_axis)
         if shown is None:
-            return _page_texts(page, every), every
+            return every, None
         if len(shown) and every.one_job and every.one_testbed:
             links = every.addresses is not None and any(self._columns[7][rows[shown]].tolist())
             if links or every.addresses is None:  # alike: see _ShownTexts.among
-                _page_texts(page, every)
-                key = (id(every), x_axis, shown.tobytes())
-                return page.shown_among(key, every, shown, every.meta, links), every
-        some = self.shown(rows, shown, x_axis)
-        return _page_texts(page, some), some
+                return every, links
+        return self.shown(rows, shown, x_axis), None
+
+    def on_page(
+        self,
+        page: PageRuns,
+        rows: npt.NDArray[np.intp],
+        shown: npt.NDArray[np.intp] | None,
+        x_axis: str,
+    ) -> int:
+        """The number of ``page``'s entry of the runs at positions ``shown`` of ``rows``
+        (None: every run), made the first time (see :meth:`page_texts`)."""
+        texts, among_links = self.page_texts(rows, shown, x_axis)
+        entry = _page_texts(page, texts)
+        if among_links is None:
+            return entry
+        assert shown is not None
+        key = (id(texts), x_axis, shown.tobytes())
+        return page.shown_among(key, texts, shown, texts.meta, among_links)
 
     def places(self, x_axis: str, rows: npt.NDArray[np.intp]) -> list[str]:
         """The runs' places on the x axis ``x_axis`` (one of :data:`X_AXES`)."""
@@ -908,10 +923,10 @@ def _traces(
     failed: FailedRuns,
     trials: bool = False,
     links: LinkTemplates | None = None,
-    page: PageRuns | None = None,
+    entry: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The series' traces, read from its history's columns; the runs' texts as rows of
-    ``page``'s table if given (see :func:`_runs_hover_on_page`).
+    """The series' traces, read from its history's columns; the runs' texts as the rows
+    of its page's table that ``entry`` names, if given (see :func:`figure_refs`).
 
     A graph page draws every run of thousands of series: the averages,
     deviations and the trend's steps are array operations, and each run's
@@ -938,12 +953,12 @@ def _traces(
     rows = texts.rows(columns)
     shown_rows = rows if every else rows[shown]
     times: list[str] | None = None  # on a page, only the places a trace needs are taken
-    if page is None:
+    if entry is None:
         shown_texts = texts.shown(rows, None if every else shown, x_axis)
         times = shown_texts.places
         hover_of = _runs_hover
     else:
-        entry, shown_texts = texts.on_page(page, rows, None if every else shown, x_axis)
+        shown_texts = texts.page_texts(rows, None if every else shown, x_axis)[0]
         hover_of = functools.partial(_runs_hover_on_page, entry)
     averages = columns.averages if every else columns.averages[shown]
     stdevs = columns.stdevs if every else columns.stdevs[shown]
@@ -1029,6 +1044,52 @@ def _styles(trends: Sequence[TestTrend]) -> list[_Style]:
     return styles
 
 
+@dataclass(frozen=True)
+class FigureRefs:
+    """What a figure drawn for a page names of the page's table (see :mod:`.page_runs`).
+
+    The table is the page's, so its entries are made in the page's order,
+    in one process; the figures that name them can then be drawn anywhere
+    from these numbers alone (see :mod:`~.sphinxext.figure_workers`).
+    """
+
+    entries: tuple[int, ...]
+    """Per series, the entry of its runs' texts."""
+    layout: int | None
+    """The figure's shared layout's number; None: the figure has a layout of its own."""
+
+
+def figure_refs(
+    trends: Sequence[TestTrend],
+    page: PageRuns,
+    title: str = "",
+    normalised: str = "",
+    x_axis: str = "time",
+    links: LinkTemplates | None = None,
+    shared_layout: bool = False,
+) -> FigureRefs:
+    """The entries of ``page``'s table that :func:`trend_figure` of these arguments names,
+    made where the page has none alike yet."""
+    links = links or LinkTemplates()
+    texts = _run_texts_of(links.build, links.version)
+    entries = []
+    for trend in trends:
+        columns = trend.history.columns
+        shown = _shown_runs(columns, trend.excluded).nonzero()[0]
+        every = len(shown) == len(columns)
+        entries.append(texts.on_page(page, texts.rows(columns), None if every else shown, x_axis))
+    layout = None
+    if shared_layout and x_axis == "time":
+        layout = page.layout(_time_layout(title, _y_label(trends, normalised)))
+    return FigureRefs(tuple(entries), layout)
+
+
+def _y_label(trends: Sequence[TestTrend], normalised: str) -> str:
+    first = trends[0].history if trends else None
+    y_label = axis_label(first.metric, first.unit) if first else ""
+    return f"{y_label}, {normalised}" if normalised else y_label
+
+
 def trend_figure(
     trends: Sequence[TestTrend],
     title: str = "",
@@ -1039,7 +1100,7 @@ def trend_figure(
     percentile_runs: int = PERCENTILE_RUNS,
     failures: Sequence[FailedRuns] | None = None,
     shared_layout: bool = False,
-    page_runs: PageRuns | None = None,
+    page_runs: PageRuns | FigureRefs | None = None,
 ) -> dict[str, Any]:
     """A complete Plotly figure (data, layout, config) for the given tests.
 
@@ -1057,30 +1118,35 @@ def trend_figure(
     only encodes the figure (a page of a graph per test draws thousands alike).
     With ``page_runs`` the runs' texts and a shared layout are rows and layouts of that
     page's table, named by number (see :mod:`.page_runs`): the figure is then only for
-    the page's script, or :func:`~.page_runs.expand_figure`, to put back together.
+    the page's script, or :func:`~.page_runs.expand_figure`, to put back together.  Given
+    as :class:`FigureRefs` (of :func:`figure_refs` with these arguments), they are the
+    numbers the table has already, and no table is needed here.
     """
     _x_of(x_axis)  # refuses an unknown axis before anything is drawn
     if failures is None:
         failures = failed_runs([trend.history.columns for trend in trends])
+    refs = page_runs
+    if isinstance(refs, PageRuns):
+        refs = figure_refs(trends, refs, title, normalised, x_axis, links, shared_layout)
     data: list[dict[str, Any]] = []
     plotted: list[tuple[int, TestTrend, list[int]]] = []
-    for trend, style, failed in zip(trends, _styles(trends), failures, strict=True):
-        for trace in _traces(trend, style, x_axis, failed, trials, links, page_runs):
+    for number, (trend, style, failed) in enumerate(
+        zip(trends, _styles(trends), failures, strict=True)
+    ):
+        entry = None if refs is None else refs.entries[number]
+        for trace in _traces(trend, style, x_axis, failed, trials, links, entry):
             runs = trace.pop(_RUNS, None)
             if runs is not None:
                 plotted.append((len(data), trend, runs))
             data.append(trace)
-    first = trends[0].history if trends else None
-    y_label = axis_label(first.metric, first.unit) if first else ""
-    if normalised:
-        y_label = f"{y_label}, {normalised}"
+    y_label = _y_label(trends, normalised)
     if shared_layout and x_axis == "time":
         layout, config = _time_layout(title, y_label), _CONFIG
     else:
         layout, config = _layout(title, y_label, x_axis, trends), dict(_CONFIG)
     figure: dict[str, Any] = {"data": data, "layout": layout, "config": config}
-    if page_runs is not None and config is _CONFIG:  # a shared layout: once in the page's table
-        figure["layout"] = page_runs.layout(layout)
+    if refs is not None and refs.layout is not None:  # shared: once in the page's table
+        figure["layout"] = refs.layout
     views = percentile_views(plotted, _percentile_title, percentile_runs)
     if views is not None:
         figure["percentiles"] = views

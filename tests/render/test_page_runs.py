@@ -16,7 +16,7 @@ from sphinxcontrib_trending.analysis.excluded import ExcludedRun, Exclusions
 from sphinxcontrib_trending.analysis.history import histories
 from sphinxcontrib_trending.analysis.summary import TestTrend, TrendOptions, summarize
 from sphinxcontrib_trending.conf.links import LinkTemplates
-from sphinxcontrib_trending.render.figure import X_AXES, trend_figure
+from sphinxcontrib_trending.render.figure import X_AXES, figure_refs, trend_figure
 from sphinxcontrib_trending.render.page_runs import RUNS, PageRuns, expand_figure
 from sphinxcontrib_trending.render.script_data import script_bytes
 from tests import hand_built
@@ -169,3 +169,27 @@ def _figures(graphs: list[list[TestTrend]], options: dict[str, Any], page: PageR
     return [
         trend_figure(trends, shared_layout=True, page_runs=page, **options) for trends in graphs
     ]
+
+
+@pytest.mark.parametrize("at", range(PAGES))
+def test_figures_drawn_from_entries_made_first_are_the_figures_drawn_with_the_table(
+    at: int,
+) -> None:
+    """A page's entries made in its order, then its figures drawn from their numbers alone
+    (as the build's workers draw them): the same bytes, and the same table."""
+    _axis, graphs, options = _pages()[at]
+    page = PageRuns()
+    drawn = [
+        script_bytes(trend_figure(trends, shared_layout=True, page_runs=page, **options))
+        for trends in graphs
+    ]
+    first = PageRuns()
+    refs = [figure_refs(trends, first, shared_layout=True, **options) for trends in graphs]
+    table = script_bytes(first.table())
+    from_refs = [
+        script_bytes(trend_figure(trends, shared_layout=True, page_runs=ref, **options))
+        for trends, ref in zip(graphs, refs, strict=True)
+    ]
+    assert from_refs == drawn
+    assert script_bytes(first.table()) == table == script_bytes(page.table())
+    assert any(ref.layout is not None for ref in refs) == (options["x_axis"] == "time")
