@@ -94,7 +94,7 @@ def forked_results(
     try:
         with (
             collector_paused(),
-            context.Pool(min(workers, len(items)), initializer=_terminated_by_default) as pool,
+            context.Pool(min(workers, len(items)), initializer=terminated_by_default) as pool,
         ):
             outcomes = pool.imap(_Call(task), range(len(items)))
             for done, (item, (ok, value)) in enumerate(zip(items, outcomes, strict=True), start=1):
@@ -117,7 +117,7 @@ def _serial_results(
         yield value
 
 
-def _terminated_by_default() -> None:
+def terminated_by_default() -> None:
     """A worker ends at once when the pool terminates it, whatever this process set.
 
     The pool ends its workers with SIGTERM.  A worker forked from a process
