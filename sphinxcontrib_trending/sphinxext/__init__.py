@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import functools
 import gc
+import sys
 from typing import Any
 
 from sphinx.application import Sphinx
@@ -152,6 +153,17 @@ def _finish_writes(app: Sphinx, exception: Exception | None) -> None:
             raise
 
 
+def _end_figure_workers(app: Sphinx, exception: Exception | None) -> None:
+    """The workers that drew graph pages' figures end with the build, if a page forked them.
+
+    Looked up, not imported: the module comes with the directives, which a
+    build that reads no page never imports (see :mod:`.directives`).
+    """
+    figure_workers = sys.modules.get(f"{__name__}.figure_workers")
+    if figure_workers is not None:
+        figure_workers.build_finished()
+
+
 @functools.cache
 def _skip_the_collection_at_exit() -> None:
     """Freeze the heap when the process exits, before the interpreter's last collection.
@@ -186,6 +198,7 @@ def setup_extension(app: Sphinx) -> dict[str, Any]:
     app.connect("env-before-read-docs", _preload)
     app.connect("build-finished", _thaw)
     app.connect("build-finished", _finish_writes, priority=0)
+    app.connect("build-finished", _end_figure_workers)
     app.connect("env-purge-doc", env_records.purge_doc)
     app.connect("env-merge-info", env_records.merge_info)
     return {

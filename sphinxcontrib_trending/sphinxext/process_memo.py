@@ -135,6 +135,16 @@ _parse_workers: int | None = None
 """Processes the main process forks to parse a source's new inputs; see :func:`plan_grouping`."""
 
 
+def page_workers() -> int | None:
+    """The processes a page's own work may fork (None: none; see :func:`plan_grouping`)."""
+    return _page_workers
+
+
+def analysed_trends() -> list[TestTrend]:
+    """Every trend this process has analysed so far, of every source and scope."""
+    return list(_trends.values())
+
+
 def plan_grouping(configured: int | None, parallel: int) -> int:
     """How many processes group series in this build, and where.
 

@@ -11,7 +11,6 @@ from docutils.parsers.rst import directives
 from sphinxcontrib_trending.analysis.history import TestHistory
 from sphinxcontrib_trending.analysis.identity import SeriesTarget
 from sphinxcontrib_trending.analysis.summary import TestTrend
-from sphinxcontrib_trending.analysis.test_run import FailedRuns, failed_runs
 from sphinxcontrib_trending.conf.sources import Source
 from sphinxcontrib_trending.ingest.dimensions import Dimensions
 from sphinxcontrib_trending.ingest.model import metrics_note
@@ -28,6 +27,7 @@ from sphinxcontrib_trending.sphinxext.env_records import (
     note_whole_use,
 )
 from sphinxcontrib_trending.sphinxext.figure_files import page_runs
+from sphinxcontrib_trending.sphinxext.figure_workers import Drawing, per_test_figures
 from sphinxcontrib_trending.sphinxext.nodes import (
     GraphEntry,
     graph_entry,
@@ -72,15 +72,24 @@ class GraphDirective(TrendingDirective):
         trends = self.trends(loaded, selected)
         title = self.options.get("title", "")
         if "per-test" in self.options:
-            # found for the page's tests at once (see failed_runs), then drawn a test a graph
-            failures = failed_runs([trend.history.columns for trend in trends])
-            source = loaded.source
-            graphs = [
-                self._graph([trend], source, heading=_heading(trend), failures=[failed])
-                for trend, failed in zip(trends, failures, strict=True)
-            ]
-            return [graph_group(graphs)]
-        return [single_graph(self._graph(trends, loaded.source, title=title))]
+            return [graph_group(self._per_test(trends, loaded.source))]
+        return [single_graph(self._graph(trends, loaded.source, title))]
+
+    def _per_test(self, trends: list[TestTrend], source: Source) -> list[GraphEntry]:
+        """A graph per test, each test named above it (drawn on the build's workers, see
+        :mod:`~.figure_workers`)."""
+        drawing = Drawing(
+            trials="trials" in self.options,
+            x_axis=self.options.get("x-axis", "time"),
+            links=source.links,
+            percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
+        )
+        notes = [self.normalised([trend.history]) for trend in trends]
+        figures = per_test_figures(trends, notes, page_runs(self.env), drawing)
+        return [
+            self._entry([trend], source, figure, heading=_heading(trend))
+            for trend, figure in zip(trends, figures, strict=True)
+        ]
 
     def _note_selection(self, loaded: LoadedSource) -> None:
         """What the graph picks, as written, before anything can refuse it.
@@ -97,16 +106,31 @@ class GraphDirective(TrendingDirective):
         selection = GraphSelection(metric, self.options.get("tests"), self.options.get("filter"))
         note_selection(self.env, docname, name, selection)
 
-    def _graph(
+    def _graph(self, trends: list[TestTrend], source: Source, title: str) -> GraphEntry:
+        """One graph of every trend, under ``title``."""
+        figure = trend_figure(
+            trends,
+            title,
+            self.normalised([trend.history for trend in trends]),
+            trials="trials" in self.options,
+            x_axis=self.options.get("x-axis", "time"),
+            links=source.links,
+            percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
+            shared_layout=True,  # only encoded, below
+            page_runs=page_runs(self.env),  # what the page's figures share, sent once
+        )
+        return self._entry(trends, source, script_bytes(figure), title=title)
+
+    def _entry(
         self,
         trends: list[TestTrend],
         source: Source,
+        figure: bytes,
         title: str = "",
         heading: str = "",
-        failures: list[FailedRuns] | None = None,
     ) -> GraphEntry:
-        """The graph, and the test it shows named above it if ``heading`` is given;
-        ``failures`` are the tests' failed runs if already found.
+        """The graph of ``figure`` (script bytes naming the page's table), and the test it
+        shows named above it if ``heading`` is given.
 
         Anchors are settled when all pages are read.
         """
@@ -117,20 +141,7 @@ class GraphDirective(TrendingDirective):
                 claims.append(target)
         return graph_entry(
             self.env,
-            script_bytes(
-                trend_figure(
-                    trends,
-                    title,
-                    self.normalised([trend.history for trend in trends]),
-                    trials="trials" in self.options,
-                    x_axis=self.options.get("x-axis", "time"),
-                    links=source.links,
-                    percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
-                    failures=failures,
-                    shared_layout=True,  # only encoded, below
-                    page_runs=page_runs(self.env),  # what the page's figures share, sent once
-                )
-            ),
+            figure,
             title=title or heading,
             tests=len(trends),
             claims=claims,
