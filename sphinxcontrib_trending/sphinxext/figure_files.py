@@ -31,6 +31,7 @@ import contextlib
 import json
 import os
 import posixpath
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -76,6 +77,35 @@ def data_file(graph_id: str, figure: bytes, table: str | None) -> bytes:
     call = f"{DATA_CALLBACK}({json.dumps(f'{graph_id}-figure')},".encode()
     named = b"" if table is None else b"," + json.dumps(table).encode()
     return b"".join((call, figure, named, b");\n"))
+
+
+@dataclass(frozen=True)
+class DataFiles:
+    """The graph data files of the page being read, for a figure drawn in another process
+    to be written there as its data file (see :mod:`.figure_workers`): the page's files,
+    and the name of its table, which such a figure shares."""
+
+    files: PageFiles
+    table: str
+
+    def write(self, graph_id: str, figure: bytes) -> None:
+        """Write the data file of graph ``graph_id`` (as :func:`stash_figure` would)."""
+        self.files.write(f"{graph_id}.js", data_file(graph_id, figure, self.table))
+
+
+def data_files(env: BuildEnvironment) -> DataFiles | None:
+    """Where the page being read writes its figures as they are drawn: None unless it is
+    an interactive HTML build's (see :class:`_Output`)."""
+    output: _Output | None = env.temp_data.get(_OUTPUT)
+    return None if output is None else DataFiles(output.files, env.docname)
+
+
+def note_written(env: BuildEnvironment, graph_id: str) -> str:
+    """The key of graph ``graph_id``'s figure, sharing its page's table, that
+    :meth:`DataFiles.write` wrote (what :func:`stash_figure` returns had it written it)."""
+    output: _Output = env.temp_data[_OUTPUT]
+    output.names.append(output.files.name(f"{graph_id}.js"))
+    return f"{env.docname}/{graph_id}{IN_OUTPUT}{SHARES_TABLE}"
 
 
 def runs_file(table: str, data: bytes) -> bytes:

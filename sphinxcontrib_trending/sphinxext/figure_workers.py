@@ -29,6 +29,7 @@ from sphinxcontrib_trending.render.figure import FigureRefs, figure_refs, trend_
 from sphinxcontrib_trending.render.page_runs import PageRuns
 from sphinxcontrib_trending.render.script_data import script_bytes
 from sphinxcontrib_trending.sphinxext import background_writes
+from sphinxcontrib_trending.sphinxext.figure_files import DataFiles
 from sphinxcontrib_trending.sphinxext.process_memo import analysed_trends, page_workers
 
 MIN_FIGURES = 200
@@ -49,12 +50,15 @@ class Drawing:
 
 @dataclass(frozen=True)
 class _Chunk:
-    """A task: the figures of the trends at ``positions`` of what the workers hold."""
+    """A task: the figures of the trends at ``positions`` of what the workers hold, written
+    as the data files of graphs ``graph_ids`` where ``files`` is given, else sent back."""
 
     positions: list[int]
     refs: list[FigureRefs]
     normalised: list[str]
     drawing: Drawing
+    graph_ids: list[str]
+    files: DataFiles | None
 
 
 _workers: StandingWorkers[TestTrend] | None = None
@@ -63,9 +67,16 @@ _broken = False
 
 
 def per_test_figures(
-    trends: Sequence[TestTrend], normalised: Sequence[str], page: PageRuns, drawing: Drawing
-) -> Iterator[bytes]:
-    """Each trend's figure alone, as script bytes naming ``page``'s table, in order.
+    trends: Sequence[TestTrend],
+    normalised: Sequence[str],
+    page: PageRuns,
+    drawing: Drawing,
+    graph_ids: Sequence[str],
+    files: DataFiles | None,
+) -> Iterator[bytes | None]:
+    """Each trend's figure alone, naming ``page``'s table, in order: as script bytes, or
+    None where a worker wrote it as the data file of its graph in ``graph_ids`` (only
+    where ``files`` is given: an interactive HTML build's).
 
     ``normalised`` is each figure's y-axis note (see :func:`trend_figure`).
     The page's entries are all made before the first figure is given.
@@ -82,13 +93,17 @@ def per_test_figures(
         if workers is not None:  # a chunk's figures drawn while the next chunk's entries are made
             positions = workers.positions(trends[span])
             assert positions is not None  # _workers_for found every trend there
-            chunk = _Chunk(positions, refs[span], list(normalised[span]), drawing)
+            ids = list(graph_ids[span])
+            chunk = _Chunk(positions, refs[span], list(normalised[span]), drawing, ids, files)
             pending.append((span, workers.submit_bytes(_draw_held, chunk)))
     if workers is None:
         yield from _drawn(trends, refs, normalised, drawing)
     for span, future in pending:
+        figures: Sequence[bytes | None] | None
         try:
             figures = future.result()
+            if files is not None:  # written: nothing came back
+                figures = [None] * len(trends[span])
         except BrokenProcessPool:
             _give_up()
             figures = None
@@ -121,9 +136,16 @@ def _workers_for(trends: Sequence[TestTrend]) -> StandingWorkers[TestTrend] | No
 
 
 def _draw_held(held: Sequence[TestTrend], chunk: _Chunk) -> list[bytes]:
-    """A worker's task: the figures of its chunk."""
+    """A worker's task: the figures of its chunk, written as their data files (then none
+    is sent back: the build's own process wrote every one of them on its writing
+    thread, at CSIT's size ten thousand of them a page) or sent back."""
     trends = [held[position] for position in chunk.positions]
-    return _drawn(trends, chunk.refs, chunk.normalised, chunk.drawing)
+    figures = _drawn(trends, chunk.refs, chunk.normalised, chunk.drawing)
+    if chunk.files is None:
+        return figures
+    for graph_id, figure in zip(chunk.graph_ids, figures, strict=True):
+        chunk.files.write(graph_id, figure)
+    return []
 
 
 def _drawn(

@@ -65,6 +65,7 @@ from sphinxcontrib_trending.sphinxext.figure_files import (
     figure_name,
     figure_page,
     in_output,
+    note_written,
     runs_file,
     shares_table,
     stash_figure,
@@ -116,21 +117,31 @@ class trending_graphs(nodes.General, nodes.Element):
     """
 
 
+def new_graph_id(env: BuildEnvironment) -> str:
+    """The id of the next graph of the page being read."""
+    return f"trending-graph-{env.new_serialno('trending-graph')}"
+
+
 def graph_entry(
     env: BuildEnvironment,
-    figure: str | bytes,
+    figure: str | bytes | None,
     title: str,
     tests: int,
     claims: list[SeriesTarget],
     heading: str = "",
     shares_table: bool = False,
+    graph_id: str | None = None,
 ) -> GraphEntry:
     """A graph of the page being read, its figure (script-safe JSON, or its UTF-8) kept
     beside the doctree; ``shares_table`` if it names rows of the page's table
-    (:func:`.figure_files.page_runs`)."""
-    graph_id = f"trending-graph-{env.new_serialno('trending-graph')}"
+    (:func:`.figure_files.page_runs`).  A figure of ``graph_id`` (of :func:`new_graph_id`)
+    given as None was written as its data file already (:class:`.figure_files.DataFiles`)."""
+    graph_id = graph_id or new_graph_id(env)
     keys = tuple(key_of(target) for target in claims)
-    key = stash_figure(env, graph_id, figure, shares_table)
+    if figure is None:
+        key = note_written(env, graph_id)
+    else:
+        key = stash_figure(env, graph_id, figure, shares_table)
     return GraphEntry(graph_id, key, title, tests, keys, heading)
 
 

@@ -71,15 +71,19 @@ class PageFiles:
         folder, self._stem = place or (page_dir(app, docname), posixpath.basename(docname))
         self._folder = os.path.join(app.outdir, folder)
 
+    def name(self, suffix: str) -> str:
+        """The name of the page's file ending in ``suffix``."""
+        return f"{self._stem}.{suffix}"
+
     def write(self, suffix: str, data: bytes) -> str:
-        name = f"{self._stem}.{suffix}"
+        name = self.name(suffix)
         self._write(name, data)
         return name
 
     def write_in_background(self, suffix: str, data: bytes) -> str:
         """:meth:`write` on the writing thread (:mod:`.background_writes`), which the
         build waits for before it ends: a graph page's thousands of data files."""
-        name = f"{self._stem}.{suffix}"
+        name = self.name(suffix)
         background_writes.submit(self._write, name, data)
         return name
 

@@ -17,7 +17,7 @@ from sphinx.testing.util import SphinxTestApp
 
 from sphinxcontrib_trending.analysis.summary import TestTrend
 from sphinxcontrib_trending.engine.standing_workers import StandingWorkers
-from sphinxcontrib_trending.sphinxext import figure_workers
+from sphinxcontrib_trending.sphinxext import figure_files, figure_workers
 from tests.conftest import ROOTS
 from tests.sphinxext import built_html, datasets
 from tests.sphinxext.rebuilds import forget_process_memory
@@ -29,19 +29,23 @@ SiteBuild = Callable[..., tuple[SphinxTestApp, dict[str, bytes]]]
 def built(
     tmp_path: Path, make_app: Callable[..., SphinxTestApp], monkeypatch: pytest.MonkeyPatch
 ) -> SiteBuild:
-    """``built(name, workers)``: the test site built afresh, and its output's files."""
+    """``built(name, workers, builder)``: the test site built afresh, and its output's
+    files and the figures kept beside its doctrees (a builder without data files')."""
 
-    def build(name: str, workers: int) -> tuple[SphinxTestApp, dict[str, bytes]]:
+    def build(
+        name: str, workers: int, builder: str = "html"
+    ) -> tuple[SphinxTestApp, dict[str, bytes]]:
         forget_process_memory(monkeypatch)
         srcdir = tmp_path / name
         shutil.copytree(ROOTS / "test-trending", srcdir)
         datasets.write(srcdir / "data", range(1, datasets.BUILDS + 1))
-        app = make_app("html", srcdir=srcdir, confoverrides={"trending_workers": workers})
+        app = make_app(builder, srcdir=srcdir, confoverrides={"trending_workers": workers})
         app.build()
-        outdir = Path(app.outdir)
+        outdir, kept = Path(app.outdir), Path(app.doctreedir) / figure_files.FOLDER
         files = {
-            str(path.relative_to(outdir)): path.read_bytes()
-            for path in outdir.rglob("*")
+            str(path.relative_to(folder.parent)): path.read_bytes()
+            for folder in (outdir, kept)
+            for path in folder.rglob("*")
             if path.is_file() and path.name != ".buildinfo"
         }
         return app, files
@@ -77,20 +81,26 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[object]]:
     return calls
 
 
+@pytest.mark.parametrize("builder", ["html", "text"])
 def test_figures_drawn_on_workers_are_the_site_drawn_here(
-    built: SiteBuild, counted: dict[str, list[object]]
+    built: SiteBuild, counted: dict[str, list[object]], builder: str
 ) -> None:
-    _, serial = built("serial", 1)
+    """In an HTML build the workers write the data files; for other builders the
+    figures come back to be kept beside the doctrees."""
+    _, serial = built("serial", 1, builder)
     assert counted["forked"] == []
     assert len(counted["drawn here"]) == len(datasets.TESTS)
     counted["drawn here"].clear()
-    app, pooled = built("pooled", 2)
+    app, pooled = built("pooled", 2, builder)
     assert counted["forked"] == [2]  # once for the build
     assert len(counted["tasks"]) == 3  # five tests, two a task
     assert counted["drawn here"] == []
     assert pooled == serial
-    figures = built_html.figures(app.outdir, "graphs")
-    assert len(figures) == len(datasets.TESTS)
+    if builder == "html":
+        figures = built_html.figures(app.outdir, "graphs")
+        assert len(figures) == len(datasets.TESTS)
+    else:
+        assert any(name.endswith(figure_files.SUFFIX) for name in pooled)
     assert figure_workers._workers is None  # ended with the build
 
 

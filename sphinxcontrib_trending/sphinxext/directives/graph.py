@@ -26,12 +26,13 @@ from sphinxcontrib_trending.sphinxext.env_records import (
     note_selection,
     note_whole_use,
 )
-from sphinxcontrib_trending.sphinxext.figure_files import page_runs
+from sphinxcontrib_trending.sphinxext.figure_files import data_files, page_runs
 from sphinxcontrib_trending.sphinxext.figure_workers import Drawing, per_test_figures
 from sphinxcontrib_trending.sphinxext.nodes import (
     GraphEntry,
     graph_entry,
     graph_group,
+    new_graph_id,
     single_graph,
 )
 from sphinxcontrib_trending.sphinxext.process_memo import (
@@ -85,10 +86,12 @@ class GraphDirective(TrendingDirective):
             percentile_runs=self.options.get("percentile-runs", PERCENTILE_RUNS),
         )
         notes = [self.normalised([trend.history]) for trend in trends]
-        figures = per_test_figures(trends, notes, page_runs(self.env), drawing)
+        ids = [new_graph_id(self.env) for _ in trends]
+        files = data_files(self.env)
+        figures = per_test_figures(trends, notes, page_runs(self.env), drawing, ids, files)
         return [
-            self._entry([trend], source, figure, heading=_heading(trend))
-            for trend, figure in zip(trends, figures, strict=True)
+            self._entry([trend], source, figure, heading=_heading(trend), graph_id=graph_id)
+            for trend, figure, graph_id in zip(trends, figures, ids, strict=True)
         ]
 
     def _note_selection(self, loaded: LoadedSource) -> None:
@@ -125,12 +128,14 @@ class GraphDirective(TrendingDirective):
         self,
         trends: list[TestTrend],
         source: Source,
-        figure: bytes,
+        figure: bytes | None,
         title: str = "",
         heading: str = "",
+        graph_id: str | None = None,
     ) -> GraphEntry:
-        """The graph of ``figure`` (script bytes naming the page's table), and the test it
-        shows named above it if ``heading`` is given.
+        """The graph of ``figure`` (script bytes naming the page's table, or None if it
+        was written as graph ``graph_id``'s data file), and the test it shows named above
+        it if ``heading`` is given.
 
         Anchors are settled when all pages are read.
         """
@@ -147,6 +152,7 @@ class GraphDirective(TrendingDirective):
             claims=claims,
             heading=heading,
             shares_table=True,
+            graph_id=graph_id,
         )
 
 
