@@ -6,6 +6,7 @@ rendered pages, so that a value reads the same in each.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 MEGA_UNITS = frozenset({"pps", "cps", "bps"})
@@ -34,8 +35,13 @@ def metric_label(metric: str) -> str:
     return metric.upper() if metric.lower() in ACRONYM_METRICS else metric
 
 
+@functools.lru_cache(maxsize=256)
 def axis_label(metric: str, unit: str | None) -> str:
-    """``MRR [Mpps]``, ``seconds [s]``, or the bare metric when the data has no unit."""
+    """``MRR [Mpps]``, ``seconds [s]``, or the bare metric when the data has no unit.
+
+    Kept per metric and unit: a page of a graph per test asks it of each of
+    thousands of figures, all alike.
+    """
     label = metric_label(metric)
     return f"{label} [{display_unit(unit).label}]" if unit else label
 
