@@ -6,11 +6,13 @@ build.  The page's table of run texts (:mod:`~.render.page_runs`) is the
 page's, so its entries are made here, in the page's order
 (:func:`~.figure.figure_refs`); the figures, which only name them, are
 drawn by workers forked once per build, holding every trend analysed by
-then (:class:`~.standing_workers.StandingWorkers`), and come back as the
-bytes the page keeps, in order.  They are the bytes this process would
-draw: a chunk whose worker failed is drawn here, and so is every figure of
-a build whose pages group on no workers (``-j N``, ``trending_workers =
-1``) or of a page of few tests.
+then (:class:`~.standing_workers.StandingWorkers`).  In an interactive HTML
+build the workers write each figure's data file themselves (the graph ids
+are given out here first, in order); for other builders the figures come
+back, in order, to be kept beside the doctrees.  They are the bytes this
+process would draw: a chunk whose worker failed is drawn here, and so is
+every figure of a build whose pages group on no workers (``-j N``,
+``trending_workers = 1``) or of a page of few tests.
 """
 
 from __future__ import annotations
@@ -137,8 +139,8 @@ def _workers_for(trends: Sequence[TestTrend]) -> StandingWorkers[TestTrend] | No
 
 def _draw_held(held: Sequence[TestTrend], chunk: _Chunk) -> list[bytes]:
     """A worker's task: the figures of its chunk, written as their data files (then none
-    is sent back: the build's own process wrote every one of them on its writing
-    thread, at CSIT's size ten thousand of them a page) or sent back."""
+    is sent back: the build's own writing thread wrote them all, two thousand a page
+    at CSIT's size, beside the thread that files the page's graphs) or sent back."""
     trends = [held[position] for position in chunk.positions]
     figures = _drawn(trends, chunk.refs, chunk.normalised, chunk.drawing)
     if chunk.files is None:
