@@ -130,7 +130,8 @@ _series: dict[tuple[Path | None, str, GroupingSpec], SeriesCache] = {}
 _telemetry: dict[tuple[str, str], list[str]] = {}
 """Per source and fingerprint: every telemetry series its data holds."""
 _page_workers: int | None = None
-"""Processes a page's own grouping may fork (None: in this one); see :func:`plan_grouping`."""
+"""Processes a page's own grouping, and its figures, may fork (None: in this one); see
+:func:`plan_grouping` and :mod:`.figure_workers`."""
 _parse_workers: int | None = None
 """Processes the main process forks to parse a source's new inputs; see :func:`plan_grouping`."""
 
