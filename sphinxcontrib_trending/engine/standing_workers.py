@@ -29,7 +29,6 @@ from sphinxcontrib_trending.engine.forked import terminated_by_default
 
 Held = TypeVar("Held")
 Argument = TypeVar("Argument")
-Result = TypeVar("Result")
 
 _held: Sequence[Any] = ()
 """What the workers forked last hold (each worker keeps its own copy of this name)."""
@@ -52,8 +51,12 @@ class StandingWorkers(Generic[Held]):
         self._numbers = itertools.count()
         context = multiprocessing.get_context("fork")
         self._executor = ProcessPoolExecutor(workers, context, initializer=_worker_setup)
-        with collector_paused():  # a forking executor forks every worker at its first task
-            self._executor.submit(_nothing).result()
+        try:
+            with collector_paused():  # a forking executor forks every worker at its first task
+                self._executor.submit(_nothing).result()
+        except BaseException:  # no fork (out of memory), or a worker that died at once
+            self.close()
+            raise
 
     def positions(self, items: Sequence[Held]) -> list[int] | None:
         """Where each of ``items`` (the objects themselves) is in what the workers hold;
@@ -63,21 +66,13 @@ class StandingWorkers(Generic[Held]):
             return None
         return found  # type: ignore[return-value]
 
-    def submit(
-        self, task: Callable[[Sequence[Held], Argument], Result], argument: Argument
-    ) -> Future[Result]:
-        """``task(held, argument)`` on a worker; ``task`` must be a module-level function.
-
-        The future raises what the task raised, or
-        :class:`~concurrent.futures.process.BrokenProcessPool` if its worker died.
-        """
-        return self._executor.submit(_call, task, argument)
-
     def submit_bytes(
         self, task: Callable[[Sequence[Held], Argument], list[bytes]], argument: Argument
     ) -> PendingBytes:
-        """:meth:`submit` of a task whose result is a list of bytes, that come back
-        through a file rather than the result's pipe.
+        """``task(held, argument)``, a list of bytes, on a worker; ``task`` must be a
+        module-level function.  The bytes come back through a file rather than the
+        result's pipe; :class:`~concurrent.futures.process.BrokenProcessPool` if a
+        worker died before (else from :meth:`PendingBytes.result`).
 
         A graph page's figures are hundreds of kilobytes a task: the pipe took
         them 64 KB at a time, each a wait for this process's interpreter lock
@@ -101,7 +96,8 @@ class PendingBytes:
         self._path = path
 
     def result(self) -> list[bytes]:
-        """Waits for the task; raises what it raised (see :meth:`StandingWorkers.submit`)."""
+        """Waits for the task; raises what it raised, or
+        :class:`~concurrent.futures.process.BrokenProcessPool` if its worker died."""
         lengths = self._future.result()
         data = self._path.read_bytes()
         self._path.unlink()
@@ -121,10 +117,6 @@ def _worker_setup() -> None:
 
 def _nothing() -> None:
     return None
-
-
-def _call(task: Callable[[Sequence[Any], Any], Any], argument: Any) -> Any:
-    return task(_held, argument)
 
 
 def _spilled(

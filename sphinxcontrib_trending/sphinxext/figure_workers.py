@@ -85,40 +85,58 @@ def per_test_figures(
     """
     workers = _workers_for(trends)
     refs: list[FigureRefs] = []
-    pending: list[tuple[slice, PendingBytes]] = []
+    pending: list[tuple[slice, PendingBytes | None]] = []
     for start in range(0, len(trends), CHUNK):
         span = slice(start, start + CHUNK)
         refs += [
             figure_refs([trend], page, "", note, drawing.x_axis, drawing.links, shared_layout=True)
             for trend, note in zip(trends[span], normalised[span], strict=True)
         ]
-        if workers is not None:  # a chunk's figures drawn while the next chunk's entries are made
+        handed = None
+        if workers is not None and not _broken:  # drawn while the next chunk's entries are made
             positions = workers.positions(trends[span])
             assert positions is not None  # _workers_for found every trend there
             ids = list(graph_ids[span])
             chunk = _Chunk(positions, refs[span], list(normalised[span]), drawing, ids, files)
-            pending.append((span, workers.submit_bytes(_draw_held, chunk)))
-    if workers is None:
-        yield from _drawn(trends, refs, normalised, drawing)
-    for span, future in pending:
-        figures: Sequence[bytes | None] | None
-        try:
-            figures = future.result()
-            if files is not None:  # written: nothing came back
-                figures = [None] * len(trends[span])
-        except BrokenProcessPool:
-            _give_up()
-            figures = None
-        except Exception:
-            figures = None  # drawn here again: a figure's own error is then raised here
+            handed = _handed(workers, chunk)
+        pending.append((span, handed))
+    for span, handed in pending:
+        figures = _from_worker(handed)
         if figures is None:
-            figures = _drawn(trends[span], refs[span], normalised[span], drawing)
-        yield from figures
+            yield from _drawn(trends[span], refs[span], normalised[span], drawing)
+        elif files is not None:  # written as their data files: nothing came back
+            yield from [None] * len(trends[span])
+        else:
+            yield from figures
+
+
+def _handed(workers: StandingWorkers[TestTrend], chunk: _Chunk) -> PendingBytes | None:
+    """The chunk handed to the workers; None if they died meanwhile."""
+    try:
+        return workers.submit_bytes(_draw_held, chunk)
+    except BrokenProcessPool:
+        _give_up()
+        return None
+
+
+def _from_worker(handed: PendingBytes | None) -> list[bytes] | None:
+    """What a worker sent back of its chunk; None if no worker drew it (it is drawn
+    here, and an error of a figure's own is then raised here)."""
+    if handed is None:
+        return None
+    try:
+        return handed.result()
+    except BrokenProcessPool:
+        _give_up()
+        return None
+    except Exception:
+        return None
 
 
 def _workers_for(trends: Sequence[TestTrend]) -> StandingWorkers[TestTrend] | None:
     """The workers that hold every one of ``trends``, forked anew if those do not; None
-    where this process draws them."""
+    where this process draws them (also when they cannot be forked: the rest of the
+    build then draws here)."""
     global _workers
     count = page_workers()
     if (
@@ -133,7 +151,10 @@ def _workers_for(trends: Sequence[TestTrend]) -> StandingWorkers[TestTrend] | No
         return _workers
     close()
     background_writes.wait()  # nothing of the writing thread half done in a forked copy
-    _workers = StandingWorkers(analysed_trends(), count)
+    try:
+        _workers = StandingWorkers(analysed_trends(), count)
+    except (OSError, BrokenProcessPool):
+        _give_up()
     return _workers
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import gc
+import json
 import os
 import signal
+import tempfile
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from sphinxcontrib_trending.engine.standing_workers import StandingWorkers
+from sphinxcontrib_trending.engine import standing_workers
+from sphinxcontrib_trending.engine.standing_workers import PendingBytes, StandingWorkers
 
 
 class _Unpicklable:
@@ -23,9 +26,15 @@ class _Unpicklable:
         raise TypeError("not to be pickled")
 
 
-def _values(held: Sequence[_Unpicklable], positions: list[int]) -> tuple[list[int], int, bool]:
+def _values(held: Sequence[_Unpicklable], positions: list[int]) -> list[bytes]:
     """The held values at ``positions``, where the task ran, and whether it collects cycles."""
-    return [held[at].value for at in positions], os.getpid(), gc.isenabled()
+    values = [held[at].value for at in positions]
+    return [json.dumps([values, os.getpid(), gc.isenabled()]).encode()]
+
+
+def _found(pending: PendingBytes) -> tuple[list[int], int, bool]:
+    values, pid, collecting = json.loads(pending.result()[0])
+    return values, pid, collecting
 
 
 def _texts(held: Sequence[_Unpicklable], positions: list[int]) -> list[bytes]:
@@ -36,7 +45,7 @@ def _refused(held: Sequence[_Unpicklable], positions: list[int]) -> list[bytes]:
     raise ValueError(f"item {positions[0]} is refused")
 
 
-def _dies(held: Sequence[_Unpicklable], positions: list[int]) -> list[int]:
+def _dies(held: Sequence[_Unpicklable], positions: list[int]) -> list[bytes]:
     os._exit(3)
 
 
@@ -50,8 +59,8 @@ def test_tasks_name_held_items_by_position_and_run_on_the_forked_workers(
 ) -> None:
     workers = StandingWorkers(items, 2)
     try:
-        futures = [workers.submit(_values, [at, at + 1]) for at in range(0, 12, 2)]
-        found = [future.result() for future in futures]
+        pending = [workers.submit_bytes(_values, [at, at + 1]) for at in range(0, 12, 2)]
+        found = [_found(task) for task in pending]
     finally:
         workers.close()
     assert [values for values, _, _ in found] == [[at, at + 1] for at in range(0, 12, 2)]
@@ -105,9 +114,9 @@ def test_a_worker_that_dies_breaks_the_pool_and_close_still_ends_it(
     workers = StandingWorkers(items, 2)
     try:
         with pytest.raises(BrokenProcessPool):
-            workers.submit(_dies, [0]).result()
+            workers.submit_bytes(_dies, [0]).result()
         with pytest.raises(BrokenProcessPool):
-            workers.submit(_values, [0]).result()
+            workers.submit_bytes(_values, [0]).result()
     finally:
         workers.close()
 
@@ -115,9 +124,31 @@ def test_a_worker_that_dies_breaks_the_pool_and_close_still_ends_it(
 def test_an_interrupt_is_left_to_this_process(items: list[_Unpicklable]) -> None:
     workers = StandingWorkers(items, 2)
     try:
-        pids = {pid for _, pid, _ in (workers.submit(_values, [0]).result() for _ in range(8))}
+        pids = {pid for _, pid, _ in (_found(workers.submit_bytes(_values, [0])) for _ in range(8))}
         for pid in pids:
             os.kill(pid, signal.SIGINT)
-        assert workers.submit(_values, [3]).result()[0] == [3]  # no worker died of it
+        assert _found(workers.submit_bytes(_values, [3]))[0] == [3]  # no worker died of it
     finally:
         workers.close()
+
+
+def _dies_at_once() -> None:
+    os._exit(3)
+
+
+def test_workers_that_die_as_they_start_are_refused_and_leave_no_folder(
+    items: list[_Unpicklable], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[str] = []
+    mkdtemp = tempfile.mkdtemp
+
+    def noted(**arguments: str) -> str:
+        made.append(mkdtemp(**arguments))
+        return made[-1]
+
+    monkeypatch.setattr(tempfile, "mkdtemp", noted)
+    monkeypatch.setattr(standing_workers, "_nothing", _dies_at_once)  # the workers' first task
+    with pytest.raises(BrokenProcessPool):
+        StandingWorkers(items, 2)
+    assert len(made) == 1
+    assert not os.path.exists(made[0])

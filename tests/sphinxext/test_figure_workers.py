@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,41 @@ def test_figures_a_worker_did_not_draw_are_drawn_here_alike(
     assert said == []
     assert figure_workers._workers is None
     assert not figure_workers._broken  # the next build tries workers again
+
+
+def test_workers_that_cannot_be_forked_leave_the_figures_here(
+    built: SiteBuild, counted: dict[str, list[object]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, serial = built("serial", 1)
+    counted["drawn here"].clear()
+
+    def out_of_memory(held: object, workers: int) -> StandingWorkers[TestTrend]:
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(figure_workers, "StandingWorkers", out_of_memory)
+    _, pooled = built("pooled", 2)
+    assert len(counted["drawn here"]) == len(datasets.TESTS)
+    assert pooled == serial
+    assert not figure_workers._broken
+
+
+def test_workers_that_die_while_a_page_hands_out_its_chunks_leave_the_rest_here(
+    built: SiteBuild, counted: dict[str, list[object]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, serial = built("serial", 1)
+    counted["drawn here"].clear()
+    hand_out = StandingWorkers.submit_bytes
+
+    def breaks_second(self: StandingWorkers[TestTrend], task: object, chunk: object) -> object:
+        if counted["tasks"]:
+            raise BrokenProcessPool("a worker died")
+        return hand_out(self, task, chunk)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(StandingWorkers, "submit_bytes", breaks_second)
+    _, pooled = built("pooled", 2)
+    assert len(counted["tasks"]) == 1  # the first chunk was handed out, then none
+    # the first chunk's two figures came from the worker, or drawn here if it was ended first
+    assert len(datasets.TESTS) - 2 <= len(counted["drawn here"]) <= len(datasets.TESTS)
+    assert pooled == serial
+    assert figure_workers._workers is None
+    assert not figure_workers._broken
